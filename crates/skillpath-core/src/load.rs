@@ -1,0 +1,107 @@
+//! Reading a skill folder's `SKILL.md` from disk, within limits.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::mode::Mode;
+use crate::skill_md::{self, SkillMd};
+
+/// The default limit on the size of a `SKILL.md`: far above any real skill (the largest in a
+/// corpus of 669 public skills is 290 KB), low enough that a hostile file cannot eat memory.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
+
+/// How to read a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Which rules to read by.
+    pub mode: Mode,
+    /// Files larger than this many bytes are refused.
+    pub max_file_size: u64,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions { mode: Mode::default(), max_file_size: DEFAULT_MAX_FILE_SIZE }
+    }
+}
+
+/// Finds the `SKILL.md` of `dir`: `SKILL.md`, else `skill.md`, which the reference validator
+/// accepts and the specification does not. Returns the path and whether it is the lowercase one.
+/// Like the reference, anything that exists counts (a folder named `SKILL.md` is reported when
+/// read); a dangling symlink does not.
+pub fn find_skill_md(dir: &Path) -> Option<(PathBuf, bool)> {
+    let upper = dir.join("SKILL.md");
+    if upper.exists() {
+        return Some((upper, false));
+    }
+    let lower = dir.join("skill.md");
+    lower.exists().then_some((lower, true))
+}
+
+/// Reads and parses the `SKILL.md` of the skill folder `dir`.
+///
+/// The `Err` case is a skill that could not be read at all; the diagnostic says why.
+pub fn load_skill_md(dir: &Path, options: LoadOptions) -> Result<SkillMd, Diagnostic> {
+    let reference = options.mode == Mode::SkillsRef;
+    let Some((path, lowercase)) = find_skill_md(dir) else {
+        let message = if reference {
+            "Missing required file: SKILL.md".to_owned()
+        } else {
+            format!("no `SKILL.md` in `{}`", dir.display())
+        };
+        return Err(Diagnostic::error(Code::SkillMdMissing, message)
+            .with_hint("a skill is a folder with a `SKILL.md` file in it")
+            .in_file(dir.join("SKILL.md")));
+    };
+    let text = read_text(&path, options.max_file_size).map_err(|diagnostic| diagnostic.in_file(path.clone()))?;
+    let mut skill = skill_md::parse(path.clone(), text, options.mode);
+    if lowercase && !reference {
+        skill.diagnostics.insert(
+            0,
+            Diagnostic::warning(Code::SkillMdLowercase, "the file is named `skill.md`; the specification says `SKILL.md`")
+                .with_hint("rename it to `SKILL.md`; agents on case-sensitive file systems will not find it")
+                .in_file(path),
+        );
+    }
+    Ok(skill)
+}
+
+/// Reads a UTF-8 text file of at most `max_size` bytes.
+pub fn read_text(path: &Path, max_size: u64) -> Result<String, Diagnostic> {
+    let unreadable = |error: std::io::Error| {
+        Diagnostic::error(Code::SkillMdUnreadable, format!("cannot read `{}`: {error}", path.display()))
+    };
+    let metadata = fs::metadata(path).map_err(unreadable)?;
+    if metadata.is_dir() {
+        return Err(Diagnostic::error(Code::SkillMdNotAFile, format!("`{}` is a folder, not a file", path.display()))
+            .with_hint("`SKILL.md` must be a regular file"));
+    }
+    if metadata.len() > max_size {
+        return Err(too_large(path, metadata.len(), max_size));
+    }
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    // Read at most one byte past the limit, so a file that grows while we read is still bounded.
+    fs::File::open(path).and_then(|file| file.take(max_size + 1).read_to_end(&mut bytes)).map_err(unreadable)?;
+    if bytes.len() as u64 > max_size {
+        return Err(too_large(path, bytes.len() as u64, max_size));
+    }
+    String::from_utf8(bytes).map_err(|error| {
+        let offset = error.utf8_error().valid_up_to();
+        let bytes = error.as_bytes();
+        let text = String::from_utf8_lossy(&bytes[..offset]);
+        let line = text.matches('\n').count() + 1;
+        let column = text.rsplit('\n').next().map_or(0, |last| last.chars().count()) + 1;
+        Diagnostic::error(
+            Code::InvalidUtf8,
+            format!("`{}` is not valid UTF-8: byte 0x{:02x} at line {line}, column {column}", path.display(), bytes[offset]),
+        )
+        .with_hint("save the file as UTF-8")
+    })
+}
+
+fn too_large(path: &Path, size: u64, max_size: u64) -> Diagnostic {
+    Diagnostic::error(Code::FileTooLarge, format!("`{}` is {size} bytes, over the limit of {max_size} bytes", path.display()))
+        .with_hint("move long material into `references/` files, or raise the limit with `--max-file-size`")
+}

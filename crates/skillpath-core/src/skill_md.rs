@@ -1,0 +1,360 @@
+//! Parsing the text of a `SKILL.md` into frontmatter (a YAML tree) and body.
+//!
+//! Parsing never fails outright: a broken file is normal input, so the result is whatever could
+//! be read plus diagnostics (the model of rust-analyzer's parser).
+
+use std::ops::Range;
+use std::path::PathBuf;
+
+use crate::diagnostic::{Code, Diagnostic, SourceFile};
+use crate::frontmatter::{self, SplitError};
+use crate::mode::Mode;
+use crate::yaml::{self, Construct, Node, NodeKind};
+
+/// A parsed `SKILL.md`.
+#[derive(Debug, Clone)]
+pub struct SkillMd {
+    /// The file's text and path.
+    pub file: SourceFile,
+    /// The frontmatter mapping, when one could be read.
+    pub frontmatter: Option<Node>,
+    /// Byte range of the body in the text.
+    pub body: Range<usize>,
+    /// Everything found while parsing.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl SkillMd {
+    /// The body text, as written.
+    pub fn body(&self) -> &str {
+        &self.file.text[self.body.clone()]
+    }
+
+    /// The frontmatter entry for `key`.
+    pub fn field(&self, key: &str) -> Option<&yaml::Entry> {
+        self.frontmatter.as_ref().and_then(|root| root.get(key))
+    }
+
+    /// The frontmatter as JSON (YAML 1.2 core schema), the form the MCP Skills extension returns.
+    pub fn frontmatter_json(&self) -> serde_json::Value {
+        self.frontmatter.as_ref().map_or(serde_json::Value::Null, yaml::to_json)
+    }
+}
+
+const BOM: &str = "\u{feff}";
+
+/// Parses `text`, the contents of the `SKILL.md` at `path`, as `mode` reads it.
+pub fn parse(path: PathBuf, text: String, mode: Mode) -> SkillMd {
+    let file = SourceFile::new(path, text);
+    let mut diagnostics = Vec::new();
+    let reference = mode == Mode::SkillsRef;
+    let text = file.text.as_str();
+
+    let split = if reference {
+        frontmatter::split_substring(text)
+    } else {
+        let start = if text.starts_with(BOM) {
+            diagnostics.push(
+                Diagnostic::warning(Code::ByteOrderMark, "`SKILL.md` starts with a UTF-8 byte-order mark")
+                    .with_hint("save the file as UTF-8 without a BOM; some agents will not find the frontmatter")
+                    .at(&file, 0..BOM.len()),
+            );
+            BOM.len()
+        } else {
+            0
+        };
+        frontmatter::split_lines(text, start)
+    };
+
+    let split = match split {
+        Ok(split) => split,
+        Err(error) => {
+            diagnostics.push(split_error(&file, error, mode));
+            return SkillMd { body: 0..file.text.len(), file, frontmatter: None, diagnostics };
+        }
+    };
+
+    let yaml_text = &text[split.yaml.clone()];
+    let parsed = match yaml::parse(yaml_text, split.yaml.start, reference) {
+        Err(error) if mode == Mode::Lenient => {
+            repair::reparse(yaml_text, split.yaml.start, &file).map_err(|_| error)
+        }
+        other => other.map(|document| (document, Vec::new())),
+    };
+    let frontmatter = match parsed {
+        Ok((document, repairs)) => {
+            diagnostics.extend(repairs);
+            match dialect_error(&document.constructs, mode) {
+                Some((message, range)) => {
+                    diagnostics.push(yaml_error(&file, mode, &message, range));
+                    None
+                }
+                None => Some(document.root),
+            }
+        }
+        Err(error) => {
+            diagnostics.push(yaml_error(&file, mode, &error.message, error.offset..error.offset));
+            None
+        }
+    };
+
+    let frontmatter = match frontmatter {
+        Some(Some(root)) if matches!(root.kind, NodeKind::Mapping(_)) => Some(root),
+        Some(root) => {
+            let range = root.as_ref().map_or(split.yaml.clone(), |node| node.range.clone());
+            let message = if reference {
+                "SKILL.md frontmatter must be a YAML mapping".to_owned()
+            } else {
+                let found = root.as_ref().map_or("nothing", Node::kind_name);
+                format!("frontmatter must be a mapping of fields, found {found}")
+            };
+            diagnostics.push(
+                Diagnostic::error(Code::FrontmatterNotMapping, message)
+                    .with_hint("write the frontmatter as `key: value` lines, starting with `name:` and `description:`")
+                    .at(&file, range),
+            );
+            None
+        }
+        None => None,
+    };
+
+    if let Some(NodeKind::Mapping(entries)) = frontmatter.as_ref().map(|root| &root.kind) {
+        for entry in entries.iter().filter(|entry| entry.key.as_scalar().is_none()) {
+            diagnostics.push(
+                Diagnostic::error(Code::YamlNonStringKey, "frontmatter keys must be plain strings")
+                    .at(&file, entry.key.range.clone()),
+            );
+        }
+    }
+
+    SkillMd { body: split.body, file, frontmatter, diagnostics }
+}
+
+fn split_error(file: &SourceFile, error: SplitError, mode: Mode) -> Diagnostic {
+    let reference = mode == Mode::SkillsRef;
+    match error {
+        SplitError::Missing => Diagnostic::error(
+            Code::FrontmatterMissing,
+            if reference {
+                "SKILL.md must start with YAML frontmatter (---)"
+            } else {
+                "`SKILL.md` must start with a line `---` that opens the YAML frontmatter"
+            },
+        )
+        .with_hint("start the file with `---`, then `name:` and `description:` lines, then another `---` line")
+        .at(file, 0..0),
+        SplitError::Unclosed => Diagnostic::error(
+            Code::FrontmatterUnclosed,
+            if reference {
+                "SKILL.md frontmatter not properly closed with ---"
+            } else {
+                "the frontmatter is never closed: no line after the first is exactly `---`"
+            },
+        )
+        .with_hint("add a line `---` after the last frontmatter field")
+        .at(file, 0..3.min(file.text.len())),
+    }
+}
+
+fn yaml_error(file: &SourceFile, mode: Mode, detail: &str, range: Range<usize>) -> Diagnostic {
+    let message = if mode == Mode::SkillsRef {
+        format!("Invalid YAML in frontmatter: {detail}")
+    } else {
+        format!("invalid YAML in frontmatter: {detail}")
+    };
+    let hint = if detail.contains("mapping values are not allowed") {
+        "quote a value that contains `: `, e.g. `description: \"Use when: ...\"` (`--mode lenient` repairs this)"
+    } else if detail.contains("duplicate key") {
+        "remove one of the two keys"
+    } else {
+        "check the YAML syntax near this position; quote values that start with a special character"
+    };
+    let code = if detail.starts_with("duplicate key") { Code::YamlDuplicateKey } else if detail.contains("more than") { Code::YamlTooComplex } else { Code::YamlSyntax };
+    Diagnostic::error(code, message).with_hint(hint).at(file, range)
+}
+
+/// The constructs that strictyaml (the reference validator's YAML library) refuses, with the
+/// words strictyaml uses; every other mode accepts standard YAML.
+fn dialect_error(constructs: &[(Construct, Range<usize>)], mode: Mode) -> Option<(String, Range<usize>)> {
+    if mode != Mode::SkillsRef {
+        return None;
+    }
+    let (construct, range) = constructs.first()?;
+    let message = match construct {
+        Construct::FlowCollection => {
+            "While scanning\nFound ugly disallowed JSONesque flow mapping (surround with ' and ' to make text appear literally)"
+        }
+        Construct::Anchor => {
+            "While scanning\nFound confusing disallowed anchor token (surround with ' and ' to make text appear literally)"
+        }
+        Construct::Alias => "found undefined alias",
+        Construct::Tag => "While scanning\nFound disallowed tag tokens (do not specify types in markup)",
+        Construct::ExplicitKey => "mapping keys are not allowed here",
+        Construct::TabIndentation => "found character '\\t' that cannot start any token",
+    };
+    Some((message.to_owned(), range.clone()))
+}
+
+/// Lenient mode's repair of the most common frontmatter mistake: an unquoted value that
+/// contains `: ` (`description: Use when: the user asks`), which YAML reads as a nested mapping.
+mod repair {
+    use super::*;
+
+    /// Quotes every plain value containing `: ` and parses again; on success returns the
+    /// document with ranges mapped back to the original text, and one warning per repair.
+    pub(super) fn reparse(
+        yaml_text: &str,
+        base: usize,
+        file: &SourceFile,
+    ) -> Result<(yaml::Document, Vec<Diagnostic>), yaml::YamlError> {
+        let mut repaired = String::with_capacity(yaml_text.len() + 16);
+        // (offset in the repaired text, bytes inserted before it so far)
+        let mut shifts: Vec<(usize, usize)> = Vec::new();
+        let mut warnings = Vec::new();
+        let mut inserted = 0;
+        let mut line_start = 0;
+        for line in yaml_text.split_inclusive('\n') {
+            let content = line.trim_end_matches(['\n', '\r']);
+            match quotable_value(content) {
+                Some(value) => {
+                    let value_start = line_start + value.start;
+                    repaired.push_str(&line[..value.start]);
+                    let text = &content[value.clone()];
+                    repaired.push('\'');
+                    inserted += 1;
+                    shifts.push((repaired.len(), inserted));
+                    for c in text.chars() {
+                        if c == '\'' {
+                            repaired.push('\'');
+                            inserted += 1;
+                            shifts.push((repaired.len(), inserted));
+                        }
+                        repaired.push(c);
+                    }
+                    repaired.push('\'');
+                    inserted += 1;
+                    shifts.push((repaired.len(), inserted));
+                    repaired.push_str(&line[value.end..]);
+                    warnings.push(
+                        Diagnostic::warning(Code::YamlRepaired, "quoted a value that contains `: ` so the frontmatter parses")
+                            .with_hint("quote the value in the file; strict YAML parsers and `--mode spec` reject it")
+                            .at(file, base + value_start..base + line_start + value.end),
+                    );
+                }
+                None => repaired.push_str(line),
+            }
+            line_start += line.len();
+        }
+        if warnings.is_empty() {
+            return Err(yaml::YamlError { message: String::new(), offset: base });
+        }
+        let mut document = yaml::parse(&repaired, 0, false)?;
+        let to_original = |offset: usize| {
+            let index = shifts.partition_point(|&(at, _)| at <= offset);
+            let shift = if index == 0 { 0 } else { shifts[index - 1].1 };
+            base + offset.saturating_sub(shift).min(yaml_text.len())
+        };
+        if let Some(root) = document.root.as_mut() {
+            remap(root, &to_original);
+        }
+        for (_, range) in &mut document.constructs {
+            *range = to_original(range.start)..to_original(range.end);
+        }
+        Ok((document, warnings))
+    }
+
+    /// The range of a `key: value` line's value that needs quoting, if any.
+    fn quotable_value(line: &str) -> Option<Range<usize>> {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let after_key = line[indent..].find(": ")? + indent + 2;
+        let key = &line[indent..after_key - 2];
+        if key.is_empty() || !key.chars().all(|c| c.is_alphanumeric() || matches!(c, '-' | '_')) {
+            return None;
+        }
+        let value_start = after_key + (line.len() - after_key - line[after_key..].trim_start().len());
+        let mut value = line[value_start..].trim_end();
+        if let Some(comment) = value.find(" #") {
+            value = value[..comment].trim_end();
+        }
+        let starts_special = value.starts_with(['\'', '"', '|', '>', '[', '{', '&', '*', '!', '#']);
+        (!starts_special && (value.contains(": ") || value.ends_with(':')))
+            .then_some(value_start..value_start + value.len())
+    }
+
+    fn remap(node: &mut Node, to_original: &impl Fn(usize) -> usize) {
+        node.range = to_original(node.range.start)..to_original(node.range.end);
+        match &mut node.kind {
+            NodeKind::Scalar(_) => {}
+            NodeKind::Sequence(items) => items.iter_mut().for_each(|item| remap(item, to_original)),
+            NodeKind::Mapping(entries) => {
+                for entry in entries {
+                    remap(&mut entry.key, to_original);
+                    remap(&mut entry.value, to_original);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(text: &str, mode: Mode) -> SkillMd {
+        parse(PathBuf::from("s/SKILL.md"), text.to_owned(), mode)
+    }
+
+    fn codes(skill: &SkillMd) -> Vec<Code> {
+        skill.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn bom_is_a_warning_except_in_skills_ref_mode() {
+        let text = "\u{feff}---\nname: a\ndescription: b\n---\n";
+        let spec = parse_str(text, Mode::Spec);
+        assert_eq!(codes(&spec), [Code::ByteOrderMark]);
+        assert!(spec.frontmatter.is_some());
+        let reference = parse_str(text, Mode::SkillsRef);
+        assert_eq!(reference.diagnostics[0].message, "SKILL.md must start with YAML frontmatter (---)");
+    }
+
+    #[test]
+    fn strictyaml_constructs_fail_only_in_skills_ref_mode() {
+        let text = "---\nname: a\ndescription: b\nallowed-tools: [Read, Bash]\n---\n";
+        assert!(parse_str(text, Mode::Spec).diagnostics.is_empty());
+        let reference = parse_str(text, Mode::SkillsRef);
+        assert!(reference.diagnostics[0].message.starts_with("Invalid YAML in frontmatter: "));
+        assert_eq!(reference.diagnostics[0].location.as_ref().map(|l| (l.start.line, l.start.column)), Some((4, 16)));
+    }
+
+    #[test]
+    fn non_mapping_frontmatter_is_an_error() {
+        for text in ["---\n- a\n---\n", "---\njust text\n---\n", "---\n---\n", "---\n# only a comment\n---\n"] {
+            assert_eq!(codes(&parse_str(text, Mode::Spec)), [Code::FrontmatterNotMapping], "{text:?}");
+        }
+    }
+
+    #[test]
+    fn lenient_mode_repairs_unquoted_colons_and_keeps_positions() {
+        let text = "---\nname: pdf\ndescription: Use this skill when: the user asks about PDFs\nlicense: MIT\n---\nBody\n";
+        let strict = parse_str(text, Mode::Spec);
+        assert_eq!(codes(&strict), [Code::YamlSyntax]);
+        let lenient = parse_str(text, Mode::Lenient);
+        assert_eq!(codes(&lenient), [Code::YamlRepaired]);
+        let description = lenient.field("description").expect("description");
+        let scalar = description.value.as_scalar().expect("scalar");
+        assert_eq!(scalar.text, "Use this skill when: the user asks about PDFs");
+        assert_eq!(&lenient.file.text[description.value.range.clone()], "Use this skill when: the user asks about PDFs");
+        let license = lenient.field("license").expect("license");
+        assert_eq!(&lenient.file.text[license.value.range.clone()], "MIT");
+    }
+
+    #[test]
+    fn frontmatter_json_uses_the_core_schema() {
+        let skill = parse_str("---\nname: a\ndescription: b\nmetadata:\n  version: 1.0\n  n: '2'\n---\n", Mode::Spec);
+        assert_eq!(
+            skill.frontmatter_json(),
+            serde_json::json!({"name": "a", "description": "b", "metadata": {"version": 1.0, "n": "2"}})
+        );
+    }
+}

@@ -1,0 +1,123 @@
+//! What the reference CLI (`agentskills read-properties` and `to-prompt`) prints, byte for byte.
+
+use std::path::Path;
+
+use crate::load::{self, LoadOptions};
+use crate::mode::Mode;
+use crate::pathlib;
+use crate::python_unicode;
+use crate::skill_md::SkillMd;
+use crate::validate::reference::{python_str, python_value};
+
+/// The properties of a skill as the reference reads them (`read_properties`): no name rules,
+/// no length limits, unknown fields ignored. `Err` is the message the reference prints after
+/// `Error: ` (or, for files it cannot decode, what went wrong in our words).
+pub struct Properties {
+    /// `name`, stripped.
+    pub name: String,
+    /// `description`, stripped.
+    pub description: String,
+    /// The `read-properties` JSON object, keys in the reference's order.
+    pub json: serde_json::Value,
+}
+
+/// `read_properties(skill_dir)`. `dir` is displayed as Python would display it.
+pub fn read_properties(dir: &Path, max_file_size: u64) -> Result<Properties, String> {
+    let Some((path, _)) = load::find_skill_md(dir) else {
+        return Err(format!("SKILL.md not found in {}", pathlib::display(dir)));
+    };
+    let text = load::read_text(&path, max_file_size).map_err(|diagnostic| diagnostic.message)?;
+    let skill = crate::skill_md::parse(path, text, Mode::SkillsRef);
+    if let Some(diagnostic) = skill.diagnostics.first() {
+        return Err(diagnostic.message.clone());
+    }
+    properties(&skill)
+}
+
+fn properties(skill: &SkillMd) -> Result<Properties, String> {
+    let root = skill.frontmatter.as_ref().ok_or("SKILL.md frontmatter must be a YAML mapping")?;
+    for key in ["name", "description"] {
+        root.get(key).ok_or_else(|| format!("Missing required field in frontmatter: {key}"))?;
+    }
+    let non_empty = |key: &str| -> Result<String, String> {
+        root.get(key)
+            .and_then(|entry| entry.value.as_scalar())
+            .map(|scalar| python_unicode::strip(&scalar.text))
+            .filter(|value| !value.is_empty())
+            .map(str::to_owned)
+            .ok_or_else(|| format!("Field '{key}' must be a non-empty string"))
+    };
+    let name = non_empty("name")?;
+    let description = non_empty("description")?;
+
+    let mut json = serde_json::Map::new();
+    json.insert("name".into(), name.clone().into());
+    json.insert("description".into(), description.clone().into());
+    for key in ["license", "compatibility", "allowed-tools"] {
+        if let Some(entry) = root.get(key) {
+            json.insert(key.into(), python_value(&entry.value));
+        }
+    }
+    if let Some(entry) = root.get("metadata") {
+        let metadata = match python_value(&entry.value) {
+            serde_json::Value::Object(map) => {
+                serde_json::Value::Object(map.into_iter().map(|(k, v)| (k, python_str(&v).into())).collect())
+            }
+            other => other,
+        };
+        let truthy = match &metadata {
+            serde_json::Value::Object(map) => !map.is_empty(),
+            serde_json::Value::Array(items) => !items.is_empty(),
+            serde_json::Value::String(s) => !s.is_empty(),
+            _ => true,
+        };
+        if truthy {
+            json.insert("metadata".into(), metadata);
+        }
+    }
+    Ok(Properties { name, description, json: serde_json::Value::Object(json) })
+}
+
+/// The output of `agentskills read-properties`: Python's `json.dumps(indent=2)` of the properties.
+pub fn properties_json(properties: &Properties) -> String {
+    python_unicode::json_dumps_indent2(&properties.json)
+}
+
+/// One skill in the `to-prompt` block.
+pub struct PromptEntry {
+    /// The skill's properties.
+    pub properties: Properties,
+    /// Absolute path of its `SKILL.md`.
+    pub location: String,
+}
+
+/// Reads the skill at `dir` for `to-prompt`: the path is resolved (symlinks too) first, as the
+/// reference does, so messages and locations are absolute.
+pub fn prompt_entry(dir: &Path) -> Result<PromptEntry, String> {
+    let resolved = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let properties = read_properties(&resolved, LoadOptions::default().max_file_size)?;
+    let location = load::find_skill_md(&resolved).map(|(path, _)| path.display().to_string()).unwrap_or_default();
+    Ok(PromptEntry { properties, location })
+}
+
+/// The `<available_skills>` block of `agentskills to-prompt`, without the final line feed.
+pub fn to_prompt(entries: &[PromptEntry]) -> String {
+    let mut lines = vec!["<available_skills>".to_owned()];
+    for entry in entries {
+        lines.extend([
+            "<skill>".to_owned(),
+            "<name>".to_owned(),
+            python_unicode::html_escape(&entry.properties.name),
+            "</name>".to_owned(),
+            "<description>".to_owned(),
+            python_unicode::html_escape(&entry.properties.description),
+            "</description>".to_owned(),
+            "<location>".to_owned(),
+            entry.location.clone(),
+            "</location>".to_owned(),
+            "</skill>".to_owned(),
+        ]);
+    }
+    lines.push("</available_skills>".to_owned());
+    lines.join("\n")
+}

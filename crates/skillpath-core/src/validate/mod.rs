@@ -1,0 +1,103 @@
+//! Validating a skill folder in one of the three [`Mode`]s.
+
+mod lints;
+mod name;
+pub(crate) mod reference;
+pub(crate) mod spec;
+
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::load::{self, LoadOptions};
+use crate::mode::Mode;
+use crate::pathlib;
+use crate::skill_md::SkillMd;
+
+/// How to validate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ValidateOptions {
+    /// Mode and size limit.
+    pub load: LoadOptions,
+    /// Run the authoring lints (body length, trigger words, links). Never in `skills-ref` mode.
+    pub lints: bool,
+}
+
+impl Default for ValidateOptions {
+    fn default() -> Self {
+        ValidateOptions { load: LoadOptions::default(), lints: true }
+    }
+}
+
+/// The verdict on one skill folder.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The folder as the user named it.
+    pub path: PathBuf,
+    /// The parsed `SKILL.md`, when there was one to read.
+    pub skill_md: Option<SkillMd>,
+    /// Everything found, errors and warnings.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Report {
+    /// Whether the skill has no errors.
+    pub fn is_valid(&self) -> bool {
+        !self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// How many diagnostics have `severity`.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity == severity).count()
+    }
+
+    /// The skill's `name` as written, when it is a string.
+    pub fn name(&self) -> Option<&str> {
+        let entry = self.skill_md.as_ref()?.field("name")?;
+        entry.value.as_scalar().map(|scalar| scalar.text.as_str())
+    }
+}
+
+/// Validates the skill folder `dir` (as the user named it).
+pub fn validate_dir(dir: &Path, options: &ValidateOptions) -> Report {
+    let mode = options.load.mode;
+    let reference = mode == Mode::SkillsRef;
+    let report = |skill_md, diagnostics| Report { path: dir.to_path_buf(), skill_md, diagnostics };
+    if !dir.exists() {
+        let message = if reference {
+            format!("Path does not exist: {}", pathlib::display(dir))
+        } else {
+            format!("`{}` does not exist", dir.display())
+        };
+        return report(None, vec![Diagnostic::error(Code::PathNotFound, message).in_file(dir.to_path_buf())]);
+    }
+    if !dir.is_dir() {
+        let message = if reference {
+            format!("Not a directory: {}", pathlib::display(dir))
+        } else {
+            format!("`{}` is not a folder", dir.display())
+        };
+        let diagnostic = Diagnostic::error(Code::NotADirectory, message)
+            .with_hint("name the skill's folder (or its `SKILL.md`)")
+            .in_file(dir.to_path_buf());
+        return report(None, vec![diagnostic]);
+    }
+    let skill = match load::load_skill_md(dir, options.load) {
+        Ok(skill) => skill,
+        Err(diagnostic) => return report(None, vec![diagnostic]),
+    };
+    let mut diagnostics = skill.diagnostics.clone();
+    if skill.frontmatter.is_some() {
+        if reference {
+            diagnostics.extend(reference::check(&skill, pathlib::name(dir)));
+        } else {
+            let real_dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+            let directory_name = real_dir.file_name().and_then(|name| name.to_str());
+            diagnostics.extend(spec::check(&skill, directory_name, mode));
+            if options.lints {
+                diagnostics.extend(lints::check(&skill, dir));
+            }
+            diagnostics.sort_by_key(|d| d.location.as_ref().map(|l| (l.start, l.range.end)));
+        }
+    }
+    report(Some(skill), diagnostics)
+}

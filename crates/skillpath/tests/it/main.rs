@@ -1,0 +1,32 @@
+//! Integration tests for the `skillpath` CLI.
+
+mod edge_cases;
+
+use std::collections::HashSet;
+
+use edge_cases::{EDGE_CASES, Layout};
+
+#[test]
+fn edge_case_folder_names_are_unique_and_plentiful() {
+    assert!(EDGE_CASES.len() >= 90, "only {} edge cases", EDGE_CASES.len());
+    let mut seen = HashSet::new();
+    for case in EDGE_CASES {
+        // Case-insensitive, so the set also materialises on macOS and Windows file systems.
+        assert!(
+            seen.insert(case.dir.to_lowercase()),
+            "duplicate folder name {:?}",
+            case.dir
+        );
+        assert!(!case.why.is_empty(), "{:?} has no `why`", case.dir);
+        let files: &[&[u8]] = match &case.layout {
+            Layout::File { name, content } => {
+                assert!(!name.is_empty(), "{:?} has an unnamed file", case.dir);
+                &[content]
+            }
+            Layout::Both { upper, lower } => &[upper, lower],
+            Layout::PlainFile { content } => &[content],
+            Layout::Empty | Layout::SkillMdIsDir => &[],
+        };
+        assert!(files.len() <= 2);
+    }
+}
