@@ -40,7 +40,9 @@ pub struct Shortened {
 
 /// The catalog cannot fit the budget even with every description shortened to nothing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the catalog of {skills} skills needs at least {minimum} characters, more than the budget of {budget}")]
+#[error(
+    "the catalog of {skills} skills needs at least {minimum} characters, more than the budget of {budget}"
+)]
 pub struct BudgetTooSmall {
     /// How many skills the catalog has.
     pub skills: usize,
@@ -75,8 +77,15 @@ pub fn render(entries: &[CatalogEntry], format: CatalogFormat) -> String {
         CatalogFormat::Markdown => entries
             .iter()
             .map(|entry| {
-                let description = entry.description.split_whitespace().collect::<Vec<_>>().join(" ");
-                format!("- **{}**: {} (`{}`)\n", entry.name, description, entry.location)
+                let description = entry
+                    .description
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                format!(
+                    "- **{}**: {} (`{}`)\n",
+                    entry.name, description, entry.location
+                )
             })
             .collect(),
     }
@@ -91,19 +100,31 @@ pub fn fit(
     budget: usize,
 ) -> Result<(Vec<CatalogEntry>, Vec<Shortened>), BudgetTooSmall> {
     let size = |cap: usize| render(&capped(entries, cap), format).chars().count();
-    let longest = entries.iter().map(|e| e.description.chars().count()).max().unwrap_or(0);
+    let longest = entries
+        .iter()
+        .map(|e| e.description.chars().count())
+        .max()
+        .unwrap_or(0);
     if size(longest) <= budget {
         return Ok((entries.to_vec(), Vec::new()));
     }
     let minimum = size(0);
     if minimum > budget {
-        return Err(BudgetTooSmall { skills: entries.len(), minimum, budget });
+        return Err(BudgetTooSmall {
+            skills: entries.len(),
+            minimum,
+            budget,
+        });
     }
     // The largest cap that fits: size grows with the cap, so binary search.
     let (mut low, mut high) = (0, longest);
     while low < high {
         let middle = (low + high).div_ceil(2);
-        if size(middle) <= budget { low = middle } else { high = middle - 1 }
+        if size(middle) <= budget {
+            low = middle
+        } else {
+            high = middle - 1
+        }
     }
     let fitted = capped(entries, low);
     let shortened = entries
@@ -132,7 +153,10 @@ fn capped(entries: &[CatalogEntry], cap: usize) -> Vec<CatalogEntry> {
                 let kept: String = entry.description.chars().take(cap - 1).collect();
                 format!("{}…", kept.trim_end())
             };
-            CatalogEntry { description, ..entry.clone() }
+            CatalogEntry {
+                description,
+                ..entry.clone()
+            }
         })
         .collect()
 }
@@ -142,7 +166,11 @@ mod tests {
     use super::*;
 
     fn entry(name: &str, description: &str) -> CatalogEntry {
-        CatalogEntry { name: name.into(), description: description.into(), location: format!("/s/{name}/SKILL.md") }
+        CatalogEntry {
+            name: name.into(),
+            description: description.into(),
+            location: format!("/s/{name}/SKILL.md"),
+        }
     }
 
     #[test]
@@ -153,7 +181,11 @@ mod tests {
 
     #[test]
     fn fitting_shortens_the_longest_first_and_keeps_every_skill() {
-        let entries = [entry("a", &"x".repeat(300)), entry("b", &"y".repeat(40)), entry("c", "short")];
+        let entries = [
+            entry("a", &"x".repeat(300)),
+            entry("b", &"y".repeat(40)),
+            entry("c", "short"),
+        ];
         let full = render(&entries, CatalogFormat::Json).chars().count();
         let (fitted, shortened) = fit(&entries, CatalogFormat::Json, full - 200).expect("fits");
         assert_eq!(fitted.len(), 3);

@@ -129,12 +129,21 @@ pub struct Location {
 impl Diagnostic {
     /// An error without a location.
     pub fn error(code: Code, message: impl Into<String>) -> Self {
-        Diagnostic { code, severity: Severity::Error, message: message.into(), location: None, hint: None }
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            location: None,
+            hint: None,
+        }
     }
 
     /// A warning without a location.
     pub fn warning(code: Code, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message)
+        }
     }
 
     /// Adds a fix suggestion.
@@ -146,14 +155,22 @@ impl Diagnostic {
     /// Places the diagnostic at `range` of `file`, whose text is `text`.
     pub fn at(mut self, file: &SourceFile, range: Range<usize>) -> Self {
         let start = file.index.line_column(&file.text, range.start);
-        self.location = Some(Location { file: file.path.clone(), range, start });
+        self.location = Some(Location {
+            file: file.path.clone(),
+            range,
+            start,
+        });
         self
     }
 
     /// Places the diagnostic at the start of `file` when it has no place yet.
     pub fn in_file(mut self, path: PathBuf) -> Self {
         if self.location.is_none() {
-            self.location = Some(Location { file: path, range: 0..0, start: LineColumn { line: 1, column: 1 } });
+            self.location = Some(Location {
+                file: path,
+                range: 0..0,
+                start: LineColumn { line: 1, column: 1 },
+            });
         }
         self
     }

@@ -32,7 +32,10 @@ pub fn split_lines(text: &str, start: usize) -> Result<Split, SplitError> {
     let yaml_start = first.end;
     for line in lines {
         if line_content(text, &line) == "---" {
-            return Ok(Split { yaml: yaml_start..line.start, body: line.end..text.len() });
+            return Ok(Split {
+                yaml: yaml_start..line.start,
+                body: line.end..text.len(),
+            });
         }
     }
     Err(SplitError::Unclosed)
@@ -45,7 +48,10 @@ pub fn split_substring(text: &str) -> Result<Split, SplitError> {
         return Err(SplitError::Missing);
     }
     let close = text[3..].find("---").ok_or(SplitError::Unclosed)? + 3;
-    Ok(Split { yaml: 3..close, body: close + 3..text.len() })
+    Ok(Split {
+        yaml: 3..close,
+        body: close + 3..text.len(),
+    })
 }
 
 /// Ranges of each line including its line break.
@@ -55,7 +61,9 @@ fn line_ranges(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
         if start >= text.len() {
             return None;
         }
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i + 1);
+        let end = text[start..]
+            .find('\n')
+            .map_or(text.len(), |i| start + i + 1);
         let range = start..end;
         start = end;
         Some(range)
@@ -80,7 +88,10 @@ mod tests {
         assert_eq!(&text[split.body], "# Body\r\n");
         assert_eq!(split_lines("---\nname: x\n", 0), Err(SplitError::Unclosed));
         assert_eq!(split_lines("\n---\n---\n", 0), Err(SplitError::Missing));
-        assert_eq!(split_lines("--- \nname: x\n---\n", 0), Err(SplitError::Missing));
+        assert_eq!(
+            split_lines("--- \nname: x\n---\n", 0),
+            Err(SplitError::Missing)
+        );
         let closed_at_eof = split_lines("---\nname: x\n---", 0).expect("split");
         assert_eq!(closed_at_eof.body, 15..15);
     }
@@ -91,8 +102,14 @@ mod tests {
         let split = split_substring(text).expect("split");
         assert_eq!(&text[split.yaml], "\nname: x\ndescription: foo");
         assert_eq!(&text[split.body], "bar\n---\nBody\n");
-        assert_eq!(split_substring("---name: x\n---\n").map(|s| s.yaml), Ok(3..11));
-        assert_eq!(split_substring("\u{feff}---\n---\n"), Err(SplitError::Missing));
+        assert_eq!(
+            split_substring("---name: x\n---\n").map(|s| s.yaml),
+            Ok(3..11)
+        );
+        assert_eq!(
+            split_substring("\u{feff}---\n---\n"),
+            Err(SplitError::Missing)
+        );
         assert_eq!(split_substring("---\nname: x\n"), Err(SplitError::Unclosed));
     }
 }

@@ -30,6 +30,7 @@ pub mod skill_md;
 pub mod skills_ref;
 pub mod source;
 pub mod validate;
+pub mod walk;
 pub mod yaml;
 
 pub use diagnostic::{Code, Diagnostic, Location, Severity, SourceFile};

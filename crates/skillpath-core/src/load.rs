@@ -23,7 +23,10 @@ pub struct LoadOptions {
 
 impl Default for LoadOptions {
     fn default() -> Self {
-        LoadOptions { mode: Mode::default(), max_file_size: DEFAULT_MAX_FILE_SIZE }
+        LoadOptions {
+            mode: Mode::default(),
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+        }
     }
 }
 
@@ -55,14 +58,20 @@ pub fn load_skill_md(dir: &Path, options: LoadOptions) -> Result<SkillMd, Diagno
             .with_hint("a skill is a folder with a `SKILL.md` file in it")
             .in_file(dir.join("SKILL.md")));
     };
-    let text = read_text(&path, options.max_file_size).map_err(|diagnostic| diagnostic.in_file(path.clone()))?;
+    let text = read_text(&path, options.max_file_size)
+        .map_err(|diagnostic| diagnostic.in_file(path.clone()))?;
     let mut skill = skill_md::parse(path.clone(), text, options.mode);
     if lowercase && !reference {
         skill.diagnostics.insert(
             0,
-            Diagnostic::warning(Code::SkillMdLowercase, "the file is named `skill.md`; the specification says `SKILL.md`")
-                .with_hint("rename it to `SKILL.md`; agents on case-sensitive file systems will not find it")
-                .in_file(path),
+            Diagnostic::warning(
+                Code::SkillMdLowercase,
+                "the file is named `skill.md`; the specification says `SKILL.md`",
+            )
+            .with_hint(
+                "rename it to `SKILL.md`; agents on case-sensitive file systems will not find it",
+            )
+            .in_file(path),
         );
     }
     Ok(skill)
@@ -71,19 +80,27 @@ pub fn load_skill_md(dir: &Path, options: LoadOptions) -> Result<SkillMd, Diagno
 /// Reads a UTF-8 text file of at most `max_size` bytes.
 pub fn read_text(path: &Path, max_size: u64) -> Result<String, Diagnostic> {
     let unreadable = |error: std::io::Error| {
-        Diagnostic::error(Code::SkillMdUnreadable, format!("cannot read `{}`: {error}", path.display()))
+        Diagnostic::error(
+            Code::SkillMdUnreadable,
+            format!("cannot read `{}`: {error}", path.display()),
+        )
     };
     let metadata = fs::metadata(path).map_err(unreadable)?;
     if metadata.is_dir() {
-        return Err(Diagnostic::error(Code::SkillMdNotAFile, format!("`{}` is a folder, not a file", path.display()))
-            .with_hint("`SKILL.md` must be a regular file"));
+        return Err(Diagnostic::error(
+            Code::SkillMdNotAFile,
+            format!("`{}` is a folder, not a file", path.display()),
+        )
+        .with_hint("`SKILL.md` must be a regular file"));
     }
     if metadata.len() > max_size {
         return Err(too_large(path, metadata.len(), max_size));
     }
     let mut bytes = Vec::with_capacity(metadata.len() as usize);
     // Read at most one byte past the limit, so a file that grows while we read is still bounded.
-    fs::File::open(path).and_then(|file| file.take(max_size + 1).read_to_end(&mut bytes)).map_err(unreadable)?;
+    fs::File::open(path)
+        .and_then(|file| file.take(max_size + 1).read_to_end(&mut bytes))
+        .map_err(unreadable)?;
     if bytes.len() as u64 > max_size {
         return Err(too_large(path, bytes.len() as u64, max_size));
     }
@@ -92,16 +109,32 @@ pub fn read_text(path: &Path, max_size: u64) -> Result<String, Diagnostic> {
         let bytes = error.as_bytes();
         let text = String::from_utf8_lossy(&bytes[..offset]);
         let line = text.matches('\n').count() + 1;
-        let column = text.rsplit('\n').next().map_or(0, |last| last.chars().count()) + 1;
+        let column = text
+            .rsplit('\n')
+            .next()
+            .map_or(0, |last| last.chars().count())
+            + 1;
         Diagnostic::error(
             Code::InvalidUtf8,
-            format!("`{}` is not valid UTF-8: byte 0x{:02x} at line {line}, column {column}", path.display(), bytes[offset]),
+            format!(
+                "`{}` is not valid UTF-8: byte 0x{:02x} at line {line}, column {column}",
+                path.display(),
+                bytes[offset]
+            ),
         )
         .with_hint("save the file as UTF-8")
     })
 }
 
 fn too_large(path: &Path, size: u64, max_size: u64) -> Diagnostic {
-    Diagnostic::error(Code::FileTooLarge, format!("`{}` is {size} bytes, over the limit of {max_size} bytes", path.display()))
-        .with_hint("move long material into `references/` files, or raise the limit with `--max-file-size`")
+    Diagnostic::error(
+        Code::FileTooLarge,
+        format!(
+            "`{}` is {size} bytes, over the limit of {max_size} bytes",
+            path.display()
+        ),
+    )
+    .with_hint(
+        "move long material into `references/` files, or raise the limit with `--max-file-size`",
+    )
 }

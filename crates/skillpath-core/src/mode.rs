@@ -44,6 +44,8 @@ impl FromStr for Mode {
         Mode::ALL
             .into_iter()
             .find(|mode| mode.as_str() == s)
-            .ok_or_else(|| format!("unknown mode `{s}`; expected one of: skills-ref, spec, lenient"))
+            .ok_or_else(|| {
+                format!("unknown mode `{s}`; expected one of: skills-ref, spec, lenient")
+            })
     }
 }

@@ -13,15 +13,24 @@ pub fn display(path: &Path) -> String {
     } else {
         ""
     };
-    let parts: Vec<&str> = text.split('/').filter(|part| !part.is_empty() && *part != ".").collect();
+    let parts: Vec<&str> = text
+        .split('/')
+        .filter(|part| !part.is_empty() && *part != ".")
+        .collect();
     let joined = format!("{root}{}", parts.join("/"));
-    if joined.is_empty() { ".".to_owned() } else { joined }
+    if joined.is_empty() {
+        ".".to_owned()
+    } else {
+        joined
+    }
 }
 
 /// `pathlib.PurePosixPath(path).name`: the last part, or `""` for `.` and `/`.
 pub fn name(path: &Path) -> &str {
     let text = path.to_str().unwrap_or_default();
-    text.split('/').rfind(|part| !part.is_empty() && *part != ".").unwrap_or_default()
+    text.split('/')
+        .rfind(|part| !part.is_empty() && *part != ".")
+        .unwrap_or_default()
 }
 
 /// `pathlib.PurePosixPath(path).parent`, as displayed.

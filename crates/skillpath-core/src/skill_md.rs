@@ -37,7 +37,9 @@ impl SkillMd {
 
     /// The frontmatter as JSON (YAML 1.2 core schema), the form the MCP Skills extension returns.
     pub fn frontmatter_json(&self) -> serde_json::Value {
-        self.frontmatter.as_ref().map_or(serde_json::Value::Null, yaml::to_json)
+        self.frontmatter
+            .as_ref()
+            .map_or(serde_json::Value::Null, yaml::to_json)
     }
 }
 
@@ -70,12 +72,22 @@ pub fn parse(path: PathBuf, text: String, mode: Mode) -> SkillMd {
         Ok(split) => split,
         Err(error) => {
             diagnostics.push(split_error(&file, error, mode));
-            return SkillMd { body: 0..file.text.len(), file, frontmatter: None, diagnostics };
+            return SkillMd {
+                body: 0..file.text.len(),
+                file,
+                frontmatter: None,
+                diagnostics,
+            };
         }
     };
 
     let yaml_text = &text[split.yaml.clone()];
-    let parsed = match yaml::parse(yaml_text, split.yaml.start, reference) {
+    let dialect = if reference {
+        yaml::Dialect::StrictYaml
+    } else {
+        yaml::Dialect::Yaml12
+    };
+    let parsed = match yaml::parse(yaml_text, split.yaml.start, dialect) {
         Err(error) if mode == Mode::Lenient => {
             repair::reparse(yaml_text, split.yaml.start, &file).map_err(|_| error)
         }
@@ -93,7 +105,12 @@ pub fn parse(path: PathBuf, text: String, mode: Mode) -> SkillMd {
             }
         }
         Err(error) => {
-            diagnostics.push(yaml_error(&file, mode, &error.message, error.offset..error.offset));
+            diagnostics.push(yaml_error(
+                &file,
+                mode,
+                &error.message,
+                error.offset..error.offset,
+            ));
             None
         }
     };
@@ -101,7 +118,9 @@ pub fn parse(path: PathBuf, text: String, mode: Mode) -> SkillMd {
     let frontmatter = match frontmatter {
         Some(Some(root)) if matches!(root.kind, NodeKind::Mapping(_)) => Some(root),
         Some(root) => {
-            let range = root.as_ref().map_or(split.yaml.clone(), |node| node.range.clone());
+            let range = root
+                .as_ref()
+                .map_or(split.yaml.clone(), |node| node.range.clone());
             let message = if reference {
                 "SKILL.md frontmatter must be a YAML mapping".to_owned()
             } else {
@@ -119,15 +138,26 @@ pub fn parse(path: PathBuf, text: String, mode: Mode) -> SkillMd {
     };
 
     if let Some(NodeKind::Mapping(entries)) = frontmatter.as_ref().map(|root| &root.kind) {
-        for entry in entries.iter().filter(|entry| entry.key.as_scalar().is_none()) {
+        for entry in entries
+            .iter()
+            .filter(|entry| entry.key.as_scalar().is_none())
+        {
             diagnostics.push(
-                Diagnostic::error(Code::YamlNonStringKey, "frontmatter keys must be plain strings")
-                    .at(&file, entry.key.range.clone()),
+                Diagnostic::error(
+                    Code::YamlNonStringKey,
+                    "frontmatter keys must be plain strings",
+                )
+                .at(&file, entry.key.range.clone()),
             );
         }
     }
 
-    SkillMd { body: split.body, file, frontmatter, diagnostics }
+    SkillMd {
+        body: split.body,
+        file,
+        frontmatter,
+        diagnostics,
+    }
 }
 
 fn split_error(file: &SourceFile, error: SplitError, mode: Mode) -> Diagnostic {
@@ -169,13 +199,24 @@ fn yaml_error(file: &SourceFile, mode: Mode, detail: &str, range: Range<usize>) 
     } else {
         "check the YAML syntax near this position; quote values that start with a special character"
     };
-    let code = if detail.starts_with("duplicate key") { Code::YamlDuplicateKey } else if detail.contains("more than") { Code::YamlTooComplex } else { Code::YamlSyntax };
-    Diagnostic::error(code, message).with_hint(hint).at(file, range)
+    let code = if detail.starts_with("duplicate key") {
+        Code::YamlDuplicateKey
+    } else if detail.contains("more than") {
+        Code::YamlTooComplex
+    } else {
+        Code::YamlSyntax
+    };
+    Diagnostic::error(code, message)
+        .with_hint(hint)
+        .at(file, range)
 }
 
 /// The constructs that strictyaml (the reference validator's YAML library) refuses, with the
 /// words strictyaml uses; every other mode accepts standard YAML.
-fn dialect_error(constructs: &[(Construct, Range<usize>)], mode: Mode) -> Option<(String, Range<usize>)> {
+fn dialect_error(
+    constructs: &[(Construct, Range<usize>)],
+    mode: Mode,
+) -> Option<(String, Range<usize>)> {
     if mode != Mode::SkillsRef {
         return None;
     }
@@ -188,9 +229,12 @@ fn dialect_error(constructs: &[(Construct, Range<usize>)], mode: Mode) -> Option
             "While scanning\nFound confusing disallowed anchor token (surround with ' and ' to make text appear literally)"
         }
         Construct::Alias => "found undefined alias",
-        Construct::Tag => "While scanning\nFound disallowed tag tokens (do not specify types in markup)",
-        Construct::ExplicitKey => "mapping keys are not allowed here",
-        Construct::TabIndentation => "found character '\\t' that cannot start any token",
+        Construct::Tag => {
+            "While scanning\nFound disallowed tag tokens (do not specify types in markup)"
+        }
+        Construct::Tab => {
+            "while scanning for the next token\nfound character '\\t' that cannot start any token"
+        }
     };
     Some((message.to_owned(), range.clone()))
 }
@@ -246,9 +290,12 @@ mod repair {
             line_start += line.len();
         }
         if warnings.is_empty() {
-            return Err(yaml::YamlError { message: String::new(), offset: base });
+            return Err(yaml::YamlError {
+                message: String::new(),
+                offset: base,
+            });
         }
-        let mut document = yaml::parse(&repaired, 0, false)?;
+        let mut document = yaml::parse(&repaired, 0, yaml::Dialect::Yaml12)?;
         let to_original = |offset: usize| {
             let index = shifts.partition_point(|&(at, _)| at <= offset);
             let shift = if index == 0 { 0 } else { shifts[index - 1].1 };
@@ -268,10 +315,15 @@ mod repair {
         let indent = line.len() - line.trim_start_matches(' ').len();
         let after_key = line[indent..].find(": ")? + indent + 2;
         let key = &line[indent..after_key - 2];
-        if key.is_empty() || !key.chars().all(|c| c.is_alphanumeric() || matches!(c, '-' | '_')) {
+        if key.is_empty()
+            || !key
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_'))
+        {
             return None;
         }
-        let value_start = after_key + (line.len() - after_key - line[after_key..].trim_start().len());
+        let value_start =
+            after_key + (line.len() - after_key - line[after_key..].trim_start().len());
         let mut value = line[value_start..].trim_end();
         if let Some(comment) = value.find(" #") {
             value = value[..comment].trim_end();
@@ -315,7 +367,10 @@ mod tests {
         assert_eq!(codes(&spec), [Code::ByteOrderMark]);
         assert!(spec.frontmatter.is_some());
         let reference = parse_str(text, Mode::SkillsRef);
-        assert_eq!(reference.diagnostics[0].message, "SKILL.md must start with YAML frontmatter (---)");
+        assert_eq!(
+            reference.diagnostics[0].message,
+            "SKILL.md must start with YAML frontmatter (---)"
+        );
     }
 
     #[test]
@@ -323,14 +378,33 @@ mod tests {
         let text = "---\nname: a\ndescription: b\nallowed-tools: [Read, Bash]\n---\n";
         assert!(parse_str(text, Mode::Spec).diagnostics.is_empty());
         let reference = parse_str(text, Mode::SkillsRef);
-        assert!(reference.diagnostics[0].message.starts_with("Invalid YAML in frontmatter: "));
-        assert_eq!(reference.diagnostics[0].location.as_ref().map(|l| (l.start.line, l.start.column)), Some((4, 16)));
+        assert!(
+            reference.diagnostics[0]
+                .message
+                .starts_with("Invalid YAML in frontmatter: ")
+        );
+        assert_eq!(
+            reference.diagnostics[0]
+                .location
+                .as_ref()
+                .map(|l| (l.start.line, l.start.column)),
+            Some((4, 16))
+        );
     }
 
     #[test]
     fn non_mapping_frontmatter_is_an_error() {
-        for text in ["---\n- a\n---\n", "---\njust text\n---\n", "---\n---\n", "---\n# only a comment\n---\n"] {
-            assert_eq!(codes(&parse_str(text, Mode::Spec)), [Code::FrontmatterNotMapping], "{text:?}");
+        for text in [
+            "---\n- a\n---\n",
+            "---\njust text\n---\n",
+            "---\n---\n",
+            "---\n# only a comment\n---\n",
+        ] {
+            assert_eq!(
+                codes(&parse_str(text, Mode::Spec)),
+                [Code::FrontmatterNotMapping],
+                "{text:?}"
+            );
         }
     }
 
@@ -344,14 +418,20 @@ mod tests {
         let description = lenient.field("description").expect("description");
         let scalar = description.value.as_scalar().expect("scalar");
         assert_eq!(scalar.text, "Use this skill when: the user asks about PDFs");
-        assert_eq!(&lenient.file.text[description.value.range.clone()], "Use this skill when: the user asks about PDFs");
+        assert_eq!(
+            &lenient.file.text[description.value.range.clone()],
+            "Use this skill when: the user asks about PDFs"
+        );
         let license = lenient.field("license").expect("license");
         assert_eq!(&lenient.file.text[license.value.range.clone()], "MIT");
     }
 
     #[test]
     fn frontmatter_json_uses_the_core_schema() {
-        let skill = parse_str("---\nname: a\ndescription: b\nmetadata:\n  version: 1.0\n  n: '2'\n---\n", Mode::Spec);
+        let skill = parse_str(
+            "---\nname: a\ndescription: b\nmetadata:\n  version: 1.0\n  n: '2'\n---\n",
+            Mode::Spec,
+        );
         assert_eq!(
             skill.frontmatter_json(),
             serde_json::json!({"name": "a", "description": "b", "metadata": {"version": 1.0, "n": "2"}})

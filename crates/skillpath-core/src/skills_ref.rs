@@ -35,9 +35,13 @@ pub fn read_properties(dir: &Path, max_file_size: u64) -> Result<Properties, Str
 }
 
 fn properties(skill: &SkillMd) -> Result<Properties, String> {
-    let root = skill.frontmatter.as_ref().ok_or("SKILL.md frontmatter must be a YAML mapping")?;
+    let root = skill
+        .frontmatter
+        .as_ref()
+        .ok_or("SKILL.md frontmatter must be a YAML mapping")?;
     for key in ["name", "description"] {
-        root.get(key).ok_or_else(|| format!("Missing required field in frontmatter: {key}"))?;
+        root.get(key)
+            .ok_or_else(|| format!("Missing required field in frontmatter: {key}"))?;
     }
     let non_empty = |key: &str| -> Result<String, String> {
         root.get(key)
@@ -60,9 +64,11 @@ fn properties(skill: &SkillMd) -> Result<Properties, String> {
     }
     if let Some(entry) = root.get("metadata") {
         let metadata = match python_value(&entry.value) {
-            serde_json::Value::Object(map) => {
-                serde_json::Value::Object(map.into_iter().map(|(k, v)| (k, python_str(&v).into())).collect())
-            }
+            serde_json::Value::Object(map) => serde_json::Value::Object(
+                map.into_iter()
+                    .map(|(k, v)| (k, python_str(&v).into()))
+                    .collect(),
+            ),
             other => other,
         };
         let truthy = match &metadata {
@@ -75,7 +81,11 @@ fn properties(skill: &SkillMd) -> Result<Properties, String> {
             json.insert("metadata".into(), metadata);
         }
     }
-    Ok(Properties { name, description, json: serde_json::Value::Object(json) })
+    Ok(Properties {
+        name,
+        description,
+        json: serde_json::Value::Object(json),
+    })
 }
 
 /// The output of `agentskills read-properties`: Python's `json.dumps(indent=2)` of the properties.
@@ -96,8 +106,13 @@ pub struct PromptEntry {
 pub fn prompt_entry(dir: &Path) -> Result<PromptEntry, String> {
     let resolved = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let properties = read_properties(&resolved, LoadOptions::default().max_file_size)?;
-    let location = load::find_skill_md(&resolved).map(|(path, _)| path.display().to_string()).unwrap_or_default();
-    Ok(PromptEntry { properties, location })
+    let location = load::find_skill_md(&resolved)
+        .map(|(path, _)| path.display().to_string())
+        .unwrap_or_default();
+    Ok(PromptEntry {
+        properties,
+        location,
+    })
 }
 
 /// The `<available_skills>` block of `agentskills to-prompt`, without the final line feed.

@@ -30,13 +30,23 @@ impl LineIndex {
         let offset = floor_char_boundary(text, offset.min(text.len()));
         let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
         let start = self.line_starts[line];
-        LineColumn { line: line + 1, column: text[start..offset].chars().count() + 1 }
+        LineColumn {
+            line: line + 1,
+            column: text[start..offset].chars().count() + 1,
+        }
     }
 
     /// The byte range of line `line` (1-based), without its line break.
     pub fn line_range(&self, text: &str, line: usize) -> Range<usize> {
-        let start = self.line_starts.get(line.saturating_sub(1)).copied().unwrap_or(text.len());
-        let mut end = self.line_starts.get(line).map_or(text.len(), |next| next - 1);
+        let start = self
+            .line_starts
+            .get(line.saturating_sub(1))
+            .copied()
+            .unwrap_or(text.len());
+        let mut end = self
+            .line_starts
+            .get(line)
+            .map_or(text.len(), |next| next - 1);
         if end > start && text.as_bytes().get(end - 1) == Some(&b'\r') {
             end -= 1;
         }
@@ -60,10 +70,22 @@ mod tests {
     fn lines_and_columns_count_characters() {
         let text = "ab\r\nçd\nlast";
         let index = LineIndex::new(text);
-        assert_eq!(index.line_column(text, 0), LineColumn { line: 1, column: 1 });
-        assert_eq!(index.line_column(text, 4), LineColumn { line: 2, column: 1 });
-        assert_eq!(index.line_column(text, 6), LineColumn { line: 2, column: 2 });
-        assert_eq!(index.line_column(text, 8), LineColumn { line: 3, column: 1 });
+        assert_eq!(
+            index.line_column(text, 0),
+            LineColumn { line: 1, column: 1 }
+        );
+        assert_eq!(
+            index.line_column(text, 4),
+            LineColumn { line: 2, column: 1 }
+        );
+        assert_eq!(
+            index.line_column(text, 6),
+            LineColumn { line: 2, column: 2 }
+        );
+        assert_eq!(
+            index.line_column(text, 8),
+            LineColumn { line: 3, column: 1 }
+        );
         assert_eq!(&text[index.line_range(text, 1)], "ab");
         assert_eq!(&text[index.line_range(text, 3)], "last");
     }

@@ -83,10 +83,20 @@ pub enum Construct {
     Alias,
     /// `!tag` or `!!tag`.
     Tag,
-    /// `? key`.
-    ExplicitKey,
-    /// A tab in the indentation before a token.
-    TabIndentation,
+    /// A tab outside quoted scalars, block scalars and comments: YAML 1.2 reads it as
+    /// separating space, PyYAML and ruamel.yaml refuse it.
+    Tab,
+}
+
+/// Which YAML a frontmatter is read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// YAML 1.2.
+    Yaml12,
+    /// What strictyaml (on ruamel.yaml) reads, the reference validator's YAML: a block scalar on
+    /// the last line ends without a line feed, U+0085 (NEL) in a plain scalar is a line break
+    /// that folds to a space, and a byte-order mark before a key is part of the key.
+    StrictYaml,
 }
 
 /// The result of parsing one YAML document.
@@ -119,9 +129,9 @@ impl Node {
     /// The value of `key` when this is a mapping with a scalar key equal to `key`.
     pub fn get(&self, key: &str) -> Option<&Entry> {
         match &self.kind {
-            NodeKind::Mapping(entries) => {
-                entries.iter().find(|entry| entry.key.as_scalar().is_some_and(|k| k.text == key))
-            }
+            NodeKind::Mapping(entries) => entries
+                .iter()
+                .find(|entry| entry.key.as_scalar().is_some_and(|k| k.text == key)),
             _ => None,
         }
     }
@@ -139,14 +149,17 @@ impl Node {
 /// Parses `text`, which starts at byte `base` of the file, into a [`Document`].
 ///
 /// Aliases are expanded (within [`MAX_NODES`]); duplicate keys are an error, as YAML requires.
-/// `python_block_scalars` makes a block scalar on the last line end without a line feed, as
-/// PyYAML and ruamel.yaml do.
-pub fn parse(text: &str, base: usize, python_block_scalars: bool) -> Result<Document, YamlError> {
+pub fn parse(text: &str, base: usize, dialect: Dialect) -> Result<Document, YamlError> {
     let mut options = Options::default();
     options.emit_anchor_events = true;
     options.emit_unresolved_aliases = true;
-    options.block_scalar_eof_without_line_feed = python_block_scalars;
-    let mut builder = Builder { text, base, ..Builder::default() };
+    options.block_scalar_eof_without_line_feed = dialect == Dialect::StrictYaml;
+    let mut builder = Builder {
+        text,
+        base,
+        dialect: Some(dialect),
+        ..Builder::default()
+    };
     let mut parser = Parser::new_from_str_with_options(text, options);
     while let Some(next) = parser.next_event() {
         let (event, span) = next.map_err(|error| YamlError {
@@ -156,27 +169,45 @@ pub fn parse(text: &str, base: usize, python_block_scalars: bool) -> Result<Docu
         let range = byte_offset(text, &span.start)..byte_offset(text, &span.end);
         builder.event(event, range)?;
     }
+    builder.note_tabs();
     builder.constructs.sort_by_key(|(_, range)| range.start);
-    Ok(Document { root: builder.root, constructs: builder.constructs })
+    Ok(Document {
+        root: builder.root,
+        constructs: builder.constructs,
+    })
 }
 
 fn byte_offset(text: &str, marker: &granit_parser::Marker) -> usize {
     marker.byte_offset().unwrap_or_else(|| {
-        text.char_indices().nth(marker.index()).map_or(text.len(), |(offset, _)| offset)
+        text.char_indices()
+            .nth(marker.index())
+            .map_or(text.len(), |(offset, _)| offset)
     })
 }
 
 /// A collection being built, with its start offset and anchor.
 #[derive(Debug)]
 enum Open {
-    Sequence { start: usize, anchor: usize, items: Vec<Node> },
-    Mapping { start: usize, anchor: usize, entries: Vec<Entry>, pending_key: Option<Node> },
+    Sequence {
+        start: usize,
+        anchor: usize,
+        items: Vec<Node>,
+    },
+    Mapping {
+        start: usize,
+        anchor: usize,
+        entries: Vec<Entry>,
+        pending_key: Option<Node>,
+    },
 }
 
 #[derive(Debug, Default)]
 struct Builder<'a> {
     text: &'a str,
     base: usize,
+    dialect: Option<Dialect>,
+    /// Ranges (in `text`) where a tab is content: quoted and block scalars.
+    tab_ranges: Vec<Range<usize>>,
     stack: Vec<Open>,
     anchors: HashMap<usize, Node>,
     nodes: usize,
@@ -187,7 +218,10 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     fn error(&self, message: impl Into<String>, offset: usize) -> YamlError {
-        YamlError { message: message.into(), offset: self.base + offset }
+        YamlError {
+            message: message.into(),
+            offset: self.base + offset,
+        }
     }
 
     fn file_range(&self, range: Range<usize>) -> Range<usize> {
@@ -199,13 +233,18 @@ impl Builder<'_> {
             Event::DocumentStart(..) => {
                 self.documents += 1;
                 if self.documents > 1 {
-                    return Err(self.error("frontmatter holds more than one YAML document", range.start));
+                    return Err(
+                        self.error("frontmatter holds more than one YAML document", range.start)
+                    );
                 }
             }
             Event::Scalar(value, style, anchor, tag) => {
-                self.note_token(&range);
+                if !matches!(style, GranitStyle::Plain) {
+                    self.tab_ranges.push(range.clone());
+                }
                 let core_tag = tag.map(|tag| {
-                    self.constructs.push((Construct::Tag, self.file_range(range.clone())));
+                    self.constructs
+                        .push((Construct::Tag, self.file_range(range.clone())));
                     tag.core_suffix().map(str::to_owned).unwrap_or_default()
                 });
                 let style = match style {
@@ -216,39 +255,92 @@ impl Builder<'_> {
                     GranitStyle::Literal => ScalarStyle::Literal,
                     GranitStyle::Folded => ScalarStyle::Folded,
                 };
-                let text = if style == ScalarStyle::Empty { String::new() } else { value.into_owned() };
+                let mut text = if style == ScalarStyle::Empty {
+                    String::new()
+                } else {
+                    value.into_owned()
+                };
+                if self.dialect == Some(Dialect::StrictYaml) && style == ScalarStyle::Plain {
+                    text = text.replace('\u{85}', " ");
+                    if self.text[..range.start].ends_with('\u{feff}') {
+                        text.insert(0, '\u{feff}');
+                    }
+                }
                 let core_tag = core_tag.filter(|suffix| !suffix.is_empty());
-                let node = Node { kind: NodeKind::Scalar(Scalar { text, style, core_tag }), range: self.file_range(range) };
+                let node = Node {
+                    kind: NodeKind::Scalar(Scalar {
+                        text,
+                        style,
+                        core_tag,
+                    }),
+                    range: self.file_range(range),
+                };
                 self.push(node, anchor)?;
             }
             Event::SequenceStart(style, anchor, tag) => {
                 self.note_collection(style, tag.is_some(), &range);
-                self.stack.push(Open::Sequence { start: range.start, anchor, items: Vec::new() });
+                self.stack.push(Open::Sequence {
+                    start: range.start,
+                    anchor,
+                    items: Vec::new(),
+                });
             }
             Event::MappingStart(style, anchor, tag) => {
                 self.note_collection(style, tag.is_some(), &range);
-                self.stack.push(Open::Mapping { start: range.start, anchor, entries: Vec::new(), pending_key: None });
+                self.stack.push(Open::Mapping {
+                    start: range.start,
+                    anchor,
+                    entries: Vec::new(),
+                    pending_key: None,
+                });
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let node_end = range.start;
                 let (node, anchor) = match self.stack.pop() {
-                    Some(Open::Sequence { start, anchor, items }) => {
-                        (Node { kind: NodeKind::Sequence(items), range: self.file_range(start..node_end.max(start)) }, anchor)
-                    }
-                    Some(Open::Mapping { start, anchor, entries, .. }) => {
-                        (Node { kind: NodeKind::Mapping(entries), range: self.file_range(start..node_end.max(start)) }, anchor)
-                    }
+                    Some(Open::Sequence {
+                        start,
+                        anchor,
+                        items,
+                    }) => (
+                        Node {
+                            kind: NodeKind::Sequence(items),
+                            range: self.file_range(start..node_end.max(start)),
+                        },
+                        anchor,
+                    ),
+                    Some(Open::Mapping {
+                        start,
+                        anchor,
+                        entries,
+                        ..
+                    }) => (
+                        Node {
+                            kind: NodeKind::Mapping(entries),
+                            range: self.file_range(start..node_end.max(start)),
+                        },
+                        anchor,
+                    ),
                     None => return Err(self.error("unbalanced YAML collection", range.start)),
                 };
                 self.push_built(node, anchor)?;
             }
-            Event::Anchor(..) => self.constructs.push((Construct::Anchor, self.file_range(range))),
+            Event::Anchor(..) => self
+                .constructs
+                .push((Construct::Anchor, self.file_range(range))),
             Event::Alias(id) => {
-                self.constructs.push((Construct::Alias, self.file_range(range.clone())));
-                let target = self.anchors.get(&id).cloned().ok_or_else(|| self.error("alias to an unknown anchor", range.start))?;
+                self.constructs
+                    .push((Construct::Alias, self.file_range(range.clone())));
+                let target = self
+                    .anchors
+                    .get(&id)
+                    .cloned()
+                    .ok_or_else(|| self.error("alias to an unknown anchor", range.start))?;
                 let size = count_nodes(&target);
                 self.count(size, range.start)?;
-                self.attach(Node { range: self.file_range(range), ..target })?;
+                self.attach(Node {
+                    range: self.file_range(range),
+                    ..target
+                })?;
             }
             Event::UnresolvedAlias(name) => {
                 return Err(self.error(format!("found undefined alias '{name}'"), range.start));
@@ -258,34 +350,48 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// Records constructs visible in the text before a token: an explicit key marker or a tab
-    /// in the indentation.
-    fn note_token(&mut self, range: &Range<usize>) {
-        let line_start = self.text[..range.start].rfind('\n').map_or(0, |i| i + 1);
-        let prefix = &self.text[line_start..range.start];
-        if prefix.trim_start_matches([' ', '\t', '-']).trim_end().ends_with('?') {
-            let question = line_start + prefix.rfind('?').unwrap_or(0);
-            self.constructs.push((Construct::ExplicitKey, self.file_range(question..question + 1)));
-        }
-        if prefix.trim_matches([' ', '\t', '-', '?', ':']).is_empty() && prefix.contains('\t') {
-            self.constructs.push((Construct::TabIndentation, self.file_range(line_start..range.start)));
+    /// Records every tab outside quoted scalars, block scalars and comments.
+    fn note_tabs(&mut self) {
+        let mut line_start = 0;
+        for line in self.text.split_inclusive('\n') {
+            let mut previous = '\n';
+            for (index, c) in line.char_indices() {
+                let at = line_start + index;
+                let in_scalar = self.tab_ranges.iter().any(|range| range.contains(&at));
+                if c == '#'
+                    && !in_scalar
+                    && (previous == ' ' || previous == '\t' || previous == '\n')
+                {
+                    break;
+                }
+                if c == '\t' && !in_scalar {
+                    self.constructs
+                        .push((Construct::Tab, self.file_range(at..at + 1)));
+                }
+                previous = c;
+            }
+            line_start += line.len();
         }
     }
 
     fn note_collection(&mut self, style: StructureStyle, tagged: bool, range: &Range<usize>) {
-        self.note_token(range);
         if style == StructureStyle::Flow {
-            self.constructs.push((Construct::FlowCollection, self.file_range(range.clone())));
+            self.constructs
+                .push((Construct::FlowCollection, self.file_range(range.clone())));
         }
         if tagged {
-            self.constructs.push((Construct::Tag, self.file_range(range.clone())));
+            self.constructs
+                .push((Construct::Tag, self.file_range(range.clone())));
         }
     }
 
     fn count(&mut self, nodes: usize, offset: usize) -> Result<(), YamlError> {
         self.nodes += nodes;
         if self.nodes > MAX_NODES {
-            return Err(self.error(format!("frontmatter expands to more than {MAX_NODES} YAML nodes"), offset));
+            return Err(self.error(
+                format!("frontmatter expands to more than {MAX_NODES} YAML nodes"),
+                offset,
+            ));
         }
         Ok(())
     }
@@ -306,14 +412,23 @@ impl Builder<'_> {
         match self.stack.last_mut() {
             None => self.root = Some(node),
             Some(Open::Sequence { items, .. }) => items.push(node),
-            Some(Open::Mapping { entries, pending_key, .. }) => match pending_key.take() {
+            Some(Open::Mapping {
+                entries,
+                pending_key,
+                ..
+            }) => match pending_key.take() {
                 None => *pending_key = Some(node),
                 Some(key) => {
                     if let Some(text) = key.as_scalar().map(|scalar| scalar.text.as_str())
-                        && entries.iter().any(|entry| entry.key.as_scalar().is_some_and(|k| k.text == text))
+                        && entries
+                            .iter()
+                            .any(|entry| entry.key.as_scalar().is_some_and(|k| k.text == text))
                     {
                         let message = format!("duplicate key '{text}'");
-                        return Err(YamlError { message, offset: key.range.start });
+                        return Err(YamlError {
+                            message,
+                            offset: key.range.start,
+                        });
                     }
                     entries.push(Entry { key, value: node });
                 }
@@ -327,7 +442,10 @@ fn count_nodes(node: &Node) -> usize {
     1 + match &node.kind {
         NodeKind::Scalar(_) => 0,
         NodeKind::Sequence(items) => items.iter().map(count_nodes).sum(),
-        NodeKind::Mapping(entries) => entries.iter().map(|e| count_nodes(&e.key) + count_nodes(&e.value)).sum(),
+        NodeKind::Mapping(entries) => entries
+            .iter()
+            .map(|e| count_nodes(&e.key) + count_nodes(&e.value))
+            .sum(),
     }
 }
 
@@ -360,7 +478,9 @@ fn scalar_to_json(scalar: &Scalar) -> serde_json::Value {
     match (scalar.style, scalar.core_tag.as_deref()) {
         (_, Some("str")) => Value::String(text.to_owned()),
         (ScalarStyle::Empty, _) => Value::Null,
-        (ScalarStyle::Plain, _) | (_, Some("null" | "bool" | "int" | "float")) => resolve_plain(text),
+        (ScalarStyle::Plain, _) | (_, Some("null" | "bool" | "int" | "float")) => {
+            resolve_plain(text)
+        }
         _ => Value::String(text.to_owned()),
     }
 }
@@ -384,13 +504,10 @@ fn resolve_plain(text: &str) -> serde_json::Value {
             return Value::from(n);
         }
     }
-    if let Some(hex) = text.strip_prefix("0x").filter(|s| digits(s, 16)) {
-        if let Ok(n) = i64::from_str_radix(hex, 16) {
-            return Value::from(n);
-        }
-    }
-    if let Some(octal) = text.strip_prefix("0o").filter(|s| digits(s, 8)) {
-        if let Ok(n) = i64::from_str_radix(octal, 8) {
+    for (prefix, radix) in [("0x", 16), ("0o", 8)] {
+        if let Some(number) = text.strip_prefix(prefix).filter(|s| digits(s, radix))
+            && let Ok(n) = i64::from_str_radix(number, radix)
+        {
             return Value::from(n);
         }
     }
@@ -411,7 +528,12 @@ fn is_core_float(s: &str) -> bool {
     };
     let all_digits = |t: &str| t.chars().all(|c| c.is_ascii_digit());
     let mantissa_ok = match mantissa.split_once('.') {
-        Some((int, frac)) => all_digits(int) && all_digits(frac) && !(int.is_empty() && frac.is_empty()) && (!int.is_empty() || !frac.is_empty()),
+        Some((int, frac)) => {
+            all_digits(int)
+                && all_digits(frac)
+                && !(int.is_empty() && frac.is_empty())
+                && (!int.is_empty() || !frac.is_empty())
+        }
         None => !mantissa.is_empty() && all_digits(mantissa),
     };
     let exponent_ok = exponent.is_none_or(|e| {
@@ -426,7 +548,7 @@ mod tests {
     use super::*;
 
     fn doc(text: &str) -> Document {
-        parse(text, 0, true).expect("valid YAML")
+        parse(text, 0, Dialect::Yaml12).expect("valid YAML")
     }
 
     #[test]
@@ -436,24 +558,61 @@ mod tests {
         let name = root.get("name").expect("name");
         assert_eq!(name.value.range, 6..7);
         let desc = root.get("desc").expect("desc");
-        assert_eq!(desc.value.as_scalar().map(|s| (s.text.as_str(), s.style)), Some(("", ScalarStyle::Empty)));
-        assert_eq!(root.get("q").and_then(|e| e.value.as_scalar()).map(|s| s.style), Some(ScalarStyle::SingleQuoted));
+        assert_eq!(
+            desc.value.as_scalar().map(|s| (s.text.as_str(), s.style)),
+            Some(("", ScalarStyle::Empty))
+        );
+        assert_eq!(
+            root.get("q")
+                .and_then(|e| e.value.as_scalar())
+                .map(|s| s.style),
+            Some(ScalarStyle::SingleQuoted)
+        );
     }
 
     #[test]
     fn records_constructs_strictyaml_refuses() {
-        let document = doc("a: [x]\nb: &x y\nc: *x\nd: !!str 1\n? e\n: f\n");
+        let document = doc("a: [x]\nb: &x y\nc: *x\nd: !!str 1\ne:\tf\n");
         let kinds: Vec<Construct> = document.constructs.iter().map(|(kind, _)| *kind).collect();
         assert_eq!(
             kinds,
-            [Construct::FlowCollection, Construct::Anchor, Construct::Alias, Construct::Tag, Construct::ExplicitKey]
+            [
+                Construct::FlowCollection,
+                Construct::Anchor,
+                Construct::Alias,
+                Construct::Tag,
+                Construct::Tab
+            ]
         );
-        assert!(doc("\ta: b\n").constructs.iter().any(|(kind, _)| *kind == Construct::TabIndentation));
+        let tabs = |text: &str| {
+            doc(text)
+                .constructs
+                .iter()
+                .filter(|(kind, _)| *kind == Construct::Tab)
+                .count()
+        };
+        assert_eq!(tabs("\ta: b\n"), 1);
+        assert_eq!(tabs("a: b\tc\n"), 1);
+        assert_eq!(tabs("a: 'b\tc'\nd: |\n  e\tf\ng: h # i\tj\n"), 0);
+    }
+
+    #[test]
+    fn strictyaml_dialect_reads_nel_and_bom_like_ruamel() {
+        let document =
+            parse("\u{feff}name: a\nd: x\u{85}y\n", 0, Dialect::StrictYaml).expect("parses");
+        let root = document.root.expect("root");
+        assert!(root.get("\u{feff}name").is_some());
+        assert_eq!(
+            root.get("d")
+                .and_then(|e| e.value.as_scalar())
+                .map(|s| s.text.as_str()),
+            Some("x y")
+        );
     }
 
     #[test]
     fn duplicate_keys_are_errors() {
-        let error = parse("name: a\nname: b\n", 10, true).expect_err("duplicate");
+        let error = parse("name: a\nname: b\n", 10, Dialect::Yaml12).expect_err("duplicate");
         assert_eq!(error.offset, 18);
         assert!(error.message.contains("duplicate key 'name'"));
     }
@@ -465,13 +624,15 @@ mod tests {
             let prev = level - 1;
             text.push_str(&format!("a{level}: &a{level} [*a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}]\n"));
         }
-        let error = parse(&text, 0, true).expect_err("bomb");
+        let error = parse(&text, 0, Dialect::Yaml12).expect_err("bomb");
         assert!(error.message.contains("more than"));
     }
 
     #[test]
     fn core_schema_types_plain_scalars_only() {
-        let document = doc("a: 1.0\nb: '1.0'\nc: true\nd: 0x1F\ne: 1e3\nf: ~\ng:\nh: 2024-01-15\ni: !!str 5\nj: .5\nk: 1.\n");
+        let document = doc(
+            "a: 1.0\nb: '1.0'\nc: true\nd: 0x1F\ne: 1e3\nf: ~\ng:\nh: 2024-01-15\ni: !!str 5\nj: .5\nk: 1.\n",
+        );
         let json = to_json(&document.root.expect("root"));
         assert_eq!(
             json,

@@ -45,7 +45,11 @@ pub fn strip(s: &str) -> &str {
 
 /// Python's `repr()` of a `str`: the quote choice and escapes of CPython.
 pub fn repr_str(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut out = String::with_capacity(s.len() + 2);
     out.push(quote);
     for c in s.chars() {
@@ -191,7 +195,10 @@ mod tests {
         assert_eq!(repr_str("it's"), "\"it's\"");
         assert_eq!(repr_str("a'b\"c"), "'a\\'b\"c'");
         assert_eq!(repr_str("tab\there\n"), "'tab\\there\\n'");
-        assert_eq!(repr_str("\u{7f}\u{a0}é\u{200b}😀"), "'\\x7f\\xa0é\\u200b😀'");
+        assert_eq!(
+            repr_str("\u{7f}\u{a0}é\u{200b}😀"),
+            "'\\x7f\\xa0é\\u200b😀'"
+        );
     }
 
     #[test]
@@ -205,6 +212,9 @@ mod tests {
 
     #[test]
     fn html_escape_uses_hex_apostrophe() {
-        assert_eq!(html_escape("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;&#x27;&lt;/a&gt;");
+        assert_eq!(
+            html_escape("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;&#x27;&lt;/a&gt;"
+        );
     }
 }

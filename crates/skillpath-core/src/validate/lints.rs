@@ -18,9 +18,34 @@ const CHARS_PER_TOKEN: usize = 4;
 /// Words that tell an agent *when* to use a skill; a description without any of them usually
 /// only says what the skill is.
 const TRIGGER_CLUES: &[&str] = &[
-    "use when", "use this", "use for", "use it", "use to", "use before", "use after", "use during", "use whenever",
-    "when ", "whenever", "if the user", "if you", "trigger", "invoke", "for tasks", "for any", "for requests",
-    "for working", "for creating", "for building", "asks", "wants", "needs", "before ", "after ", "while ", "during ",
+    "use when",
+    "use this",
+    "use for",
+    "use it",
+    "use to",
+    "use before",
+    "use after",
+    "use during",
+    "use whenever",
+    "when ",
+    "whenever",
+    "if the user",
+    "if you",
+    "trigger",
+    "invoke",
+    "for tasks",
+    "for any",
+    "for requests",
+    "for working",
+    "for creating",
+    "for building",
+    "asks",
+    "wants",
+    "needs",
+    "before ",
+    "after ",
+    "while ",
+    "during ",
 ];
 
 /// Runs every lint. `skill_dir` is the folder links are resolved against.
@@ -33,9 +58,12 @@ pub(crate) fn check(skill: &SkillMd, skill_dir: &Path) -> Vec<Diagnostic> {
     let lines = body.lines().count();
     if lines > MAX_BODY_LINES {
         out.push(
-            Diagnostic::warning(Code::BodyTooLong, format!("the body is {lines} lines long; keep it under {MAX_BODY_LINES}"))
-                .with_hint("move detailed material into `references/` files and say when to read each")
-                .at(file, body_range.clone()),
+            Diagnostic::warning(
+                Code::BodyTooLong,
+                format!("the body is {lines} lines long; keep it under {MAX_BODY_LINES}"),
+            )
+            .with_hint("move detailed material into `references/` files and say when to read each")
+            .at(file, body_range.clone()),
         );
     }
     let tokens = body.chars().count() / CHARS_PER_TOKEN;
@@ -54,7 +82,9 @@ pub(crate) fn check(skill: &SkillMd, skill_dir: &Path) -> Vec<Diagnostic> {
         && let Some(scalar) = entry.value.as_scalar()
     {
         let description = scalar.text.to_lowercase();
-        if !description.trim().is_empty() && !TRIGGER_CLUES.iter().any(|clue| description.contains(clue)) {
+        if !description.trim().is_empty()
+            && !TRIGGER_CLUES.iter().any(|clue| description.contains(clue))
+        {
             out.push(
                 Diagnostic::warning(Code::DescriptionNoTrigger, "the description does not say when to use the skill")
                     .with_hint("add a clause such as \"Use when the user asks to …\"; agents choose skills by it")
@@ -91,7 +121,10 @@ fn relative_links(body: &str) -> Vec<(String, std::ops::Range<usize>)> {
         };
         let destination = destination.split(['#', '?']).next().unwrap_or_default();
         let has_scheme = destination.split_once(':').is_some_and(|(scheme, _)| {
-            !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+            !scheme.is_empty()
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
         });
         if destination.is_empty() || has_scheme || destination.starts_with("//") {
             continue;
@@ -136,7 +169,10 @@ mod tests {
     #[test]
     fn links_may_not_climb_out() {
         let dir = Path::new("/skills/a");
-        assert_eq!(resolve_inside(dir, "refs/../x.md"), Some(PathBuf::from("/skills/a/x.md")));
+        assert_eq!(
+            resolve_inside(dir, "refs/../x.md"),
+            Some(PathBuf::from("/skills/a/x.md"))
+        );
         assert_eq!(resolve_inside(dir, "../b/SKILL.md"), None);
         assert_eq!(resolve_inside(dir, "/etc/passwd"), None);
     }

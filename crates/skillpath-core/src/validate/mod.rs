@@ -24,7 +24,10 @@ pub struct ValidateOptions {
 
 impl Default for ValidateOptions {
     fn default() -> Self {
-        ValidateOptions { load: LoadOptions::default(), lints: true }
+        ValidateOptions {
+            load: LoadOptions::default(),
+            lints: true,
+        }
     }
 }
 
@@ -47,13 +50,32 @@ impl Report {
 
     /// How many diagnostics have `severity`.
     pub fn count(&self, severity: Severity) -> usize {
-        self.diagnostics.iter().filter(|d| d.severity == severity).count()
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
     }
 
     /// The skill's `name` as written, when it is a string.
     pub fn name(&self) -> Option<&str> {
-        let entry = self.skill_md.as_ref()?.field("name")?;
+        self.text_field("name")
+    }
+
+    /// The skill's `description` as written, when it is a string.
+    pub fn description(&self) -> Option<&str> {
+        self.text_field("description")
+    }
+
+    /// The text of a scalar frontmatter field.
+    pub fn text_field(&self, key: &str) -> Option<&str> {
+        let entry = self.skill_md.as_ref()?.field(key)?;
         entry.value.as_scalar().map(|scalar| scalar.text.as_str())
+    }
+
+    /// Where the skill's `SKILL.md` is, absolute when the path can be resolved.
+    pub fn location(&self) -> Option<PathBuf> {
+        let path = &self.skill_md.as_ref()?.file.path;
+        Some(path.canonicalize().unwrap_or_else(|_| path.clone()))
     }
 }
 
@@ -61,14 +83,21 @@ impl Report {
 pub fn validate_dir(dir: &Path, options: &ValidateOptions) -> Report {
     let mode = options.load.mode;
     let reference = mode == Mode::SkillsRef;
-    let report = |skill_md, diagnostics| Report { path: dir.to_path_buf(), skill_md, diagnostics };
+    let report = |skill_md, diagnostics| Report {
+        path: dir.to_path_buf(),
+        skill_md,
+        diagnostics,
+    };
     if !dir.exists() {
         let message = if reference {
             format!("Path does not exist: {}", pathlib::display(dir))
         } else {
             format!("`{}` does not exist", dir.display())
         };
-        return report(None, vec![Diagnostic::error(Code::PathNotFound, message).in_file(dir.to_path_buf())]);
+        return report(
+            None,
+            vec![Diagnostic::error(Code::PathNotFound, message).in_file(dir.to_path_buf())],
+        );
     }
     if !dir.is_dir() {
         let message = if reference {

@@ -44,7 +44,10 @@ pub(crate) fn check_name(name: &str, directory: Option<&str>) -> NameCheck {
     if normalized.contains("--") {
         problems.push(NameProblem::ConsecutiveHyphens);
     }
-    if !normalized.chars().all(|c| c == '-' || python_unicode::is_alnum(c)) {
+    if !normalized
+        .chars()
+        .all(|c| c == '-' || python_unicode::is_alnum(c))
+    {
         problems.push(NameProblem::InvalidCharacters);
     }
     if let Some(directory) = directory
@@ -52,7 +55,10 @@ pub(crate) fn check_name(name: &str, directory: Option<&str>) -> NameCheck {
     {
         problems.push(NameProblem::DirectoryMismatch);
     }
-    NameCheck { normalized, problems }
+    NameCheck {
+        normalized,
+        problems,
+    }
 }
 
 #[cfg(test)]
@@ -65,7 +71,16 @@ mod tests {
 
     #[test]
     fn valid_names_in_any_script() {
-        for name in ["pdf-processing", "技能", "мой-навык", "ß", "٣", "x²", "ⅻ", "ｆｕｌｌ"] {
+        for name in [
+            "pdf-processing",
+            "技能",
+            "мой-навык",
+            "ß",
+            "٣",
+            "x²",
+            "ⅻ",
+            "ｆｕｌｌ",
+        ] {
             assert_eq!(problems(name), [], "{name}");
         }
     }
@@ -87,6 +102,9 @@ mod tests {
     fn directory_comparison_is_normalized() {
         assert_eq!(check_name("cafe\u{301}", Some("café")).problems, []);
         assert_eq!(check_name("full", Some("ｆｕｌｌ")).problems, []);
-        assert_eq!(check_name("a", Some("b")).problems, [NameProblem::DirectoryMismatch]);
+        assert_eq!(
+            check_name("a", Some("b")).problems,
+            [NameProblem::DirectoryMismatch]
+        );
     }
 }

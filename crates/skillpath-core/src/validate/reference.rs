@@ -8,7 +8,14 @@ use crate::validate::name::{NameProblem, check_name};
 use crate::yaml::{Node, NodeKind};
 
 /// The fields the reference allows, sorted by code point as its message prints them.
-const ALLOWED_FIELDS: [&str; 6] = ["allowed-tools", "compatibility", "description", "license", "metadata", "name"];
+const ALLOWED_FIELDS: [&str; 6] = [
+    "allowed-tools",
+    "compatibility",
+    "description",
+    "license",
+    "metadata",
+    "name",
+];
 
 /// Python's `isinstance(value, str)` for a strictyaml value: every scalar is a string.
 fn as_str(node: &Node) -> Option<&str> {
@@ -18,8 +25,12 @@ fn as_str(node: &Node) -> Option<&str> {
 /// `validate_metadata(frontmatter, skill_dir)`: the rules that run once the frontmatter parsed.
 /// `directory_name` is `Path(skill_dir).name` of the path as the user gave it.
 pub(crate) fn check(skill: &SkillMd, directory_name: &str) -> Vec<Diagnostic> {
-    let Some(root) = skill.frontmatter.as_ref() else { return Vec::new() };
-    let NodeKind::Mapping(entries) = &root.kind else { return Vec::new() };
+    let Some(root) = skill.frontmatter.as_ref() else {
+        return Vec::new();
+    };
+    let NodeKind::Mapping(entries) = &root.kind else {
+        return Vec::new();
+    };
     let file = &skill.file;
     let mut out = Vec::new();
 
@@ -30,11 +41,20 @@ pub(crate) fn check(skill: &SkillMd, directory_name: &str) -> Vec<Diagnostic> {
         .collect();
     if !extra.is_empty() {
         extra.sort_unstable();
-        let first = entries.iter().find(|e| as_str(&e.key).is_some_and(|k| !ALLOWED_FIELDS.contains(&k)));
-        let allowed = ALLOWED_FIELDS.iter().map(|f| format!("'{f}'")).collect::<Vec<_>>().join(", ");
+        let first = entries
+            .iter()
+            .find(|e| as_str(&e.key).is_some_and(|k| !ALLOWED_FIELDS.contains(&k)));
+        let allowed = ALLOWED_FIELDS
+            .iter()
+            .map(|f| format!("'{f}'"))
+            .collect::<Vec<_>>()
+            .join(", ");
         let diagnostic = Diagnostic::error(
             Code::FieldUnknown,
-            format!("Unexpected fields in frontmatter: {}. Only [{allowed}] are allowed.", extra.join(", ")),
+            format!(
+                "Unexpected fields in frontmatter: {}. Only [{allowed}] are allowed.",
+                extra.join(", ")
+            ),
         );
         out.push(match first {
             Some(entry) => diagnostic.at(file, entry.key.range.clone()),
@@ -43,7 +63,13 @@ pub(crate) fn check(skill: &SkillMd, directory_name: &str) -> Vec<Diagnostic> {
     }
 
     match root.get("name") {
-        None => out.push(Diagnostic::error(Code::NameMissing, "Missing required field in frontmatter: name").at(file, 0..0)),
+        None => out.push(
+            Diagnostic::error(
+                Code::NameMissing,
+                "Missing required field in frontmatter: name",
+            )
+            .at(file, 0..0),
+        ),
         Some(entry) => {
             let at = entry.value.range.clone();
             match as_str(&entry.value).map(python_unicode::strip) {
@@ -54,29 +80,41 @@ pub(crate) fn check(skill: &SkillMd, directory_name: &str) -> Vec<Diagnostic> {
                         let (code, message) = match problem {
                             NameProblem::TooLong(length) => (
                                 Code::NameTooLong,
-                                format!("Skill name '{n}' exceeds 64 character limit ({length} chars)"),
+                                format!(
+                                    "Skill name '{n}' exceeds 64 character limit ({length} chars)"
+                                ),
                             ),
-                            NameProblem::NotLowercase => (Code::NameNotLowercase, format!("Skill name '{n}' must be lowercase")),
-                            NameProblem::HyphenAtEdge => {
-                                (Code::NameHyphenEdge, "Skill name cannot start or end with a hyphen".to_owned())
-                            }
-                            NameProblem::ConsecutiveHyphens => {
-                                (Code::NameConsecutiveHyphens, "Skill name cannot contain consecutive hyphens".to_owned())
-                            }
+                            NameProblem::NotLowercase => (
+                                Code::NameNotLowercase,
+                                format!("Skill name '{n}' must be lowercase"),
+                            ),
+                            NameProblem::HyphenAtEdge => (
+                                Code::NameHyphenEdge,
+                                "Skill name cannot start or end with a hyphen".to_owned(),
+                            ),
+                            NameProblem::ConsecutiveHyphens => (
+                                Code::NameConsecutiveHyphens,
+                                "Skill name cannot contain consecutive hyphens".to_owned(),
+                            ),
                             NameProblem::InvalidCharacters => (
                                 Code::NameInvalidCharacters,
-                                format!("Skill name '{n}' contains invalid characters. Only letters, digits, and hyphens are allowed."),
+                                format!(
+                                    "Skill name '{n}' contains invalid characters. Only letters, digits, and hyphens are allowed."
+                                ),
                             ),
                             NameProblem::DirectoryMismatch => (
                                 Code::NameDirectoryMismatch,
-                                format!("Directory name '{directory_name}' must match skill name '{n}'"),
+                                format!(
+                                    "Directory name '{directory_name}' must match skill name '{n}'"
+                                ),
                             ),
                         };
                         out.push(Diagnostic::error(code, message).at(file, at.clone()));
                     }
                 }
                 _ => out.push(
-                    Diagnostic::error(Code::NameEmpty, "Field 'name' must be a non-empty string").at(file, at),
+                    Diagnostic::error(Code::NameEmpty, "Field 'name' must be a non-empty string")
+                        .at(file, at),
                 ),
             }
         }
@@ -84,7 +122,11 @@ pub(crate) fn check(skill: &SkillMd, directory_name: &str) -> Vec<Diagnostic> {
 
     match root.get("description") {
         None => out.push(
-            Diagnostic::error(Code::DescriptionMissing, "Missing required field in frontmatter: description").at(file, 0..0),
+            Diagnostic::error(
+                Code::DescriptionMissing,
+                "Missing required field in frontmatter: description",
+            )
+            .at(file, 0..0),
         ),
         Some(entry) => {
             let at = entry.value.range.clone();
@@ -95,14 +137,20 @@ pub(crate) fn check(skill: &SkillMd, directory_name: &str) -> Vec<Diagnostic> {
                         out.push(
                             Diagnostic::error(
                                 Code::DescriptionTooLong,
-                                format!("Description exceeds 1024 character limit ({length} chars)"),
+                                format!(
+                                    "Description exceeds 1024 character limit ({length} chars)"
+                                ),
                             )
                             .at(file, at),
                         );
                     }
                 }
                 _ => out.push(
-                    Diagnostic::error(Code::DescriptionEmpty, "Field 'description' must be a non-empty string").at(file, at),
+                    Diagnostic::error(
+                        Code::DescriptionEmpty,
+                        "Field 'description' must be a non-empty string",
+                    )
+                    .at(file, at),
                 ),
             }
         }
@@ -112,7 +160,11 @@ pub(crate) fn check(skill: &SkillMd, directory_name: &str) -> Vec<Diagnostic> {
         let at = entry.value.range.clone();
         match as_str(&entry.value) {
             None => out.push(
-                Diagnostic::error(Code::CompatibilityNotString, "Field 'compatibility' must be a string").at(file, at),
+                Diagnostic::error(
+                    Code::CompatibilityNotString,
+                    "Field 'compatibility' must be a string",
+                )
+                .at(file, at),
             ),
             Some(compatibility) => {
                 let length = compatibility.chars().count();
@@ -140,7 +192,12 @@ pub(crate) fn python_value(node: &Node) -> serde_json::Value {
         NodeKind::Mapping(entries) => Value::Object(
             entries
                 .iter()
-                .map(|entry| (as_str(&entry.key).unwrap_or_default().to_owned(), python_value(&entry.value)))
+                .map(|entry| {
+                    (
+                        as_str(&entry.key).unwrap_or_default().to_owned(),
+                        python_value(&entry.value),
+                    )
+                })
                 .collect(),
         ),
     }
@@ -158,7 +215,10 @@ fn python_repr(value: &serde_json::Value) -> String {
     use serde_json::Value;
     match value {
         Value::String(s) => python_unicode::repr_str(s),
-        Value::Array(items) => format!("[{}]", items.iter().map(python_repr).collect::<Vec<_>>().join(", ")),
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(python_repr).collect::<Vec<_>>().join(", ")
+        ),
         Value::Object(map) => format!(
             "{{{}}}",
             map.iter()

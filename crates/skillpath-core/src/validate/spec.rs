@@ -8,14 +8,24 @@ use crate::validate::name::{MAX_NAME_CHARS, NameProblem, check_name};
 use crate::yaml::{self, Node, NodeKind, ScalarStyle};
 
 /// The fields the specification defines.
-pub(crate) const SPEC_FIELDS: [&str; 6] = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+pub(crate) const SPEC_FIELDS: [&str; 6] = [
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+];
 
 /// The fields of Golden Path skills (typed arguments), part of skillpath's format.
 pub(crate) const GOLDEN_PATH_FIELDS: [&str; 2] = ["tool_name", "args"];
 
 /// Frontmatter keys that agents define beyond the specification, and which agents read them.
 const AGENT_EXTENSIONS: &[(&str, &str)] = &[
-    ("disable-model-invocation", "Claude Code, GitHub Copilot and Cursor"),
+    (
+        "disable-model-invocation",
+        "Claude Code, GitHub Copilot and Cursor",
+    ),
     ("user-invocable", "Claude Code and GitHub Copilot"),
     ("argument-hint", "Claude Code and GitHub Copilot"),
     ("arguments", "Claude Code"),
@@ -34,16 +44,28 @@ const MAX_COMPATIBILITY_CHARS: usize = 500;
 
 /// Checks the frontmatter fields. `directory_name` is the real name of the skill's folder.
 pub(crate) fn check(skill: &SkillMd, directory_name: Option<&str>, mode: Mode) -> Vec<Diagnostic> {
-    let Some(root) = skill.frontmatter.as_ref() else { return Vec::new() };
-    let NodeKind::Mapping(entries) = &root.kind else { return Vec::new() };
+    let Some(root) = skill.frontmatter.as_ref() else {
+        return Vec::new();
+    };
+    let NodeKind::Mapping(entries) = &root.kind else {
+        return Vec::new();
+    };
     let file = &skill.file;
     let lenient = mode == Mode::Lenient;
     // In lenient mode the guide says "warn, but load" for these.
-    let relaxed = |diagnostic: Diagnostic| if lenient { diagnostic.downgraded() } else { diagnostic };
+    let relaxed = |diagnostic: Diagnostic| {
+        if lenient {
+            diagnostic.downgraded()
+        } else {
+            diagnostic
+        }
+    };
     let mut out = Vec::new();
 
     for entry in entries {
-        let Some(key) = entry.key.as_scalar().map(|scalar| scalar.text.as_str()) else { continue };
+        let Some(key) = entry.key.as_scalar().map(|scalar| scalar.text.as_str()) else {
+            continue;
+        };
         if SPEC_FIELDS.contains(&key) || GOLDEN_PATH_FIELDS.contains(&key) {
             continue;
         }
@@ -72,17 +94,31 @@ pub(crate) fn check(skill: &SkillMd, directory_name: Option<&str>, mode: Mode) -
                     .with_hint("use the folder's name: lowercase letters, digits and hyphens")
                     .at(file, entry.value.range.clone()),
             ),
-            Ok(name) => out.extend(check_name_value(file, &entry.value, name, directory_name, lenient)),
+            Ok(name) => out.extend(check_name_value(
+                file,
+                &entry.value,
+                name,
+                directory_name,
+                lenient,
+            )),
         },
     }
 
     match root.get("description") {
         None => out.push(
-            Diagnostic::error(Code::DescriptionMissing, "the required field `description` is missing")
-                .with_hint("add `description:` saying what the skill does and when to use it")
-                .at(file, 0..0),
+            Diagnostic::error(
+                Code::DescriptionMissing,
+                "the required field `description` is missing",
+            )
+            .with_hint("add `description:` saying what the skill does and when to use it")
+            .at(file, 0..0),
         ),
-        Some(entry) => match string_value(file, &entry.value, "description", Code::DescriptionNotString) {
+        Some(entry) => match string_value(
+            file,
+            &entry.value,
+            "description",
+            Code::DescriptionNotString,
+        ) {
             Err(diagnostic) => out.push(relaxed_type(diagnostic, &entry.value, lenient)),
             Ok(description) if description.trim().is_empty() => out.push(
                 Diagnostic::error(Code::DescriptionEmpty, "`description` is empty")
@@ -112,12 +148,20 @@ pub(crate) fn check(skill: &SkillMd, directory_name: Option<&str>, mode: Mode) -
     }
 
     if let Some(entry) = root.get("compatibility") {
-        match string_value(file, &entry.value, "compatibility", Code::CompatibilityNotString) {
+        match string_value(
+            file,
+            &entry.value,
+            "compatibility",
+            Code::CompatibilityNotString,
+        ) {
             Err(diagnostic) => out.push(relaxed_type(diagnostic, &entry.value, lenient)),
             Ok(text) if text.trim().is_empty() => out.push(relaxed(
-                Diagnostic::error(Code::CompatibilityEmpty, "`compatibility` is empty; when given it must say something")
-                    .with_hint("remove the field, or name the environment the skill needs")
-                    .at(file, entry.value.range.clone()),
+                Diagnostic::error(
+                    Code::CompatibilityEmpty,
+                    "`compatibility` is empty; when given it must say something",
+                )
+                .with_hint("remove the field, or name the environment the skill needs")
+                .at(file, entry.value.range.clone()),
             )),
             Ok(text) => {
                 let length = text.chars().count();
@@ -138,9 +182,14 @@ pub(crate) fn check(skill: &SkillMd, directory_name: Option<&str>, mode: Mode) -
         match &entry.value.kind {
             NodeKind::Mapping(items) => {
                 for item in items {
-                    let key = item.key.as_scalar().map_or("?", |scalar| scalar.text.as_str());
+                    let key = item
+                        .key
+                        .as_scalar()
+                        .map_or("?", |scalar| scalar.text.as_str());
                     let label = format!("metadata value `{key}`");
-                    if let Err(diagnostic) = string_value(file, &item.value, &label, Code::MetadataValueNotString) {
+                    if let Err(diagnostic) =
+                        string_value(file, &item.value, &label, Code::MetadataValueNotString)
+                    {
                         out.push(relaxed(diagnostic));
                     }
                 }
@@ -148,7 +197,10 @@ pub(crate) fn check(skill: &SkillMd, directory_name: Option<&str>, mode: Mode) -
             _ => out.push(relaxed(
                 Diagnostic::error(
                     Code::MetadataNotMapping,
-                    format!("`metadata` must be a mapping of strings to strings, found {}", describe(&entry.value)),
+                    format!(
+                        "`metadata` must be a mapping of strings to strings, found {}",
+                        describe(&entry.value)
+                    ),
                 )
                 .with_hint("write it as indented `key: \"value\"` lines under `metadata:`")
                 .at(file, entry.value.range.clone()),
@@ -157,9 +209,16 @@ pub(crate) fn check(skill: &SkillMd, directory_name: Option<&str>, mode: Mode) -
     }
 
     if let Some(entry) = root.get("allowed-tools")
-        && let Err(diagnostic) = string_value(file, &entry.value, "allowed-tools", Code::AllowedToolsNotString)
+        && let Err(diagnostic) = string_value(
+            file,
+            &entry.value,
+            "allowed-tools",
+            Code::AllowedToolsNotString,
+        )
     {
-        let diagnostic = diagnostic.with_hint("write the tools as one space-separated string: `allowed-tools: Read Bash(git:*)`");
+        let diagnostic = diagnostic.with_hint(
+            "write the tools as one space-separated string: `allowed-tools: Read Bash(git:*)`",
+        );
         out.push(relaxed(diagnostic));
     }
     out
@@ -167,25 +226,44 @@ pub(crate) fn check(skill: &SkillMd, directory_name: Option<&str>, mode: Mode) -
 
 /// The text of a value that must be a string: a quoted or block scalar, or a plain scalar that
 /// YAML reads as a string (`1.0`, `true` and `null` are not).
-fn string_value<'a>(file: &SourceFile, node: &'a Node, label: &str, code: Code) -> Result<&'a str, Diagnostic> {
+fn string_value<'a>(
+    file: &SourceFile,
+    node: &'a Node,
+    label: &str,
+    code: Code,
+) -> Result<&'a str, Diagnostic> {
     match &node.kind {
         NodeKind::Scalar(scalar) if scalar.style == ScalarStyle::Empty => Ok(""),
         NodeKind::Scalar(scalar) if yaml::to_json(node).is_string() => Ok(&scalar.text),
         NodeKind::Scalar(scalar) => Err(Diagnostic::error(
             code,
-            format!("`{label}` must be a string, but YAML reads `{}` as {}", scalar.text, describe(node)),
+            format!(
+                "`{label}` must be a string, but YAML reads `{}` as {}",
+                scalar.text,
+                describe(node)
+            ),
         )
-        .with_hint(format!("quote it: \"{}\"", scalar.text.replace('"', "\\\"")))
+        .with_hint(format!(
+            "quote it: \"{}\"",
+            scalar.text.replace('"', "\\\"")
+        ))
         .at(file, node.range.clone())),
-        _ => Err(Diagnostic::error(code, format!("`{label}` must be a string, found {}", describe(node)))
-            .at(file, node.range.clone())),
+        _ => Err(Diagnostic::error(
+            code,
+            format!("`{label}` must be a string, found {}", describe(node)),
+        )
+        .at(file, node.range.clone())),
     }
 }
 
 /// A typed scalar where a string belongs is a warning in lenient mode (loaders stringify it);
 /// a list or mapping stays an error.
 fn relaxed_type(diagnostic: Diagnostic, node: &Node, lenient: bool) -> Diagnostic {
-    if lenient && node.as_scalar().is_some() { diagnostic.downgraded() } else { diagnostic }
+    if lenient && node.as_scalar().is_some() {
+        diagnostic.downgraded()
+    } else {
+        diagnostic
+    }
 }
 
 fn describe(node: &Node) -> &'static str {
@@ -217,37 +295,56 @@ fn check_name_value(
                     Code::NameTooLong,
                     format!("`name` is {length} characters long; the limit is {MAX_NAME_CHARS}"),
                 ),
-                NameProblem::NotLowercase => {
-                    Diagnostic::error(Code::NameNotLowercase, format!("`name` `{name}` must be lowercase"))
-                        .with_hint(format!("use `{}`", name.to_lowercase()))
-                }
-                NameProblem::HyphenAtEdge => {
-                    Diagnostic::error(Code::NameHyphenEdge, "`name` must not start or end with a hyphen")
-                }
+                NameProblem::NotLowercase => Diagnostic::error(
+                    Code::NameNotLowercase,
+                    format!("`name` `{name}` must be lowercase"),
+                )
+                .with_hint(format!("use `{}`", name.to_lowercase())),
+                NameProblem::HyphenAtEdge => Diagnostic::error(
+                    Code::NameHyphenEdge,
+                    "`name` must not start or end with a hyphen",
+                ),
                 NameProblem::ConsecutiveHyphens => {
                     Diagnostic::error(Code::NameConsecutiveHyphens, "`name` must not contain `--`")
                 }
                 NameProblem::InvalidCharacters => Diagnostic::error(
                     Code::NameInvalidCharacters,
-                    format!("`name` `{name}` may only contain lowercase letters, digits and hyphens"),
+                    format!(
+                        "`name` `{name}` may only contain lowercase letters, digits and hyphens"
+                    ),
                 )
                 .with_hint(format!("use `{}`", suggested_name(name))),
                 NameProblem::DirectoryMismatch => Diagnostic::error(
                     Code::NameDirectoryMismatch,
-                    format!("`name` `{name}` does not match the skill's folder `{}`", directory_name.unwrap_or_default()),
+                    format!(
+                        "`name` `{name}` does not match the skill's folder `{}`",
+                        directory_name.unwrap_or_default()
+                    ),
                 )
-                .with_hint("rename the folder or change `name`; agents identify a skill by its folder"),
+                .with_hint(
+                    "rename the folder or change `name`; agents identify a skill by its folder",
+                ),
             };
-            let relaxable = matches!(diagnostic.code, Code::NameTooLong | Code::NameDirectoryMismatch);
-            let diagnostic = if lenient && relaxable { diagnostic.downgraded() } else { diagnostic };
+            let relaxable = matches!(
+                diagnostic.code,
+                Code::NameTooLong | Code::NameDirectoryMismatch
+            );
+            let diagnostic = if lenient && relaxable {
+                diagnostic.downgraded()
+            } else {
+                diagnostic
+            };
             diagnostic.at(file, range.clone())
         })
         .collect();
     if !name.is_ascii() && !out.iter().any(Diagnostic::is_error) {
         out.push(
-            Diagnostic::warning(Code::NameNotAscii, format!("`name` `{name}` has non-ASCII characters"))
-                .with_hint("some agents accept only `a-z`, `0-9` and `-` in names")
-                .at(file, range),
+            Diagnostic::warning(
+                Code::NameNotAscii,
+                format!("`name` `{name}` has non-ASCII characters"),
+            )
+            .with_hint("some agents accept only `a-z`, `0-9` and `-` in names")
+            .at(file, range),
         );
     }
     out

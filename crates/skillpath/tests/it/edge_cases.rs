@@ -14,6 +14,10 @@
 //!
 //! Non-ASCII file contents are written as `\x` escapes; a `// content:` comment shows the
 //! decoded text (⏎ = LF, ␍ = CR, `c×N` = `c` repeated N times, `<U+XXXX>` = invisible char).
+#![allow(
+    unreachable_pub,
+    reason = "the API is `pub` by design, but the `it` test crate declares the module with a private `mod`"
+)]
 
 /// One skill folder to create on disk for the differential test.
 pub struct EdgeCase {

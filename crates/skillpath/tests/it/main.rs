@@ -1,6 +1,8 @@
 //! Integration tests for the `skillpath` CLI.
 
+mod differential;
 mod edge_cases;
+mod support;
 
 use std::collections::HashSet;
 
@@ -8,7 +10,11 @@ use edge_cases::{EDGE_CASES, Layout};
 
 #[test]
 fn edge_case_folder_names_are_unique_and_plentiful() {
-    assert!(EDGE_CASES.len() >= 90, "only {} edge cases", EDGE_CASES.len());
+    assert!(
+        EDGE_CASES.len() >= 90,
+        "only {} edge cases",
+        EDGE_CASES.len()
+    );
     let mut seen = HashSet::new();
     for case in EDGE_CASES {
         // Case-insensitive, so the set also materialises on macOS and Windows file systems.

@@ -1,0 +1,194 @@
+//! Finding skill folders in a tree: every folder with a `SKILL.md` (or `skill.md`).
+//!
+//! The walk skips `.git` and `node_modules`, also searches inside skill folders (real skills
+//! nest sub-skills: `qdrant-scaling/scaling-qps/SKILL.md`), follows a symlink only when it stays
+//! inside the scanned root, and stops at bounds on depth and folder count, saying so rather than
+//! going quiet.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Folders never searched.
+pub const SKIPPED_DIRS: [&str; 2] = [".git", "node_modules"];
+
+/// Bounds on a walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WalkLimits {
+    /// Deepest folder level searched below the root.
+    pub max_depth: usize,
+    /// Most folders read.
+    pub max_dirs: usize,
+}
+
+impl Default for WalkLimits {
+    /// Generous bounds for a tree the user named on the command line.
+    fn default() -> Self {
+        WalkLimits {
+            max_depth: 32,
+            max_dirs: 200_000,
+        }
+    }
+}
+
+/// What a walk found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WalkResult {
+    /// Skill folders, sorted by path.
+    pub skills: Vec<PathBuf>,
+    /// Things not searched, each with the reason (symlinks leaving the root, unreadable folders,
+    /// bounds reached).
+    pub skipped: Vec<(PathBuf, String)>,
+}
+
+/// Whether `dir` is a skill folder.
+pub fn is_skill_dir(dir: &Path) -> bool {
+    crate::load::find_skill_md(dir).is_some()
+}
+
+/// Finds every skill folder under `root` (including `root` itself).
+pub fn find_skill_dirs(root: &Path, limits: WalkLimits) -> WalkResult {
+    let mut result = WalkResult::default();
+    let canonical_root = match root.canonicalize() {
+        Ok(path) => path,
+        Err(error) => {
+            result
+                .skipped
+                .push((root.to_path_buf(), format!("cannot read: {error}")));
+            return result;
+        }
+    };
+    let mut visited = HashSet::from([canonical_root.clone()]);
+    let mut dirs_read = 0;
+    let mut stack = vec![(root.to_path_buf(), 0usize)];
+    while let Some((dir, depth)) = stack.pop() {
+        if is_skill_dir(&dir) {
+            result.skills.push(dir.clone());
+        }
+        if dirs_read >= limits.max_dirs {
+            result.skipped.push((
+                dir,
+                format!(
+                    "not searched: the walk stops after {} folders",
+                    limits.max_dirs
+                ),
+            ));
+            continue;
+        }
+        dirs_read += 1;
+        let entries = match fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(error) => {
+                result.skipped.push((dir, format!("cannot read: {error}")));
+                continue;
+            }
+        };
+        let mut children = Vec::new();
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            if SKIPPED_DIRS.iter().any(|skipped| name == *skipped) {
+                continue;
+            }
+            let path = entry.path();
+            let Ok(file_type) = entry.file_type() else {
+                continue;
+            };
+            if file_type.is_symlink() {
+                match path.canonicalize() {
+                    Ok(target) if target.is_dir() && !target.starts_with(&canonical_root) => {
+                        result
+                            .skipped
+                            .push((path, "symlink leaves the searched folder".to_owned()));
+                        continue;
+                    }
+                    Ok(target) if target.is_dir() => {
+                        if !visited.insert(target) {
+                            continue;
+                        }
+                    }
+                    _ => continue,
+                }
+            } else if !file_type.is_dir() {
+                continue;
+            }
+            children.push(path);
+        }
+        if depth >= limits.max_depth {
+            for child in children {
+                result.skipped.push((
+                    child,
+                    format!("not searched: deeper than {} levels", limits.max_depth),
+                ));
+            }
+            continue;
+        }
+        // Reverse-sorted onto the stack so folders come off it in name order.
+        children.sort_unstable_by(|a, b| b.cmp(a));
+        stack.extend(children.into_iter().map(|child| (child, depth + 1)));
+    }
+    result.skills.sort();
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skill(dir: &Path) {
+        fs::create_dir_all(dir).expect("mkdir");
+        fs::write(dir.join("SKILL.md"), "---\nname: x\ndescription: y\n---\n").expect("write");
+    }
+
+    #[test]
+    fn finds_skills_skips_vendored_folders_and_escaping_symlinks() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let root = temp.path().join("root");
+        skill(&root.join("a"));
+        skill(&root.join("plugins/p/skills/b"));
+        skill(&root.join("a/nested-inside-a-skill"));
+        skill(&root.join(".git/c"));
+        skill(&root.join("node_modules/d"));
+        skill(&root.join(".claude/skills/e"));
+        skill(&temp.path().join("outside/f"));
+        std::os::unix::fs::symlink(temp.path().join("outside"), root.join("link-out"))
+            .expect("symlink");
+        std::os::unix::fs::symlink(&root, root.join("loop")).expect("symlink");
+        let result = find_skill_dirs(&root, WalkLimits::default());
+        let found: Vec<String> = result
+            .skills
+            .iter()
+            .map(|p| p.strip_prefix(&root).expect("inside").display().to_string())
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ".claude/skills/e",
+                "a",
+                "a/nested-inside-a-skill",
+                "plugins/p/skills/b"
+            ]
+        );
+        assert_eq!(result.skipped.len(), 1);
+        assert!(result.skipped[0].1.contains("symlink leaves"));
+    }
+
+    #[test]
+    fn bounds_are_reported() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        skill(&temp.path().join("1/2/3/deep"));
+        let result = find_skill_dirs(
+            temp.path(),
+            WalkLimits {
+                max_depth: 2,
+                max_dirs: 100,
+            },
+        );
+        assert!(result.skills.is_empty());
+        assert!(
+            result
+                .skipped
+                .iter()
+                .any(|(_, why)| why.contains("deeper than 2"))
+        );
+    }
+}

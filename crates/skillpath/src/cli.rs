@@ -1,0 +1,121 @@
+//! The command line, as clap derive structs; their doc comments are the `--help` text.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use skillpath_core::Mode;
+
+/// Parse, validate and describe agent skills (`SKILL.md` folders).
+#[derive(Debug, Parser)]
+#[command(name = "skillpath", version, about, propagate_version = true)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Check skills against the format and report problems with their positions.
+    ///
+    /// Exit status: 0 when every skill is valid, 1 when any is invalid, 2 on usage errors.
+    Validate(ValidateArgs),
+    /// Print a skill's frontmatter properties as JSON.
+    ReadProperties(ReadPropertiesArgs),
+    /// Print the `<available_skills>` block that the reference validator generates.
+    ToPrompt(ToPromptArgs),
+    /// Print the catalog an agent puts in its prompt: name, description and location of each skill.
+    Catalog(CatalogArgs),
+}
+
+/// Options every reading command shares.
+#[derive(Debug, Args)]
+pub(crate) struct ReadOptions {
+    /// Which rules to apply: `spec` (the specification, strictly), `lenient` (what a loader
+    /// accepts; repairs unquoted `: ` in values) or `skills-ref` (the reference validator's exact
+    /// verdicts and output).
+    #[arg(long, default_value = "spec", value_parser = parse_mode)]
+    pub(crate) mode: Mode,
+    /// Refuse `SKILL.md` files larger than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = skillpath_core::load::DEFAULT_MAX_FILE_SIZE)]
+    pub(crate) max_file_size: u64,
+}
+
+fn parse_mode(value: &str) -> Result<Mode, String> {
+    value.parse()
+}
+
+/// Output formats of `validate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ReportFormat {
+    /// Diagnostics with source snippets, for people.
+    Text,
+    /// One JSON document, for scripts.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ValidateArgs {
+    /// Skill folders or `SKILL.md` files (with `-r`, folders to search for skills).
+    #[arg(required = true, value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Search each PATH for skill folders (skipping `.git` and `node_modules`).
+    #[arg(short, long)]
+    pub(crate) recursive: bool,
+    #[command(flatten)]
+    pub(crate) read: ReadOptions,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub(crate) format: ReportFormat,
+    /// Skip the authoring lints (body length, "when to use" clue, broken links).
+    #[arg(long)]
+    pub(crate) no_lints: bool,
+    /// Show only errors, not warnings.
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReadPropertiesArgs {
+    /// A skill folder or its `SKILL.md`.
+    #[arg(value_name = "PATH")]
+    pub(crate) path: PathBuf,
+    #[command(flatten)]
+    pub(crate) read: ReadOptions,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ToPromptArgs {
+    /// Skill folders or their `SKILL.md` files.
+    #[arg(required = true, value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) read: ReadOptions,
+}
+
+/// Output formats of `catalog`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CatalogFormat {
+    /// The client guide's `<available_skills>` XML block.
+    Xml,
+    /// A JSON array of `{name, description, location}`.
+    Json,
+    /// A markdown list.
+    Markdown,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CatalogArgs {
+    /// Skill folders, or folders to search for skills.
+    #[arg(required = true, value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CatalogFormat::Xml)]
+    pub(crate) format: CatalogFormat,
+    /// Fit the catalog into this many characters by shortening the longest descriptions first.
+    /// Skills are never dropped; what was shortened is reported on stderr.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_chars: Option<usize>,
+    /// Which rules decide whether a skill can be listed (default: load what a client would).
+    #[arg(long, default_value = "lenient", value_parser = parse_mode)]
+    pub(crate) mode: Mode,
+}

@@ -1,0 +1,87 @@
+//! `skillpath to-prompt`: the reference validator's `<available_skills>` block.
+
+use skillpath_core::catalog::CatalogEntry;
+use skillpath_core::load::LoadOptions;
+use skillpath_core::python_unicode::html_escape;
+use skillpath_core::skills_ref;
+use skillpath_core::validate::{self, ValidateOptions};
+use skillpath_core::{Mode, render_diagnostics};
+
+use crate::cli::ToPromptArgs;
+use crate::inputs;
+use crate::output::{self, ExitStatus};
+
+pub(crate) fn run(args: ToPromptArgs) -> anyhow::Result<ExitStatus> {
+    inputs::require_existing(&args.paths)?;
+    let dirs: Vec<_> = args
+        .paths
+        .iter()
+        .map(|path| inputs::skill_dir_of(path))
+        .collect();
+    if args.read.mode == Mode::SkillsRef {
+        // Like the reference, the first skill that cannot be read aborts, and nothing is printed.
+        let mut entries = Vec::with_capacity(dirs.len());
+        for dir in &dirs {
+            match skills_ref::prompt_entry(dir) {
+                Ok(entry) => entries.push(entry),
+                Err(message) => {
+                    output::stderr(&format!("Error: {message}\n"))?;
+                    return Ok(ExitStatus::Invalid);
+                }
+            }
+        }
+        output::stdout(&format!("{}\n", skills_ref::to_prompt(&entries)))?;
+        return Ok(ExitStatus::Success);
+    }
+    let options = ValidateOptions {
+        load: LoadOptions {
+            mode: args.read.mode,
+            max_file_size: args.read.max_file_size,
+        },
+        lints: false,
+    };
+    let mut entries = Vec::with_capacity(dirs.len());
+    for dir in &dirs {
+        match super::catalog::entry(dir, &options) {
+            Ok(entry) => entries.push(entry),
+            Err(text) => {
+                output::stderr(&text)?;
+                return Ok(ExitStatus::Invalid);
+            }
+        }
+    }
+    output::stdout(&format!("{}\n", prompt_block(&entries)))?;
+    Ok(ExitStatus::Success)
+}
+
+/// The reference's layout, with the location escaped too (the reference leaves it raw, which
+/// breaks the XML for a folder named `a&b`).
+fn prompt_block(entries: &[CatalogEntry]) -> String {
+    let mut lines = vec!["<available_skills>".to_owned()];
+    for entry in entries {
+        for (tag, value) in [
+            ("name", &entry.name),
+            ("description", &entry.description),
+            ("location", &entry.location),
+        ] {
+            if tag == "name" {
+                lines.push("<skill>".to_owned());
+            }
+            lines.extend([format!("<{tag}>"), html_escape(value), format!("</{tag}>")]);
+        }
+        lines.push("</skill>".to_owned());
+    }
+    lines.push("</available_skills>".to_owned());
+    lines.join("\n")
+}
+
+/// Renders the errors of a skill that cannot be listed.
+pub(crate) fn errors_text(report: &validate::Report) -> String {
+    let source = report.skill_md.as_ref().map(|skill| &skill.file);
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| render_diagnostics::text(d, source))
+        .collect()
+}

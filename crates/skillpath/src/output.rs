@@ -1,0 +1,39 @@
+//! Exit codes and writing to stdout/stderr.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// What the process exit code means, for every command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ExitStatus {
+    /// 0: everything asked for was done and every skill is valid.
+    Success,
+    /// 1: a skill is invalid or could not be read.
+    Invalid,
+    /// 2: the command line was wrong (or skillpath itself failed).
+    UsageOrInternal,
+}
+
+impl From<ExitStatus> for ExitCode {
+    fn from(status: ExitStatus) -> Self {
+        ExitCode::from(match status {
+            ExitStatus::Success => 0,
+            ExitStatus::Invalid => 1,
+            ExitStatus::UsageOrInternal => 2,
+        })
+    }
+}
+
+/// Writes `text` to stdout as one locked write.
+pub(crate) fn stdout(text: &str) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
+/// Writes `text` to stderr as one locked write.
+pub(crate) fn stderr(text: &str) -> io::Result<()> {
+    let mut err = io::stderr().lock();
+    err.write_all(text.as_bytes())?;
+    err.flush()
+}
