@@ -205,3 +205,25 @@ impl SourceFile {
         SourceFile { path, text, index }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `docs/diagnostics.md` lists exactly the codes this enum has.
+    #[test]
+    fn every_code_is_documented() {
+        let doc = include_str!("../../../docs/diagnostics.md");
+        let documented: Vec<&str> = doc
+            .lines()
+            .filter_map(|line| line.strip_prefix("| `"))
+            .filter_map(|rest| rest.split('`').next())
+            .collect();
+        let codes: Vec<&str> = Code::ALL.iter().map(|code| code.as_str()).collect();
+        let mut sorted_documented = documented.clone();
+        sorted_documented.sort_unstable();
+        let mut sorted_codes = codes.clone();
+        sorted_codes.sort_unstable();
+        assert_eq!(sorted_documented, sorted_codes, "docs/diagnostics.md and `Code` disagree");
+    }
+}
