@@ -41,7 +41,8 @@ pub struct Shortened {
 /// The catalog cannot fit the budget even with every description shortened to nothing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the catalog of {skills} skills needs at least {minimum} characters, more than the budget of {budget}"
+    "the catalog of {skills} {noun} needs at least {minimum} characters, more than the budget of {budget}",
+    noun = if *.skills == 1 { "skill" } else { "skills" }
 )]
 pub struct BudgetTooSmall {
     /// How many skills the catalog has.

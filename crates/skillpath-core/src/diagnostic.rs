@@ -224,6 +224,9 @@ mod tests {
         sorted_documented.sort_unstable();
         let mut sorted_codes = codes.clone();
         sorted_codes.sort_unstable();
-        assert_eq!(sorted_documented, sorted_codes, "docs/diagnostics.md and `Code` disagree");
+        assert_eq!(
+            sorted_documented, sorted_codes,
+            "docs/diagnostics.md and `Code` disagree"
+        );
     }
 }

@@ -78,8 +78,10 @@ pub(crate) fn check(skill: &SkillMd, skill_dir: &Path) -> Vec<Diagnostic> {
         );
     }
 
+    // Only a description that is a string: a number or boolean is already a type diagnostic.
     if let Some(entry) = skill.field("description")
         && let Some(scalar) = entry.value.as_scalar()
+        && crate::yaml::to_json(&entry.value).is_string()
     {
         let description = scalar.text.to_lowercase();
         if !description.trim().is_empty()
@@ -93,9 +95,17 @@ pub(crate) fn check(skill: &SkillMd, skill_dir: &Path) -> Vec<Diagnostic> {
         }
     }
 
+    let real_skill_dir = skill_dir.canonicalize().ok();
     for (destination, range) in relative_links(body) {
         let range = body_range.start + range.start..body_range.start + range.end;
-        match resolve_inside(skill_dir, &destination) {
+        // A path that stays inside lexically can still leave through a symlink.
+        let resolved = resolve_inside(skill_dir, &destination).filter(|path| {
+            match (path.canonicalize(), &real_skill_dir) {
+                (Ok(real), Some(real_skill_dir)) => real.starts_with(real_skill_dir),
+                _ => true,
+            }
+        });
+        match resolved {
             None => out.push(
                 Diagnostic::warning(Code::LinkOutsideSkill, format!("the link `{destination}` points outside the skill's folder"))
                     .with_hint("agents load files relative to the skill's folder; copy the file into the skill")

@@ -186,7 +186,7 @@ pub(crate) fn check(skill: &SkillMd, directory_name: Option<&str>, mode: Mode) -
                         .key
                         .as_scalar()
                         .map_or("?", |scalar| scalar.text.as_str());
-                    let label = format!("metadata value `{key}`");
+                    let label = format!("metadata.{key}");
                     if let Err(diagnostic) =
                         string_value(file, &item.value, &label, Code::MetadataValueNotString)
                     {

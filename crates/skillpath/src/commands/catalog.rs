@@ -6,8 +6,8 @@ use std::path::Path;
 use rayon::prelude::*;
 use skillpath_core::catalog::{self, CatalogEntry, CatalogFormat};
 use skillpath_core::load::LoadOptions;
-use skillpath_core::python_unicode;
 use skillpath_core::validate::{self, ValidateOptions};
+use skillpath_core::{python_unicode, yaml};
 
 use crate::cli::{self, CatalogArgs};
 use crate::inputs;
@@ -37,7 +37,7 @@ pub(crate) fn run(args: CatalogArgs) -> anyhow::Result<ExitStatus> {
     let mut entries = Vec::new();
     let mut status = ExitStatus::Success;
     for (dir, report) in &results {
-        if report.text_field(DISABLE_MODEL_INVOCATION) == Some("true") {
+        if disables_model_invocation(report) {
             let _ = writeln!(
                 notes,
                 "note: left out `{}`: it sets `{DISABLE_MODEL_INVOCATION}: true`",
@@ -65,7 +65,14 @@ pub(crate) fn run(args: CatalogArgs) -> anyhow::Result<ExitStatus> {
         cli::CatalogFormat::Markdown => CatalogFormat::Markdown,
     };
     if let Some(budget) = args.max_chars {
-        let (fitted, shortened) = catalog::fit(&entries, format, budget)?;
+        let (fitted, shortened) = match catalog::fit(&entries, format, budget) {
+            Ok(fitted) => fitted,
+            Err(error) => {
+                // Say what was left out and why before giving up, not instead.
+                output::stderr(&notes)?;
+                return Err(error.into());
+            }
+        };
         for item in &shortened {
             let _ = writeln!(
                 notes,
@@ -87,6 +94,18 @@ pub(crate) fn entry(dir: &Path, options: &ValidateOptions) -> Result<CatalogEntr
         Some(entry) if report.is_valid() => Ok(entry),
         _ => Err(super::to_prompt::errors_text(&report)),
     }
+}
+
+/// Whether the skill sets `disable-model-invocation` to true: the YAML boolean (`true`, `True`,
+/// `TRUE`), or the string `"true"` that loaders also treat as set.
+fn disables_model_invocation(report: &validate::Report) -> bool {
+    let value = report
+        .skill_md
+        .as_ref()
+        .and_then(|skill| skill.field(DISABLE_MODEL_INVOCATION))
+        .map(|entry| yaml::to_json(&entry.value));
+    matches!(value, Some(serde_json::Value::Bool(true)))
+        || value.as_ref().and_then(serde_json::Value::as_str) == Some("true")
 }
 
 fn entry_from(report: &validate::Report) -> Option<CatalogEntry> {

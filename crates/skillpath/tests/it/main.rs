@@ -1,5 +1,6 @@
 //! Integration tests for the `skillpath` CLI.
 
+mod cli;
 mod differential;
 mod edge_cases;
 mod support;

@@ -1,0 +1,202 @@
+//! Every diagnostic code has a working example. The `match` in [`example`] has no wildcard, so a
+//! new `Code` variant does not compile until it gets one; the test then checks that each example
+//! really produces its code, in the mode and with the severity given.
+
+use std::path::PathBuf;
+
+use skillpath_core::load::LoadOptions;
+use skillpath_core::validate::{ValidateOptions, validate_dir};
+use skillpath_core::{Code, Diagnostic, Mode, Severity};
+
+use crate::support::{ERROR, Sandbox, WARNING, demo, options};
+
+/// How an example skill folder is laid out.
+enum Layout {
+    /// No folder at all.
+    Nothing,
+    /// A plain file where the folder should be.
+    PlainFile,
+    /// An empty folder.
+    EmptyFolder,
+    /// A folder `folder` with `SKILL.md` = `content`.
+    Skill {
+        folder: &'static str,
+        content: Vec<u8>,
+    },
+    /// A folder with only `skill.md`.
+    Lowercase(Vec<u8>),
+    /// `SKILL.md` is a folder.
+    SkillMdFolder,
+    /// `SKILL.md` is a socket.
+    SkillMdSocket,
+    /// A `SKILL.md` larger than the limit.
+    TooLarge,
+}
+
+/// The example for `code`: a layout, the mode, whether lints run, and the severity expected.
+fn example(code: Code) -> (Layout, Mode, bool, Severity) {
+    let skill = |content: String| Layout::Skill {
+        folder: "demo",
+        content: content.into_bytes(),
+    };
+    let named = |folder: &'static str| Layout::Skill {
+        folder,
+        content: format!("---\nname: {folder}\ndescription: Use when testing.\n---\n").into_bytes(),
+    };
+    let spec = |layout| (layout, Mode::Spec, false, ERROR);
+    let spec_warning = |layout| (layout, Mode::Spec, false, WARNING);
+    let lint = |layout| (layout, Mode::Spec, true, WARNING);
+    match code {
+        Code::PathNotFound => spec(Layout::Nothing),
+        Code::NotADirectory => spec(Layout::PlainFile),
+        Code::SkillMdMissing => spec(Layout::EmptyFolder),
+        Code::SkillMdLowercase => spec_warning(Layout::Lowercase(demo("").into_bytes())),
+        Code::SkillMdNotAFile => spec(Layout::SkillMdFolder),
+        Code::SkillMdUnreadable => spec(Layout::SkillMdSocket),
+        Code::FileTooLarge => spec(Layout::TooLarge),
+        Code::InvalidUtf8 => spec(Layout::Skill {
+            folder: "demo",
+            content: b"---\nname: demo\xc3\x28\ndescription: x\n---\n".to_vec(),
+        }),
+        Code::ByteOrderMark => spec_warning(skill(format!("\u{feff}{}", demo("")))),
+        Code::FrontmatterMissing => spec(skill("# Demo\n".into())),
+        Code::FrontmatterUnclosed => spec(skill("---\nname: demo\n".into())),
+        Code::FrontmatterNotMapping => spec(skill("---\n- demo\n---\n".into())),
+        Code::YamlSyntax => spec(skill("---\nname: demo\ndescription: a: b\n---\n".into())),
+        Code::YamlDuplicateKey => spec(skill(demo("name: demo\n"))),
+        Code::YamlNonStringKey => spec(skill(demo("? [a]\n: b\n"))),
+        Code::YamlTooComplex => {
+            let ten = |item: &str| [item; 10].join(", ");
+            spec(skill(demo(&format!(
+                "a: &a [{}]\nb: &b [{}]\nc: &c [{}]\nd: [{}]\n",
+                ten("x"),
+                ten("*a"),
+                ten("*b"),
+                ten("*c")
+            ))))
+        }
+        Code::YamlRepaired => (
+            skill("---\nname: demo\ndescription: Use when: asked\n---\n".into()),
+            Mode::Lenient,
+            false,
+            WARNING,
+        ),
+        Code::FieldUnknown => spec_warning(skill(demo("foo: bar\n"))),
+        Code::FieldExtension => spec_warning(skill(demo("model: opus\n"))),
+        Code::NameMissing => spec(skill("---\ndescription: x\n---\n".into())),
+        Code::NameNotString => spec(skill("---\nname: 1\ndescription: x\n---\n".into())),
+        Code::NameEmpty => spec(skill("---\nname: ''\ndescription: x\n---\n".into())),
+        Code::NameTooLong => spec(named(
+            "a-name-that-is-far-too-long-for-the-specification-which-allows-64",
+        )),
+        Code::NameNotLowercase => spec(named("Demo")),
+        Code::NameHyphenEdge => spec(named("demo-")),
+        Code::NameConsecutiveHyphens => spec(named("de--mo")),
+        Code::NameInvalidCharacters => spec(named("de_mo")),
+        Code::NameNotAscii => spec_warning(named("démo")),
+        Code::NameDirectoryMismatch => spec(Layout::Skill {
+            folder: "other",
+            content: demo("").into_bytes(),
+        }),
+        Code::DescriptionMissing => spec(skill("---\nname: demo\n---\n".into())),
+        Code::DescriptionNotString => spec(skill("---\nname: demo\ndescription: 1\n---\n".into())),
+        Code::DescriptionEmpty => spec(skill("---\nname: demo\ndescription: ''\n---\n".into())),
+        Code::DescriptionTooLong => spec(skill(format!(
+            "---\nname: demo\ndescription: {}\n---\n",
+            "x".repeat(1025)
+        ))),
+        Code::DescriptionNoTrigger => {
+            lint(skill("---\nname: demo\ndescription: Demo.\n---\n".into()))
+        }
+        Code::LicenseNotString => spec(skill(demo("license: 1\n"))),
+        Code::CompatibilityNotString => spec(skill(demo("compatibility: 1\n"))),
+        Code::CompatibilityEmpty => spec(skill(demo("compatibility: ''\n"))),
+        Code::CompatibilityTooLong => spec(skill(demo(&format!(
+            "compatibility: {}\n",
+            "x".repeat(501)
+        )))),
+        Code::MetadataNotMapping => spec(skill(demo("metadata: x\n"))),
+        Code::MetadataValueNotString => spec(skill(demo("metadata:\n  a: 1\n"))),
+        Code::AllowedToolsNotString => spec(skill(demo("allowed-tools: [Read]\n"))),
+        Code::BodyTooLong => lint(skill(format!("{}{}", demo(""), "x\n".repeat(501)))),
+        Code::BodyTooManyTokens => lint(skill(format!("{}{}", demo(""), "x".repeat(20_004)))),
+        Code::LinkMissing => lint(skill(format!("{}[x](missing.md)\n", demo("")))),
+        Code::LinkOutsideSkill => lint(skill(format!("{}[x](../x.md)\n", demo("")))),
+    }
+}
+
+/// Builds `layout` in `sandbox` and validates it.
+fn run(sandbox: &Sandbox, layout: Layout, mode: Mode, lints: bool) -> Vec<Diagnostic> {
+    let mut options: ValidateOptions = options(mode, lints);
+    let dir: PathBuf = match layout {
+        Layout::Nothing => sandbox.path().join("nothing"),
+        Layout::PlainFile => sandbox.file("plain", "text\n"),
+        Layout::EmptyFolder => sandbox.dir("empty"),
+        Layout::Skill { folder, content } => sandbox.skill(folder, content),
+        Layout::Lowercase(content) => {
+            sandbox.file("demo/skill.md", content);
+            sandbox.path().join("demo")
+        }
+        Layout::SkillMdFolder => {
+            sandbox.dir("demo/SKILL.md");
+            sandbox.path().join("demo")
+        }
+        Layout::SkillMdSocket => {
+            let dir = sandbox.dir("demo");
+            let listener = std::os::unix::net::UnixListener::bind(dir.join("SKILL.md"))
+                .expect("bind a socket");
+            drop(listener);
+            dir
+        }
+        Layout::TooLarge => {
+            options.load = LoadOptions {
+                max_file_size: 16,
+                ..options.load
+            };
+            sandbox.skill("demo", demo(""))
+        }
+    };
+    validate_dir(&dir, &options).diagnostics
+}
+
+#[test]
+fn every_code_has_an_example_that_produces_it() {
+    let mut missing = Vec::new();
+    for &code in Code::ALL {
+        let (layout, mode, lints, severity) = example(code);
+        let sandbox = Sandbox::new();
+        let diagnostics = run(&sandbox, layout, mode, lints);
+        let hit = diagnostics
+            .iter()
+            .any(|d| d.code == code && d.severity == severity && d.location.is_some());
+        if !hit {
+            missing.push(format!(
+                "{code} ({}): got {diagnostics:#?}",
+                severity.as_str()
+            ));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "examples that fail:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn codes_are_unique_kebab_case_and_listed_once() {
+    let mut seen = std::collections::BTreeSet::new();
+    for code in Code::ALL {
+        let text = code.as_str();
+        assert!(seen.insert(text), "`{text}` is listed twice");
+        assert!(
+            !text.is_empty()
+                && text.split('-').all(|part| !part.is_empty()
+                    && part
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())),
+            "`{text}` is not kebab-case"
+        );
+        assert_eq!(code.to_string(), text);
+    }
+}
