@@ -86,6 +86,7 @@ codes! {
     CompatibilityEmpty => "compatibility-empty",
     CompatibilityTooLong => "compatibility-too-long",
     MetadataNotMapping => "metadata-not-mapping",
+    MetadataKeyNotString => "metadata-key-not-string",
     MetadataValueNotString => "metadata-value-not-string",
     AllowedToolsNotString => "allowed-tools-not-string",
     BodyTooLong => "body-too-long",
@@ -160,6 +161,12 @@ impl Diagnostic {
             range,
             start,
         });
+        self
+    }
+
+    /// Places the diagnostic at `location`.
+    pub fn placed(mut self, location: Location) -> Self {
+        self.location = Some(location);
         self
     }
 

@@ -4,9 +4,10 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Location};
 use crate::mode::Mode;
 use crate::skill_md::{self, SkillMd};
+use crate::source::LineColumn;
 
 /// The default limit on the size of a `SKILL.md`: far above any real skill (the largest in a
 /// corpus of 669 public skills is 290 KB), low enough that a hostile file cannot eat memory.
@@ -123,6 +124,11 @@ pub fn read_text(path: &Path, max_size: u64) -> Result<String, Diagnostic> {
             ),
         )
         .with_hint("save the file as UTF-8")
+        .placed(Location {
+            file: path.to_path_buf(),
+            range: offset..offset + 1,
+            start: LineColumn { line, column },
+        })
     })
 }
 

@@ -98,19 +98,19 @@ pub fn parse(path: PathBuf, text: String, mode: Mode) -> SkillMd {
             diagnostics.extend(repairs);
             match dialect_error(&document.constructs, mode) {
                 Some((message, range)) => {
-                    diagnostics.push(yaml_error(&file, mode, &message, range));
+                    let error = yaml::YamlError {
+                        kind: yaml::YamlErrorKind::Syntax,
+                        message,
+                        offset: range.start,
+                    };
+                    diagnostics.push(yaml_error(&file, mode, &error, range));
                     None
                 }
                 None => Some(document.root),
             }
         }
         Err(error) => {
-            diagnostics.push(yaml_error(
-                &file,
-                mode,
-                &error.message,
-                error.offset..error.offset,
-            ));
+            diagnostics.push(yaml_error(&file, mode, &error, error.offset..error.offset));
             None
         }
     };
@@ -186,25 +186,32 @@ fn split_error(file: &SourceFile, error: SplitError, mode: Mode) -> Diagnostic {
     }
 }
 
-fn yaml_error(file: &SourceFile, mode: Mode, detail: &str, range: Range<usize>) -> Diagnostic {
+fn yaml_error(
+    file: &SourceFile,
+    mode: Mode,
+    error: &yaml::YamlError,
+    range: Range<usize>,
+) -> Diagnostic {
+    let detail = &error.message;
     let message = if mode == Mode::SkillsRef {
         format!("Invalid YAML in frontmatter: {detail}")
     } else {
         format!("invalid YAML in frontmatter: {detail}")
     };
-    let hint = if detail.contains("mapping values are not allowed") {
-        "quote a value that contains `: `, e.g. `description: \"Use when: ...\"` (`--mode lenient` repairs this)"
-    } else if detail.contains("duplicate key") {
-        "remove one of the two keys"
-    } else {
-        "check the YAML syntax near this position; quote values that start with a special character"
-    };
-    let code = if detail.starts_with("duplicate key") {
-        Code::YamlDuplicateKey
-    } else if detail.contains("more than") {
-        Code::YamlTooComplex
-    } else {
-        Code::YamlSyntax
+    let (code, hint) = match error.kind {
+        yaml::YamlErrorKind::DuplicateKey => (Code::YamlDuplicateKey, "remove one of the two keys"),
+        yaml::YamlErrorKind::TooComplex => (
+            Code::YamlTooComplex,
+            "write the values out instead of repeating them through aliases",
+        ),
+        yaml::YamlErrorKind::Syntax if detail.contains("mapping values are not allowed") => (
+            Code::YamlSyntax,
+            "quote a value that contains `: `, e.g. `description: \"Use when: ...\"` (`--mode lenient` repairs this)",
+        ),
+        yaml::YamlErrorKind::Syntax => (
+            Code::YamlSyntax,
+            "check the YAML syntax near this position; quote values that start with a special character",
+        ),
     };
     Diagnostic::error(code, message)
         .with_hint(hint)
@@ -257,8 +264,23 @@ mod repair {
         let mut warnings = Vec::new();
         let mut inserted = 0;
         let mut line_start = 0;
+        // Indentation of the key whose value is a block scalar (`key: |`) while inside it:
+        // block scalar lines are text, never repaired.
+        let mut block_parent_indent = None;
         for line in yaml_text.split_inclusive('\n') {
             let content = line.trim_end_matches(['\n', '\r']);
+            let indent = content.len() - content.trim_start_matches(' ').len();
+            if let Some(parent) = block_parent_indent {
+                if content.trim().is_empty() || indent > parent {
+                    repaired.push_str(line);
+                    line_start += line.len();
+                    continue;
+                }
+                block_parent_indent = None;
+            }
+            if starts_block_scalar(content) {
+                block_parent_indent = Some(indent);
+            }
             match quotable_value(content) {
                 Some(value) => {
                     let value_start = line_start + value.start;
@@ -291,6 +313,7 @@ mod repair {
         }
         if warnings.is_empty() {
             return Err(yaml::YamlError {
+                kind: yaml::YamlErrorKind::Syntax,
                 message: String::new(),
                 offset: base,
             });
@@ -308,6 +331,15 @@ mod repair {
             *range = to_original(range.start)..to_original(range.end);
         }
         Ok((document, warnings))
+    }
+
+    /// Whether the line's value opens a block scalar (`key: |`, `key: >-`, `- |`).
+    fn starts_block_scalar(line: &str) -> bool {
+        let value = match line.split_once(": ") {
+            Some((_, value)) => value,
+            None => line.trim_start().strip_prefix("- ").unwrap_or(""),
+        };
+        value.trim_start().starts_with(['|', '>'])
     }
 
     /// The range of a `key: value` line's value that needs quoting, if any.

@@ -58,10 +58,18 @@ pub fn find_skill_dirs(root: &Path, limits: WalkLimits) -> WalkResult {
             return result;
         }
     };
-    let mut visited = HashSet::from([canonical_root.clone()]);
+    // Canonical paths of the folders walked, so a folder reached twice (through a symlink inside
+    // the tree, or a symlink loop) is reported once.
+    let mut visited = HashSet::new();
     let mut dirs_read = 0;
     let mut stack = vec![(root.to_path_buf(), 0usize)];
-    while let Some((dir, depth)) = stack.pop() {
+    // Symlinked folders are walked after all real ones, so a skill reachable both ways is
+    // reported under its real path.
+    let mut links = Vec::new();
+    while let Some((dir, depth)) = stack.pop().or_else(|| links.pop()) {
+        if !visited.insert(dir.canonicalize().unwrap_or_else(|_| dir.clone())) {
+            continue;
+        }
         if is_skill_dir(&dir) {
             result.skills.push(dir.clone());
         }
@@ -101,11 +109,11 @@ pub fn find_skill_dirs(root: &Path, limits: WalkLimits) -> WalkResult {
                             .push((path, "symlink leaves the searched folder".to_owned()));
                         continue;
                     }
-                    Ok(target) if target.is_dir() => {
-                        if !visited.insert(target) {
-                            continue;
-                        }
+                    Ok(target) if target.is_dir() && depth < limits.max_depth => {
+                        links.push((path, depth + 1));
+                        continue;
                     }
+                    Ok(target) if target.is_dir() => {}
                     _ => continue,
                 }
             } else if !file_type.is_dir() {
@@ -153,6 +161,8 @@ mod tests {
         std::os::unix::fs::symlink(temp.path().join("outside"), root.join("link-out"))
             .expect("symlink");
         std::os::unix::fs::symlink(&root, root.join("loop")).expect("symlink");
+        std::os::unix::fs::symlink(root.join("plugins"), root.join("link-to-plugins"))
+            .expect("symlink");
         let result = find_skill_dirs(&root, WalkLimits::default());
         let found: Vec<String> = result
             .skills

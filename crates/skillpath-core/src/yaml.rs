@@ -108,13 +108,26 @@ pub struct Document {
     pub constructs: Vec<(Construct, Range<usize>)>,
 }
 
-/// A YAML syntax error at a byte offset of the file.
+/// A YAML document that could not be read, at a byte offset of the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct YamlError {
+    /// What kind of problem it is.
+    pub kind: YamlErrorKind,
     /// The parser's message.
     pub message: String,
     /// Byte offset in the file.
     pub offset: usize,
+}
+
+/// The kinds of [`YamlError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum YamlErrorKind {
+    /// The text is not YAML (or holds more than one document).
+    Syntax,
+    /// A mapping has the same key twice.
+    DuplicateKey,
+    /// Aliases expand beyond [`MAX_NODES`].
+    TooComplex,
 }
 
 impl Node {
@@ -163,6 +176,7 @@ pub fn parse(text: &str, base: usize, dialect: Dialect) -> Result<Document, Yaml
     let mut parser = Parser::new_from_str_with_options(text, options);
     while let Some(next) = parser.next_event() {
         let (event, span) = next.map_err(|error| YamlError {
+            kind: YamlErrorKind::Syntax,
             message: error.info(),
             offset: base + byte_offset(text, error.marker()),
         })?;
@@ -219,6 +233,7 @@ struct Builder<'a> {
 impl Builder<'_> {
     fn error(&self, message: impl Into<String>, offset: usize) -> YamlError {
         YamlError {
+            kind: YamlErrorKind::Syntax,
             message: message.into(),
             offset: self.base + offset,
         }
@@ -388,10 +403,13 @@ impl Builder<'_> {
     fn count(&mut self, nodes: usize, offset: usize) -> Result<(), YamlError> {
         self.nodes += nodes;
         if self.nodes > MAX_NODES {
-            return Err(self.error(
-                format!("frontmatter expands to more than {MAX_NODES} YAML nodes"),
-                offset,
-            ));
+            return Err(YamlError {
+                kind: YamlErrorKind::TooComplex,
+                ..self.error(
+                    format!("frontmatter expands to more than {MAX_NODES} YAML nodes"),
+                    offset,
+                )
+            });
         }
         Ok(())
     }
@@ -426,6 +444,7 @@ impl Builder<'_> {
                     {
                         let message = format!("duplicate key '{text}'");
                         return Err(YamlError {
+                            kind: YamlErrorKind::DuplicateKey,
                             message,
                             offset: key.range.start,
                         });

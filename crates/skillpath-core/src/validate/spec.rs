@@ -186,6 +186,19 @@ pub(crate) fn check(skill: &SkillMd, directory_name: Option<&str>, mode: Mode) -
                         .key
                         .as_scalar()
                         .map_or("?", |scalar| scalar.text.as_str());
+                    if !yaml::to_json(&item.key).is_string() {
+                        out.push(relaxed(
+                            Diagnostic::error(
+                                Code::MetadataKeyNotString,
+                                format!(
+                                    "`metadata` keys must be strings, but YAML reads `{key}` as {}",
+                                    describe(&item.key)
+                                ),
+                            )
+                            .with_hint(format!("quote it: \"{key}\""))
+                            .at(file, item.key.range.clone()),
+                        ));
+                    }
                     let label = format!("metadata.{key}");
                     if let Err(diagnostic) =
                         string_value(file, &item.value, &label, Code::MetadataValueNotString)

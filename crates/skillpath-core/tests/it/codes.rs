@@ -116,6 +116,7 @@ fn example(code: Code) -> (Layout, Mode, bool, Severity) {
             "x".repeat(501)
         )))),
         Code::MetadataNotMapping => spec(skill(demo("metadata: x\n"))),
+        Code::MetadataKeyNotString => spec(skill(demo("metadata:\n  1: a\n"))),
         Code::MetadataValueNotString => spec(skill(demo("metadata:\n  a: 1\n"))),
         Code::AllowedToolsNotString => spec(skill(demo("allowed-tools: [Read]\n"))),
         Code::BodyTooLong => lint(skill(format!("{}{}", demo(""), "x\n".repeat(501)))),

@@ -248,3 +248,17 @@ fn parse_reports_the_repair_too() {
         serde_json::json!({"name": "s", "description": "When: always"})
     );
 }
+
+#[test]
+fn repair_leaves_block_scalars_alone() {
+    let text = "---\nname: s\ndescription: When: always\nlicense: |\n  Example: run: this\n---\n";
+    let skill = skill_md::parse("s/SKILL.md".into(), text.into(), Mode::Lenient);
+    assert_eq!(
+        found(&skill.diagnostics),
+        [(Code::YamlRepaired, WARNING, 3, 14)]
+    );
+    assert_eq!(
+        skill.frontmatter_json()["license"],
+        serde_json::json!("Example: run: this\n")
+    );
+}

@@ -173,7 +173,7 @@ fn invalid_utf8() {
     let report = validate_dir(&dir, &options(Mode::Spec, true));
     assert_eq!(
         found(&report.diagnostics),
-        [(Code::InvalidUtf8, ERROR, 1, 1)]
+        [(Code::InvalidUtf8, ERROR, 2, 8)]
     );
     assert!(
         report.diagnostics[0]
@@ -413,5 +413,13 @@ fn frontmatter_json_is_typed_by_yaml_1_2() {
             "quoted": "1.0",
             "nothing": null,
         })
+    );
+}
+
+#[test]
+fn a_second_yaml_document_is_a_syntax_error() {
+    assert_eq!(
+        check("---\nname: demo\ndescription: Use when testing.\n...\n--- b\nc: d\n---\n"),
+        [(Code::YamlSyntax, ERROR, 5, 1)]
     );
 }

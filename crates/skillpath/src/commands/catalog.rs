@@ -21,6 +21,11 @@ pub(crate) fn run(args: CatalogArgs) -> anyhow::Result<ExitStatus> {
     inputs::require_existing(&args.paths)?;
     let (dirs, skipped) = inputs::skill_dirs(&args.paths, true);
     inputs::report_skipped(&skipped)?;
+    if dirs.is_empty() {
+        // The client guide: with no skills, leave the catalog out entirely.
+        output::stderr("note: no skills found; the catalog is empty\n")?;
+        return Ok(ExitStatus::Success);
+    }
     let options = ValidateOptions {
         load: LoadOptions {
             mode: args.mode,

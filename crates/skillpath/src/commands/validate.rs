@@ -17,6 +17,20 @@ pub(crate) fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
     let (dirs, skipped) = inputs::skill_dirs(&args.paths, args.recursive);
     inputs::report_skipped(&skipped)?;
+    if dirs.is_empty() {
+        let searched: Vec<String> = args
+            .paths
+            .iter()
+            .map(|p| format!("`{}`", p.display()))
+            .collect();
+        output::stderr(&format!(
+            "error: no skills found under {}
+  = hint: a skill is a folder with a `SKILL.md` in it
+",
+            searched.join(", ")
+        ))?;
+        return Ok(ExitStatus::Invalid);
+    }
     let mode = args.read.mode;
     let options = ValidateOptions {
         load: LoadOptions {

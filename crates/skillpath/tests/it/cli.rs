@@ -630,6 +630,24 @@ fn validate_a_tree_without_recursive_suggests_it() {
 }
 
 #[test]
+fn a_tree_without_skills_is_an_error_for_validate_and_an_empty_catalog() {
+    let sandbox = Sandbox::new();
+    sandbox.file("empty/README.md", "no skills here");
+    let run = sandbox.run(&["validate", "-r", "empty"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr
+            .starts_with("error: no skills found under `empty`\n"),
+        "{}",
+        run.stderr
+    );
+    let run = sandbox.run(&["catalog", "empty"]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""));
+    assert!(run.stderr.contains("no skills found"), "{}", run.stderr);
+}
+
+#[test]
 fn validate_recursive_reports_every_skill_of_the_corpus() {
     let corpus = corpus_dir();
     let mut expected = BTreeSet::new();
