@@ -113,32 +113,35 @@ pub(crate) fn check(skill: &SkillMd, directory_name: Option<&str>, mode: Mode) -
             .with_hint("add `description:` saying what the skill does and when to use it")
             .at(file, 0..0),
         ),
-        Some(entry) => match string_value(
-            file,
-            &entry.value,
-            "description",
-            Code::DescriptionNotString,
-        ) {
-            Err(diagnostic) => out.push(relaxed_type(diagnostic, &entry.value, lenient)),
-            Ok(description) if description.trim().is_empty() => out.push(
-                Diagnostic::error(Code::DescriptionEmpty, "`description` is empty")
-                    .with_hint("say what the skill does and when an agent should use it")
-                    .at(file, entry.value.range.clone()),
-            ),
-            Ok(description) => {
-                let length = description.chars().count();
-                if length > MAX_DESCRIPTION_CHARS {
-                    out.push(relaxed(
-                        Diagnostic::error(
-                            Code::DescriptionTooLong,
-                            format!("`description` is {length} characters long; the limit is {MAX_DESCRIPTION_CHARS}"),
-                        )
-                        .with_hint("keep the description to what and when; move details into the body")
+        Some(entry) => {
+            match string_value(
+                file,
+                &entry.value,
+                "description",
+                Code::DescriptionNotString,
+            ) {
+                Err(diagnostic) => out.push(relaxed_type(diagnostic, &entry.value, lenient)),
+                Ok(description) if description.trim().is_empty() => out.push(
+                    Diagnostic::error(Code::DescriptionEmpty, "`description` is empty")
+                        .with_hint("say what the skill does and when an agent should use it")
                         .at(file, entry.value.range.clone()),
+                ),
+                Ok(description) => {
+                    if let Some(diagnostic) = length_error(
+                        "description",
+                        description,
+                        MAX_DESCRIPTION_CHARS,
+                        Code::DescriptionTooLong,
+                    ) {
+                        out.push(relaxed(
+                        diagnostic
+                            .with_hint("keep the description to what and when; move details into the body")
+                            .at(file, entry.value.range.clone()),
                     ));
+                    }
                 }
             }
-        },
+        }
     }
 
     if let Some(entry) = root.get("license")
@@ -164,15 +167,13 @@ pub(crate) fn check(skill: &SkillMd, directory_name: Option<&str>, mode: Mode) -
                 .at(file, entry.value.range.clone()),
             )),
             Ok(text) => {
-                let length = text.chars().count();
-                if length > MAX_COMPATIBILITY_CHARS {
-                    out.push(relaxed(
-                        Diagnostic::error(
-                            Code::CompatibilityTooLong,
-                            format!("`compatibility` is {length} characters long; the limit is {MAX_COMPATIBILITY_CHARS}"),
-                        )
-                        .at(file, entry.value.range.clone()),
-                    ));
+                if let Some(diagnostic) = length_error(
+                    "compatibility",
+                    text,
+                    MAX_COMPATIBILITY_CHARS,
+                    Code::CompatibilityTooLong,
+                ) {
+                    out.push(relaxed(diagnostic.at(file, entry.value.range.clone())));
                 }
             }
         }
@@ -267,6 +268,18 @@ fn string_value<'a>(
         )
         .at(file, node.range.clone())),
     }
+}
+
+/// An error when `text` is over `max` characters (code points, as the specification's
+/// reference counts them).
+fn length_error(field: &str, text: &str, max: usize, code: Code) -> Option<Diagnostic> {
+    let length = text.chars().count();
+    (length > max).then(|| {
+        Diagnostic::error(
+            code,
+            format!("`{field}` is {length} characters long; the limit is {max}"),
+        )
+    })
 }
 
 /// A typed scalar where a string belongs is a warning in lenient mode (loaders stringify it);

@@ -1,7 +1,6 @@
 //! `skillpath catalog`: the catalog an agent puts in its prompt, optionally within a budget.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use rayon::prelude::*;
 use skillpath_core::catalog::{self, CatalogEntry, CatalogFormat};
@@ -60,7 +59,7 @@ pub(crate) fn run(args: CatalogArgs) -> anyhow::Result<ExitStatus> {
                     dir.display(),
                     args.mode
                 );
-                notes.push_str(&super::to_prompt::errors_text(report));
+                notes.push_str(&super::validate::diagnostics_text(report, true));
             }
         }
     }
@@ -92,12 +91,11 @@ pub(crate) fn run(args: CatalogArgs) -> anyhow::Result<ExitStatus> {
     Ok(status)
 }
 
-/// The catalog entry of a skill folder valid under `options`, or the rendered errors.
-pub(crate) fn entry(dir: &Path, options: &ValidateOptions) -> Result<CatalogEntry, String> {
-    let report = validate::validate_dir(dir, options);
-    match entry_from(&report) {
+/// The catalog entry of a skill that is valid, or its errors as text.
+pub(crate) fn entry(report: &validate::Report) -> Result<CatalogEntry, String> {
+    match entry_from(report) {
         Some(entry) if report.is_valid() => Ok(entry),
-        _ => Err(super::to_prompt::errors_text(&report)),
+        _ => Err(super::validate::diagnostics_text(report, true)),
     }
 }
 

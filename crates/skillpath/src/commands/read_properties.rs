@@ -2,7 +2,7 @@
 
 use skillpath_core::load::LoadOptions;
 use skillpath_core::validate::{self, ValidateOptions};
-use skillpath_core::{Mode, render_diagnostics, skills_ref};
+use skillpath_core::{Mode, skills_ref};
 
 use crate::cli::ReadPropertiesArgs;
 use crate::inputs;
@@ -34,13 +34,7 @@ pub(crate) fn run(args: ReadPropertiesArgs) -> anyhow::Result<ExitStatus> {
     };
     let report = validate::validate_dir(&dir, &options);
     if !report.is_valid() {
-        let source = report.skill_md.as_ref().map(|skill| &skill.file);
-        let text: String = report
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| render_diagnostics::text(d, source))
-            .collect();
+        let text = super::validate::diagnostics_text(&report, true);
         output::stderr(&text)?;
         return Ok(ExitStatus::Invalid);
     }

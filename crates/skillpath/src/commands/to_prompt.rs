@@ -1,11 +1,11 @@
 //! `skillpath to-prompt`: the reference validator's `<available_skills>` block.
 
+use skillpath_core::Mode;
 use skillpath_core::catalog::CatalogEntry;
 use skillpath_core::load::LoadOptions;
 use skillpath_core::python_unicode::html_escape;
 use skillpath_core::skills_ref;
 use skillpath_core::validate::{self, ValidateOptions};
-use skillpath_core::{Mode, render_diagnostics};
 
 use crate::cli::ToPromptArgs;
 use crate::inputs;
@@ -42,7 +42,7 @@ pub(crate) fn run(args: ToPromptArgs) -> anyhow::Result<ExitStatus> {
     };
     let mut entries = Vec::with_capacity(dirs.len());
     for dir in &dirs {
-        match super::catalog::entry(dir, &options) {
+        match super::catalog::entry(&validate::validate_dir(dir, &options)) {
             Ok(entry) => entries.push(entry),
             Err(text) => {
                 output::stderr(&text)?;
@@ -73,15 +73,4 @@ fn prompt_block(entries: &[CatalogEntry]) -> String {
     }
     lines.push("</available_skills>".to_owned());
     lines.join("\n")
-}
-
-/// Renders the errors of a skill that cannot be listed.
-pub(crate) fn errors_text(report: &validate::Report) -> String {
-    let source = report.skill_md.as_ref().map(|skill| &skill.file);
-    report
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| render_diagnostics::text(d, source))
-        .collect()
 }

@@ -62,15 +62,7 @@ pub(crate) fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
         (ReportFormat::Text, _) => {
             let mut text = String::new();
             for report in &reports {
-                let source = report.skill_md.as_ref().map(|skill| &skill.file);
-                for diagnostic in report
-                    .diagnostics
-                    .iter()
-                    .filter(|d| !args.quiet || d.is_error())
-                {
-                    text.push_str(&render_diagnostics::text(diagnostic, source));
-                    text.push('\n');
-                }
+                text.push_str(&diagnostics_text(report, args.quiet));
             }
             let invalid = reports.iter().filter(|r| !r.is_valid()).count();
             let errors: usize = reports.iter().map(|r| r.count(Severity::Error)).sum();
@@ -93,6 +85,17 @@ pub(crate) fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
     } else {
         ExitStatus::Invalid
     })
+}
+
+/// The report's diagnostics as text with snippets, each followed by a blank line.
+pub(crate) fn diagnostics_text(report: &Report, errors_only: bool) -> String {
+    let source = report.skill_md.as_ref().map(|skill| &skill.file);
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| !errors_only || d.is_error())
+        .map(|d| format!("{}\n", render_diagnostics::text(d, source)))
+        .collect()
 }
 
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {

@@ -895,6 +895,7 @@ fn read_properties_failures() {
 1 | ---
   | ^
   = hint: add `description:` saying what the skill does and when to use it
+
 "
     );
     let broken = sandbox.run(&["read-properties", "broken"]);
@@ -1206,6 +1207,7 @@ error[description-missing]: the required field `description` is missing
 1 | ---
   | ^
   = hint: add `description:` saying what the skill does and when to use it
+
 "
     );
 }
