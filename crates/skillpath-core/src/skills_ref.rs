@@ -10,8 +10,7 @@ use crate::skill_md::SkillMd;
 use crate::validate::reference::{python_str, python_value};
 
 /// The properties of a skill as the reference reads them (`read_properties`): no name rules,
-/// no length limits, unknown fields ignored. `Err` is the message the reference prints after
-/// `Error: ` (or, for files it cannot decode, what went wrong in our words).
+/// no length limits, unknown fields ignored.
 pub struct Properties {
     /// `name`, stripped.
     pub name: String,
@@ -21,7 +20,9 @@ pub struct Properties {
     pub json: serde_json::Value,
 }
 
-/// `read_properties(skill_dir)`. `dir` is displayed as Python would display it.
+/// `read_properties(skill_dir)`. `Err` is the message the reference prints after `Error: `
+/// (for a file the reference crashes on, such as invalid UTF-8, what went wrong in our words);
+/// `dir` appears in it as Python would display it.
 pub fn read_properties(dir: &Path, max_file_size: u64) -> Result<Properties, String> {
     let Some((path, _)) = load::find_skill_md(dir) else {
         return Err(format!("SKILL.md not found in {}", pathlib::display(dir)));

@@ -4,6 +4,7 @@
 //!
 //! `skills-ref` mode is pinned by the differential test of the `skillpath` crate, not here.
 
+mod architecture;
 mod codes;
 mod lenient;
 mod lints;

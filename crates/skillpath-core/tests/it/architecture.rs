@@ -1,0 +1,30 @@
+//! Architecture invariants that a reviewer would otherwise have to remember.
+
+/// `skillpath-core` is the pure format crate: no CLI, async runtime, database, protocol or HTTP
+/// dependency may enter it (see `ARCHITECTURE.md`).
+#[test]
+fn core_depends_on_no_runtime_storage_or_protocol_crate() {
+    let manifest = include_str!("../../Cargo.toml");
+    let dependencies = manifest
+        .split("[dependencies]")
+        .nth(1)
+        .and_then(|rest| rest.split("\n[").next())
+        .expect("a [dependencies] table");
+    for forbidden in [
+        "clap",
+        "tokio",
+        "rusqlite",
+        "tokio-postgres",
+        "rmcp",
+        "axum",
+        "hyper",
+        "reqwest",
+    ] {
+        assert!(
+            !dependencies
+                .lines()
+                .any(|line| line.split(['=', '.', ' ']).next() == Some(forbidden)),
+            "skillpath-core must not depend on `{forbidden}`"
+        );
+    }
+}
