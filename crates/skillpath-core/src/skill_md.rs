@@ -239,6 +239,9 @@ fn dialect_error(
         Construct::Tag => {
             "While scanning\nFound disallowed tag tokens (do not specify types in markup)"
         }
+        Construct::NextLineInBlockScalar => {
+            "while parsing a block mapping\nexpected <block end>, but found '<scalar>'"
+        }
         Construct::Tab => {
             "while scanning for the next token\nfound character '\\t' that cannot start any token"
         }

@@ -86,6 +86,9 @@ pub enum Construct {
     /// A tab outside quoted scalars, block scalars and comments: YAML 1.2 reads it as
     /// separating space, PyYAML and ruamel.yaml refuse it.
     Tab,
+    /// A NEL (U+0085) inside a block scalar, which ruamel.yaml reads as a line break that
+    /// breaks the block's indentation.
+    NextLineInBlockScalar,
 }
 
 /// Which YAML a frontmatter is read as.
@@ -95,7 +98,8 @@ pub enum Dialect {
     Yaml12,
     /// What strictyaml (on ruamel.yaml) reads, the reference validator's YAML: a block scalar on
     /// the last line ends without a line feed, U+0085 (NEL) in a plain scalar is a line break
-    /// that folds to a space, and a byte-order mark before a key is part of the key.
+    /// that folds to a space, and a byte-order mark inside the document (even before a key) is
+    /// content.
     StrictYaml,
 }
 
@@ -167,6 +171,14 @@ pub fn parse(text: &str, base: usize, dialect: Dialect) -> Result<Document, Yaml
     options.emit_anchor_events = true;
     options.emit_unresolved_aliases = true;
     options.block_scalar_eof_without_line_feed = dialect == Dialect::StrictYaml;
+    options.bom_inside_document_as_content = dialect == Dialect::StrictYaml;
+    let nel_as_space;
+    let text = if dialect == Dialect::StrictYaml && text.contains('\u{85}') {
+        nel_as_space = nel_after_colon_as_space(text);
+        nel_as_space.as_str()
+    } else {
+        text
+    };
     let mut builder = Builder {
         text,
         base,
@@ -275,9 +287,26 @@ impl Builder<'_> {
                 } else {
                     value.into_owned()
                 };
-                if self.dialect == Some(Dialect::StrictYaml) && style == ScalarStyle::Plain {
-                    text = text.replace('\u{85}', " ");
-                    if self.text[..range.start].ends_with('\u{feff}') {
+                if self.dialect == Some(Dialect::StrictYaml) {
+                    match style {
+                        // Only a NEL written as such folds; one from a `\N` escape is content.
+                        ScalarStyle::Plain
+                        | ScalarStyle::SingleQuoted
+                        | ScalarStyle::DoubleQuoted
+                            if self.text[range.clone()].contains('\u{85}') =>
+                        {
+                            text = fold_next_lines(&text, style == ScalarStyle::Plain);
+                        }
+                        ScalarStyle::Literal | ScalarStyle::Folded if text.contains('\u{85}') => {
+                            self.constructs.push((
+                                Construct::NextLineInBlockScalar,
+                                self.file_range(range.clone()),
+                            ));
+                        }
+                        _ => {}
+                    }
+                    if style == ScalarStyle::Plain && self.text[..range.start].ends_with('\u{feff}')
+                    {
                         text.insert(0, '\u{feff}');
                     }
                 }
@@ -457,6 +486,44 @@ impl Builder<'_> {
     }
 }
 
+/// ruamel.yaml reads a NEL (U+0085) between a `:` and its value as the blank that makes the
+/// `:` a value indicator. Each such NEL becomes two spaces, its byte length, so every offset
+/// stays true to the file.
+fn nel_after_colon_as_space(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '\u{85}' && out.trim_end_matches([' ', '\t']).ends_with(':') {
+            out.push_str("  ");
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// ruamel.yaml folds a NEL (U+0085) inside a flow scalar like a line break: with the blanks
+/// around it, it becomes one space. A plain scalar has no blanks at its ends.
+fn fold_next_lines(text: &str, plain: bool) -> String {
+    if !text.contains('\u{85}') {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    for (index, piece) in text.split('\u{85}').enumerate() {
+        if index > 0 {
+            out.truncate(out.trim_end_matches([' ', '\t']).len());
+            out.push(' ');
+            out.push_str(piece.trim_start_matches([' ', '\t']));
+        } else {
+            out.push_str(piece);
+        }
+    }
+    if plain {
+        out.trim_matches(' ').to_owned()
+    } else {
+        out
+    }
+}
+
 fn count_nodes(node: &Node) -> usize {
     1 + match &node.kind {
         NodeKind::Scalar(_) => 0,
@@ -626,6 +693,17 @@ mod tests {
                 .and_then(|e| e.value.as_scalar())
                 .map(|s| s.text.as_str()),
             Some("x y")
+        );
+        let document =
+            parse("name: \u{feff}x\n", 0, Dialect::StrictYaml).expect("a BOM inside is content");
+        assert_eq!(
+            document
+                .root
+                .expect("root")
+                .get("name")
+                .and_then(|e| e.value.as_scalar())
+                .map(|s| s.text.as_str()),
+            Some("\u{feff}x")
         );
     }
 

@@ -7,7 +7,7 @@
 //! through both CLIs (folders starting with `-` must be passed after `--`).
 //!
 //! Outcomes observed with the reference (Python 3.11.7, click 8.5.1, strictyaml 1.7.3):
-//! 193 cases; `validate` gives 94 valid, 54 invalid (validation errors), 37 parse errors
+//! 193 cases (plus 8 added later for BOM and NEL handling found by mutating corpus files); `validate` gives 94 valid, 54 invalid (validation errors), 37 parse errors
 //! (`ParseError` messages) and 8 uncaught exceptions (3 `UnicodeDecodeError`, 1 `IsADirectoryError`,
 //! 4 `AttributeError` from strictyaml mishandling ruamel `ReaderError`); `read-properties` succeeds
 //! on 125, reports `Error:` for 23 + 37 and crashes on the same 8.
@@ -1638,5 +1638,69 @@ pub const EDGE_CASES: &[EdgeCase] = &[
             content: b"---\nname: \xc4\xb0-dotted\ndescription: x\n---\n",
         },
         why: "Capital I with dot above: lower() expands to two code points; lowercase error",
+    },
+    EdgeCase {
+        dir: "bom-in-value",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: \xef\xbb\xbfbom-in-value\ndescription: x\n---\n",
+        },
+        why: "A BOM inside a value is content (ruamel): the name has an invalid character and does not match its folder",
+    },
+    EdgeCase {
+        dir: "nel-after-colon",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: nel-after-colon\ndescription:\xc2\x85 \"quoted after a NEL\"\n---\n",
+        },
+        why: "A NEL right after `:` separates the key from its value, like a space",
+    },
+    EdgeCase {
+        dir: "nel-in-key",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: nel-in-key\ndescription\xc2\x85: x\n---\n",
+        },
+        why: "A NEL between a key and its `:` folds away: the key is `description`",
+    },
+    EdgeCase {
+        dir: "nel-spaced",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: nel-spaced\ndescription: high-performance \xc2\x85 applications\n---\n",
+        },
+        why: "A NEL with blanks around it in a plain scalar folds to one space",
+    },
+    EdgeCase {
+        dir: "nel-double-quoted",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: nel-double-quoted\ndescription: \"a\xc2\x85b\"\n---\n",
+        },
+        why: "A NEL inside a double-quoted scalar folds to a space",
+    },
+    EdgeCase {
+        dir: "nel-single-quoted",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: nel-single-quoted\ndescription: 'a \xc2\x85b'\n---\n",
+        },
+        why: "A NEL inside a single-quoted scalar folds to a space",
+    },
+    EdgeCase {
+        dir: "nel-in-literal",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: nel-in-literal\ndescription: |\n  a\xc2\x85b\n---\n",
+        },
+        why: "A NEL inside a block scalar breaks its indentation: a YAML error",
+    },
+    EdgeCase {
+        dir: "nel-before-quote",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: nel-before-quote\ndescription: \xc2\x85'quoted after a space and a NEL'\n---\n",
+        },
+        why: "A NEL between `: ` and a quoted value is a blank: the value is the quoted text",
     },
 ];
