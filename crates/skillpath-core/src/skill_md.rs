@@ -242,6 +242,10 @@ fn dialect_error(
         Construct::NextLineInBlockScalar => {
             "while parsing a block mapping\nexpected <block end>, but found '<scalar>'"
         }
+        Construct::LineBreakInComment => {
+            "while parsing a block mapping\nexpected <block end>, but found '<scalar>'"
+        }
+        Construct::LineBreakAtLineStart => "mapping values are not allowed here",
         Construct::Tab => {
             "while scanning for the next token\nfound character '\\t' that cannot start any token"
         }

@@ -86,9 +86,15 @@ pub enum Construct {
     /// A tab outside quoted scalars, block scalars and comments: YAML 1.2 reads it as
     /// separating space, PyYAML and ruamel.yaml refuse it.
     Tab,
-    /// A NEL (U+0085) inside a block scalar, which ruamel.yaml reads as a line break that
+    /// A NEL, LS or PS inside a block scalar, which ruamel.yaml reads as a line break that
     /// breaks the block's indentation.
     NextLineInBlockScalar,
+    /// A NEL, LS or PS at the start of a line, which ruamel.yaml reads as an empty line followed
+    /// by content at column 0.
+    LineBreakAtLineStart,
+    /// A NEL, LS or PS inside a comment with text after it, which ruamel.yaml reads as content
+    /// on a new line.
+    LineBreakInComment,
 }
 
 /// Which YAML a frontmatter is read as.
@@ -172,10 +178,21 @@ pub fn parse(text: &str, base: usize, dialect: Dialect) -> Result<Document, Yaml
     options.emit_unresolved_aliases = true;
     options.block_scalar_eof_without_line_feed = dialect == Dialect::StrictYaml;
     options.bom_inside_document_as_content = dialect == Dialect::StrictYaml;
-    let nel_as_space;
-    let text = if dialect == Dialect::StrictYaml && text.contains('\u{85}') {
-        nel_as_space = nel_after_colon_as_space(text);
-        nel_as_space.as_str()
+    if dialect == Dialect::StrictYaml
+        && let Some(offset) = leading_document_end(text)
+    {
+        return Err(YamlError {
+            kind: YamlErrorKind::Syntax,
+            message:
+                "while parsing a block node\nexpected the node content, but found '<document end>'"
+                    .to_owned(),
+            offset: base + offset,
+        });
+    }
+    let breaks_as_blanks;
+    let text = if dialect == Dialect::StrictYaml && text.contains(UNICODE_LINE_BREAKS) {
+        breaks_as_blanks = unicode_breaks_as_blanks(text);
+        breaks_as_blanks.as_str()
     } else {
         text
     };
@@ -195,7 +212,9 @@ pub fn parse(text: &str, base: usize, dialect: Dialect) -> Result<Document, Yaml
         let range = byte_offset(text, &span.start)..byte_offset(text, &span.end);
         builder.event(event, range)?;
     }
-    builder.note_tabs();
+    if dialect == Dialect::StrictYaml {
+        builder.note_strictyaml_text();
+    }
     builder.constructs.sort_by_key(|(_, range)| range.start);
     Ok(Document {
         root: builder.root,
@@ -232,8 +251,8 @@ struct Builder<'a> {
     text: &'a str,
     base: usize,
     dialect: Option<Dialect>,
-    /// Ranges (in `text`) where a tab is content: quoted and block scalars.
-    tab_ranges: Vec<Range<usize>>,
+    /// Ranges (in `text`) of the scalars in source order, and whether each is plain.
+    scalar_ranges: Vec<(Range<usize>, bool)>,
     stack: Vec<Open>,
     anchors: HashMap<usize, Node>,
     nodes: usize,
@@ -266,9 +285,8 @@ impl Builder<'_> {
                 }
             }
             Event::Scalar(value, style, anchor, tag) => {
-                if !matches!(style, GranitStyle::Plain) {
-                    self.tab_ranges.push(range.clone());
-                }
+                self.scalar_ranges
+                    .push((range.clone(), matches!(style, GranitStyle::Plain)));
                 let core_tag = tag.map(|tag| {
                     self.constructs
                         .push((Construct::Tag, self.file_range(range.clone())));
@@ -289,15 +307,18 @@ impl Builder<'_> {
                 };
                 if self.dialect == Some(Dialect::StrictYaml) {
                     match style {
-                        // Only a NEL written as such folds; one from a `\N` escape is content.
+                        // Only a line break written as such folds; one from an escape (`\N`, `\L`) is content.
                         ScalarStyle::Plain
                         | ScalarStyle::SingleQuoted
                         | ScalarStyle::DoubleQuoted
-                            if self.text[range.clone()].contains('\u{85}') =>
+                            if self.text[range.clone()]
+                                .contains(['\u{85}', '\u{2028}', '\u{2029}']) =>
                         {
-                            text = fold_next_lines(&text, style == ScalarStyle::Plain);
+                            text = fold_unicode_line_breaks(&text, style == ScalarStyle::Plain);
                         }
-                        ScalarStyle::Literal | ScalarStyle::Folded if text.contains('\u{85}') => {
+                        ScalarStyle::Literal | ScalarStyle::Folded
+                            if text.contains(UNICODE_LINE_BREAKS) =>
+                        {
                             self.constructs.push((
                                 Construct::NextLineInBlockScalar,
                                 self.file_range(range.clone()),
@@ -394,27 +415,51 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// Records every tab outside quoted scalars, block scalars and comments.
-    fn note_tabs(&mut self) {
-        let mut line_start = 0;
-        for line in self.text.split_inclusive('\n') {
-            let mut previous = '\n';
-            for (index, c) in line.char_indices() {
-                let at = line_start + index;
-                let in_scalar = self.tab_ranges.iter().any(|range| range.contains(&at));
-                if c == '#'
-                    && !in_scalar
-                    && (previous == ' ' || previous == '\t' || previous == '\n')
-                {
-                    break;
+    /// Records what ruamel.yaml refuses in the text around the tokens: a tab outside quoted
+    /// scalars, block scalars and comments, and a Unicode line break (NEL, LS, PS) inside a
+    /// comment with content after it, which ruamel reads as a new line. One pass over the
+    /// text; scalar ranges arrive in source order.
+    fn note_strictyaml_text(&mut self) {
+        let text = self.text;
+        let mut scalars = self.scalar_ranges.iter().peekable();
+        let mut previous = '\n';
+        let mut in_comment = false;
+        // Whether everything on the line so far is blank.
+        let mut line_blank = true;
+        let mut found = Vec::new();
+        for (at, c) in text.char_indices() {
+            while scalars.next_if(|(range, _)| range.end <= at).is_some() {}
+            let scalar = scalars.peek().filter(|(range, _)| range.contains(&at));
+            // Tabs and `#` are content inside quoted and block scalars.
+            let in_scalar = scalar.is_some_and(|(_, plain)| !plain);
+            let continues_scalar = scalar.is_some_and(|(range, _)| range.start < at);
+            if c == '\n' {
+                in_comment = false;
+            } else if UNICODE_LINE_BREAKS.contains(&c)
+                && !continues_scalar
+                && !in_comment
+                && line_blank
+            {
+                found.push((Construct::LineBreakAtLineStart, at..at + c.len_utf8()));
+            } else if in_comment {
+                if matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}') {
+                    let after = at + c.len_utf8();
+                    let line_end = text[after..].find('\n').map_or(text.len(), |i| after + i);
+                    if !text[after..line_end].trim().is_empty() {
+                        found.push((Construct::LineBreakInComment, at..after));
+                        in_comment = false;
+                    }
                 }
-                if c == '\t' && !in_scalar {
-                    self.constructs
-                        .push((Construct::Tab, self.file_range(at..at + 1)));
-                }
-                previous = c;
+            } else if c == '#' && !in_scalar && matches!(previous, ' ' | '\t' | '\n') {
+                in_comment = true;
+            } else if c == '\t' && !in_scalar {
+                found.push((Construct::Tab, at..at + 1));
             }
-            line_start += line.len();
+            line_blank = c == '\n' || (line_blank && matches!(c, ' ' | '\t'));
+            previous = c;
+        }
+        for (construct, range) in found {
+            self.constructs.push((construct, self.file_range(range)));
         }
     }
 
@@ -486,14 +531,39 @@ impl Builder<'_> {
     }
 }
 
-/// ruamel.yaml reads a NEL (U+0085) between a `:` and its value as the blank that makes the
-/// `:` a value indicator. Each such NEL becomes two spaces, its byte length, so every offset
-/// stays true to the file.
-fn nel_after_colon_as_space(text: &str) -> String {
+/// The offset of a document end marker `...` that comes before any content. YAML 1.2 allows
+/// it; ruamel.yaml wants a document first.
+fn leading_document_end(text: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim();
+        if content == "..." || content.starts_with("... ") || content.starts_with("...\t") {
+            return Some(offset + line.find("...").unwrap_or(0));
+        }
+        if !content.is_empty() && !content.starts_with('#') {
+            return None;
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// The Unicode line breaks that ruamel.yaml honours and YAML 1.2 reads as content.
+const UNICODE_LINE_BREAKS: [char; 3] = ['\u{85}', '\u{2028}', '\u{2029}'];
+
+/// ruamel.yaml reads a NEL, LS or PS between a `:` and its value, or at the end of a line, as
+/// a blank. Each such one becomes spaces of its byte length, so every offset stays true to the
+/// file.
+fn unicode_breaks_as_blanks(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c == '\u{85}' && out.trim_end_matches([' ', '\t']).ends_with(':') {
-            out.push_str("  ");
+    for (at, c) in text.char_indices() {
+        let after_colon = || out.trim_end_matches([' ', '\t']).ends_with(':');
+        let at_line_end = || {
+            let rest = text[at + c.len_utf8()..].trim_start_matches([' ', '\t', '\r']);
+            rest.is_empty() || rest.starts_with('\n')
+        };
+        if UNICODE_LINE_BREAKS.contains(&c) && (after_colon() || at_line_end()) {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
         } else {
             out.push(c);
         }
@@ -501,20 +571,38 @@ fn nel_after_colon_as_space(text: &str) -> String {
     out
 }
 
-/// ruamel.yaml folds a NEL (U+0085) inside a flow scalar like a line break: with the blanks
-/// around it, it becomes one space. A plain scalar has no blanks at its ends.
-fn fold_next_lines(text: &str, plain: bool) -> String {
-    if !text.contains('\u{85}') {
+/// ruamel.yaml treats NEL (U+0085), LS (U+2028) and PS (U+2029) written in a flow scalar as
+/// line breaks: the blanks around them go, a NEL folds to one space, LS and PS stay. A plain
+/// scalar has no blanks at its ends.
+fn fold_unicode_line_breaks(text: &str, plain: bool) -> String {
+    const BREAKS: [char; 3] = UNICODE_LINE_BREAKS;
+    if !text.contains(BREAKS) {
         return text.to_owned();
     }
     let mut out = String::with_capacity(text.len());
-    for (index, piece) in text.split('\u{85}').enumerate() {
-        if index > 0 {
-            out.truncate(out.trim_end_matches([' ', '\t']).len());
-            out.push(' ');
-            out.push_str(piece.trim_start_matches([' ', '\t']));
+    let mut pieces = text.split_inclusive(BREAKS).peekable();
+    let mut after_break = false;
+    while let Some(piece) = pieces.next() {
+        let piece = if after_break {
+            piece.trim_start_matches([' ', '\t'])
         } else {
-            out.push_str(piece);
+            piece
+        };
+        match piece.strip_suffix(BREAKS) {
+            Some(content) => {
+                let line_break = piece[content.len()..].chars().next().unwrap_or(' ');
+                out.push_str(content.trim_end_matches([' ', '\t']));
+                out.push(if line_break == '\u{85}' {
+                    ' '
+                } else {
+                    line_break
+                });
+                after_break = true;
+            }
+            None => {
+                out.push_str(piece);
+                after_break = false;
+            }
         }
     }
     if plain {
@@ -658,7 +746,12 @@ mod tests {
 
     #[test]
     fn records_constructs_strictyaml_refuses() {
-        let document = doc("a: [x]\nb: &x y\nc: *x\nd: !!str 1\ne:\tf\n");
+        let document = parse(
+            "a: [x]\nb: &x y\nc: *x\nd: !!str 1\ne:\tf\n",
+            0,
+            Dialect::StrictYaml,
+        )
+        .expect("valid YAML");
         let kinds: Vec<Construct> = document.constructs.iter().map(|(kind, _)| *kind).collect();
         assert_eq!(
             kinds,
@@ -671,7 +764,8 @@ mod tests {
             ]
         );
         let tabs = |text: &str| {
-            doc(text)
+            parse(text, 0, Dialect::StrictYaml)
+                .expect("valid YAML")
                 .constructs
                 .iter()
                 .filter(|(kind, _)| *kind == Construct::Tab)

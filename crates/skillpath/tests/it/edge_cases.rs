@@ -7,7 +7,7 @@
 //! through both CLIs (folders starting with `-` must be passed after `--`).
 //!
 //! Outcomes observed with the reference (Python 3.11.7, click 8.5.1, strictyaml 1.7.3):
-//! 193 cases (plus 8 added later for BOM and NEL handling found by mutating corpus files); `validate` gives 94 valid, 54 invalid (validation errors), 37 parse errors
+//! 193 cases (plus 18 added later for BOM, `...` and NEL/LS/PS handling found by mutating corpus files); `validate` gives 94 valid, 54 invalid (validation errors), 37 parse errors
 //! (`ParseError` messages) and 8 uncaught exceptions (3 `UnicodeDecodeError`, 1 `IsADirectoryError`,
 //! 4 `AttributeError` from strictyaml mishandling ruamel `ReaderError`); `read-properties` succeeds
 //! on 125, reports `Error:` for 23 + 37 and crashes on the same 8.
@@ -1702,5 +1702,85 @@ pub const EDGE_CASES: &[EdgeCase] = &[
             content: b"---\nname: nel-before-quote\ndescription: \xc2\x85'quoted after a space and a NEL'\n---\n",
         },
         why: "A NEL between `: ` and a quoted value is a blank: the value is the quoted text",
+    },
+    EdgeCase {
+        dir: "document-end-first",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\n# comment\n...\nname: document-end-first\ndescription: x\n---\n",
+        },
+        why: "A document end marker `...` before any content is a YAML error for ruamel (YAML 1.2 allows it)",
+    },
+    EdgeCase {
+        dir: "document-end-only",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\n...\n---\n",
+        },
+        why: "A frontmatter that is only `...` is a YAML error, not an empty mapping",
+    },
+    EdgeCase {
+        dir: "ls-folds",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: ls-folds\ndescription: for \xe2\x80\xa8submission\n---\n",
+        },
+        why: "LS (U+2028) in a plain scalar stays, the blanks around it go",
+    },
+    EdgeCase {
+        dir: "ps-folds",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: ps-folds\ndescription: a \xe2\x80\xa9 b\n---\n",
+        },
+        why: "PS (U+2029) in a plain scalar stays, the blanks around it go",
+    },
+    EdgeCase {
+        dir: "ls-continuation",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: ls-continuation\ndescription: first line,\n  \xe2\x80\xa8second line\n---\n",
+        },
+        why: "LS at the start of a plain scalar's continuation line is content",
+    },
+    EdgeCase {
+        dir: "ls-after-colon",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: ls-after-colon\ndescription:\xe2\x80\xa8 'quoted after an LS'\n---\n",
+        },
+        why: "LS between `:` and a value is a blank",
+    },
+    EdgeCase {
+        dir: "nel-at-line-start",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: nel-at-line-start\n\xc2\x85description: x\n---\n",
+        },
+        why: "NEL at the start of a line before a key is a YAML error for ruamel",
+    },
+    EdgeCase {
+        dir: "nel-after-quote",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: nel-after-quote\ndescription: 'x'\xc2\x85\n---\n",
+        },
+        why: "NEL after a closing quote at the end of a line is a blank",
+    },
+    EdgeCase {
+        dir: "ls-in-comment",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: ls-in-comment\ndescription: x # comment\xe2\x80\xa8more: y\n---\n",
+        },
+        why: "LS inside a comment starts a new line for ruamel: the text after it is content, here a YAML error",
+    },
+    EdgeCase {
+        dir: "ls-in-literal",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: ls-in-literal\ndescription: |\n  a\xe2\x80\xa8b\n---\n",
+        },
+        why: "LS inside a block scalar breaks its indentation: a YAML error",
     },
 ];
