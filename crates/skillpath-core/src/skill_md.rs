@@ -137,6 +137,23 @@ pub fn parse(path: PathBuf, text: String, mode: Mode) -> SkillMd {
         None => None,
     };
 
+    // ruamel.yaml cannot use a list or mapping as a Python dict key ("unhashable key").
+    let frontmatter = match frontmatter {
+        Some(root) if reference => match first_collection_key(&root) {
+            Some(range) => {
+                let error = yaml::YamlError {
+                    kind: yaml::YamlErrorKind::Syntax,
+                    message: "while constructing a mapping\nfound unhashable key".to_owned(),
+                    offset: range.start,
+                };
+                diagnostics.push(yaml_error(&file, mode, &error, range));
+                None
+            }
+            None => Some(root),
+        },
+        other => other,
+    };
+
     if let Some(NodeKind::Mapping(entries)) = frontmatter.as_ref().map(|root| &root.kind) {
         for entry in entries
             .iter()
@@ -157,6 +174,18 @@ pub fn parse(path: PathBuf, text: String, mode: Mode) -> SkillMd {
         file,
         frontmatter,
         diagnostics,
+    }
+}
+
+/// The range of the first mapping key, anywhere in `node`, that is a list or a mapping.
+fn first_collection_key(node: &Node) -> Option<Range<usize>> {
+    match &node.kind {
+        NodeKind::Scalar(_) => None,
+        NodeKind::Sequence(items) => items.iter().find_map(first_collection_key),
+        NodeKind::Mapping(entries) => entries.iter().find_map(|entry| match entry.key.kind {
+            NodeKind::Scalar(_) => first_collection_key(&entry.value),
+            _ => Some(entry.key.range.clone()),
+        }),
     }
 }
 

@@ -580,9 +580,8 @@ fn fold_unicode_line_breaks(text: &str, plain: bool) -> String {
         return text.to_owned();
     }
     let mut out = String::with_capacity(text.len());
-    let mut pieces = text.split_inclusive(BREAKS).peekable();
     let mut after_break = false;
-    while let Some(piece) = pieces.next() {
+    for piece in text.split_inclusive(BREAKS) {
         let piece = if after_break {
             piece.trim_start_matches([' ', '\t'])
         } else {

@@ -7,7 +7,7 @@
 //! through both CLIs (folders starting with `-` must be passed after `--`).
 //!
 //! Outcomes observed with the reference (Python 3.11.7, click 8.5.1, strictyaml 1.7.3):
-//! 193 cases (plus 18 added later for BOM, `...` and NEL/LS/PS handling found by mutating corpus files); `validate` gives 94 valid, 54 invalid (validation errors), 37 parse errors
+//! 193 cases (plus 20 added later for BOM, `...` and NEL/LS/PS handling found by mutating corpus files); `validate` gives 94 valid, 54 invalid (validation errors), 37 parse errors
 //! (`ParseError` messages) and 8 uncaught exceptions (3 `UnicodeDecodeError`, 1 `IsADirectoryError`,
 //! 4 `AttributeError` from strictyaml mishandling ruamel `ReaderError`); `read-properties` succeeds
 //! on 125, reports `Error:` for 23 + 37 and crashes on the same 8.
@@ -1782,5 +1782,21 @@ pub const EDGE_CASES: &[EdgeCase] = &[
             content: b"---\nname: ls-in-literal\ndescription: |\n  a\xe2\x80\xa8b\n---\n",
         },
         why: "LS inside a block scalar breaks its indentation: a YAML error",
+    },
+    EdgeCase {
+        dir: "mapping-as-key",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\n? name: mapping-as-key\ndescription: x\n---\n",
+        },
+        why: "An explicit key that is itself a mapping is an unhashable key for ruamel: a YAML error",
+    },
+    EdgeCase {
+        dir: "list-as-nested-key",
+        layout: Layout::File {
+            name: "SKILL.md",
+            content: b"---\nname: list-as-nested-key\ndescription: x\nmetadata:\n  ? - a\n  : b\n---\n",
+        },
+        why: "A list as a key inside `metadata` is an unhashable key too",
     },
 ];
