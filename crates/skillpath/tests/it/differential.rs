@@ -1,6 +1,6 @@
 //! The differential test: our CLI in `--mode skills-ref` against the real reference CLI
-//! (`skills-ref` 0.1.1, `agentskills`) on every edge case, on argv-level cases, and on every skill
-//! of the shared corpus.
+//! (`skills-ref` 0.1.1, `agentskills`) on every edge case, on argv-level cases, on every skill
+//! of the shared corpus, and on mutated copies of corpus skills (a seeded generator).
 //!
 //! Both CLIs must agree on exit code, stdout and stderr, byte for byte, except for what the
 //! issue exempts: the text after `Invalid YAML in frontmatter: ` (strictyaml's wording), usage
@@ -81,6 +81,18 @@ fn skills_ref_mode_matches_the_reference_cli() {
         }
     }
 
+    let mutants_root = temp.path().join("mutants");
+    let mutants = write_mutants(&skills, &mutants_root, MUTANTS);
+    for mutant in &mutants {
+        for command in ["validate", "read-properties"] {
+            invocations.push(Invocation {
+                id: format!("mutant:{mutant}"),
+                cwd: mutants_root.clone(),
+                argv: vec![command.to_owned(), mutant.clone()],
+            });
+        }
+    }
+
     let reference = run_reference(&invocations);
     let ours = run_ours(&invocations);
 
@@ -107,12 +119,21 @@ fn skills_ref_mode_matches_the_reference_cli() {
         .keys()
         .filter(|key| !seen_expected.contains(*key))
         .collect();
+    let count = |f: &dyn Fn(&Outcome) -> bool| reference.iter().filter(|o| f(o)).count();
     eprintln!(
-        "differential: compared {} invocations ({} edge cases x 3 commands, {} argv-level cases, {} corpus skills x 3 commands): {} unexplained differences, {} expected differences",
+        "differential: reference outcomes: {} exit 0, {} exit 1 ({} of them Python tracebacks), {} exit 2",
+        count(&|o| o.exit_code == 0),
+        count(&|o| o.exit_code == 1),
+        count(&|o| o.exception.is_some()),
+        count(&|o| o.exit_code == 2),
+    );
+    eprintln!(
+        "differential: compared {} invocations ({} edge cases x 3 commands, {} argv-level cases, {} corpus skills x 3 commands, {} mutated corpus skills x 2 commands): {} unexplained differences, {} expected differences",
         invocations.len(),
         EDGE_CASES.len(),
         argv_count,
         skills.len(),
+        mutants.len(),
         unexplained.len(),
         seen_expected.len(),
     );
@@ -126,6 +147,103 @@ fn skills_ref_mode_matches_the_reference_cli() {
         stale.is_empty(),
         "listed in expected-differences.md but no longer different: {stale:?}"
     );
+}
+
+/// How many mutated copies of corpus skills the test generates.
+const MUTANTS: usize = 1500;
+
+/// Bytes that stress the YAML reader: delimiters, indicators, quotes, escapes, tabs, control
+/// characters, a BOM, invalid UTF-8 and the Unicode line breaks.
+const MUTATIONS: &[&[u8]] = &[
+    b"---",
+    b"\n",
+    b":",
+    b": ",
+    b"\t",
+    b" ",
+    b"&a ",
+    b"*a",
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b"!!str ",
+    b"\xff",
+    b"\x00",
+    b"\x01",
+    b"\xef\xbb\xbf",
+    b"|",
+    b"|-",
+    b">+",
+    b"\"",
+    b"'",
+    b"#",
+    b" #",
+    b"\r\n",
+    b"\r",
+    b"? ",
+    b"- ",
+    b"\xc2\x85",
+    b"\xe2\x80\xa8",
+    b"\xe2\x80\xa9",
+    b"%",
+    b"@",
+    b"`",
+    b"...",
+    b"\\",
+    b",",
+    b"name: x\n",
+    b"description: y\n",
+    b"metadata:\n  a: b\n",
+    b"  - x\n",
+    b"~",
+    b"::",
+];
+
+/// Writes `count` skills made by mutating the frontmatter of corpus skills (insertions of
+/// [`MUTATIONS`], deletions, printable ASCII characters, truncation), with a fixed seed so every run tests the
+/// same inputs. Returns the folder names.
+fn write_mutants(skills: &[PathBuf], root: &Path, count: usize) -> Vec<String> {
+    let mut state: u64 = 0x5eed_5eed_5eed_5eed;
+    let mut next = move |bound: usize| {
+        // xorshift64*: enough randomness for test inputs, no dependency.
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % bound.max(1)
+    };
+    let mut names = Vec::with_capacity(count);
+    for index in 0..count {
+        let source = &skills[next(skills.len())];
+        let mut data = std::fs::read(source.join("SKILL.md")).expect("read corpus skill");
+        data.truncate(1500);
+        let frontmatter_end = data
+            .windows(3)
+            .skip(3)
+            .position(|w| w == b"---")
+            .map_or(300, |p| p + 3);
+        for _ in 0..=next(6) {
+            let at = next(frontmatter_end.min(data.len()) + 1);
+            match next(20) {
+                0..=11 => {
+                    let insert = MUTATIONS[next(MUTATIONS.len())];
+                    data.splice(at..at, insert.iter().copied());
+                }
+                12..=16 => {
+                    let end = (at + 1 + next(8)).min(data.len());
+                    data.drain(at.min(end)..end);
+                }
+                17 | 18 => data.insert(at, b' ' + next(95) as u8),
+                _ => data.truncate(at),
+            }
+        }
+        let name = format!("m{index}");
+        let dir = root.join(&name);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("SKILL.md"), &data).expect("write mutant");
+        names.push(name);
+    }
+    names
 }
 
 /// Compares two outcomes under the issue's exemptions; `Some(reason)` when they differ.
