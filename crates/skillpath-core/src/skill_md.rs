@@ -96,7 +96,7 @@ pub fn parse(path: PathBuf, text: String, mode: Mode) -> SkillMd {
     let frontmatter = match parsed {
         Ok((document, repairs)) => {
             diagnostics.extend(repairs);
-            match dialect_error(&document.constructs, mode) {
+            match strictyaml_refusal(&document, mode) {
                 Some((message, range)) => {
                     let error = yaml::YamlError {
                         kind: yaml::YamlErrorKind::Syntax,
@@ -135,23 +135,6 @@ pub fn parse(path: PathBuf, text: String, mode: Mode) -> SkillMd {
             None
         }
         None => None,
-    };
-
-    // ruamel.yaml cannot use a list or mapping as a Python dict key ("unhashable key").
-    let frontmatter = match frontmatter {
-        Some(root) if reference => match first_collection_key(&root) {
-            Some(range) => {
-                let error = yaml::YamlError {
-                    kind: yaml::YamlErrorKind::Syntax,
-                    message: "while constructing a mapping\nfound unhashable key".to_owned(),
-                    offset: range.start,
-                };
-                diagnostics.push(yaml_error(&file, mode, &error, range));
-                None
-            }
-            None => Some(root),
-        },
-        other => other,
     };
 
     if let Some(NodeKind::Mapping(entries)) = frontmatter.as_ref().map(|root| &root.kind) {
@@ -247,16 +230,20 @@ fn yaml_error(
         .at(file, range)
 }
 
-/// The constructs that strictyaml (the reference validator's YAML library) refuses, with the
-/// words strictyaml uses; every other mode accepts standard YAML.
-fn dialect_error(
-    constructs: &[(Construct, Range<usize>)],
-    mode: Mode,
-) -> Option<(String, Range<usize>)> {
+/// What strictyaml (the reference validator's YAML library) refuses in a document that parses
+/// as YAML, in strictyaml's words: the first refused construct, else a list or mapping used as
+/// a key (an "unhashable key" for Python). Every other mode accepts standard YAML.
+fn strictyaml_refusal(document: &yaml::Document, mode: Mode) -> Option<(String, Range<usize>)> {
     if mode != Mode::SkillsRef {
         return None;
     }
-    let (construct, range) = constructs.first()?;
+    let Some((construct, range)) = document.constructs.first() else {
+        let range = document.root.as_ref().and_then(first_collection_key)?;
+        return Some((
+            "while constructing a mapping\nfound unhashable key".to_owned(),
+            range,
+        ));
+    };
     let message = match construct {
         Construct::FlowCollection => {
             "While scanning\nFound ugly disallowed JSONesque flow mapping (surround with ' and ' to make text appear literally)"
@@ -268,10 +255,7 @@ fn dialect_error(
         Construct::Tag => {
             "While scanning\nFound disallowed tag tokens (do not specify types in markup)"
         }
-        Construct::NextLineInBlockScalar => {
-            "while parsing a block mapping\nexpected <block end>, but found '<scalar>'"
-        }
-        Construct::LineBreakInComment => {
+        Construct::NextLineInBlockScalar | Construct::LineBreakInComment => {
             "while parsing a block mapping\nexpected <block end>, but found '<scalar>'"
         }
         Construct::LineBreakAtLineStart => "mapping values are not allowed here",

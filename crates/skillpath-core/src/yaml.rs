@@ -98,9 +98,10 @@ pub enum Construct {
 }
 
 /// Which YAML a frontmatter is read as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Dialect {
     /// YAML 1.2.
+    #[default]
     Yaml12,
     /// What strictyaml (on ruamel.yaml) reads, the reference validator's YAML: a block scalar on
     /// the last line ends without a line feed, U+0085 (NEL) in a plain scalar is a line break
@@ -199,7 +200,7 @@ pub fn parse(text: &str, base: usize, dialect: Dialect) -> Result<Document, Yaml
     let mut builder = Builder {
         text,
         base,
-        dialect: Some(dialect),
+        dialect,
         ..Builder::default()
     };
     let mut parser = Parser::new_from_str_with_options(text, options);
@@ -250,7 +251,7 @@ enum Open {
 struct Builder<'a> {
     text: &'a str,
     base: usize,
-    dialect: Option<Dialect>,
+    dialect: Dialect,
     /// Ranges (in `text`) of the scalars in source order, and whether each is plain.
     scalar_ranges: Vec<(Range<usize>, bool)>,
     stack: Vec<Open>,
@@ -305,7 +306,7 @@ impl Builder<'_> {
                 } else {
                     value.into_owned()
                 };
-                if self.dialect == Some(Dialect::StrictYaml) {
+                if self.dialect == Dialect::StrictYaml {
                     match style {
                         // Only a line break written as such folds; one from an escape (`\N`, `\L`) is content.
                         ScalarStyle::Plain
