@@ -21,6 +21,7 @@
 pub mod catalog;
 pub mod diagnostic;
 pub mod frontmatter;
+pub mod golden_path;
 pub mod load;
 mod mode;
 pub mod pathlib;

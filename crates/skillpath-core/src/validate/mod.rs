@@ -8,6 +8,7 @@ pub(crate) mod spec;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::golden_path;
 use crate::load::{self, LoadOptions};
 use crate::mode::Mode;
 use crate::pathlib;
@@ -118,10 +119,20 @@ pub fn validate_dir(dir: &Path, options: &ValidateOptions) -> Report {
     if skill.frontmatter.is_some() {
         if reference {
             diagnostics.extend(reference::check(&skill, pathlib::name(dir)));
+            // The reference already rejects `args` and `tool_name` as unknown fields; only then
+            // are the Golden Path rules added, so every skill the reference accepts keeps its
+            // verdict and output.
+            if golden_path::FIELDS
+                .iter()
+                .any(|field| skill.field(field).is_some())
+            {
+                diagnostics.extend(golden_path::check(&skill, dir));
+            }
         } else {
             let real_dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
             let directory_name = real_dir.file_name().and_then(|name| name.to_str());
             diagnostics.extend(spec::check(&skill, directory_name, mode));
+            diagnostics.extend(golden_path::check(&skill, dir));
             if options.lints {
                 diagnostics.extend(lints::check(&skill, dir));
             }

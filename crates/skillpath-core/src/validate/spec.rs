@@ -17,9 +17,6 @@ pub(crate) const SPEC_FIELDS: [&str; 6] = [
     "allowed-tools",
 ];
 
-/// The fields of Golden Path skills (typed arguments), part of skillpath's format.
-pub(crate) const GOLDEN_PATH_FIELDS: [&str; 2] = ["tool_name", "args"];
-
 /// Frontmatter keys that agents define beyond the specification, and which agents read them.
 const AGENT_EXTENSIONS: &[(&str, &str)] = &[
     (
@@ -66,7 +63,7 @@ pub(crate) fn check(skill: &SkillMd, directory_name: Option<&str>, mode: Mode) -
         let Some(key) = entry.key.as_scalar().map(|scalar| scalar.text.as_str()) else {
             continue;
         };
-        if SPEC_FIELDS.contains(&key) || GOLDEN_PATH_FIELDS.contains(&key) {
+        if SPEC_FIELDS.contains(&key) || crate::golden_path::FIELDS.contains(&key) {
             continue;
         }
         let diagnostic = match AGENT_EXTENSIONS.iter().find(|(name, _)| *name == key) {

@@ -31,6 +31,11 @@ enum Layout {
     SkillMdSocket,
     /// A `SKILL.md` larger than the limit.
     TooLarge,
+    /// A folder `demo` with `SKILL.md` = `content` and one more file.
+    SkillWithFile {
+        content: String,
+        file: (&'static str, &'static str),
+    },
 }
 
 /// The example for `code`: a layout, the mode, whether lints run, and the severity expected.
@@ -119,6 +124,86 @@ fn example(code: Code) -> (Layout, Mode, bool, Severity) {
         Code::MetadataKeyNotString => spec(skill(demo("metadata:\n  1: a\n"))),
         Code::MetadataValueNotString => spec(skill(demo("metadata:\n  a: 1\n"))),
         Code::AllowedToolsNotString => spec(skill(demo("allowed-tools: [Read]\n"))),
+        Code::ArgsNotAList => spec(skill(demo("args: service_name\n"))),
+        Code::ArgNotAMapping => spec(skill(demo("args:\n  - service_name\n"))),
+        Code::ArgNameMissing => spec(skill(demo("args:\n  - description: x\n"))),
+        Code::ArgNameInvalid => spec(skill(demo(
+            "args:\n  - name: ServiceName\n    description: x\n",
+        ))),
+        Code::ArgDuplicate => spec(skill(demo(
+            "args:\n  - name: a\n    description: x\n  - name: a\n    description: y\n",
+        ))),
+        Code::ArgPlaceholderCollision => spec(skill(demo(
+            "args:\n  - name: v_2\n    description: x\n  - name: v2\n    description: y\n",
+        ))),
+        Code::ArgFieldUnknown => spec_warning(skill(demo(
+            "args:\n  - name: a\n    description: x\n    min: 1\n",
+        ))),
+        Code::ArgDescriptionMissing => spec_warning(skill(demo("args:\n  - name: a\n"))),
+        Code::ArgRequiredNotBoolean => spec(skill(demo(
+            "args:\n  - name: a\n    description: x\n    required: yes\n",
+        ))),
+        Code::ArgTypeUnknown => spec(skill(demo(
+            "args:\n  - name: a\n    description: x\n    type: integer\n",
+        ))),
+        Code::ArgEnumInvalid => spec(skill(demo(
+            "args:\n  - name: a\n    description: x\n    enum: []\n",
+        ))),
+        Code::ArgDefaultInvalid => spec(skill(demo(
+            "args:\n  - name: a\n    description: x\n    type: number\n    default: ten\n",
+        ))),
+        Code::ArgDefaultNotInEnum => spec(skill(demo(
+            "args:\n  - name: a\n    description: x\n    enum: [b, c]\n    default: d\n",
+        ))),
+        Code::ArgRequiredWithDefault => spec_warning(skill(demo(
+            "args:\n  - name: a\n    description: x\n    required: true\n    default: b\n",
+        ))),
+        Code::ToolNameInvalid => spec(skill(demo("tool_name: add caching\n"))),
+        Code::PhaseOutsideExecutionSteps => spec_warning(skill(format!(
+            "{}## Notes\n\n### Phase 1: Early\n\n## Execution Steps\n",
+            demo("")
+        ))),
+        Code::PhaseNumbering => spec_warning(skill(format!(
+            "{}## Execution Steps\n\n### Phase 2: Second\n",
+            demo("")
+        ))),
+        Code::TemplateReferenceIncomplete => spec(skill(format!(
+            "{}## Execution Steps\n\n### Phase 1: Write\n\n**Target:** `src/a.cs`\n",
+            demo("")
+        ))),
+        Code::TemplateMissing => spec(skill(format!(
+            "{}## Execution Steps\n\n### Phase 1: Write\n\n**Template:** `A.cs`\n**Target:** `src/A.cs`\n",
+            demo("")
+        ))),
+        Code::TemplateOutsideSkill => spec(skill(format!(
+            "{}## Execution Steps\n\n### Phase 1: Write\n\n**Template:** `../A.cs`\n**Target:** `src/A.cs`\n",
+            demo("")
+        ))),
+        Code::TemplateIfUnbalanced => spec(Layout::SkillWithFile {
+            content: format!(
+                "{}## Execution Steps\n\n### Phase 1: Write\n\n**Template:** `A.cs`\n**Target:** `src/A.cs`\n",
+                demo("")
+            ),
+            file: ("A.cs", "// {{#if redis}}\nclass A {}\n"),
+        }),
+        Code::ConditionMalformed => spec(Layout::SkillWithFile {
+            content: format!(
+                "{}## Execution Steps\n\n### Phase 1: Write\n\n**Template:** `A.cs`\n**Target:** `src/A.cs`\n**Condition:** `=redis`\n",
+                demo("")
+            ),
+            file: ("A.cs", "class A {}\n"),
+        }),
+        Code::ConditionUnknownVariable => spec(Layout::SkillWithFile {
+            content: format!(
+                "{}## Execution Steps\n\n### Phase 1: Write\n\n**Template:** `A.cs`\n**Target:** `src/A.cs`\n**Condition:** `Style=controller`\n",
+                demo("")
+            ),
+            file: ("A.cs", "class A {}\n"),
+        }),
+        Code::PlaceholderUnknown => spec_warning(skill(format!(
+            "{}Write `{{Entity}}`.\n",
+            demo("args:\n  - name: service_name\n    description: x\n")
+        ))),
         Code::BodyTooLong => lint(skill(format!("{}{}", demo(""), "x\n".repeat(501)))),
         Code::BodyTooManyTokens => lint(skill(format!("{}{}", demo(""), "x".repeat(20_004)))),
         Code::LinkMissing => lint(skill(format!("{}[x](missing.md)\n", demo("")))),
@@ -148,6 +233,10 @@ fn run(sandbox: &Sandbox, layout: Layout, mode: Mode, lints: bool) -> Vec<Diagno
                 .expect("bind a socket");
             drop(listener);
             dir
+        }
+        Layout::SkillWithFile { content, file } => {
+            sandbox.file(&format!("demo/{}", file.0), file.1);
+            sandbox.skill("demo", content)
         }
         Layout::TooLarge => {
             options.load = LoadOptions {

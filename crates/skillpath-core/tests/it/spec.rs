@@ -520,7 +520,7 @@ fn agent_extensions_are_warnings_naming_the_agent() {
 fn golden_path_fields_are_not_unknown() {
     assert_eq!(
         check(&demo(
-            "tool_name: demo_tool\nargs:\n  - name: service_name\n    required: true\n"
+            "tool_name: demo_tool\nargs:\n  - name: service_name\n    description: The service\n    required: true\n"
         )),
         []
     );

@@ -1,0 +1,490 @@
+//! Typed arguments (`args` in the frontmatter): the model, its rules, and coercion of values.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use crate::diagnostic::{Code, Diagnostic, SourceFile};
+use crate::yaml::{self, Node, NodeKind};
+
+/// The type of an argument's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ArgType {
+    /// Any text (the default).
+    #[default]
+    String,
+    /// `true` or `false`.
+    Boolean,
+    /// A number, kept in the text form the caller gave.
+    Number,
+}
+
+impl ArgType {
+    /// The name used in the frontmatter and in JSON Schema.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArgType::String => "string",
+            ArgType::Boolean => "boolean",
+            ArgType::Number => "number",
+        }
+    }
+
+    fn parse(text: &str) -> Option<ArgType> {
+        [ArgType::String, ArgType::Boolean, ArgType::Number]
+            .into_iter()
+            .find(|t| t.as_str() == text)
+    }
+}
+
+/// One declared argument.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Arg {
+    /// snake_case name; the tool parameter's name.
+    pub name: String,
+    /// What the argument is for; the parameter's description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Whether a caller must give it.
+    #[serde(default)]
+    pub required: bool,
+    /// The value's type.
+    #[serde(default, rename = "type")]
+    pub arg_type: ArgType,
+    /// The allowed values, when restricted.
+    #[serde(default, rename = "enum", skip_serializing_if = "Option::is_none")]
+    pub allowed: Option<Vec<String>>,
+    /// The value used when none is given, written as a string and coerced to the type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<String>,
+}
+
+impl Arg {
+    /// The `{PascalCase}` placeholder name of this argument.
+    pub fn placeholder(&self) -> String {
+        placeholder_name(&self.name)
+    }
+}
+
+/// `service_name` → `ServiceName`: split on `_`, upper-case the first letter of each part.
+pub fn placeholder_name(name: &str) -> String {
+    name.split('_')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .map(|first| first.to_uppercase().chain(chars).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Whether `name` follows the argument grammar `^[a-z][a-z0-9]*(_[a-z0-9]+)*$`.
+pub fn is_valid_arg_name(name: &str) -> bool {
+    let mut parts = name.split('_');
+    let first_ok = parts.next().is_some_and(|first| {
+        first.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && first
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    });
+    first_ok
+        && parts.all(|part| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
+}
+
+/// A value coerced to its argument's type: the JSON value and the text substituted for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Coerced {
+    /// The typed value (for JSON Schema defaults and conditions).
+    pub json: serde_json::Value,
+    /// The text written into the rendered skill.
+    pub text: String,
+}
+
+/// Coerces `value` to `arg_type`: strings such as `"true"` and `"30"` become the type they
+/// spell, because LLM clients often send every value as a string. `None` when it is not of
+/// the type.
+pub fn coerce(arg_type: ArgType, value: &serde_json::Value) -> Option<Coerced> {
+    use serde_json::Value;
+    match (arg_type, value) {
+        (ArgType::String, Value::String(s)) => Some(Coerced {
+            json: value.clone(),
+            text: s.clone(),
+        }),
+        (ArgType::String, Value::Number(n)) => Some(Coerced {
+            json: Value::String(n.to_string()),
+            text: n.to_string(),
+        }),
+        (ArgType::String, Value::Bool(b)) => Some(Coerced {
+            json: Value::String(b.to_string()),
+            text: b.to_string(),
+        }),
+        (ArgType::Boolean, Value::Bool(b)) => Some(Coerced {
+            json: value.clone(),
+            text: b.to_string(),
+        }),
+        (ArgType::Boolean, Value::String(s)) => {
+            let b = match s.trim().to_ascii_lowercase().as_str() {
+                "true" => true,
+                "false" => false,
+                _ => return None,
+            };
+            Some(Coerced {
+                json: Value::Bool(b),
+                text: b.to_string(),
+            })
+        }
+        (ArgType::Number, Value::Number(n)) => Some(Coerced {
+            json: value.clone(),
+            text: n.to_string(),
+        }),
+        (ArgType::Number, Value::String(s)) => {
+            let trimmed = s.trim();
+            let number = trimmed
+                .parse::<f64>()
+                .ok()
+                .filter(|f| f.is_finite() && !trimmed.is_empty())?;
+            // Keep integers integral in JSON (`30`, not `30.0`) and the caller's text as written.
+            let json = match trimmed.parse::<i64>() {
+                Ok(integer) => Value::from(integer),
+                Err(_) => serde_json::Number::from_f64(number).map(Value::Number)?,
+            };
+            Some(Coerced {
+                json,
+                text: trimmed.to_owned(),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Reads and checks the `args` of a frontmatter. Returns the arguments that could be read and
+/// the diagnostics; `args` that is absent gives no arguments.
+pub(crate) fn parse_args(
+    file: &SourceFile,
+    args_node: Option<&Node>,
+) -> (Vec<Arg>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let Some(node) = args_node else {
+        return (Vec::new(), diagnostics);
+    };
+    let items = match &node.kind {
+        NodeKind::Sequence(items) => items,
+        NodeKind::Scalar(scalar) if scalar.style == yaml::ScalarStyle::Empty => {
+            return (Vec::new(), diagnostics);
+        }
+        _ => {
+            diagnostics.push(
+                Diagnostic::error(Code::ArgsNotAList, format!("`args` must be a list of arguments, found {}", node.kind_name()))
+                    .with_hint("write each argument as `- name: …` with `description`, `required`, `type`, `enum`, `default`")
+                    .at(file, node.range.clone()),
+            );
+            return (Vec::new(), diagnostics);
+        }
+    };
+    let mut args = Vec::new();
+    let mut placeholders: HashMap<String, String> = HashMap::new();
+    for item in items {
+        let Some(arg) = parse_arg(file, item, &mut diagnostics) else {
+            continue;
+        };
+        if args.iter().any(|other: &Arg| other.name == arg.name) {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::ArgDuplicate,
+                    format!("argument `{}` is declared twice", arg.name),
+                )
+                .at(file, name_range(item)),
+            );
+            continue;
+        }
+        let placeholder = arg.placeholder();
+        if let Some(other) = placeholders.get(&placeholder) {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::ArgPlaceholderCollision,
+                    format!("arguments `{other}` and `{}` both map to the placeholder `{{{placeholder}}}`", arg.name),
+                )
+                .with_hint("rename one of them")
+                .at(file, name_range(item)),
+            );
+            continue;
+        }
+        placeholders.insert(placeholder, arg.name.clone());
+        args.push(arg);
+    }
+    (args, diagnostics)
+}
+
+const ARG_FIELDS: [&str; 6] = ["name", "description", "required", "type", "enum", "default"];
+
+fn name_range(item: &Node) -> Range<usize> {
+    item.get("name")
+        .map_or(item.range.clone(), |entry| entry.value.range.clone())
+}
+
+fn scalar_text(node: &Node) -> Option<&str> {
+    node.as_scalar().map(|scalar| scalar.text.as_str())
+}
+
+fn parse_arg(file: &SourceFile, item: &Node, out: &mut Vec<Diagnostic>) -> Option<Arg> {
+    let NodeKind::Mapping(entries) = &item.kind else {
+        out.push(
+            Diagnostic::error(
+                Code::ArgNotAMapping,
+                format!(
+                    "each argument must be a mapping, found {}",
+                    item.kind_name()
+                ),
+            )
+            .with_hint(
+                "write `- name: service_name` and the argument's other fields, indented under it",
+            )
+            .at(file, item.range.clone()),
+        );
+        return None;
+    };
+    for entry in entries {
+        let key = scalar_text(&entry.key).unwrap_or("?");
+        if !ARG_FIELDS.contains(&key) {
+            out.push(
+                Diagnostic::warning(Code::ArgFieldUnknown, format!("unknown argument field `{key}`"))
+                    .with_hint("argument fields are `name`, `description`, `required`, `type`, `enum` and `default`")
+                    .at(file, entry.key.range.clone()),
+            );
+        }
+    }
+    let Some(name_entry) = item.get("name") else {
+        out.push(
+            Diagnostic::error(Code::ArgNameMissing, "an argument has no `name`")
+                .at(file, item.range.clone()),
+        );
+        return None;
+    };
+    let name = match scalar_text(&name_entry.value) {
+        Some(name) if is_valid_arg_name(name) => name.to_owned(),
+        other => {
+            out.push(
+                Diagnostic::error(
+                    Code::ArgNameInvalid,
+                    format!("argument name `{}` is not snake_case", other.unwrap_or_default()),
+                )
+                .with_hint("use lowercase letters, digits and single underscores, starting with a letter: `service_name`")
+                .at(file, name_entry.value.range.clone()),
+            );
+            return None;
+        }
+    };
+    let description = item
+        .get("description")
+        .and_then(|e| scalar_text(&e.value))
+        .map(str::to_owned);
+    if description.as_deref().is_none_or(|d| d.trim().is_empty()) {
+        out.push(
+            Diagnostic::warning(
+                Code::ArgDescriptionMissing,
+                format!("argument `{name}` has no description"),
+            )
+            .with_hint("say what the argument is for; agents see it as the parameter's description")
+            .at(file, name_entry.value.range.clone()),
+        );
+    }
+    let required = match item.get("required") {
+        None => false,
+        Some(entry) => match yaml::to_json(&entry.value) {
+            serde_json::Value::Bool(b) => b,
+            _ => {
+                out.push(
+                    Diagnostic::error(
+                        Code::ArgRequiredNotBoolean,
+                        format!("`required` of argument `{name}` must be `true` or `false`"),
+                    )
+                    .at(file, entry.value.range.clone()),
+                );
+                false
+            }
+        },
+    };
+    let arg_type = match item.get("type") {
+        None => ArgType::String,
+        Some(entry) => match scalar_text(&entry.value).and_then(ArgType::parse) {
+            Some(arg_type) => arg_type,
+            None => {
+                out.push(
+                    Diagnostic::error(
+                        Code::ArgTypeUnknown,
+                        format!(
+                            "argument `{name}` has an unknown type `{}`",
+                            scalar_text(&entry.value).unwrap_or("?")
+                        ),
+                    )
+                    .with_hint("use `string`, `boolean` or `number`")
+                    .at(file, entry.value.range.clone()),
+                );
+                return None;
+            }
+        },
+    };
+    let allowed = match item.get("enum") {
+        None => None,
+        Some(entry) => Some(parse_enum(file, &name, arg_type, &entry.value, out)?),
+    };
+    let default = match item.get("default") {
+        None => None,
+        Some(entry) => {
+            let Some(text) = scalar_text(&entry.value) else {
+                out.push(
+                    Diagnostic::error(
+                        Code::ArgDefaultInvalid,
+                        format!("the default of argument `{name}` must be a single value"),
+                    )
+                    .at(file, entry.value.range.clone()),
+                );
+                return None;
+            };
+            if coerce(arg_type, &serde_json::Value::String(text.to_owned())).is_none() {
+                out.push(
+                    Diagnostic::error(
+                        Code::ArgDefaultInvalid,
+                        format!(
+                            "the default `{text}` of argument `{name}` is not a {}",
+                            arg_type.as_str()
+                        ),
+                    )
+                    .at(file, entry.value.range.clone()),
+                );
+                return None;
+            }
+            if let Some(values) = &allowed
+                && !values.iter().any(|value| value == text)
+            {
+                out.push(
+                    Diagnostic::error(
+                        Code::ArgDefaultNotInEnum,
+                        format!("the default `{text}` of argument `{name}` is not one of its allowed values: {}", values.join(", ")),
+                    )
+                    .at(file, entry.value.range.clone()),
+                );
+                return None;
+            }
+            if required {
+                out.push(
+                    Diagnostic::warning(
+                        Code::ArgRequiredWithDefault,
+                        format!("argument `{name}` is required, so its default is never used"),
+                    )
+                    .with_hint("make it optional (`required: false`) or remove the default")
+                    .at(file, entry.value.range.clone()),
+                );
+            }
+            Some(text.to_owned())
+        }
+    };
+    Some(Arg {
+        name,
+        description,
+        required,
+        arg_type,
+        allowed,
+        default,
+    })
+}
+
+fn parse_enum(
+    file: &SourceFile,
+    name: &str,
+    arg_type: ArgType,
+    node: &Node,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Vec<String>> {
+    let invalid = |message: String| {
+        Diagnostic::error(Code::ArgEnumInvalid, message).at(file, node.range.clone())
+    };
+    let NodeKind::Sequence(items) = &node.kind else {
+        out.push(invalid(format!(
+            "the `enum` of argument `{name}` must be a list of values"
+        )));
+        return None;
+    };
+    if items.is_empty() {
+        out.push(invalid(format!("the `enum` of argument `{name}` is empty")));
+        return None;
+    }
+    let mut values: Vec<String> = Vec::with_capacity(items.len());
+    for item in items {
+        let Some(text) = scalar_text(item) else {
+            out.push(invalid(format!(
+                "the `enum` of argument `{name}` may only hold single values"
+            )));
+            return None;
+        };
+        if coerce(arg_type, &serde_json::Value::String(text.to_owned())).is_none() {
+            out.push(invalid(format!(
+                "the allowed value `{text}` of argument `{name}` is not a {}",
+                arg_type.as_str()
+            )));
+            return None;
+        }
+        if values.iter().any(|value| value == text) {
+            out.push(invalid(format!(
+                "the `enum` of argument `{name}` lists `{text}` twice"
+            )));
+            return None;
+        }
+        values.push(text.to_owned());
+    }
+    Some(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_pascal_case() {
+        assert_eq!(placeholder_name("service_name"), "ServiceName");
+        assert_eq!(placeholder_name("ttl_minutes"), "TtlMinutes");
+        assert_eq!(placeholder_name("oauth2_client"), "Oauth2Client");
+        assert_eq!(placeholder_name("v_2"), placeholder_name("v2"));
+    }
+
+    #[test]
+    fn arg_name_grammar() {
+        for good in ["a", "service_name", "v2", "a_1b"] {
+            assert!(is_valid_arg_name(good), "{good}");
+        }
+        for bad in ["", "Service", "_a", "a_", "a__b", "2a", "a-b", "ä"] {
+            assert!(!is_valid_arg_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn coercion_accepts_strings_that_spell_the_type() {
+        use serde_json::json;
+        assert_eq!(
+            coerce(ArgType::Number, &json!("30")).map(|c| (c.json, c.text)),
+            Some((json!(30), "30".into()))
+        );
+        assert_eq!(
+            coerce(ArgType::Number, &json!(2.5)).map(|c| c.text),
+            Some("2.5".into())
+        );
+        assert_eq!(coerce(ArgType::Number, &json!("thirty")), None);
+        assert_eq!(coerce(ArgType::Number, &json!(true)), None);
+        assert_eq!(
+            coerce(ArgType::Boolean, &json!("TRUE")).map(|c| c.json),
+            Some(json!(true))
+        );
+        assert_eq!(coerce(ArgType::Boolean, &json!("yes")), None);
+        assert_eq!(
+            coerce(ArgType::String, &json!(5)).map(|c| c.text),
+            Some("5".into())
+        );
+        assert_eq!(coerce(ArgType::String, &json!(["a"])), None);
+    }
+}

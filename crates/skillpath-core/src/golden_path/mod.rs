@@ -1,0 +1,251 @@
+//! Golden Path skills: an Agent Skill plus typed arguments (`tool_name`, `args`) and a
+//! structured body (Prerequisites, Execution Steps with phases and template references,
+//! Success Criteria). Calling one renders it to markdown with the arguments filled in.
+//!
+//! Start with [`GoldenSkill::read`]; then [`schema::input_schema`], [`render::render`], and
+//! [`spec::SkillSpec`] for writing a skill from structured data.
+
+pub mod args;
+pub mod body;
+pub mod condition;
+pub mod render;
+pub mod schema;
+pub mod spec;
+pub mod templates;
+
+use std::path::Path;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::skill_md::SkillMd;
+use args::Arg;
+use body::Body;
+use condition::{Condition, find_arg};
+
+/// The frontmatter fields Golden Path adds.
+pub const FIELDS: [&str; 2] = ["tool_name", "args"];
+
+/// The Golden Path view of a skill: its tool name, arguments and body structure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoldenSkill {
+    /// `tool_name`, when given and valid.
+    pub tool_name: Option<String>,
+    /// The arguments that could be read.
+    pub args: Vec<Arg>,
+    /// The body's structure.
+    pub body: Body,
+}
+
+impl GoldenSkill {
+    /// Reads the Golden Path parts of `skill`, with diagnostics about the arguments and
+    /// `tool_name` (no file system access).
+    pub fn read(skill: &SkillMd) -> (GoldenSkill, Vec<Diagnostic>) {
+        let file = &skill.file;
+        let (args, mut diagnostics) =
+            args::parse_args(file, skill.field("args").map(|entry| &entry.value));
+        let tool_name = skill.field("tool_name").and_then(|entry| {
+            let name = entry.value.as_scalar().map(|scalar| scalar.text.as_str());
+            match name {
+                Some(name) if is_valid_tool_name(name) => Some(name.to_owned()),
+                _ => {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            Code::ToolNameInvalid,
+                            format!(
+                                "`tool_name` `{}` is not a valid MCP tool name",
+                                name.unwrap_or("?")
+                            ),
+                        )
+                        .with_hint("use 1 to 128 letters, digits, `_`, `-` or `.`")
+                        .at(file, entry.value.range.clone()),
+                    );
+                    None
+                }
+            }
+        });
+        let body = body::parse_body(skill.body(), skill.body.start);
+        (
+            GoldenSkill {
+                tool_name,
+                args,
+                body,
+            },
+            diagnostics,
+        )
+    }
+
+    /// Whether the skill uses any Golden Path feature: `args`, `tool_name`, or a structured body.
+    pub fn is_golden_path(skill: &SkillMd, body: &Body) -> bool {
+        FIELDS.iter().any(|field| skill.field(field).is_some()) || body.is_structured()
+    }
+
+    /// The name of the skill's MCP tool: `tool_name`, else `name`.
+    pub fn tool_name_or<'a>(&'a self, name: &'a str) -> &'a str {
+        self.tool_name.as_deref().unwrap_or(name)
+    }
+}
+
+/// MCP tool names: `[A-Za-z0-9_.-]{1,128}`.
+pub fn is_valid_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+/// Every Golden Path rule for `skill`, whose folder is `skill_dir`: arguments, `tool_name`,
+/// body structure, template files, conditions and placeholders.
+pub(crate) fn check(skill: &SkillMd, skill_dir: &Path) -> Vec<Diagnostic> {
+    let (golden, mut out) = GoldenSkill::read(skill);
+    if !GoldenSkill::is_golden_path(skill, &golden.body) {
+        return out;
+    }
+    let file = &skill.file;
+    let body = &golden.body;
+
+    for range in &body.stray_phases {
+        out.push(
+            Diagnostic::warning(
+                Code::PhaseOutsideExecutionSteps,
+                "a phase heading outside `## Execution Steps`",
+            )
+            .with_hint("move the phase under the `## Execution Steps` section")
+            .at(file, range.clone()),
+        );
+    }
+    for section in body
+        .sections
+        .iter()
+        .filter(|s| s.kind == body::SectionKind::ExecutionSteps)
+    {
+        for (index, phase) in section.phases.iter().enumerate() {
+            let expected = index as u64 + 1;
+            if phase.number != expected {
+                out.push(
+                    Diagnostic::warning(
+                        Code::PhaseNumbering,
+                        format!(
+                            "phase {} is the {expected}. phase; number phases 1, 2, 3, … in order",
+                            phase.number
+                        ),
+                    )
+                    .at(file, phase.heading_range.clone()),
+                );
+            }
+        }
+    }
+    for stray in &body.stray_labels {
+        out.push(
+            Diagnostic::error(
+                Code::TemplateReferenceIncomplete,
+                format!("a `**{}:**` line that does not follow a `**Template:**` line", stray.label),
+            )
+            .with_hint("a template reference is a `**Template:**` line, then `**Target:**` and an optional `**Condition:**`")
+            .at(file, stray.range.clone()),
+        );
+    }
+
+    for reference in body.template_refs() {
+        let template = &reference.template;
+        if reference.target.is_none() {
+            out.push(
+                Diagnostic::error(
+                    Code::TemplateReferenceIncomplete,
+                    format!(
+                        "template `{}` has no `**Target:**` line saying where it goes",
+                        template.value
+                    ),
+                )
+                .at(file, template.range.clone()),
+            );
+        }
+        match templates::resolve(skill_dir, &template.value) {
+            Err(problem) => {
+                let code = if problem.contains("not found") {
+                    Code::TemplateMissing
+                } else {
+                    Code::TemplateOutsideSkill
+                };
+                out.push(
+                    Diagnostic::error(code, format!("template `{}` {problem}", template.value))
+                        .with_hint("put the template file in the skill folder and name it relative to `SKILL.md`")
+                        .at(file, template.range.clone()),
+                );
+            }
+            Ok(_) => {
+                if let Ok(content) = templates::load(skill_dir, &template.value) {
+                    let blocks = templates::if_blocks(&content);
+                    for line in &blocks.unbalanced {
+                        out.push(
+                            Diagnostic::error(
+                                Code::TemplateIfUnbalanced,
+                                format!("template `{}` has an unbalanced `{{{{#if}}}}` block at line {line}", template.value),
+                            )
+                            .with_hint("close every `// {{#if X}}` line with a `// {{/if}}` line")
+                            .at(file, template.range.clone()),
+                        );
+                    }
+                    for expression in blocks.expressions.iter().filter(|e| e.contains('=')) {
+                        if let Some(diagnostic) = check_condition(&golden.args, expression) {
+                            out.push(diagnostic.at(file, template.range.clone()));
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(condition) = &reference.condition
+            && let Some(diagnostic) = check_condition(&golden.args, &condition.value)
+        {
+            out.push(diagnostic.at(file, condition.range.clone()));
+        }
+    }
+
+    if !golden.args.is_empty() || skill.field("args").is_some() {
+        let known: Vec<String> = golden.args.iter().map(Arg::placeholder).collect();
+        let body_text = skill.body();
+        for (offset, name) in templates::placeholders(body_text) {
+            if !known.iter().any(|k| k == name) {
+                let start = skill.body.start + offset;
+                out.push(
+                    Diagnostic::warning(Code::PlaceholderUnknown, format!("`{{{name}}}` names no argument, so it is never filled in"))
+                        .with_hint(format!("declare an argument for it, or write `\\{{{name}}}` if the braces are meant literally"))
+                        .at(file, start..start + name.len() + 2),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// A diagnostic for a malformed condition or one on an unknown variable.
+fn check_condition(args: &[Arg], text: &str) -> Option<Diagnostic> {
+    match Condition::parse(text) {
+        Err(problem) => Some(
+            Diagnostic::error(
+                Code::ConditionMalformed,
+                format!("condition `{text}` is malformed: {problem}"),
+            )
+            .with_hint("write `Var=value`, `Var!=value`, `Var=a|b` or a bare `Var`"),
+        ),
+        Ok(condition) if find_arg(args, condition.variable()).is_none() => Some(
+            Diagnostic::error(
+                Code::ConditionUnknownVariable,
+                format!(
+                    "condition `{text}` tests `{}`, which is not an argument",
+                    condition.variable()
+                ),
+            )
+            .with_hint(format!(
+                "the arguments are: {}",
+                if args.is_empty() {
+                    "none".to_owned()
+                } else {
+                    args.iter()
+                        .map(|arg| format!("`{}`", arg.placeholder()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            )),
+        ),
+        Ok(_) => None,
+    }
+}

@@ -1,0 +1,515 @@
+//! Rendering a skill with arguments: the markdown an agent receives when it calls the skill.
+//!
+//! The steps, in order: resolve the arguments (defaults, coercion, and every problem at once);
+//! drop template references whose condition is false; substitute `{PascalCase}` placeholders of
+//! known arguments; inline each remaining template, its `{{#if}}` blocks and placeholders
+//! processed, in a fenced block under its reference; say which defaults were applied.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::GoldenSkill;
+use super::args::{Arg, coerce};
+use super::body::TemplateRef;
+use super::condition::{Condition, find_arg, is_truthy};
+use super::templates;
+use crate::skill_md::SkillMd;
+
+/// One thing wrong with the arguments of a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgProblem {
+    /// A required argument was not given (or was blank).
+    Missing {
+        /// The argument.
+        name: String,
+        /// Its description.
+        description: Option<String>,
+    },
+    /// A value is not of the argument's type.
+    WrongType {
+        /// The argument.
+        name: String,
+        /// The declared type.
+        expected: &'static str,
+        /// The value given, as JSON.
+        given: String,
+    },
+    /// A value is not one of the allowed values.
+    NotAllowed {
+        /// The argument.
+        name: String,
+        /// The value given.
+        given: String,
+        /// The allowed values.
+        allowed: Vec<String>,
+    },
+    /// An argument the skill does not declare.
+    Unknown {
+        /// The name given.
+        name: String,
+        /// The declared arguments.
+        known: Vec<String>,
+    },
+}
+
+impl fmt::Display for ArgProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgProblem::Missing {
+                name,
+                description: Some(description),
+            } => {
+                write!(f, "missing required argument `{name}`: {description}")
+            }
+            ArgProblem::Missing {
+                name,
+                description: None,
+            } => write!(f, "missing required argument `{name}`"),
+            ArgProblem::WrongType {
+                name,
+                expected,
+                given,
+            } => {
+                write!(f, "argument `{name}` must be a {expected}, got {given}")
+            }
+            ArgProblem::NotAllowed {
+                name,
+                given,
+                allowed,
+            } => {
+                write!(
+                    f,
+                    "argument `{name}` must be one of {}, got `{given}`",
+                    quoted_list(allowed)
+                )
+            }
+            ArgProblem::Unknown { name, known } if known.is_empty() => {
+                write!(
+                    f,
+                    "unknown argument `{name}`: this skill takes no arguments"
+                )
+            }
+            ArgProblem::Unknown { name, known } => {
+                write!(
+                    f,
+                    "unknown argument `{name}`; the arguments are {}",
+                    quoted_list(known)
+                )
+            }
+        }
+    }
+}
+
+fn quoted_list(values: &[String]) -> String {
+    values
+        .iter()
+        .map(|value| format!("`{value}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The arguments of a call could not be used; nothing was rendered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArgumentsError {
+    /// Every problem found.
+    pub problems: Vec<ArgProblem>,
+}
+
+impl fmt::Display for ArgumentsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count = self.problems.len();
+        writeln!(
+            f,
+            "the arguments have {count} {}:",
+            if count == 1 { "problem" } else { "problems" }
+        )?;
+        for problem in &self.problems {
+            writeln!(f, "- {problem}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ArgumentsError {}
+
+/// An argument's value for this call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedArg {
+    /// The declared argument.
+    pub arg: Arg,
+    /// The value as substituted, when there is one.
+    pub value: Option<String>,
+    /// Whether the value is the argument's default.
+    pub defaulted: bool,
+}
+
+/// Checks and completes the arguments of a call: defaults applied, values coerced to their
+/// types. Every problem is reported, never just the first.
+pub fn resolve_args(
+    args: &[Arg],
+    given: &serde_json::Map<String, serde_json::Value>,
+) -> Result<Vec<ResolvedArg>, ArgumentsError> {
+    let mut problems = Vec::new();
+    let known: Vec<String> = args.iter().map(|arg| arg.name.clone()).collect();
+    for name in given.keys() {
+        if !known.contains(name) {
+            problems.push(ArgProblem::Unknown {
+                name: name.clone(),
+                known: known.clone(),
+            });
+        }
+    }
+    let mut resolved = Vec::with_capacity(args.len());
+    for arg in args {
+        let provided = given.get(&arg.name).filter(|value| match value {
+            serde_json::Value::Null => false,
+            serde_json::Value::String(s) => !s.trim().is_empty(),
+            _ => true,
+        });
+        let (value, defaulted) = match (provided, &arg.default) {
+            (Some(value), _) => (value.clone(), false),
+            (None, Some(default)) => (serde_json::Value::String(default.clone()), true),
+            (None, None) => {
+                if arg.required {
+                    problems.push(ArgProblem::Missing {
+                        name: arg.name.clone(),
+                        description: arg.description.clone(),
+                    });
+                }
+                resolved.push(ResolvedArg {
+                    arg: arg.clone(),
+                    value: None,
+                    defaulted: false,
+                });
+                continue;
+            }
+        };
+        let Some(coerced) = coerce(arg.arg_type, &value) else {
+            problems.push(ArgProblem::WrongType {
+                name: arg.name.clone(),
+                expected: arg.arg_type.as_str(),
+                given: value.to_string(),
+            });
+            continue;
+        };
+        if let Some(allowed) = &arg.allowed
+            && !allowed
+                .iter()
+                .any(|candidate| same_value(arg, candidate, &coerced.json))
+        {
+            problems.push(ArgProblem::NotAllowed {
+                name: arg.name.clone(),
+                given: coerced.text,
+                allowed: allowed.clone(),
+            });
+            continue;
+        }
+        resolved.push(ResolvedArg {
+            arg: arg.clone(),
+            value: Some(coerced.text),
+            defaulted,
+        });
+    }
+    if problems.is_empty() {
+        Ok(resolved)
+    } else {
+        Err(ArgumentsError { problems })
+    }
+}
+
+/// Whether the allowed value `candidate` (as written in `enum`) equals `value`: numbers by
+/// value (`30` is `30.0`), everything else exactly.
+fn same_value(arg: &Arg, candidate: &str, value: &serde_json::Value) -> bool {
+    coerce(
+        arg.arg_type,
+        &serde_json::Value::String(candidate.to_owned()),
+    )
+    .is_some_and(|c| match (&c.json, value) {
+        (serde_json::Value::Number(a), serde_json::Value::Number(b)) => a.as_f64() == b.as_f64(),
+        (a, b) => a == b,
+    })
+}
+
+/// The values of a call, by placeholder and by argument name.
+pub(crate) struct Values {
+    by_placeholder: HashMap<String, Option<String>>,
+    resolved: Vec<ResolvedArg>,
+}
+
+impl Values {
+    pub(crate) fn new(resolved: Vec<ResolvedArg>) -> Values {
+        let by_placeholder = resolved
+            .iter()
+            .map(|r| (r.arg.placeholder(), r.value.clone()))
+            .collect();
+        Values {
+            by_placeholder,
+            resolved,
+        }
+    }
+
+    /// The value substituted for `{placeholder}`, when the argument has one.
+    pub(crate) fn placeholder(&self, placeholder: &str) -> Option<&str> {
+        self.by_placeholder
+            .get(placeholder)
+            .and_then(|value| value.as_deref())
+    }
+
+    /// Whether `placeholder` names a declared argument.
+    pub(crate) fn is_known(&self, placeholder: &str) -> bool {
+        self.by_placeholder.contains_key(placeholder)
+    }
+
+    fn variable(&self, variable: &str) -> Option<&str> {
+        let args: Vec<Arg> = self.resolved.iter().map(|r| r.arg.clone()).collect();
+        let arg = find_arg(&args, variable)?;
+        self.placeholder(&arg.placeholder())
+    }
+
+    /// Evaluates a condition; a malformed one is false.
+    pub(crate) fn condition(&self, text: &str) -> bool {
+        Condition::parse(text)
+            .is_ok_and(|condition| condition.evaluate(self.variable(condition.variable())))
+    }
+
+    /// Evaluates the expression of a `{{#if X}}` block: a condition when it contains `=` or
+    /// names a variable, otherwise a flag that is true when any argument has that value
+    /// (`{{#if redis}}`).
+    pub(crate) fn if_expression(&self, expression: &str) -> bool {
+        let expression = expression.trim();
+        if expression.contains('=') {
+            return self.condition(expression);
+        }
+        let args: Vec<Arg> = self.resolved.iter().map(|r| r.arg.clone()).collect();
+        if find_arg(&args, expression).is_some() {
+            return self.variable(expression).is_some_and(is_truthy);
+        }
+        self.resolved.iter().any(|r| {
+            r.value
+                .as_deref()
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case(expression))
+        })
+    }
+}
+
+/// What rendering produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    /// The markdown: the body with everything applied, and a closing note of the arguments.
+    pub markdown: String,
+    /// Problems that did not stop rendering (a template file that is missing), also shown
+    /// in the markdown.
+    pub warnings: Vec<String>,
+}
+
+/// Renders `skill` (whose folder is `skill_dir`) with the arguments `given`.
+pub fn render(
+    skill: &SkillMd,
+    golden: &GoldenSkill,
+    skill_dir: &Path,
+    given: &serde_json::Map<String, serde_json::Value>,
+) -> Result<Rendered, ArgumentsError> {
+    let values = Values::new(resolve_args(&golden.args, given)?);
+    let text = &skill.file.text;
+    let mut markdown = String::new();
+    let mut warnings = Vec::new();
+    let mut cursor = skill.body.start;
+    for reference in golden.body.template_refs() {
+        markdown.push_str(&templates::substitute(
+            &text[cursor..reference.lines.start],
+            &values,
+        ));
+        cursor = reference.lines.end;
+        if reference
+            .condition
+            .as_ref()
+            .is_some_and(|condition| !values.condition(&condition.value))
+        {
+            // Dropped with its lines; also drop the blank line after it, so no gap is left.
+            if markdown.ends_with("\n\n") && text[cursor..].starts_with('\n') {
+                cursor += 1;
+            } else if markdown.ends_with("\n\n") && text[cursor..].starts_with("\r\n") {
+                cursor += 2;
+            }
+            continue;
+        }
+        render_reference(
+            skill,
+            reference,
+            skill_dir,
+            &values,
+            &mut markdown,
+            &mut warnings,
+        );
+    }
+    markdown.push_str(&templates::substitute(
+        &text[cursor..skill.body.end],
+        &values,
+    ));
+
+    let mut markdown = markdown
+        .trim_start_matches(['\n', '\r'])
+        .trim_end()
+        .to_owned();
+    markdown.push('\n');
+    if !values.resolved.is_empty() {
+        markdown.push_str(&arguments_note(&values.resolved));
+    }
+    Ok(Rendered { markdown, warnings })
+}
+
+/// The reference's lines (its condition, now true, left out), then the template inlined.
+fn render_reference(
+    skill: &SkillMd,
+    reference: &TemplateRef,
+    skill_dir: &Path,
+    values: &Values,
+    out: &mut String,
+    warnings: &mut Vec<String>,
+) {
+    let text = &skill.file.text;
+    for line in text[reference.lines.clone()].split_inclusive('\n') {
+        if !line.trim_start().starts_with("**Condition:**") {
+            out.push_str(&templates::substitute(line, values));
+        }
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    match templates::load(skill_dir, &reference.template.value) {
+        Ok(content) => {
+            let processed = templates::process(&content, values);
+            let fence = templates::fence_for(&processed);
+            let language = templates::language(&reference.template.value);
+            let _ = write!(out, "\n{fence}{language}\n{processed}");
+            if !processed.ends_with('\n') {
+                out.push('\n');
+            }
+            let _ = writeln!(out, "{fence}");
+        }
+        Err(problem) => {
+            let warning = format!("template `{}` {problem}", reference.template.value);
+            let _ = writeln!(out, "\n> **Warning:** {warning}; its content is not shown.");
+            warnings.push(warning);
+        }
+    }
+}
+
+/// The closing note: every argument's value, and which ones are defaults.
+fn arguments_note(resolved: &[ResolvedArg]) -> String {
+    let mut note = String::from("\n---\n\n**Arguments:**\n");
+    for arg in resolved {
+        let _ = match (&arg.value, arg.defaulted) {
+            (Some(value), true) => writeln!(note, "- `{}` = `{value}` (default)", arg.arg.name),
+            (Some(value), false) => writeln!(note, "- `{}` = `{value}`", arg.arg.name),
+            (None, _) => writeln!(
+                note,
+                "- `{}`: not given; `{{{}}}` is left as written",
+                arg.arg.name,
+                arg.arg.placeholder()
+            ),
+        };
+    }
+    note
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::golden_path::args::ArgType;
+
+    fn arg(
+        name: &str,
+        arg_type: ArgType,
+        required: bool,
+        allowed: Option<&[&str]>,
+        default: Option<&str>,
+    ) -> Arg {
+        Arg {
+            name: name.into(),
+            description: Some(format!("the {name}")),
+            required,
+            arg_type,
+            allowed: allowed.map(|values| values.iter().map(|v| (*v).to_owned()).collect()),
+            default: default.map(str::to_owned),
+        }
+    }
+
+    fn seed_args() -> Vec<Arg> {
+        vec![
+            arg("service_name", ArgType::String, true, None, None),
+            arg(
+                "cache_provider",
+                ArgType::String,
+                false,
+                Some(&["redis", "memory"]),
+                Some("redis"),
+            ),
+            arg("ttl_minutes", ArgType::Number, false, None, Some("30")),
+        ]
+    }
+
+    fn given(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn defaults_apply_and_strings_coerce() {
+        let resolved = resolve_args(
+            &seed_args(),
+            &given(serde_json::json!({"service_name": "Orders", "ttl_minutes": "45"})),
+        )
+        .expect("valid");
+        let values: Vec<(&str, Option<&str>, bool)> = resolved
+            .iter()
+            .map(|r| (r.arg.name.as_str(), r.value.as_deref(), r.defaulted))
+            .collect();
+        assert_eq!(
+            values,
+            [
+                ("service_name", Some("Orders"), false),
+                ("cache_provider", Some("redis"), true),
+                ("ttl_minutes", Some("45"), false)
+            ]
+        );
+    }
+
+    #[test]
+    fn every_problem_is_reported() {
+        let error = resolve_args(
+            &seed_args(),
+            &given(serde_json::json!({"cache_provider": "memcached", "ttl_minutes": "soon", "colour": "blue"})),
+        )
+        .expect_err("invalid");
+        assert_eq!(
+            error.to_string(),
+            "the arguments have 4 problems:\n\
+             - unknown argument `colour`; the arguments are `service_name`, `cache_provider`, `ttl_minutes`\n\
+             - missing required argument `service_name`: the service_name\n\
+             - argument `cache_provider` must be one of `redis`, `memory`, got `memcached`\n\
+             - argument `ttl_minutes` must be a number, got \"soon\"\n"
+        );
+    }
+
+    #[test]
+    fn blank_strings_count_as_missing_and_numbers_compare_by_value() {
+        let error = resolve_args(
+            &seed_args(),
+            &given(serde_json::json!({"service_name": "  "})),
+        )
+        .expect_err("missing");
+        assert!(matches!(error.problems[0], ArgProblem::Missing { .. }));
+        let numbers = [arg(
+            "level",
+            ArgType::Number,
+            true,
+            Some(&["1", "2.5"]),
+            None,
+        )];
+        assert!(resolve_args(&numbers, &given(serde_json::json!({"level": 2.50}))).is_ok());
+        assert!(resolve_args(&numbers, &given(serde_json::json!({"level": "1.0"}))).is_ok());
+        assert!(resolve_args(&numbers, &given(serde_json::json!({"level": 3}))).is_err());
+    }
+}

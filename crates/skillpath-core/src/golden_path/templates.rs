@@ -1,0 +1,301 @@
+//! Template files and placeholders: finding a template safely inside its skill folder,
+//! `// {{#if X}}` … `// {{/if}}` line blocks, and `{PascalCase}` substitution.
+
+use std::path::{Component, Path, PathBuf};
+
+use super::render::Values;
+
+/// Templates larger than this are not read (the same bound as `SKILL.md`).
+const MAX_TEMPLATE_SIZE: u64 = crate::load::DEFAULT_MAX_FILE_SIZE;
+
+/// The path of template `name` inside `skill_dir`, or why it cannot be used: absolute paths,
+/// `..` and symlinks that lead out of the skill folder are refused.
+pub fn resolve(skill_dir: &Path, name: &str) -> Result<PathBuf, String> {
+    let relative = Path::new(name);
+    if name.is_empty()
+        || relative
+            .components()
+            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return Err(
+            "must be a path inside the skill folder (no `..`, no absolute path)".to_owned(),
+        );
+    }
+    let path = skill_dir.join(relative);
+    if !path.exists() {
+        return Err("was not found in the skill folder".to_owned());
+    }
+    let (Ok(real_dir), Ok(real_path)) = (skill_dir.canonicalize(), path.canonicalize()) else {
+        return Err("cannot be resolved".to_owned());
+    };
+    if !real_path.starts_with(&real_dir) {
+        return Err("leads out of the skill folder through a symlink".to_owned());
+    }
+    if !real_path.is_file() {
+        return Err("is not a file".to_owned());
+    }
+    Ok(path)
+}
+
+/// Reads template `name` of the skill in `skill_dir`.
+pub(crate) fn load(skill_dir: &Path, name: &str) -> Result<String, String> {
+    let path = resolve(skill_dir, name)?;
+    crate::load::read_text(&path, MAX_TEMPLATE_SIZE).map_err(|diagnostic| {
+        let message = diagnostic.message;
+        format!("cannot be read: {message}")
+    })
+}
+
+/// A `{{#if X}}` or `{{/if}}` marker line, written inside a comment so the template stays
+/// valid source (`// {{#if redis}}`, `# {{/if}}`, `<!-- {{#if x}} -->`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Marker<'a> {
+    If(&'a str),
+    EndIf,
+}
+
+pub(crate) fn marker(line: &str) -> Option<Marker<'_>> {
+    let mut text = line.trim();
+    for opener in ["//", "<!--", "/*", "#", "--", ";"] {
+        if let Some(rest) = text.strip_prefix(opener) {
+            text = rest.trim_start();
+            break;
+        }
+    }
+    for closer in ["-->", "*/"] {
+        if let Some(rest) = text.strip_suffix(closer) {
+            text = rest.trim_end();
+        }
+    }
+    let inner = text.strip_prefix("{{")?.strip_suffix("}}")?.trim();
+    if inner == "/if" {
+        return Some(Marker::EndIf);
+    }
+    let expression = inner.strip_prefix("#if")?;
+    let expression = expression.strip_prefix(char::is_whitespace)?.trim();
+    (!expression.is_empty()).then_some(Marker::If(expression))
+}
+
+/// The `{{#if}}` expressions of a template, and whether its blocks are balanced.
+pub(crate) struct IfBlocks<'a> {
+    pub(crate) expressions: Vec<&'a str>,
+    /// Line numbers (1-based) of `{{/if}}` lines without an open block, and of blocks never closed.
+    pub(crate) unbalanced: Vec<usize>,
+}
+
+pub(crate) fn if_blocks(content: &str) -> IfBlocks<'_> {
+    let mut expressions = Vec::new();
+    let mut open = Vec::new();
+    let mut unbalanced = Vec::new();
+    for (index, line) in content.lines().enumerate() {
+        match marker(line) {
+            Some(Marker::If(expression)) => {
+                expressions.push(expression);
+                open.push(index + 1);
+            }
+            Some(Marker::EndIf) if open.pop().is_none() => unbalanced.push(index + 1),
+            Some(Marker::EndIf) | None => {}
+        }
+    }
+    unbalanced.extend(open);
+    IfBlocks {
+        expressions,
+        unbalanced,
+    }
+}
+
+/// Processes a template: keeps or drops `{{#if}}` blocks (nesting allowed; the marker lines
+/// always go), then substitutes placeholders.
+pub(crate) fn process(content: &str, values: &Values) -> String {
+    let mut kept = String::with_capacity(content.len());
+    let mut stack: Vec<bool> = Vec::new();
+    for line in content.split_inclusive('\n') {
+        match marker(line) {
+            Some(Marker::If(expression)) => stack.push(values.if_expression(expression)),
+            Some(Marker::EndIf) => {
+                stack.pop();
+            }
+            None if stack.iter().all(|keep| *keep) => kept.push_str(line),
+            None => {}
+        }
+    }
+    substitute(&kept, values)
+}
+
+/// Replaces `{Name}` with the value of the argument whose placeholder is `Name`. Braces that
+/// name no argument, or an argument without a value, stay as written (code is full of braces);
+/// `\{Name}` of a known placeholder writes a literal `{Name}`.
+pub(crate) fn substitute(text: &str, values: &Values) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let (before, from_brace) = rest.split_at(open);
+        let name = placeholder_at(from_brace);
+        let value = name.and_then(|name| values.placeholder(name));
+        match (name, value) {
+            (Some(name), _) if before.ends_with('\\') && values.is_known(name) => {
+                out.push_str(&before[..before.len() - 1]);
+                out.push_str(&from_brace[..name.len() + 2]);
+                rest = &from_brace[name.len() + 2..];
+            }
+            (Some(name), Some(value)) => {
+                out.push_str(before);
+                out.push_str(value);
+                rest = &from_brace[name.len() + 2..];
+            }
+            _ => {
+                out.push_str(before);
+                out.push('{');
+                rest = &from_brace[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The `Name` of a `{Name}` at the start of `text`, when `Name` is `PascalCase` letters and digits.
+pub(crate) fn placeholder_at(text: &str) -> Option<&str> {
+    let inner = text.strip_prefix('{')?;
+    let end = inner.find('}')?;
+    let name = &inner[..end];
+    let mut chars = name.chars();
+    (chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.all(|c| c.is_ascii_alphanumeric()))
+    .then_some(name)
+}
+
+/// Every `{PascalCase}` in `text` that is not escaped, with its byte offset.
+pub(crate) fn placeholders(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.match_indices('{').filter_map(move |(at, _)| {
+        let name = placeholder_at(&text[at..])?;
+        (!text[..at].ends_with('\\')).then_some((at, name))
+    })
+}
+
+/// A code fence longer than any run of backticks in `content`.
+pub(crate) fn fence_for(content: &str) -> String {
+    let longest = content.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat(longest.max(2) + 1)
+}
+
+/// The code-block language for a template file name, from its extension.
+pub(crate) fn language(name: &str) -> &'static str {
+    let file = name.rsplit('/').next().unwrap_or(name).to_ascii_lowercase();
+    if file == "dockerfile" {
+        return "dockerfile";
+    }
+    let extension = file.rsplit_once('.').map_or("", |(_, ext)| ext);
+    match extension {
+        "cs" => "csharp",
+        "csproj" | "xml" | "props" | "targets" => "xml",
+        "ts" => "typescript",
+        "tsx" => "tsx",
+        "js" | "mjs" | "cjs" => "javascript",
+        "jsx" => "jsx",
+        "py" => "python",
+        "rs" => "rust",
+        "go" => "go",
+        "java" => "java",
+        "kt" => "kotlin",
+        "rb" => "ruby",
+        "json" => "json",
+        "yaml" | "yml" => "yaml",
+        "toml" => "toml",
+        "md" => "markdown",
+        "sh" | "bash" => "bash",
+        "sql" => "sql",
+        "html" => "html",
+        "css" => "css",
+        "tf" => "hcl",
+        "proto" => "protobuf",
+        "graphql" | "gql" => "graphql",
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::golden_path::args::{Arg, ArgType};
+    use crate::golden_path::render::{ResolvedArg, Values};
+
+    fn values(pairs: &[(&str, Option<&str>)]) -> Values {
+        Values::new(
+            pairs
+                .iter()
+                .map(|(name, value)| ResolvedArg {
+                    arg: Arg {
+                        name: (*name).into(),
+                        description: None,
+                        required: false,
+                        arg_type: ArgType::String,
+                        allowed: None,
+                        default: None,
+                    },
+                    value: value.map(str::to_owned),
+                    defaulted: false,
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn substitutes_known_placeholders_only() {
+        let values = values(&[("service_name", Some("Orders")), ("entity", None)]);
+        assert_eq!(
+            substitute(
+                "src/{ServiceName}/{Other}/{entity}/{Entity} { get; set; } $\"{ServiceName}\" \\{ServiceName} \\{Other}",
+                &values
+            ),
+            "src/Orders/{Other}/{entity}/{Entity} { get; set; } $\"Orders\" {ServiceName} \\{Other}"
+        );
+    }
+
+    #[test]
+    fn if_blocks_keep_or_drop_lines() {
+        let values = values(&[
+            ("cache_provider", Some("redis")),
+            ("use_metrics", Some("false")),
+        ]);
+        let template = "a\n// {{#if redis}}\nredis line\n  // {{#if UseMetrics}}\n  metrics\n  // {{/if}}\n// {{/if}}\n# {{#if CacheProvider=memory}}\nmemory line\n# {{/if}}\n<!-- {{#if CacheProvider!=memory}} -->\nnot memory\n<!-- {{/if}} -->\nz\n";
+        assert_eq!(process(template, &values), "a\nredis line\nnot memory\nz\n");
+    }
+
+    #[test]
+    fn unbalanced_blocks_are_found() {
+        let blocks = if_blocks("// {{/if}}\n// {{#if a}}\nx\n");
+        assert_eq!(blocks.unbalanced, [1, 2]);
+        assert_eq!(blocks.expressions, ["a"]);
+    }
+
+    #[test]
+    fn fences_outgrow_the_content() {
+        assert_eq!(fence_for("no ticks"), "```");
+        assert_eq!(fence_for("```rust\n```"), "````");
+    }
+
+    #[test]
+    fn templates_stay_inside_the_skill() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let skill = temp.path().join("skill");
+        std::fs::create_dir_all(skill.join("templates")).expect("mkdir");
+        std::fs::write(skill.join("templates/A.cs"), "class A {}").expect("write");
+        std::fs::write(temp.path().join("secret.txt"), "secret").expect("write");
+        std::os::unix::fs::symlink(temp.path().join("secret.txt"), skill.join("link.txt"))
+            .expect("symlink");
+        assert!(resolve(&skill, "templates/A.cs").is_ok());
+        assert!(resolve(&skill, "../secret.txt").is_err());
+        assert!(resolve(&skill, "/etc/passwd").is_err());
+        assert!(
+            resolve(&skill, "link.txt")
+                .expect_err("escapes")
+                .contains("symlink")
+        );
+        assert!(
+            resolve(&skill, "missing.cs")
+                .expect_err("missing")
+                .contains("not found")
+        );
+    }
+}
