@@ -25,6 +25,15 @@ pub(crate) enum Command {
     ToPrompt(ToPromptArgs),
     /// Print the catalog an agent puts in its prompt: name, description and location of each skill.
     Catalog(CatalogArgs),
+    /// Print the JSON Schema (2020-12) of a skill's arguments: its MCP tool's input schema.
+    Schema(SchemaArgs),
+    /// Render a skill with arguments: the markdown an agent gets when it calls the skill.
+    ///
+    /// Exit status: 0 rendered, 1 the arguments or the skill have problems (all are listed;
+    /// nothing is rendered), 2 usage errors.
+    Render(RenderArgs),
+    /// Create a new skill folder that validates.
+    New(NewArgs),
 }
 
 /// Options every reading command shares.
@@ -118,4 +127,55 @@ pub(crate) struct CatalogArgs {
     /// Which rules decide whether a skill can be listed (default: load what a client would).
     #[arg(long, default_value = "lenient", value_parser = parse_mode)]
     pub(crate) mode: Mode,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SchemaArgs {
+    /// A skill folder or its `SKILL.md`.
+    #[arg(value_name = "PATH")]
+    pub(crate) path: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RenderArgs {
+    /// A skill folder or its `SKILL.md`.
+    #[arg(value_name = "PATH")]
+    pub(crate) path: PathBuf,
+    /// An argument value, as `name=value` (repeatable). Values are coerced to the argument's
+    /// type: `--arg ttl_minutes=45`.
+    #[arg(long = "arg", value_name = "NAME=VALUE", value_parser = parse_key_value)]
+    pub(crate) args: Vec<(String, String)>,
+    /// Arguments as one JSON object: `--args-json '{"service_name": "Orders"}'`. `--arg`
+    /// values win over it.
+    #[arg(long, value_name = "JSON", value_parser = parse_json_object)]
+    pub(crate) args_json: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+fn parse_key_value(value: &str) -> Result<(String, String), String> {
+    value
+        .split_once('=')
+        .map(|(name, value)| (name.trim().to_owned(), value.to_owned()))
+        .filter(|(name, _)| !name.is_empty())
+        .ok_or_else(|| format!("expected NAME=VALUE, got `{value}`"))
+}
+
+fn parse_json_object(value: &str) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    match serde_json::from_str(value) {
+        Ok(serde_json::Value::Object(map)) => Ok(map),
+        Ok(_) => Err("expected a JSON object such as {\"service_name\": \"Orders\"}".to_owned()),
+        Err(error) => Err(format!("not valid JSON: {error}")),
+    }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct NewArgs {
+    /// The skill's name: lowercase letters, digits and hyphens (`add-caching`).
+    #[arg(value_name = "NAME")]
+    pub(crate) name: String,
+    /// Scaffold a Golden Path skill: an argument, the structured body and a template file.
+    #[arg(long)]
+    pub(crate) golden_path: bool,
+    /// The folder to create the skill in.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub(crate) dir: PathBuf,
 }

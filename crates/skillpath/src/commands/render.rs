@@ -1,0 +1,79 @@
+//! `skillpath render`: a skill rendered with arguments.
+
+use std::path::{Path, PathBuf};
+
+use skillpath_core::golden_path::{GoldenSkill, render};
+use skillpath_core::load::{self, LoadOptions};
+use skillpath_core::skill_md::SkillMd;
+use skillpath_core::{Diagnostic, render_diagnostics};
+
+use crate::cli::RenderArgs;
+use crate::inputs;
+use crate::output::{self, ExitStatus};
+
+pub(crate) fn run(args: RenderArgs) -> anyhow::Result<ExitStatus> {
+    let Some(skill) = read_golden(&args.path)? else {
+        return Ok(ExitStatus::Invalid);
+    };
+    let mut given = args.args_json.unwrap_or_default();
+    for (name, value) in args.args {
+        given.insert(name, serde_json::Value::String(value));
+    }
+    match render::render(&skill.skill_md, &skill.golden, &skill.dir, &given) {
+        Ok(rendered) => {
+            let warnings: String = rendered
+                .warnings
+                .iter()
+                .map(|warning| format!("warning: {warning}\n"))
+                .collect();
+            output::stderr(&warnings)?;
+            output::stdout(&rendered.markdown)?;
+            Ok(ExitStatus::Success)
+        }
+        Err(error) => {
+            output::stderr(&format!("error: {error}"))?;
+            Ok(ExitStatus::Invalid)
+        }
+    }
+}
+
+/// A skill read for its Golden Path parts.
+pub(crate) struct ReadSkill {
+    pub(crate) skill_md: SkillMd,
+    pub(crate) golden: GoldenSkill,
+    pub(crate) dir: PathBuf,
+}
+
+/// Reads the skill at `path` (a folder or its `SKILL.md`). When its frontmatter or arguments
+/// have errors, prints them on stderr and returns `None`.
+pub(crate) fn read_golden(path: &Path) -> anyhow::Result<Option<ReadSkill>> {
+    inputs::require_existing(std::slice::from_ref(&path.to_path_buf()))?;
+    let dir = inputs::skill_dir_of(path);
+    let skill_md = match load::load_skill_md(&dir, LoadOptions::default()) {
+        Ok(skill_md) => skill_md,
+        Err(diagnostic) => {
+            output::stderr(&render_diagnostics::text(&diagnostic, None))?;
+            return Ok(None);
+        }
+    };
+    let (golden, diagnostics) = GoldenSkill::read(&skill_md);
+    let errors: Vec<&Diagnostic> = skill_md
+        .diagnostics
+        .iter()
+        .chain(&diagnostics)
+        .filter(|d| d.is_error())
+        .collect();
+    if !errors.is_empty() || skill_md.frontmatter.is_none() {
+        let text: String = errors
+            .iter()
+            .map(|d| format!("{}\n", render_diagnostics::text(d, Some(&skill_md.file))))
+            .collect();
+        output::stderr(&text)?;
+        return Ok(None);
+    }
+    Ok(Some(ReadSkill {
+        skill_md,
+        golden,
+        dir,
+    }))
+}
