@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag};
 
 /// A value and where it is written (byte range in the file).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,21 +150,14 @@ struct Heading {
 pub fn parse_body(text: &str, base: usize) -> Body {
     let mut headings = Vec::new();
     let mut code_blocks = Vec::new();
-    let mut current: Option<Heading> = None;
     for (event, range) in Parser::new_ext(text, Options::empty()).into_offset_iter() {
         match event {
             Event::Start(Tag::Heading { level, .. }) => {
-                current = Some(Heading {
+                headings.push(Heading {
                     level,
-                    text: String::new(),
-                    range: range.clone(),
+                    text: heading_source_text(&text[range.clone()]),
+                    range,
                 });
-            }
-            Event::End(TagEnd::Heading(_)) => headings.extend(current.take()),
-            Event::Text(t) | Event::Code(t) => {
-                if let Some(heading) = current.as_mut() {
-                    heading.text.push_str(&t);
-                }
             }
             Event::Start(Tag::CodeBlock(_)) => code_blocks.push(range),
             _ => {}
@@ -262,6 +255,32 @@ pub fn parse_body(text: &str, base: usize) -> Body {
     }
     body.stray_phases.sort_by_key(|range| range.start);
     body
+}
+
+/// A heading's text as written (markdown kept): an ATX heading without its `#` marks and closing
+/// sequence, a setext heading without its underline.
+pub(crate) fn heading_source_text(source: &str) -> String {
+    let source = source.trim_end();
+    let trimmed = source.trim_start();
+    if trimmed.starts_with('#') {
+        let content = trimmed.trim_start_matches('#');
+        let content = content.trim();
+        // A closing sequence is `#`s preceded by a space (or the whole content).
+        let without_closing = content.trim_end_matches('#');
+        if without_closing.is_empty() || without_closing.ends_with([' ', '\t']) {
+            without_closing.trim().to_owned()
+        } else {
+            content.to_owned()
+        }
+    } else {
+        let mut lines: Vec<&str> = source.lines().collect();
+        lines.pop();
+        lines
+            .iter()
+            .map(|line| line.trim())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
 /// `Phase 2: Create cache service` → `(2, "Create cache service")`.
@@ -434,6 +453,17 @@ mod tests {
         );
         assert_eq!(body.stray_labels.len(), 1);
         assert_eq!(body.stray_labels[0].label, "Target");
+    }
+
+    #[test]
+    fn heading_text_is_the_source() {
+        assert_eq!(
+            heading_source_text("# Use `foo` *now*\n"),
+            "Use `foo` *now*"
+        );
+        assert_eq!(heading_source_text("## Closing ##\n"), "Closing");
+        assert_eq!(heading_source_text("## C# and F#\n"), "C# and F#");
+        assert_eq!(heading_source_text("Setext title\n===\n"), "Setext title");
     }
 
     #[test]

@@ -148,13 +148,6 @@ impl SkillSpec {
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(str::to_owned);
-        if spec.sections.is_empty() && !spec.phases.is_empty() {
-            spec.sections.push(SectionSpec {
-                kind: SectionKind::ExecutionSteps,
-                heading: None,
-                content: String::new(),
-            });
-        }
         if !spec.phases.is_empty()
             && !spec
                 .sections
@@ -257,6 +250,9 @@ impl SkillSpec {
         let one_line = |what: &str, text: &str| -> Result<(), SpecError> {
             if text.contains(['\n', '\r']) || text.trim().is_empty() {
                 return error(format!("{what} must be one non-empty line, got `{text}`"));
+            }
+            if super::body::heading_source_text(&format!("# {text}\n")) != text.trim() {
+                return error(format!("{what} must not end with `#` marks, got `{text}`"));
             }
             Ok(())
         };

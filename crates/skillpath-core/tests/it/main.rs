@@ -11,3 +11,4 @@ mod lints;
 mod parse;
 mod spec;
 mod support;
+mod write;
