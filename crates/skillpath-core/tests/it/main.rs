@@ -6,6 +6,7 @@
 
 mod architecture;
 mod codes;
+mod golden_path;
 mod lenient;
 mod lints;
 mod parse;

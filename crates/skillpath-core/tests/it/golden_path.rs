@@ -1,0 +1,317 @@
+//! Golden Path skills through the public API: the seed's `add-caching` parsed, validated, its
+//! input schema, and rendering step by step (defaults and coercion, conditions, placeholders,
+//! escapes, templates with `{{#if}}` blocks, missing templates, the arguments note).
+
+use skillpath_core::Mode;
+use skillpath_core::golden_path::GoldenSkill;
+use skillpath_core::golden_path::render::{ArgProblem, render};
+use skillpath_core::golden_path::schema::input_schema;
+use skillpath_core::load::{LoadOptions, load_skill_md};
+
+use crate::support::{Sandbox, found, options};
+use skillpath_core::validate::validate_dir;
+
+const SEED: &str = "---
+name: add-caching
+description: Adds Redis caching to a service with cache-aside pattern. Use when a service needs a cache.
+args:
+  - name: service_name
+    description: Name of the target service (PascalCase)
+    required: true
+  - name: cache_provider
+    description: Cache backend to use
+    required: false
+    type: string
+    enum: [redis, memory]
+    default: redis
+  - name: ttl_minutes
+    description: Default cache TTL in minutes
+    required: false
+    type: number
+    default: \"30\"
+---
+
+# Add Caching
+
+Adds caching to {ServiceName}.
+
+## Prerequisites
+
+- [ ] Target service exists and builds
+- [ ] Redis server is accessible (if using redis provider)
+
+## Execution Steps
+
+### Phase 1: Install packages
+
+Add NuGet packages to the infrastructure project:
+- `Microsoft.Extensions.Caching.StackExchangeRedis`
+
+### Phase 2: Create cache service
+
+**Template:** `CacheService.cs`
+**Target:** `src/{ServiceName}/Infrastructure/Caching/{ServiceName}CacheService.cs`
+
+Create the cache service implementation.
+
+**Template:** `RedisOptions.cs`
+**Target:** `src/{ServiceName}/RedisOptions.cs`
+**Condition:** `CacheProvider=redis`
+
+**Template:** `Missing.cs`
+**Target:** `src/{ServiceName}/Missing.cs`
+**Condition:** `CacheProvider=memory`
+
+### Phase 3: Register in DI
+
+Add the following to the DI registration, keeping `services.AddX(o => { o.Ttl = ... })` and \\{ServiceName} as written:
+
+```cs
+services.AddSingleton<{ServiceName}CacheService>(); // {NotAnArgument}
+```
+
+## Success Criteria
+
+- [ ] Solution builds without errors
+- [ ] Cache entries expire after {TtlMinutes} minutes
+";
+
+const CACHE_SERVICE: &str = "namespace {ServiceName}.Infrastructure.Caching;
+
+public sealed class {ServiceName}CacheService
+{
+    // {{#if redis}}
+    private readonly IDistributedCache _cache;
+    // {{/if}}
+    // {{#if memory}}
+    private readonly IMemoryCache _cache;
+    // {{/if}}
+    // {{#if TtlMinutes=30}}
+    // The default TTL.
+    // {{/if}}
+    public TimeSpan Ttl { get; } = TimeSpan.FromMinutes({TtlMinutes});
+}
+";
+
+fn seed_sandbox() -> (Sandbox, std::path::PathBuf) {
+    let sandbox = Sandbox::new();
+    sandbox.file("add-caching/CacheService.cs", CACHE_SERVICE);
+    sandbox.file(
+        "add-caching/RedisOptions.cs",
+        "public record RedisOptions(string Connection);\n",
+    );
+    let dir = sandbox.skill("add-caching", SEED);
+    (sandbox, dir)
+}
+
+fn render_seed(args: serde_json::Value) -> Result<String, Vec<ArgProblem>> {
+    let (_sandbox, dir) = seed_sandbox();
+    let skill = load_skill_md(&dir, LoadOptions::default()).expect("loads");
+    let (golden, _) = GoldenSkill::read(&skill);
+    let given = args.as_object().cloned().unwrap_or_default();
+    render(&skill, &golden, &dir, &given)
+        .map(|r| r.markdown)
+        .map_err(|e| e.problems)
+}
+
+#[test]
+fn the_seed_parses_and_validates() {
+    let (_sandbox, dir) = seed_sandbox();
+    let report = validate_dir(&dir, &options(Mode::Spec, true));
+    // `Missing.cs` is referenced but absent; `{NotAnArgument}` names no argument.
+    let codes: Vec<_> = found(&report.diagnostics)
+        .into_iter()
+        .map(|(code, severity, line, _)| (code.as_str(), severity.as_str(), line))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            ("template-missing", "error", 48),
+            ("placeholder-unknown", "warning", 57)
+        ]
+    );
+    let skill = report.skill_md.expect("parsed");
+    let (golden, diagnostics) = GoldenSkill::read(&skill);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let names: Vec<&str> = golden.args.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["service_name", "cache_provider", "ttl_minutes"]);
+    let phases: Vec<&str> = golden.body.sections[1]
+        .phases
+        .iter()
+        .map(|p| p.name.value.as_str())
+        .collect();
+    assert_eq!(
+        phases,
+        ["Install packages", "Create cache service", "Register in DI"]
+    );
+    assert_eq!(golden.body.template_refs().count(), 3);
+}
+
+#[test]
+fn the_seed_schema_has_an_enum_and_a_number_default() {
+    let (_sandbox, dir) = seed_sandbox();
+    let skill = load_skill_md(&dir, LoadOptions::default()).expect("loads");
+    let (golden, _) = GoldenSkill::read(&skill);
+    assert_eq!(
+        input_schema(&golden.args),
+        serde_json::json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {
+                "service_name": {"type": "string", "description": "Name of the target service (PascalCase)"},
+                "cache_provider": {"type": "string", "description": "Cache backend to use", "enum": ["redis", "memory"], "default": "redis"},
+                "ttl_minutes": {"type": "number", "description": "Default cache TTL in minutes", "default": 30}
+            },
+            "required": ["service_name"],
+            "additionalProperties": false
+        })
+    );
+}
+
+#[test]
+fn the_seed_renders_with_defaults() {
+    let markdown = render_seed(serde_json::json!({"service_name": "Orders"})).expect("renders");
+    assert_eq!(
+        markdown,
+        "# Add Caching
+
+Adds caching to Orders.
+
+## Prerequisites
+
+- [ ] Target service exists and builds
+- [ ] Redis server is accessible (if using redis provider)
+
+## Execution Steps
+
+### Phase 1: Install packages
+
+Add NuGet packages to the infrastructure project:
+- `Microsoft.Extensions.Caching.StackExchangeRedis`
+
+### Phase 2: Create cache service
+
+**Template:** `CacheService.cs`
+**Target:** `src/Orders/Infrastructure/Caching/OrdersCacheService.cs`
+
+```csharp
+namespace Orders.Infrastructure.Caching;
+
+public sealed class OrdersCacheService
+{
+    private readonly IDistributedCache _cache;
+    // The default TTL.
+    public TimeSpan Ttl { get; } = TimeSpan.FromMinutes(30);
+}
+```
+
+Create the cache service implementation.
+
+**Template:** `RedisOptions.cs`
+**Target:** `src/Orders/RedisOptions.cs`
+
+```csharp
+public record RedisOptions(string Connection);
+```
+
+### Phase 3: Register in DI
+
+Add the following to the DI registration, keeping `services.AddX(o => { o.Ttl = ... })` and {ServiceName} as written:
+
+```cs
+services.AddSingleton<OrdersCacheService>(); // {NotAnArgument}
+```
+
+## Success Criteria
+
+- [ ] Solution builds without errors
+- [ ] Cache entries expire after 30 minutes
+
+---
+
+**Arguments:**
+- `service_name` = `Orders`
+- `cache_provider` = `redis` (default)
+- `ttl_minutes` = `30` (default)
+"
+    );
+}
+
+#[test]
+fn the_other_branch_drops_the_redis_reference_and_shows_a_missing_template() {
+    let markdown =
+        render_seed(serde_json::json!({"service_name": "Billing", "cache_provider": "memory", "ttl_minutes": 5})).expect("renders");
+    assert!(!markdown.contains("RedisOptions"), "{markdown}");
+    assert!(!markdown.contains("**Condition:**"), "{markdown}");
+    assert!(markdown.contains("private readonly IMemoryCache _cache;"));
+    assert!(!markdown.contains("IDistributedCache"));
+    assert!(
+        !markdown.contains("The default TTL"),
+        "the `TtlMinutes=30` block is dropped for 5"
+    );
+    assert!(markdown.contains("TimeSpan.FromMinutes(5)"));
+    assert!(markdown.contains(
+        "**Template:** `Missing.cs`\n**Target:** `src/Billing/Missing.cs`\n\n> **Warning:** template `Missing.cs` was not found in the skill folder; its content is not shown.\n"
+    ));
+    assert!(markdown.ends_with(
+        "- `service_name` = `Billing`\n- `cache_provider` = `memory`\n- `ttl_minutes` = `5`\n"
+    ));
+}
+
+#[test]
+fn rendering_is_deterministic() {
+    let args = serde_json::json!({"service_name": "Orders", "ttl_minutes": "45"});
+    assert_eq!(render_seed(args.clone()), render_seed(args));
+}
+
+#[test]
+fn bad_arguments_render_nothing_and_list_every_problem() {
+    let problems = render_seed(
+        serde_json::json!({"cache_provider": "memcached", "ttl_minutes": "soon", "region": "eu"}),
+    )
+    .expect_err("invalid");
+    let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        text,
+        [
+            "unknown argument `region`; the arguments are `service_name`, `cache_provider`, `ttl_minutes`",
+            "missing required argument `service_name`: Name of the target service (PascalCase)",
+            "argument `cache_provider` must be one of `redis`, `memory`, got `memcached`",
+            "argument `ttl_minutes` must be a number, got \"soon\"",
+        ]
+    );
+}
+
+#[test]
+fn an_optional_argument_without_value_leaves_its_placeholder() {
+    let sandbox = Sandbox::new();
+    let dir = sandbox.skill(
+        "s",
+        "---\nname: s\ndescription: Use when testing.\nargs:\n  - name: region\n    description: Region\n---\n# S\n\nDeploy to {Region}.\n",
+    );
+    let skill = load_skill_md(&dir, LoadOptions::default()).expect("loads");
+    let (golden, _) = GoldenSkill::read(&skill);
+    let rendered = render(&skill, &golden, &dir, &serde_json::Map::new()).expect("renders");
+    assert_eq!(
+        rendered.markdown,
+        "# S\n\nDeploy to {Region}.\n\n---\n\n**Arguments:**\n- `region`: not given; `{Region}` is left as written\n"
+    );
+}
+
+#[test]
+fn golden_path_rules_apply_in_every_mode() {
+    let text = "---\nname: s\ndescription: Use when testing.\nargs:\n  - name: Bad\n    description: x\n---\n# S\n";
+    for mode in [Mode::Spec, Mode::Lenient, Mode::SkillsRef] {
+        let sandbox = Sandbox::new();
+        let dir = sandbox.skill("s", text);
+        let report = validate_dir(&dir, &options(mode, false));
+        assert!(
+            report
+                .diagnostics
+                .iter()
+                .any(|d| d.code.as_str() == "arg-name-invalid" && d.is_error()),
+            "{mode}: {:?}",
+            report.diagnostics
+        );
+    }
+}
