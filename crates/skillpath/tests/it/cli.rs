@@ -779,6 +779,13 @@ fn help_on_every_command() {
             ],
         ),
         (&["help", "validate"], &["--recursive"]),
+        (&["--help"], &["schema", "render", "new"]),
+        (&["schema", "--help"], &["PATH"]),
+        (
+            &["render", "--help"],
+            &["--arg", "--args-json", "NAME=VALUE", "Exit status"],
+        ),
+        (&["new", "--help"], &["--golden-path", "--dir", "NAME"]),
     ];
     for (args, mentions) in cases {
         let run = sandbox.run(args);
@@ -1232,4 +1239,125 @@ fn catalog_mode_decides_what_is_listed() {
             .starts_with("error: left out `skills/pdf-tools`: it is not valid in spec mode\n")
     );
     assert!(spec.stderr.contains("error[name-directory-mismatch]"));
+}
+
+#[test]
+fn new_scaffolds_skills_that_validate_render_and_refuse_to_overwrite() {
+    let sandbox = Sandbox::new();
+    let plain = sandbox.run(&["new", "my-skill"]);
+    assert_eq!(plain.code, 0, "{plain:?}");
+    assert!(
+        plain.stderr.starts_with("created `my-skill`\n"),
+        "{}",
+        plain.stderr
+    );
+    let golden = sandbox.run(&["new", "--golden-path", "--dir", "skills", "add-thing"]);
+    assert_eq!(golden.code, 0, "{golden:?}");
+    let run = sandbox.run(&["validate", "my-skill", "skills/add-thing"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout
+            .ends_with("2 valid, 0 invalid; 0 errors, 0 warnings\n"),
+        "{}",
+        run.stdout
+    );
+    let render = sandbox.run(&["render", "skills/add-thing", "--arg", "service_name=Orders"]);
+    assert_eq!(render.code, 0, "{render:?}");
+    assert!(
+        render
+            .stdout
+            .contains("**Target:** `src/Orders/Example.cs`\n\n```csharp\nnamespace Orders;\n"),
+        "{}",
+        render.stdout
+    );
+    let again = sandbox.run(&["new", "my-skill"]);
+    assert_eq!(again.code, 2);
+    assert!(again.stderr.contains("already exists"), "{}", again.stderr);
+    let bad = sandbox.run(&["new", "My_Skill"]);
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr.contains("not a valid skill name"),
+        "{}",
+        bad.stderr
+    );
+}
+
+#[test]
+fn render_takes_json_and_key_value_arguments_and_reports_usage_errors() {
+    let sandbox = Sandbox::new();
+    sandbox.skill(
+        "greet",
+        "---\nname: greet\ndescription: Use when greeting.\nargs:\n  - name: who\n    description: Who\n    required: true\n  - name: times\n    description: How often\n    type: number\n    default: \"1\"\n---\n# Greet\n\nSay hello to {Who} {Times} times.\n",
+    );
+    let json = sandbox.run(&[
+        "render",
+        "greet",
+        "--args-json",
+        r#"{"who": "Ada", "times": 2}"#,
+    ]);
+    assert_eq!(json.code, 0, "{json:?}");
+    assert!(
+        json.stdout
+            .starts_with("# Greet\n\nSay hello to Ada 2 times.\n"),
+        "{}",
+        json.stdout
+    );
+    let both = sandbox.run(&[
+        "render",
+        "greet",
+        "--args-json",
+        r#"{"who": "Ada"}"#,
+        "--arg",
+        "who=Grace",
+    ]);
+    assert!(
+        both.stdout.contains("Say hello to Grace 1 times."),
+        "{}",
+        both.stdout
+    );
+    assert!(
+        both.stdout.contains("- `times` = `1` (default)"),
+        "{}",
+        both.stdout
+    );
+    let wrong = sandbox.run(&["render", "greet", "--arg", "who=Ada", "--arg", "times=many"]);
+    assert_eq!((wrong.code, wrong.stdout.as_str()), (1, ""));
+    assert_eq!(
+        wrong.stderr,
+        "error: the arguments have 1 problem:\n- argument `times` must be a number, got \"many\"\n"
+    );
+    for args in [
+        &["render", "greet", "--arg", "who"][..],
+        &["render", "greet", "--args-json", "[1]"],
+        &["render", "greet", "--args-json", "{"],
+    ] {
+        let run = sandbox.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+    }
+    let schema = sandbox.run(&["schema", "greet"]);
+    assert_eq!(schema.code, 0);
+    let schema: serde_json::Value = serde_json::from_str(&schema.stdout).expect("JSON");
+    assert_eq!(
+        schema["properties"]["times"],
+        serde_json::json!({"type": "number", "description": "How often", "default": 1})
+    );
+    assert_eq!(schema["required"], serde_json::json!(["who"]));
+}
+
+#[test]
+fn render_and_schema_refuse_a_skill_whose_arguments_are_broken() {
+    let sandbox = Sandbox::new();
+    sandbox.skill(
+        "broken",
+        "---\nname: broken\ndescription: Use when testing.\nargs:\n  - name: Who\n---\n# B\n",
+    );
+    for command in ["render", "schema"] {
+        let run = sandbox.run(&[command, "broken"]);
+        assert_eq!((run.code, run.stdout.as_str()), (1, ""), "{command}");
+        assert!(
+            run.stderr.contains("error[arg-name-invalid]"),
+            "{command}: {}",
+            run.stderr
+        );
+    }
 }
