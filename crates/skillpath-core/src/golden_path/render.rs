@@ -235,6 +235,7 @@ fn same_value(arg: &Arg, candidate: &str, value: &serde_json::Value) -> bool {
 /// The values of a call, by placeholder and by argument name.
 pub(crate) struct Values {
     by_placeholder: HashMap<String, Option<String>>,
+    args: Vec<Arg>,
     resolved: Vec<ResolvedArg>,
 }
 
@@ -244,8 +245,10 @@ impl Values {
             .iter()
             .map(|r| (r.arg.placeholder(), r.value.clone()))
             .collect();
+        let args = resolved.iter().map(|r| r.arg.clone()).collect();
         Values {
             by_placeholder,
+            args,
             resolved,
         }
     }
@@ -257,14 +260,8 @@ impl Values {
             .and_then(|value| value.as_deref())
     }
 
-    /// Whether `placeholder` names a declared argument.
-    pub(crate) fn is_known(&self, placeholder: &str) -> bool {
-        self.by_placeholder.contains_key(placeholder)
-    }
-
     fn variable(&self, variable: &str) -> Option<&str> {
-        let args: Vec<Arg> = self.resolved.iter().map(|r| r.arg.clone()).collect();
-        let arg = find_arg(&args, variable)?;
+        let arg = find_arg(&self.args, variable)?;
         self.placeholder(&arg.placeholder())
     }
 
@@ -282,8 +279,7 @@ impl Values {
         if expression.contains('=') {
             return self.condition(expression);
         }
-        let args: Vec<Arg> = self.resolved.iter().map(|r| r.arg.clone()).collect();
-        if find_arg(&args, expression).is_some() {
+        if find_arg(&self.args, expression).is_some() {
             return self.variable(expression).is_some_and(is_truthy);
         }
         self.resolved.iter().any(|r| {

@@ -124,7 +124,7 @@ pub(crate) fn process(content: &str, values: &Values) -> String {
 
 /// Replaces `{Name}` with the value of the argument whose placeholder is `Name`. Braces that
 /// name no argument, or an argument without a value, stay as written (code is full of braces);
-/// `\{Name}` of a known placeholder writes a literal `{Name}`.
+/// `\{Name}` writes a literal `{Name}`.
 pub(crate) fn substitute(text: &str, values: &Values) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -133,7 +133,7 @@ pub(crate) fn substitute(text: &str, values: &Values) -> String {
         let name = placeholder_at(from_brace);
         let value = name.and_then(|name| values.placeholder(name));
         match (name, value) {
-            (Some(name), _) if before.ends_with('\\') && values.is_known(name) => {
+            (Some(name), _) if before.ends_with('\\') => {
                 out.push_str(&before[..before.len() - 1]);
                 out.push_str(&from_brace[..name.len() + 2]);
                 rest = &from_brace[name.len() + 2..];
@@ -248,7 +248,7 @@ mod tests {
                 "src/{ServiceName}/{Other}/{entity}/{Entity} { get; set; } $\"{ServiceName}\" \\{ServiceName} \\{Other}",
                 &values
             ),
-            "src/Orders/{Other}/{entity}/{Entity} { get; set; } $\"Orders\" {ServiceName} \\{Other}"
+            "src/Orders/{Other}/{entity}/{Entity} { get; set; } $\"Orders\" {ServiceName} {Other}"
         );
     }
 
