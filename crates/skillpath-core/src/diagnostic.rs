@@ -112,6 +112,7 @@ codes! {
     TemplateIfUnbalanced => "template-if-unbalanced",
     ConditionMalformed => "condition-malformed",
     ConditionUnknownVariable => "condition-unknown-variable",
+    ConditionValueInvalid => "condition-value-invalid",
     PlaceholderUnknown => "placeholder-unknown",
     BodyTooLong => "body-too-long",
     BodyTooManyTokens => "body-too-many-tokens",

@@ -75,6 +75,14 @@ impl Condition {
         }
     }
 
+    /// The values compared with (none for a truthy test).
+    pub fn values(&self) -> &[String] {
+        match self {
+            Condition::AnyOf { values, .. } | Condition::NoneOf { values, .. } => values,
+            Condition::Truthy { .. } => &[],
+        }
+    }
+
     /// Evaluates against `value`, the variable's value (`None` when not set).
     pub fn evaluate(&self, value: Option<&str>) -> bool {
         let matches = |values: &[String]| {
@@ -90,6 +98,35 @@ impl Condition {
             Condition::Truthy { .. } => value.is_some_and(is_truthy),
         }
     }
+}
+
+/// Whether `arg` can ever have a value equal (as conditions compare) to `value`: one of its
+/// allowed values, or a value of its type.
+pub fn can_equal(arg: &Arg, value: &str) -> bool {
+    match &arg.allowed {
+        Some(allowed) => allowed
+            .iter()
+            .any(|candidate| candidate.eq_ignore_ascii_case(value.trim())),
+        None => super::args::coerce(arg.arg_type, &serde_json::Value::String(value.to_owned()))
+            .is_some(),
+    }
+}
+
+/// Whether `expression` of a `{{#if X}}` block is a flag: an allowed value of some argument
+/// (`{{#if redis}}` for `cache_provider` with `enum: [redis, memory]`).
+pub fn is_flag(args: &[Arg], expression: &str) -> bool {
+    flag_arg(args, expression).is_some()
+}
+
+/// The argument that lists `flag` among its allowed values.
+pub fn flag_arg<'a>(args: &'a [Arg], flag: &str) -> Option<&'a Arg> {
+    args.iter().find(|arg| {
+        arg.allowed.as_ref().is_some_and(|allowed| {
+            allowed
+                .iter()
+                .any(|value| value.eq_ignore_ascii_case(flag.trim()))
+        })
+    })
 }
 
 /// Set, not empty, and not `false`, `0` or `no`.

@@ -184,8 +184,20 @@ pub(crate) fn check(skill: &SkillMd, skill_dir: &Path) -> Vec<Diagnostic> {
                             .at(file, template.range.clone()),
                         );
                     }
-                    for expression in blocks.expressions.iter().filter(|e| e.contains('=')) {
-                        if let Some(diagnostic) = check_condition(&golden.args, expression) {
+                    for expression in &blocks.expressions {
+                        let problem = if condition::is_flag(&golden.args, expression) {
+                            None
+                        } else {
+                            check_condition(&golden.args, expression)
+                        };
+                        if let Some(diagnostic) = problem {
+                            let diagnostic = Diagnostic {
+                                message: format!(
+                                    "in template `{}`: {}",
+                                    template.value, diagnostic.message
+                                ),
+                                ..diagnostic
+                            };
                             out.push(diagnostic.at(file, template.range.clone()));
                         }
                     }
@@ -216,7 +228,8 @@ pub(crate) fn check(skill: &SkillMd, skill_dir: &Path) -> Vec<Diagnostic> {
     out
 }
 
-/// A diagnostic for a malformed condition or one on an unknown variable.
+/// A diagnostic for a malformed condition, one on an unknown variable, or one comparing with a
+/// value the argument can never have.
 fn check_condition(args: &[Arg], text: &str) -> Option<Diagnostic> {
     match Condition::parse(text) {
         Err(problem) => Some(
@@ -246,6 +259,31 @@ fn check_condition(args: &[Arg], text: &str) -> Option<Diagnostic> {
                 }
             )),
         ),
-        Ok(_) => None,
+        Ok(condition) => {
+            let arg = find_arg(args, condition.variable())?;
+            let impossible: Vec<&String> = condition
+                .values()
+                .iter()
+                .filter(|value| !condition::can_equal(arg, value))
+                .collect();
+            let first = impossible.first()?;
+            let allowed = match (&arg.allowed, arg.arg_type) {
+                (Some(values), _) => values
+                    .iter()
+                    .map(|v| format!("`{v}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                (None, args::ArgType::Boolean) => "`true`, `false`".to_owned(),
+                (None, args::ArgType::Number) => "numbers".to_owned(),
+                (None, args::ArgType::String) => "any text".to_owned(),
+            };
+            Some(
+                Diagnostic::error(
+                    Code::ConditionValueInvalid,
+                    format!("condition `{text}` compares `{}` with `{first}`, a value it can never have", arg.name),
+                )
+                .with_hint(format!("`{}` takes {allowed}", arg.name)),
+            )
+        }
     }
 }

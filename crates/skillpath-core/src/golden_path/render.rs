@@ -13,7 +13,7 @@ use std::path::Path;
 use super::GoldenSkill;
 use super::args::{Arg, coerce};
 use super::body::TemplateRef;
-use super::condition::{Condition, find_arg, is_truthy};
+use super::condition::{Condition, find_arg, flag_arg, is_truthy};
 use super::templates;
 use crate::skill_md::SkillMd;
 
@@ -272,8 +272,8 @@ impl Values {
     }
 
     /// Evaluates the expression of a `{{#if X}}` block: a condition when it contains `=` or
-    /// names a variable, otherwise a flag that is true when any argument has that value
-    /// (`{{#if redis}}`).
+    /// names a variable, otherwise a flag: true when the argument that lists it among its
+    /// allowed values has it (`{{#if redis}}` for `cache_provider` = `redis`).
     pub(crate) fn if_expression(&self, expression: &str) -> bool {
         let expression = expression.trim();
         if expression.contains('=') {
@@ -282,10 +282,9 @@ impl Values {
         if find_arg(&self.args, expression).is_some() {
             return self.variable(expression).is_some_and(is_truthy);
         }
-        self.resolved.iter().any(|r| {
-            r.value
-                .as_deref()
-                .is_some_and(|v| v.trim().eq_ignore_ascii_case(expression))
+        flag_arg(&self.args, expression).is_some_and(|arg| {
+            self.placeholder(&arg.placeholder())
+                .is_some_and(|value| value.trim().eq_ignore_ascii_case(expression))
         })
     }
 }

@@ -220,6 +220,7 @@ mod tests {
     use crate::golden_path::args::{Arg, ArgType};
     use crate::golden_path::render::{ResolvedArg, Values};
 
+    /// Values of string arguments; `cache_provider` allows `redis` and `memory`.
     fn values(pairs: &[(&str, Option<&str>)]) -> Values {
         Values::new(
             pairs
@@ -230,7 +231,8 @@ mod tests {
                         description: None,
                         required: false,
                         arg_type: ArgType::String,
-                        allowed: None,
+                        allowed: (*name == "cache_provider")
+                            .then(|| vec!["redis".into(), "memory".into()]),
                         default: None,
                     },
                     value: value.map(str::to_owned),
@@ -254,12 +256,19 @@ mod tests {
 
     #[test]
     fn if_blocks_keep_or_drop_lines() {
-        let values = values(&[
+        let redis = values(&[
             ("cache_provider", Some("redis")),
             ("use_metrics", Some("false")),
         ]);
         let template = "a\n// {{#if redis}}\nredis line\n  // {{#if UseMetrics}}\n  metrics\n  // {{/if}}\n// {{/if}}\n# {{#if CacheProvider=memory}}\nmemory line\n# {{/if}}\n<!-- {{#if CacheProvider!=memory}} -->\nnot memory\n<!-- {{/if}} -->\nz\n";
-        assert_eq!(process(template, &values), "a\nredis line\nnot memory\nz\n");
+        assert_eq!(process(template, &redis), "a\nredis line\nnot memory\nz\n");
+        // A flag is an allowed value of an argument, not any value: `Memory` as a service name
+        // does not turn on `{{#if memory}}`.
+        let named = values(&[
+            ("cache_provider", Some("redis")),
+            ("service_name", Some("Memory")),
+        ]);
+        assert_eq!(process("// {{#if memory}}\nx\n// {{/if}}\n", &named), "");
     }
 
     #[test]

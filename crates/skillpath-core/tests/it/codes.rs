@@ -200,6 +200,15 @@ fn example(code: Code) -> (Layout, Mode, bool, Severity) {
             ),
             file: ("A.cs", "class A {}\n"),
         }),
+        Code::ConditionValueInvalid => spec(Layout::SkillWithFile {
+            content: format!(
+                "{}## Execution Steps\n\n### Phase 1: Write\n\n**Template:** `A.cs`\n**Target:** `src/A.cs`\n**Condition:** `Style=controllr`\n",
+                demo(
+                    "args:\n  - name: style\n    description: x\n    enum: [controller, minimal-api]\n"
+                )
+            ),
+            file: ("A.cs", "class A {}\n"),
+        }),
         Code::PlaceholderUnknown => spec_warning(skill(format!(
             "{}Write `{{Entity}}`.\n",
             demo("args:\n  - name: service_name\n    description: x\n")

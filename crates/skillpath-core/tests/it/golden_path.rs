@@ -315,3 +315,32 @@ fn golden_path_rules_apply_in_every_mode() {
         );
     }
 }
+
+#[test]
+fn template_if_expressions_must_name_an_argument_or_an_allowed_value() {
+    let sandbox = Sandbox::new();
+    sandbox.file("s/A.cs", "// {{#if redsi}}\nx\n// {{/if}}\n// {{#if redis}}\ny\n// {{/if}}\n// {{#if Provider=memcached}}\nz\n// {{/if}}\n");
+    let dir = sandbox.skill(
+        "s",
+        "---\nname: s\ndescription: Use when testing.\nargs:\n  - name: provider\n    description: x\n    enum: [redis, memory]\n---\n# S\n\n## Execution Steps\n\n### Phase 1: Write\n\n**Template:** `A.cs`\n**Target:** `src/A.cs`\n",
+    );
+    let report = validate_dir(&dir, &options(Mode::Spec, false));
+    let messages: Vec<(&str, &str)> = report
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.as_str(), d.message.as_str()))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            (
+                "condition-unknown-variable",
+                "in template `A.cs`: condition `redsi` tests `redsi`, which is not an argument"
+            ),
+            (
+                "condition-value-invalid",
+                "in template `A.cs`: condition `Provider=memcached` compares `provider` with `memcached`, a value it can never have"
+            ),
+        ]
+    );
+}

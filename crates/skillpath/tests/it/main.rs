@@ -3,6 +3,7 @@
 mod cli;
 mod differential;
 mod edge_cases;
+mod examples;
 mod support;
 
 use std::collections::HashSet;
