@@ -67,16 +67,16 @@ impl Arg {
 
 /// `service_name` → `ServiceName`: split on `_`, upper-case the first letter of each part.
 pub fn placeholder_name(name: &str) -> String {
-    name.split('_')
-        .filter(|part| !part.is_empty())
-        .map(|part| {
-            let mut chars = part.chars();
-            chars
-                .next()
-                .map(|first| first.to_uppercase().chain(chars).collect::<String>())
-                .unwrap_or_default()
-        })
-        .collect()
+    name.split('_').map(capitalized).collect()
+}
+
+/// `part` with its first letter upper-cased (`name` → `Name`).
+pub(crate) fn capitalized(part: &str) -> String {
+    let mut chars = part.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// Whether `name` follows the argument grammar `^[a-z][a-z0-9]*(_[a-z0-9]+)*$`.

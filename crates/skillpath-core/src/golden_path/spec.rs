@@ -455,13 +455,7 @@ impl SkillSpec {
 pub fn title_case(name: &str) -> String {
     name.split(['-', '_', ' '])
         .filter(|part| !part.is_empty())
-        .map(|part| {
-            let mut chars = part.chars();
-            chars
-                .next()
-                .map(|first| first.to_uppercase().chain(chars).collect::<String>())
-                .unwrap_or_default()
-        })
+        .map(super::args::capitalized)
         .collect::<Vec<_>>()
         .join(" ")
 }
