@@ -34,6 +34,31 @@ pub(crate) enum Command {
     Render(RenderArgs),
     /// Create a new skill folder that validates.
     New(NewArgs),
+    /// Import skill folders (or trees of them) into the store, in one transaction.
+    ///
+    /// Unchanged skills get no revision; changed ones exactly one. Of two skills with one name,
+    /// the first (in path order) is imported and the other reported.
+    Import(ImportArgs),
+    /// Write stored skills back as folders.
+    Export(ExportArgs),
+    /// List the stored skills.
+    List(ListArgs),
+    /// Show a stored skill: its details, files and `SKILL.md`.
+    Show(ShowArgs),
+    /// Search the stored skills (name, description, body).
+    Search(SearchArgs),
+    /// Show the revisions of a stored skill.
+    History(NameArgs),
+    /// Show what changed between two revisions of a stored skill.
+    Diff(DiffArgs),
+    /// Make an earlier revision of a skill current again (as a new revision).
+    Rollback(RollbackArgs),
+    /// Delete a stored skill (a revision; `restore` brings it back).
+    Delete(ReviseArgs),
+    /// Bring a deleted skill back.
+    Restore(ReviseArgs),
+    /// Show the skills found in the standard skill folders of this project and user.
+    Scan(ScanArgs),
 }
 
 /// Options every reading command shares.
@@ -178,4 +203,189 @@ pub(crate) struct NewArgs {
     /// The folder to create the skill in.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub(crate) dir: PathBuf,
+}
+
+/// Which database to use.
+#[derive(Debug, Args)]
+pub(crate) struct DbArgs {
+    /// The database: a SQLite file path or `sqlite://PATH` [default: the platform data
+    /// directory, e.g. `~/.local/share/skillpath/skillpath.db`].
+    #[arg(long, env = "SKILLPATH_DB", value_name = "PATH|URL")]
+    pub(crate) db: Option<String>,
+}
+
+/// Who makes a change, and why.
+#[derive(Debug, Args)]
+pub(crate) struct ChangeArgs {
+    /// The author recorded in the revision [default: `$USER`].
+    #[arg(long, value_name = "NAME")]
+    pub(crate) author: Option<String>,
+    /// The message recorded in the revision.
+    #[arg(long, short, value_name = "TEXT")]
+    pub(crate) message: Option<String>,
+}
+
+/// Output formats of the store commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OutputFormat {
+    /// A table or text, for people.
+    Text,
+    /// JSON, for scripts.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ImportArgs {
+    /// Skill folders, or folders to search for skills.
+    #[arg(value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Also import what `skillpath scan` finds in the standard skill folders (project ones first).
+    #[arg(long)]
+    pub(crate) discover: bool,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    #[command(flatten)]
+    pub(crate) change: ChangeArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ExportArgs {
+    /// The skills to export [default: all live skills].
+    #[arg(value_name = "NAME")]
+    pub(crate) names: Vec<String>,
+    /// The folder to write `<name>/SKILL.md` and files into.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) to: PathBuf,
+    /// Overwrite skill folders that exist in the target.
+    #[arg(long)]
+    pub(crate) force: bool,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ListArgs {
+    /// Only names starting with this.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) prefix: Option<String>,
+    /// Also list deleted skills.
+    #[arg(long)]
+    pub(crate) deleted: bool,
+    /// Skills per page.
+    #[arg(long, default_value_t = 100)]
+    pub(crate) limit: usize,
+    /// Continue after this cursor (printed at the end of the previous page).
+    #[arg(long, value_name = "CURSOR")]
+    pub(crate) cursor: Option<String>,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ShowArgs {
+    /// The skill.
+    pub(crate) name: String,
+    /// Show this revision instead of the current one.
+    #[arg(long, value_name = "N")]
+    pub(crate) revision: Option<u64>,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SearchArgs {
+    /// Words to look for; any text works.
+    pub(crate) query: String,
+    /// Most results.
+    #[arg(long, default_value_t = 10)]
+    pub(crate) limit: usize,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct NameArgs {
+    /// The skill.
+    pub(crate) name: String,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DiffArgs {
+    /// The skill.
+    pub(crate) name: String,
+    /// The older revision.
+    pub(crate) from: u64,
+    /// The newer revision [default: the current one].
+    pub(crate) to: Option<u64>,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RollbackArgs {
+    /// The skill.
+    pub(crate) name: String,
+    /// The revision whose content becomes current again.
+    #[arg(long, value_name = "N")]
+    pub(crate) to: u64,
+    #[command(flatten)]
+    pub(crate) revise: ReviseOptions,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReviseArgs {
+    /// The skill.
+    pub(crate) name: String,
+    #[command(flatten)]
+    pub(crate) revise: ReviseOptions,
+}
+
+/// Options of every command that writes a revision.
+#[derive(Debug, Args)]
+pub(crate) struct ReviseOptions {
+    /// The revision you expect the skill to be at; refused if it changed since [default: the
+    /// current revision].
+    #[arg(long, value_name = "REVISION")]
+    pub(crate) expect: Option<u64>,
+    #[command(flatten)]
+    pub(crate) change: ChangeArgs,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ScanArgs {
+    /// The project folder to start from [default: the current folder]; its parents up to the
+    /// repository root are searched too.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) project: Option<PathBuf>,
+    /// Leave out the user's skill folders (`~/.agents/skills`, …).
+    #[arg(long)]
+    pub(crate) no_user: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
 }

@@ -5,6 +5,7 @@ mod new;
 mod read_properties;
 mod render;
 mod schema;
+mod store;
 mod to_prompt;
 mod validate;
 
@@ -21,5 +22,16 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Schema(args) => schema::run(args),
         Command::Render(args) => render::run(args),
         Command::New(args) => new::run(args),
+        Command::Import(args) => store::import::run(args),
+        Command::Export(args) => store::export::run(args),
+        Command::List(args) => store::inspect::list(args),
+        Command::Show(args) => store::inspect::show(args),
+        Command::Search(args) => store::inspect::search(args),
+        Command::History(args) => store::inspect::history(args),
+        Command::Diff(args) => store::inspect::diff(args),
+        Command::Rollback(args) => store::revise::rollback(args),
+        Command::Delete(args) => store::revise::delete(args),
+        Command::Restore(args) => store::revise::restore(args),
+        Command::Scan(args) => store::scan::run(args),
     }
 }

@@ -1,0 +1,87 @@
+//! The store's errors, written for a person (and a model reading a tool result).
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// No skill has this name (or the revision does not exist).
+    #[error("no skill named `{name}`{}", revision.map(|r| format!(" has a revision {r}")).unwrap_or_default())]
+    NotFound {
+        /// The name asked for.
+        name: String,
+        /// The revision asked for, if any.
+        revision: Option<u64>,
+    },
+    /// A skill with this name exists already.
+    #[error("a skill named `{name}` exists already (revision {revision}{})", if *deleted { ", deleted" } else { "" })]
+    AlreadyExists {
+        /// The name.
+        name: String,
+        /// Its current revision.
+        revision: u64,
+        /// Whether it is deleted (restore it instead).
+        deleted: bool,
+    },
+    /// The writer expected another revision: someone changed the skill in between.
+    #[error(
+        "skill `{name}` is at revision {actual}, not {expected}: it was changed since you read it"
+    )]
+    StaleRevision {
+        /// The name.
+        name: String,
+        /// The revision the writer expected.
+        expected: u64,
+        /// The current revision.
+        actual: u64,
+    },
+    /// The operation does not fit the skill's state (restoring a live skill, updating a deleted one).
+    #[error("{0}")]
+    InvalidState(String),
+    /// The content cannot be stored (no name, unsafe file paths).
+    #[error("{0}")]
+    InvalidSkill(String),
+    /// A cursor that this store did not hand out.
+    #[error("the cursor `{0}` is not valid; start again without one")]
+    InvalidCursor(String),
+    /// Reading or writing files failed.
+    #[error("{context}")]
+    Io {
+        /// What was being done, with the path.
+        context: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The database failed.
+    #[error("the database failed: {0}")]
+    Database(String),
+}
+
+impl StoreError {
+    /// A fix to suggest, where there is one.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            StoreError::StaleRevision { name, actual, .. } => Some(format!(
+                "read revision {actual} of `{name}` (`skillpath show {name}`), apply your change to it, and write again with that revision"
+            )),
+            StoreError::AlreadyExists {
+                name,
+                deleted: true,
+                ..
+            } => Some(format!("restore it with `skillpath restore {name}`")),
+            StoreError::AlreadyExists { .. } => {
+                Some("update it instead, giving the revision you read".to_owned())
+            }
+            StoreError::NotFound { .. } => Some("list the skills with `skillpath list`".to_owned()),
+            _ => None,
+        }
+    }
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(error: rusqlite::Error) -> Self {
+        StoreError::Database(error.to_string())
+    }
+}
+
+/// Results of store operations.
+pub type StoreResult<T> = Result<T, StoreError>;

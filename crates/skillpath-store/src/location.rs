@@ -1,0 +1,52 @@
+//! Where the database is: `--db PATH|URL`, `SKILLPATH_DB`, or the platform data directory.
+
+use std::path::PathBuf;
+
+use crate::error::{StoreError, StoreResult};
+use crate::sqlite::SqliteStore;
+use crate::store::Store;
+
+/// The environment variable that names the database (a path, `sqlite://PATH`, or a URL).
+pub const DATABASE_ENV: &str = "SKILLPATH_DB";
+
+/// The default database file: `skillpath/skillpath.db` in the platform's data directory
+/// (`$XDG_DATA_HOME` or `~/.local/share` on Linux, `~/Library/Application Support` on macOS,
+/// `%APPDATA%` on Windows).
+pub fn default_database_path() -> Option<PathBuf> {
+    let env = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = if cfg!(target_os = "macos") {
+        env("HOME").map(|home| home.join("Library/Application Support"))
+    } else if cfg!(windows) {
+        env("APPDATA")
+    } else {
+        env("XDG_DATA_HOME").or_else(|| env("HOME").map(|home| home.join(".local/share")))
+    };
+    base.map(|base| base.join("skillpath").join("skillpath.db"))
+}
+
+/// Opens the store `database` names (a file path or `sqlite://PATH`), or the default one.
+pub fn open(database: Option<&str>) -> StoreResult<Box<dyn Store>> {
+    let path = match database {
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            return Err(StoreError::Database(
+                "PostgreSQL is not supported by this build yet; give a SQLite file path".to_owned(),
+            ));
+        }
+        Some(url) if url.contains("://") && !url.starts_with("sqlite://") => {
+            return Err(StoreError::Database(format!(
+                "`{url}` is not a database this build knows; give a file path or `sqlite://PATH`"
+            )));
+        }
+        Some(url) => PathBuf::from(url.strip_prefix("sqlite://").unwrap_or(url)),
+        None => default_database_path().ok_or_else(|| {
+            StoreError::Database(format!(
+                "no home directory to put the database in; set {DATABASE_ENV} or pass --db"
+            ))
+        })?,
+    };
+    Ok(Box::new(SqliteStore::open(&path)?))
+}

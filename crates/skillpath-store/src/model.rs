@@ -1,0 +1,300 @@
+//! What the store keeps: skill contents, revisions, provenance, and the shapes of answers.
+
+use sha2::{Digest, Sha256};
+
+use crate::error::StoreError;
+
+/// The content of a skill: its `SKILL.md` and every other file, as they are on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillSnapshot {
+    /// The text of `SKILL.md`, byte for byte.
+    pub skill_md: String,
+    /// The other files, sorted by path, paths relative with `/` separators.
+    pub files: Vec<SkillFile>,
+}
+
+/// One file of a skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillFile {
+    /// Path relative to the skill folder, `/`-separated, never leaving the folder.
+    pub path: String,
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl SkillFile {
+    /// The `sha256:<hex>` digest of the bytes.
+    pub fn sha256(&self) -> String {
+        sha256_hex(&self.bytes)
+    }
+}
+
+/// `sha256:` and the lowercase hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(71);
+    out.push_str("sha256:");
+    for byte in digest {
+        out.push_str(&format!("{byte:02x}"));
+    }
+    out
+}
+
+impl SkillSnapshot {
+    /// The snapshot with files sorted by path, checking that paths are safe and unique.
+    pub fn new(skill_md: String, mut files: Vec<SkillFile>) -> Result<SkillSnapshot, StoreError> {
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        for pair in files.windows(2) {
+            if pair[0].path == pair[1].path {
+                return Err(StoreError::InvalidSkill(format!(
+                    "the file `{}` is given twice",
+                    pair[0].path
+                )));
+            }
+        }
+        for file in &files {
+            check_relative_path(&file.path)?;
+        }
+        Ok(SkillSnapshot { skill_md, files })
+    }
+
+    /// One hash for the whole content: `SKILL.md` and every file with its path. Equal
+    /// content, equal hash; this is how an unchanged re-import is recognised.
+    pub fn content_hash(&self) -> String {
+        let mut hasher = Sha256::new();
+        hasher.update(b"SKILL.md\0");
+        hasher.update((self.skill_md.len() as u64).to_le_bytes());
+        hasher.update(self.skill_md.as_bytes());
+        for file in &self.files {
+            hasher.update(file.path.as_bytes());
+            hasher.update(b"\0");
+            hasher.update((file.bytes.len() as u64).to_le_bytes());
+            hasher.update(&file.bytes);
+        }
+        let mut out = String::from("sha256:");
+        for byte in hasher.finalize() {
+            out.push_str(&format!("{byte:02x}"));
+        }
+        out
+    }
+
+    /// Total size in bytes of `SKILL.md` and the files.
+    pub fn size(&self) -> u64 {
+        self.skill_md.len() as u64 + self.files.iter().map(|f| f.bytes.len() as u64).sum::<u64>()
+    }
+}
+
+/// Refuses paths that could leave the skill folder or cannot be written portably.
+pub fn check_relative_path(path: &str) -> Result<(), StoreError> {
+    let invalid = |why: &str| {
+        Err(StoreError::InvalidSkill(format!(
+            "file path `{path}` {why}"
+        )))
+    };
+    if path.is_empty() || path.starts_with('/') || path.contains('\\') || path.contains('\0') {
+        return invalid("must be a relative path with `/` separators");
+    }
+    if path
+        .split('/')
+        .any(|part| part.is_empty() || part == "." || part == "..")
+    {
+        return invalid("must not contain empty, `.` or `..` parts");
+    }
+    if path == "SKILL.md" {
+        return invalid("is the skill's `SKILL.md`, which is stored on its own");
+    }
+    Ok(())
+}
+
+/// Where a skill came from.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Provenance {
+    /// Imported from a folder on disk.
+    Imported {
+        /// The skill's folder, as given to the import.
+        path: String,
+        /// The import root or discovery location it was found under.
+        root: String,
+        /// `project`, `user` or `folder` (imported by name).
+        scope: String,
+    },
+    /// Created through the API (an MCP tool or a CLI command).
+    Api,
+}
+
+/// Who made a change, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Change {
+    /// A user, an API key's name, or `import`.
+    pub author: String,
+    /// What the change is for.
+    pub message: String,
+}
+
+/// What a revision did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Operation {
+    /// The first revision.
+    Create,
+    /// New content.
+    Update,
+    /// The skill was deleted (its content stays in history).
+    Delete,
+    /// A deleted skill came back.
+    Restore,
+    /// The content of an earlier revision, as a new revision.
+    Rollback,
+}
+
+impl Operation {
+    /// The lowercase name stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::Create => "create",
+            Operation::Update => "update",
+            Operation::Delete => "delete",
+            Operation::Restore => "restore",
+            Operation::Rollback => "rollback",
+        }
+    }
+
+    /// The operation a stored name stands for.
+    pub fn parse(text: &str) -> Option<Operation> {
+        [
+            Operation::Create,
+            Operation::Update,
+            Operation::Delete,
+            Operation::Restore,
+            Operation::Rollback,
+        ]
+        .into_iter()
+        .find(|op| op.as_str() == text)
+    }
+}
+
+/// One revision of a skill.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Revision {
+    /// The skill's name.
+    pub skill: String,
+    /// 1, 2, 3, … per skill.
+    pub number: u64,
+    /// When (RFC 3339, UTC).
+    pub created_at: String,
+    /// Who.
+    pub author: String,
+    /// Why.
+    pub message: String,
+    /// What it did.
+    pub operation: Operation,
+    /// Hash of the content after the revision.
+    pub content_hash: String,
+}
+
+/// A skill as stored, at its current revision (or the revision asked for).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredSkill {
+    /// The name, the skill's identity in the store.
+    pub name: String,
+    /// The description from the frontmatter.
+    pub description: String,
+    /// `tool_name` from the frontmatter, when given.
+    pub tool_name: Option<String>,
+    /// The revision this content belongs to.
+    pub revision: u64,
+    /// Whether the skill is deleted (as of this revision).
+    pub deleted: bool,
+    /// Hash of the content.
+    pub content_hash: String,
+    /// Where it came from.
+    pub provenance: Provenance,
+    /// When the revision was made.
+    pub updated_at: String,
+    /// The content.
+    pub snapshot: SkillSnapshot,
+}
+
+/// A skill in a listing (no content).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SkillSummary {
+    /// The name.
+    pub name: String,
+    /// The description.
+    pub description: String,
+    /// `tool_name`, when given.
+    pub tool_name: Option<String>,
+    /// The current revision.
+    pub revision: u64,
+    /// Whether it is deleted.
+    pub deleted: bool,
+    /// When it last changed.
+    pub updated_at: String,
+    /// Where it came from.
+    pub provenance: Provenance,
+}
+
+/// Which skills a listing shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListFilter {
+    /// Also list deleted skills.
+    pub include_deleted: bool,
+    /// Only names starting with this.
+    pub name_prefix: Option<String>,
+}
+
+/// A page of a listing, and the cursor of the next page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page<T> {
+    /// The items, in name order.
+    pub items: Vec<T>,
+    /// Pass this to get the next page; `None` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// A search result.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SearchHit {
+    /// The skill's name.
+    pub name: String,
+    /// Its description.
+    pub description: String,
+    /// Matching text with the matches between `[` and `]`.
+    pub snippet: String,
+    /// Relevance: higher is better.
+    pub score: f64,
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct ImportReport {
+    /// Skills created.
+    pub created: Vec<String>,
+    /// Skills with new content (one revision each).
+    pub updated: Vec<String>,
+    /// Skills whose content had not changed (no revision).
+    pub unchanged: Vec<String>,
+    /// Skills left out because an earlier skill in the import has the same name.
+    pub shadowed: Vec<ShadowedImport>,
+}
+
+/// A skill an import left out, and the one that has its name.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ShadowedImport {
+    /// The shared name.
+    pub name: String,
+    /// The folder that was left out.
+    pub path: String,
+    /// The folder whose skill has the name.
+    pub kept: String,
+}
+
+/// One skill to import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportItem {
+    /// The content.
+    pub snapshot: SkillSnapshot,
+    /// Where it comes from.
+    pub provenance: Provenance,
+}

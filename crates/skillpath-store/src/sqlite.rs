@@ -1,0 +1,757 @@
+//! The embedded backend: SQLite (bundled), WAL mode, FTS5 search.
+//!
+//! One connection per store behind a mutex, used on tokio's blocking pool. Writes run in
+//! `BEGIN IMMEDIATE` transactions, so two processes on one database serialize their writes
+//! and the later one sees the earlier one's revision (and is refused as stale); a process
+//! killed mid-transaction leaves the previous committed state (SQLite's journal).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+
+use crate::error::{StoreError, StoreResult};
+use crate::model::{
+    Change, ImportItem, ImportReport, ListFilter, Operation, Page, Provenance, Revision, SearchHit,
+    ShadowedImport, SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
+};
+use crate::store::Store;
+use crate::time::now_rfc3339;
+
+/// The schema, one entry per version; `PRAGMA user_version` says how many have run.
+const MIGRATIONS: &[&str] = &["CREATE TABLE skills (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        description TEXT NOT NULL,
+        tool_name TEXT,
+        revision INTEGER NOT NULL,
+        deleted INTEGER NOT NULL,
+        content_hash TEXT NOT NULL,
+        provenance TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE revisions (
+        skill_id INTEGER NOT NULL REFERENCES skills(id),
+        number INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        author TEXT NOT NULL,
+        message TEXT NOT NULL,
+        operation TEXT NOT NULL,
+        deleted INTEGER NOT NULL,
+        description TEXT NOT NULL,
+        tool_name TEXT,
+        content_hash TEXT NOT NULL,
+        skill_md TEXT NOT NULL,
+        PRIMARY KEY (skill_id, number)
+    );
+    CREATE TABLE blobs (
+        sha256 TEXT PRIMARY KEY,
+        size INTEGER NOT NULL,
+        bytes BLOB NOT NULL
+    );
+    CREATE TABLE revision_files (
+        skill_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        path TEXT NOT NULL,
+        sha256 TEXT NOT NULL REFERENCES blobs(sha256),
+        PRIMARY KEY (skill_id, number, path),
+        FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
+    );
+    CREATE VIRTUAL TABLE skills_fts USING fts5(
+        name, description, body,
+        tokenize = 'porter unicode61 remove_diacritics 2'
+    );"];
+
+/// Weights of the search columns: name, description, body.
+const SEARCH_WEIGHTS: (f64, f64, f64) = (10.0, 5.0, 1.0);
+
+/// A store in one SQLite database file.
+#[derive(Clone)]
+pub struct SqliteStore {
+    connection: Arc<Mutex<Connection>>,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    pub fn open(path: &Path) -> StoreResult<SqliteStore> {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|source| StoreError::Io {
+                context: format!("cannot create the database folder `{}`", parent.display()),
+                source,
+            })?;
+        }
+        let mut connection = Connection::open(path)?;
+        connection.busy_timeout(std::time::Duration::from_secs(10))?;
+        connection.pragma_update(None, "journal_mode", "WAL")?;
+        connection.pragma_update(None, "synchronous", "FULL")?;
+        connection.pragma_update(None, "foreign_keys", "ON")?;
+        migrate(&mut connection)?;
+        Ok(SqliteStore {
+            connection: Arc::new(Mutex::new(connection)),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `operation` with the connection on the blocking pool.
+    async fn with<T: Send + 'static>(
+        &self,
+        operation: impl FnOnce(&mut Connection) -> StoreResult<T> + Send + 'static,
+    ) -> StoreResult<T> {
+        let connection = Arc::clone(&self.connection);
+        tokio::task::spawn_blocking(move || {
+            let mut guard = connection
+                .lock()
+                .map_err(|_| StoreError::Database("the connection lock is poisoned".into()))?;
+            operation(&mut guard)
+        })
+        .await
+        .map_err(|error| StoreError::Database(format!("a database task failed: {error}")))?
+    }
+
+    /// Runs `operation` in a write transaction.
+    async fn write<T: Send + 'static>(
+        &self,
+        operation: impl FnOnce(&Transaction<'_>) -> StoreResult<T> + Send + 'static,
+    ) -> StoreResult<T> {
+        self.with(move |connection| {
+            let transaction =
+                connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let result = operation(&transaction)?;
+            transaction.commit()?;
+            Ok(result)
+        })
+        .await
+    }
+}
+
+fn migrate(connection: &mut Connection) -> StoreResult<()> {
+    let version: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    let version = usize::try_from(version).unwrap_or(usize::MAX);
+    if version > MIGRATIONS.len() {
+        return Err(StoreError::Database(format!(
+            "the database has schema version {version}, newer than this skillpath knows ({}); upgrade skillpath",
+            MIGRATIONS.len()
+        )));
+    }
+    for (index, migration) in MIGRATIONS.iter().enumerate().skip(version) {
+        let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        transaction.execute_batch(migration)?;
+        transaction.pragma_update(None, "user_version", (index + 1) as i64)?;
+        transaction.commit()?;
+    }
+    Ok(())
+}
+
+/// What the store reads from a `SKILL.md`.
+struct Meta {
+    name: String,
+    description: String,
+    tool_name: Option<String>,
+    body: String,
+}
+
+fn meta(snapshot: &SkillSnapshot) -> StoreResult<Meta> {
+    let skill = skillpath_core::skill_md::parse(
+        "SKILL.md".into(),
+        snapshot.skill_md.clone(),
+        skillpath_core::Mode::Lenient,
+    );
+    let text = |key: &str| {
+        skill
+            .field(key)
+            .and_then(|e| e.value.as_scalar())
+            .map(|s| s.text.trim().to_owned())
+    };
+    let name = text("name")
+        .filter(|name| !name.is_empty())
+        .ok_or_else(|| {
+            StoreError::InvalidSkill(
+                "the `SKILL.md` has no readable `name`, so it cannot be stored".to_owned(),
+            )
+        })?;
+    Ok(Meta {
+        name,
+        description: text("description").unwrap_or_default(),
+        tool_name: text("tool_name"),
+        body: skill.body().to_owned(),
+    })
+}
+
+/// The stored state of a skill row.
+struct Row {
+    id: i64,
+    revision: u64,
+    deleted: bool,
+    content_hash: String,
+}
+
+fn row(transaction: &Connection, name: &str) -> StoreResult<Option<Row>> {
+    Ok(transaction
+        .query_row(
+            "SELECT id, revision, deleted, content_hash FROM skills WHERE name = ?1",
+            params![name],
+            |r| {
+                Ok(Row {
+                    id: r.get(0)?,
+                    revision: r.get::<_, i64>(1)? as u64,
+                    deleted: r.get(2)?,
+                    content_hash: r.get(3)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+fn existing(transaction: &Connection, name: &str, expected: u64) -> StoreResult<Row> {
+    let row = row(transaction, name)?.ok_or_else(|| StoreError::NotFound {
+        name: name.to_owned(),
+        revision: None,
+    })?;
+    if row.revision != expected {
+        return Err(StoreError::StaleRevision {
+            name: name.to_owned(),
+            expected,
+            actual: row.revision,
+        });
+    }
+    Ok(row)
+}
+
+/// Writes revision `number` of skill `id` with `snapshot`, and makes it current.
+#[allow(clippy::too_many_arguments)]
+fn write_revision(
+    transaction: &Transaction<'_>,
+    id: i64,
+    number: u64,
+    operation: Operation,
+    change: &Change,
+    snapshot: &SkillSnapshot,
+    deleted: bool,
+    provenance: &Provenance,
+) -> StoreResult<StoredSkill> {
+    let meta = meta(snapshot)?;
+    let now = now_rfc3339();
+    let content_hash = snapshot.content_hash();
+    transaction.execute(
+        "INSERT INTO revisions (skill_id, number, created_at, author, message, operation, deleted, description, tool_name, content_hash, skill_md)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            id,
+            number as i64,
+            now,
+            change.author,
+            change.message,
+            operation.as_str(),
+            deleted,
+            meta.description,
+            meta.tool_name,
+            content_hash,
+            snapshot.skill_md
+        ],
+    )?;
+    for file in &snapshot.files {
+        let sha = file.sha256();
+        transaction.execute(
+            "INSERT OR IGNORE INTO blobs (sha256, size, bytes) VALUES (?1, ?2, ?3)",
+            params![sha, file.bytes.len() as i64, file.bytes],
+        )?;
+        transaction.execute(
+            "INSERT INTO revision_files (skill_id, number, path, sha256) VALUES (?1, ?2, ?3, ?4)",
+            params![id, number as i64, file.path, sha],
+        )?;
+    }
+    let provenance_json =
+        serde_json::to_string(provenance).map_err(|e| StoreError::Database(e.to_string()))?;
+    transaction.execute(
+        "UPDATE skills SET description = ?2, tool_name = ?3, revision = ?4, deleted = ?5, content_hash = ?6, provenance = ?7, updated_at = ?8 WHERE id = ?1",
+        params![id, meta.description, meta.tool_name, number as i64, deleted, content_hash, provenance_json, now],
+    )?;
+    transaction.execute("DELETE FROM skills_fts WHERE rowid = ?1", params![id])?;
+    if !deleted {
+        transaction.execute(
+            "INSERT INTO skills_fts (rowid, name, description, body) VALUES (?1, ?2, ?3, ?4)",
+            params![id, meta.name, meta.description, meta.body],
+        )?;
+    }
+    Ok(StoredSkill {
+        name: meta.name,
+        description: meta.description,
+        tool_name: meta.tool_name,
+        revision: number,
+        deleted,
+        content_hash,
+        provenance: provenance.clone(),
+        updated_at: now,
+        snapshot: snapshot.clone(),
+    })
+}
+
+fn insert_skill(
+    transaction: &Transaction<'_>,
+    name: &str,
+    provenance: &Provenance,
+) -> StoreResult<i64> {
+    let provenance_json =
+        serde_json::to_string(provenance).map_err(|e| StoreError::Database(e.to_string()))?;
+    transaction.execute(
+        "INSERT INTO skills (name, description, revision, deleted, content_hash, provenance, updated_at) VALUES (?1, '', 0, 0, '', ?2, '')",
+        params![name, provenance_json],
+    )?;
+    Ok(transaction.last_insert_rowid())
+}
+
+fn provenance_of(connection: &Connection, id: i64) -> StoreResult<Provenance> {
+    let text: String = connection.query_row(
+        "SELECT provenance FROM skills WHERE id = ?1",
+        params![id],
+        |r| r.get(0),
+    )?;
+    serde_json::from_str(&text)
+        .map_err(|e| StoreError::Database(format!("a stored provenance is not valid: {e}")))
+}
+
+/// Reads revision `number` of skill `name`.
+fn load(connection: &Connection, name: &str, number: Option<u64>) -> StoreResult<StoredSkill> {
+    let not_found = || StoreError::NotFound {
+        name: name.to_owned(),
+        revision: number,
+    };
+    let Some(row) = row(connection, name)? else {
+        return Err(not_found());
+    };
+    let number = number.unwrap_or(row.revision);
+    let revision = connection
+        .query_row(
+            "SELECT created_at, deleted, description, tool_name, content_hash, skill_md FROM revisions WHERE skill_id = ?1 AND number = ?2",
+            params![row.id, number as i64],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, bool>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, String>(5)?,
+                ))
+            },
+        )
+        .optional()?
+        .ok_or_else(not_found)?;
+    let (created_at, deleted, description, tool_name, content_hash, skill_md) = revision;
+    let mut statement = connection.prepare_cached(
+        "SELECT f.path, b.bytes FROM revision_files f JOIN blobs b ON b.sha256 = f.sha256
+         WHERE f.skill_id = ?1 AND f.number = ?2 ORDER BY f.path",
+    )?;
+    let files = statement
+        .query_map(params![row.id, number as i64], |r| {
+            Ok(SkillFile {
+                path: r.get(0)?,
+                bytes: r.get(1)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(StoredSkill {
+        name: name.to_owned(),
+        description,
+        tool_name,
+        revision: number,
+        deleted,
+        content_hash,
+        provenance: provenance_of(connection, row.id)?,
+        updated_at: created_at,
+        snapshot: SkillSnapshot { skill_md, files },
+    })
+}
+
+/// An FTS5 query for any user text: every word quoted (so operators, quotes and unbalanced
+/// syntax are just words), any of them may match, the last one also as a prefix.
+pub fn fts5_query(text: &str) -> Option<String> {
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let (last, rest) = words.split_last()?;
+    let mut terms: Vec<String> = rest.iter().map(|w| format!("\"{w}\"")).collect();
+    terms.push(format!("\"{last}\"*"));
+    Some(terms.join(" OR "))
+}
+
+fn encode_cursor(name: &str) -> String {
+    name.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+fn decode_cursor(cursor: &str) -> StoreResult<String> {
+    let invalid = || StoreError::InvalidCursor(cursor.to_owned());
+    if !cursor.len().is_multiple_of(2) || cursor.is_empty() {
+        return Err(invalid());
+    }
+    let bytes = (0..cursor.len())
+        .step_by(2)
+        .map(|i| {
+            cursor
+                .get(i..i + 2)
+                .and_then(|pair| u8::from_str_radix(pair, 16).ok())
+        })
+        .collect::<Option<Vec<u8>>>()
+        .ok_or_else(invalid)?;
+    String::from_utf8(bytes).map_err(|_| invalid())
+}
+
+#[async_trait]
+impl Store for SqliteStore {
+    async fn create(
+        &self,
+        snapshot: SkillSnapshot,
+        provenance: Provenance,
+        change: Change,
+    ) -> StoreResult<StoredSkill> {
+        self.write(move |transaction| {
+            let name = meta(&snapshot)?.name;
+            if let Some(row) = row(transaction, &name)? {
+                return Err(StoreError::AlreadyExists {
+                    name,
+                    revision: row.revision,
+                    deleted: row.deleted,
+                });
+            }
+            let id = insert_skill(transaction, &name, &provenance)?;
+            write_revision(
+                transaction,
+                id,
+                1,
+                Operation::Create,
+                &change,
+                &snapshot,
+                false,
+                &provenance,
+            )
+        })
+        .await
+    }
+
+    async fn update(
+        &self,
+        name: &str,
+        expected: u64,
+        snapshot: SkillSnapshot,
+        change: Change,
+    ) -> StoreResult<StoredSkill> {
+        let name = name.to_owned();
+        self.write(move |transaction| {
+            let row = existing(transaction, &name, expected)?;
+            if row.deleted {
+                return Err(StoreError::InvalidState(format!("skill `{name}` is deleted; restore it before changing it")));
+            }
+            let content_name = meta(&snapshot)?.name;
+            if content_name != name {
+                return Err(StoreError::InvalidSkill(format!(
+                    "the new content is named `{content_name}`, not `{name}`; a skill keeps its name"
+                )));
+            }
+            let provenance = provenance_of(transaction, row.id)?;
+            write_revision(transaction, row.id, row.revision + 1, Operation::Update, &change, &snapshot, false, &provenance)
+        })
+        .await
+    }
+
+    async fn delete(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill> {
+        let name = name.to_owned();
+        self.write(move |transaction| {
+            let row = existing(transaction, &name, expected)?;
+            if row.deleted {
+                return Err(StoreError::InvalidState(format!(
+                    "skill `{name}` is already deleted"
+                )));
+            }
+            let current = load(transaction, &name, Some(row.revision))?;
+            write_revision(
+                transaction,
+                row.id,
+                row.revision + 1,
+                Operation::Delete,
+                &change,
+                &current.snapshot,
+                true,
+                &current.provenance,
+            )
+        })
+        .await
+    }
+
+    async fn restore(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill> {
+        let name = name.to_owned();
+        self.write(move |transaction| {
+            let row = existing(transaction, &name, expected)?;
+            if !row.deleted {
+                return Err(StoreError::InvalidState(format!(
+                    "skill `{name}` is not deleted"
+                )));
+            }
+            let current = load(transaction, &name, Some(row.revision))?;
+            write_revision(
+                transaction,
+                row.id,
+                row.revision + 1,
+                Operation::Restore,
+                &change,
+                &current.snapshot,
+                false,
+                &current.provenance,
+            )
+        })
+        .await
+    }
+
+    async fn rollback(
+        &self,
+        name: &str,
+        to: u64,
+        expected: u64,
+        change: Change,
+    ) -> StoreResult<StoredSkill> {
+        let name = name.to_owned();
+        self.write(move |transaction| {
+            let row = existing(transaction, &name, expected)?;
+            let target = load(transaction, &name, Some(to))?;
+            write_revision(
+                transaction,
+                row.id,
+                row.revision + 1,
+                Operation::Rollback,
+                &change,
+                &target.snapshot,
+                false,
+                &target.provenance,
+            )
+        })
+        .await
+    }
+
+    async fn get(&self, name: &str, revision: Option<u64>) -> StoreResult<StoredSkill> {
+        let name = name.to_owned();
+        self.with(move |connection| load(connection, &name, revision))
+            .await
+    }
+
+    async fn list(
+        &self,
+        filter: ListFilter,
+        cursor: Option<String>,
+        limit: usize,
+    ) -> StoreResult<Page<SkillSummary>> {
+        let after = cursor
+            .as_deref()
+            .map(decode_cursor)
+            .transpose()?
+            .unwrap_or_default();
+        let limit = limit.clamp(1, 1000);
+        self.with(move |connection| {
+            let prefix = filter.name_prefix.unwrap_or_default();
+            let mut statement = connection.prepare_cached(
+                "SELECT name, description, tool_name, revision, deleted, updated_at, provenance FROM skills
+                 WHERE name > ?1 AND (?2 OR deleted = 0) AND substr(name, 1, length(?3)) = ?3
+                 ORDER BY name LIMIT ?4",
+            )?;
+            let mut items = statement
+                .query_map(params![after, filter.include_deleted, prefix, (limit + 1) as i64], |r| {
+                    Ok((
+                        SkillSummary {
+                            name: r.get(0)?,
+                            description: r.get(1)?,
+                            tool_name: r.get(2)?,
+                            revision: r.get::<_, i64>(3)? as u64,
+                            deleted: r.get(4)?,
+                            updated_at: r.get(5)?,
+                            provenance: Provenance::Api,
+                        },
+                        r.get::<_, String>(6)?,
+                    ))
+                })?
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .map(|(mut summary, provenance)| {
+                    summary.provenance = serde_json::from_str(&provenance).unwrap_or(Provenance::Api);
+                    summary
+                })
+                .collect::<Vec<_>>();
+            let next_cursor = if items.len() > limit {
+                items.truncate(limit);
+                items.last().map(|last| encode_cursor(&last.name))
+            } else {
+                None
+            };
+            Ok(Page { items, next_cursor })
+        })
+        .await
+    }
+
+    async fn search(&self, query: &str, limit: usize) -> StoreResult<Vec<SearchHit>> {
+        let Some(fts_query) = fts5_query(query) else {
+            return Ok(Vec::new());
+        };
+        let limit = limit.clamp(1, 1000) as i64;
+        self.with(move |connection| {
+            let (name_weight, description_weight, body_weight) = SEARCH_WEIGHTS;
+            let mut statement = connection.prepare_cached(
+                "SELECT s.name, s.description, snippet(skills_fts, -1, '[', ']', '…', 16),
+                        bm25(skills_fts, ?2, ?3, ?4) AS rank
+                 FROM skills_fts JOIN skills s ON s.id = skills_fts.rowid
+                 WHERE skills_fts MATCH ?1 ORDER BY rank, s.name LIMIT ?5",
+            )?;
+            let hits = statement
+                .query_map(
+                    params![
+                        fts_query,
+                        name_weight,
+                        description_weight,
+                        body_weight,
+                        limit
+                    ],
+                    |r| {
+                        Ok(SearchHit {
+                            name: r.get(0)?,
+                            description: r.get(1)?,
+                            snippet: r.get(2)?,
+                            score: -r.get::<_, f64>(3)?,
+                        })
+                    },
+                )?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(hits)
+        })
+        .await
+    }
+
+    async fn history(&self, name: &str) -> StoreResult<Vec<Revision>> {
+        let name = name.to_owned();
+        self.with(move |connection| {
+            let row = row(connection, &name)?.ok_or_else(|| StoreError::NotFound { name: name.clone(), revision: None })?;
+            let mut statement = connection.prepare_cached(
+                "SELECT number, created_at, author, message, operation, content_hash FROM revisions WHERE skill_id = ?1 ORDER BY number",
+            )?;
+            let revisions = statement
+                .query_map(params![row.id], |r| {
+                    let operation: String = r.get(4)?;
+                    Ok(Revision {
+                        skill: name.clone(),
+                        number: r.get::<_, i64>(0)? as u64,
+                        created_at: r.get(1)?,
+                        author: r.get(2)?,
+                        message: r.get(3)?,
+                        operation: Operation::parse(&operation).unwrap_or(Operation::Update),
+                        content_hash: r.get(5)?,
+                    })
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(revisions)
+        })
+        .await
+    }
+
+    async fn import(&self, items: Vec<ImportItem>, change: Change) -> StoreResult<ImportReport> {
+        self.write(move |transaction| {
+            let mut report = ImportReport::default();
+            let mut seen: Vec<(String, String)> = Vec::new();
+            for item in items {
+                let name = meta(&item.snapshot)?.name;
+                let path = match &item.provenance {
+                    Provenance::Imported { path, .. } => path.clone(),
+                    Provenance::Api => String::new(),
+                };
+                if let Some((_, kept)) = seen.iter().find(|(seen_name, _)| *seen_name == name) {
+                    report.shadowed.push(ShadowedImport {
+                        name,
+                        path,
+                        kept: kept.clone(),
+                    });
+                    continue;
+                }
+                seen.push((name.clone(), path));
+                match row(transaction, &name)? {
+                    None => {
+                        let id = insert_skill(transaction, &name, &item.provenance)?;
+                        write_revision(
+                            transaction,
+                            id,
+                            1,
+                            Operation::Create,
+                            &change,
+                            &item.snapshot,
+                            false,
+                            &item.provenance,
+                        )?;
+                        report.created.push(name);
+                    }
+                    Some(row)
+                        if !row.deleted && row.content_hash == item.snapshot.content_hash() =>
+                    {
+                        report.unchanged.push(name);
+                    }
+                    Some(row) => {
+                        let operation = if row.deleted {
+                            Operation::Restore
+                        } else {
+                            Operation::Update
+                        };
+                        write_revision(
+                            transaction,
+                            row.id,
+                            row.revision + 1,
+                            operation,
+                            &change,
+                            &item.snapshot,
+                            false,
+                            &item.provenance,
+                        )?;
+                        report.updated.push(name);
+                    }
+                }
+            }
+            Ok(report)
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_text_is_a_safe_query() {
+        assert_eq!(
+            fts5_query("pdf forms").as_deref(),
+            Some("\"pdf\" OR \"forms\"*")
+        );
+        assert_eq!(
+            fts5_query("\"unbalanced AND (NEAR"),
+            Some("\"unbalanced\" OR \"AND\" OR \"NEAR\"*".to_owned())
+        );
+        assert_eq!(fts5_query("  *** "), None);
+    }
+
+    #[test]
+    fn cursors_round_trip_and_bad_ones_are_refused() {
+        assert_eq!(
+            decode_cursor(&encode_cursor("add-caching")).expect("valid"),
+            "add-caching"
+        );
+        assert!(decode_cursor("zz").is_err());
+        assert!(decode_cursor("abc").is_err());
+    }
+}

@@ -1,0 +1,83 @@
+//! The [`Store`] trait: every operation on stored skills, for every backend.
+
+use async_trait::async_trait;
+
+use crate::diff::unified_diff;
+use crate::error::StoreResult;
+use crate::model::{
+    Change, ImportItem, ImportReport, ListFilter, Page, Provenance, Revision, SearchHit,
+    SkillSnapshot, SkillSummary, StoredSkill,
+};
+
+/// A place that keeps skills with their revisions. Every write takes the revision the writer
+/// expects, so a stale write is refused instead of silently overwriting (optimistic
+/// concurrency); every change is a new revision with who, when and why.
+#[async_trait]
+pub trait Store: Send + Sync {
+    /// Stores a new skill (revision 1). Refused when the name exists, even deleted.
+    async fn create(
+        &self,
+        snapshot: SkillSnapshot,
+        provenance: Provenance,
+        change: Change,
+    ) -> StoreResult<StoredSkill>;
+
+    /// New content for `name`, when its current revision is `expected`.
+    async fn update(
+        &self,
+        name: &str,
+        expected: u64,
+        snapshot: SkillSnapshot,
+        change: Change,
+    ) -> StoreResult<StoredSkill>;
+
+    /// Deletes `name` (a revision that keeps the content in history), when at `expected`.
+    async fn delete(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill>;
+
+    /// Brings a deleted skill back with the content it had, when at `expected`.
+    async fn restore(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill>;
+
+    /// A new revision with the content of revision `to`, when at `expected`.
+    async fn rollback(
+        &self,
+        name: &str,
+        to: u64,
+        expected: u64,
+        change: Change,
+    ) -> StoreResult<StoredSkill>;
+
+    /// The skill at its current revision, or at `revision`.
+    async fn get(&self, name: &str, revision: Option<u64>) -> StoreResult<StoredSkill>;
+
+    /// Skills in name order, `limit` at a time; pass the returned cursor for the next page.
+    async fn list(
+        &self,
+        filter: ListFilter,
+        cursor: Option<String>,
+        limit: usize,
+    ) -> StoreResult<Page<SkillSummary>>;
+
+    /// Live skills matching `query`, best first: a match in the name counts most, then the
+    /// description, then the body. Any text is a valid query.
+    async fn search(&self, query: &str, limit: usize) -> StoreResult<Vec<SearchHit>>;
+
+    /// Every revision of `name`, oldest first.
+    async fn history(&self, name: &str) -> StoreResult<Vec<Revision>>;
+
+    /// Imports skills in one transaction: new names are created, changed content gets exactly
+    /// one revision, unchanged content none; of two items with one name the first is kept and
+    /// the other reported.
+    async fn import(&self, items: Vec<ImportItem>, change: Change) -> StoreResult<ImportReport>;
+
+    /// The unified diff of `name` from revision `from` to revision `to`.
+    async fn diff(&self, name: &str, from: u64, to: u64) -> StoreResult<String> {
+        let old = self.get(name, Some(from)).await?;
+        let new = self.get(name, Some(to)).await?;
+        Ok(unified_diff(
+            &old.snapshot,
+            &new.snapshot,
+            &format!("revision {from}"),
+            &format!("revision {to}"),
+        ))
+    }
+}

@@ -1,0 +1,53 @@
+//! `skillpath export`: stored skills back as folders.
+
+use skillpath_store::folder::write_skill_folder;
+use skillpath_store::{ListFilter, StoreError};
+
+use crate::cli::ExportArgs;
+use crate::output::ExitStatus;
+
+pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
+    let (to, force, format, names) = (args.to, args.force, args.format, args.names);
+    super::run(&args.db, move |store| async move {
+        let names = if names.is_empty() {
+            let mut all = Vec::new();
+            let mut cursor = None;
+            loop {
+                let page = store.list(ListFilter::default(), cursor, 1000).await?;
+                all.extend(page.items.into_iter().map(|item| item.name));
+                match page.next_cursor {
+                    Some(next) => cursor = Some(next),
+                    None => break,
+                }
+            }
+            all
+        } else {
+            names
+        };
+        let mut written = Vec::new();
+        for name in &names {
+            let skill = store.get(name, None).await?;
+            let dir = to.join(name);
+            let occupied = std::fs::read_dir(&dir)
+                .map(|mut entries| entries.next().is_some())
+                .unwrap_or(false);
+            if occupied && !force {
+                return Err(StoreError::InvalidState(format!(
+                    "`{}` exists and is not empty; pass `--force` to overwrite it",
+                    dir.display()
+                )));
+            }
+            write_skill_folder(&dir, &skill.snapshot)?;
+            written.push(dir.display().to_string());
+        }
+        let json = serde_json::json!({ "exported": written });
+        super::print(format, &json, || {
+            format!("exported {} skills to `{}`\n", written.len(), to.display())
+        })
+        .map_err(|source| StoreError::Io {
+            context: "cannot write the report".to_owned(),
+            source,
+        })?;
+        Ok(ExitStatus::Success)
+    })
+}

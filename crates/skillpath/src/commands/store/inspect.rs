@@ -1,0 +1,180 @@
+//! The read-only store commands: `list`, `show`, `search`, `history`, `diff`.
+
+use std::fmt::Write as _;
+
+use skillpath_store::{ListFilter, Provenance, StoreError};
+
+use super::{print, shorten, table};
+use crate::cli::{DiffArgs, ListArgs, NameArgs, SearchArgs, ShowArgs};
+use crate::output::{self, ExitStatus};
+
+fn io(source: std::io::Error) -> StoreError {
+    StoreError::Io {
+        context: "cannot write the output".to_owned(),
+        source,
+    }
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Value, StoreError> {
+    serde_json::to_value(value).map_err(|e| StoreError::Database(e.to_string()))
+}
+
+fn source(provenance: &Provenance) -> String {
+    match provenance {
+        Provenance::Imported { path, scope, .. } => format!("{scope}: {path}"),
+        Provenance::Api => "api".to_owned(),
+    }
+}
+
+pub(crate) fn list(args: ListArgs) -> anyhow::Result<ExitStatus> {
+    let filter = ListFilter {
+        include_deleted: args.deleted,
+        name_prefix: args.prefix,
+    };
+    let (cursor, limit, format) = (args.cursor, args.limit, args.format);
+    super::run(&args.db, move |store| async move {
+        let page = store.list(filter, cursor, limit).await?;
+        let json =
+            serde_json::json!({ "items": to_json(&page.items)?, "next_cursor": page.next_cursor });
+        print(format, &json, || {
+            let rows: Vec<Vec<String>> = page
+                .items
+                .iter()
+                .map(|item| {
+                    vec![
+                        item.name.clone(),
+                        item.revision.to_string(),
+                        if item.deleted {
+                            "deleted".to_owned()
+                        } else {
+                            String::new()
+                        },
+                        item.updated_at.clone(),
+                        shorten(&item.description, 70),
+                    ]
+                })
+                .collect();
+            let mut text = table(&["NAME", "REV", "STATE", "UPDATED", "DESCRIPTION"], &rows);
+            if let Some(next) = &page.next_cursor {
+                let _ = writeln!(text, "more: --cursor {next}");
+            }
+            text
+        })
+        .map_err(io)?;
+        Ok(ExitStatus::Success)
+    })
+}
+
+pub(crate) fn show(args: ShowArgs) -> anyhow::Result<ExitStatus> {
+    let (name, revision, format) = (args.name, args.revision, args.format);
+    super::run(&args.db, move |store| async move {
+        let skill = store.get(&name, revision).await?;
+        let files: Vec<serde_json::Value> = skill
+            .snapshot
+            .files
+            .iter()
+            .map(|f| serde_json::json!({"path": f.path, "size": f.bytes.len(), "sha256": f.sha256()}))
+            .collect();
+        let json = serde_json::json!({
+            "name": skill.name,
+            "description": skill.description,
+            "tool_name": skill.tool_name,
+            "revision": skill.revision,
+            "deleted": skill.deleted,
+            "content_hash": skill.content_hash,
+            "updated_at": skill.updated_at,
+            "provenance": to_json(&skill.provenance)?,
+            "files": files,
+            "skill_md": skill.snapshot.skill_md,
+        });
+        print(format, &json, || {
+            let mut text = format!(
+                "name: {}\nrevision: {}{}\nupdated: {}\nsource: {}\ncontent: {}\n",
+                skill.name,
+                skill.revision,
+                if skill.deleted { " (deleted)" } else { "" },
+                skill.updated_at,
+                source(&skill.provenance),
+                skill.content_hash
+            );
+            for file in &skill.snapshot.files {
+                let _ = writeln!(
+                    text,
+                    "file: {} ({} bytes, {})",
+                    file.path,
+                    file.bytes.len(),
+                    file.sha256()
+                );
+            }
+            let _ = write!(text, "\n{}", skill.snapshot.skill_md);
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text
+        })
+        .map_err(io)?;
+        Ok(ExitStatus::Success)
+    })
+}
+
+pub(crate) fn search(args: SearchArgs) -> anyhow::Result<ExitStatus> {
+    let (query, limit, format) = (args.query, args.limit, args.format);
+    super::run(&args.db, move |store| async move {
+        let hits = store.search(&query, limit).await?;
+        print(format, &to_json(&hits)?, || {
+            if hits.is_empty() {
+                return format!("no skill matches `{query}`\n");
+            }
+            let rows: Vec<Vec<String>> = hits
+                .iter()
+                .map(|hit| {
+                    vec![
+                        hit.name.clone(),
+                        format!("{:.2}", hit.score),
+                        shorten(&hit.snippet, 80),
+                    ]
+                })
+                .collect();
+            table(&["NAME", "SCORE", "MATCH"], &rows)
+        })
+        .map_err(io)?;
+        Ok(ExitStatus::Success)
+    })
+}
+
+pub(crate) fn history(args: NameArgs) -> anyhow::Result<ExitStatus> {
+    let (name, format) = (args.name, args.format);
+    super::run(&args.db, move |store| async move {
+        let revisions = store.history(&name).await?;
+        print(format, &to_json(&revisions)?, || {
+            let rows: Vec<Vec<String>> = revisions
+                .iter()
+                .map(|r| {
+                    vec![
+                        r.number.to_string(),
+                        r.created_at.clone(),
+                        r.author.clone(),
+                        r.operation.as_str().to_owned(),
+                        r.message.clone(),
+                    ]
+                })
+                .collect();
+            table(&["REV", "WHEN", "AUTHOR", "OPERATION", "MESSAGE"], &rows)
+        })
+        .map_err(io)?;
+        Ok(ExitStatus::Success)
+    })
+}
+
+pub(crate) fn diff(args: DiffArgs) -> anyhow::Result<ExitStatus> {
+    let (name, from, to) = (args.name, args.from, args.to);
+    super::run(&args.db, move |store| async move {
+        let to = match to {
+            Some(to) => to,
+            None => store.get(&name, None).await?.revision,
+        };
+        let diff = store.diff(&name, from, to).await?;
+        output::stdout(&diff).map_err(io)?;
+        Ok(ExitStatus::Success)
+    })
+}

@@ -1,0 +1,124 @@
+//! The commands that work on the skill store: opening it, running its async operations, and
+//! printing its answers and errors.
+
+pub(crate) mod export;
+pub(crate) mod import;
+pub(crate) mod inspect;
+pub(crate) mod revise;
+pub(crate) mod scan;
+
+use std::future::Future;
+
+use skillpath_store::{Change, Store, StoreError, location};
+
+use crate::cli::{ChangeArgs, DbArgs, OutputFormat};
+use crate::output::{self, ExitStatus};
+
+/// Opens the store the arguments name and runs `work` with it on a small runtime.
+/// Store errors a user can act on exit 1 with the error and its hint; others exit 2.
+pub(crate) fn run<F, Fut>(db: &DbArgs, work: F) -> anyhow::Result<ExitStatus>
+where
+    F: FnOnce(Box<dyn Store>) -> Fut,
+    Fut: Future<Output = Result<ExitStatus, StoreError>>,
+{
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let result = runtime.block_on(async {
+        let store = location::open(db.db.as_deref())?;
+        work(store).await
+    });
+    match result {
+        Ok(status) => Ok(status),
+        Err(error) => {
+            let mut text = format!("error: {error}\n");
+            if let Some(hint) = error.hint() {
+                text.push_str(&format!("  = hint: {hint}\n"));
+            }
+            output::stderr(&text)?;
+            Ok(match error {
+                StoreError::Database(_) | StoreError::Io { .. } | StoreError::InvalidCursor(_) => {
+                    ExitStatus::UsageOrInternal
+                }
+                _ => ExitStatus::Invalid,
+            })
+        }
+    }
+}
+
+/// The change record for a command: `--author` or `$USER`, and `--message` or `default`.
+pub(crate) fn change(args: &ChangeArgs, default_message: &str) -> Change {
+    let author = args
+        .author
+        .clone()
+        .or_else(|| std::env::var("USER").ok().filter(|user| !user.is_empty()))
+        .unwrap_or_else(|| "cli".to_owned());
+    Change {
+        author,
+        message: args
+            .message
+            .clone()
+            .unwrap_or_else(|| default_message.to_owned()),
+    }
+}
+
+/// Prints `value` as pretty JSON, or `text` for people.
+pub(crate) fn print(
+    format: OutputFormat,
+    value: &serde_json::Value,
+    text: impl FnOnce() -> String,
+) -> std::io::Result<()> {
+    match format {
+        OutputFormat::Json => output::stdout(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(value).unwrap_or_default()
+        )),
+        OutputFormat::Text => output::stdout(&text()),
+    }
+}
+
+/// A plain-text table: a header row and aligned columns; the last column is not padded.
+pub(crate) fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    let columns = headers.len();
+    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (index, cell) in row.iter().enumerate().take(columns) {
+            widths[index] = widths[index].max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let mut line = |cells: Vec<&str>| {
+        let mut text = String::new();
+        for (index, cell) in cells.iter().enumerate() {
+            if index + 1 == cells.len() {
+                text.push_str(cell);
+            } else {
+                text.push_str(cell);
+                text.push_str(&" ".repeat(widths[index] - cell.chars().count() + 2));
+            }
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    };
+    line(headers.to_vec());
+    for row in rows {
+        line(row.iter().map(String::as_str).collect());
+    }
+    out
+}
+
+/// `text` cut to `max` characters with an ellipsis, on one line.
+pub(crate) fn shorten(text: &str, max: usize) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= max {
+        one_line
+    } else {
+        format!(
+            "{}…",
+            one_line
+                .chars()
+                .take(max.saturating_sub(1))
+                .collect::<String>()
+        )
+    }
+}

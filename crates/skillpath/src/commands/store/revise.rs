@@ -1,0 +1,70 @@
+//! The store commands that write a revision: `rollback`, `delete`, `restore`.
+
+use skillpath_store::{Store, StoreError, StoredSkill};
+
+use crate::cli::{ReviseArgs, ReviseOptions, RollbackArgs};
+use crate::output::ExitStatus;
+
+/// Which revision-writing command.
+#[derive(Clone, Copy)]
+pub(crate) enum Revise {
+    Delete,
+    Restore,
+    Rollback(u64),
+}
+
+pub(crate) fn rollback(args: RollbackArgs) -> anyhow::Result<ExitStatus> {
+    run(args.name, Revise::Rollback(args.to), args.revise)
+}
+
+pub(crate) fn delete(args: ReviseArgs) -> anyhow::Result<ExitStatus> {
+    run(args.name, Revise::Delete, args.revise)
+}
+
+pub(crate) fn restore(args: ReviseArgs) -> anyhow::Result<ExitStatus> {
+    run(args.name, Revise::Restore, args.revise)
+}
+
+fn run(name: String, what: Revise, options: ReviseOptions) -> anyhow::Result<ExitStatus> {
+    let default_message = match what {
+        Revise::Delete => format!("delete {name}"),
+        Revise::Restore => format!("restore {name}"),
+        Revise::Rollback(to) => format!("roll {name} back to revision {to}"),
+    };
+    let change = super::change(&options.change, &default_message);
+    let (expect, format) = (options.expect, options.format);
+    super::run(&options.db, move |store| async move {
+        let expected = match expect {
+            Some(expected) => expected,
+            None => store.get(&name, None).await?.revision,
+        };
+        let skill = apply(store.as_ref(), &name, what, expected, change).await?;
+        let json = serde_json::json!({"name": skill.name, "revision": skill.revision, "deleted": skill.deleted});
+        super::print(format, &json, || {
+            let state = if skill.deleted { ", deleted" } else { "" };
+            format!(
+                "`{}` is at revision {}{state}\n",
+                skill.name, skill.revision
+            )
+        })
+        .map_err(|source| StoreError::Io {
+            context: "cannot write the output".to_owned(),
+            source,
+        })?;
+        Ok(ExitStatus::Success)
+    })
+}
+
+async fn apply(
+    store: &dyn Store,
+    name: &str,
+    what: Revise,
+    expected: u64,
+    change: skillpath_store::Change,
+) -> Result<StoredSkill, StoreError> {
+    match what {
+        Revise::Delete => store.delete(name, expected, change).await,
+        Revise::Restore => store.restore(name, expected, change).await,
+        Revise::Rollback(to) => store.rollback(name, to, expected, change).await,
+    }
+}
