@@ -140,21 +140,27 @@ impl SqliteStore {
 }
 
 fn migrate(connection: &mut Connection) -> StoreResult<()> {
-    let version: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
-    let version = usize::try_from(version).unwrap_or(usize::MAX);
-    if version > MIGRATIONS.len() {
-        return Err(StoreError::Database(format!(
-            "the database has schema version {version}, newer than this skillpath knows ({}); upgrade skillpath",
-            MIGRATIONS.len()
-        )));
-    }
-    for (index, migration) in MIGRATIONS.iter().enumerate().skip(version) {
+    // One migration per write transaction, the version read inside it: two processes opening a
+    // new database at once do not both run a migration.
+    loop {
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let version: i64 =
+            transaction.pragma_query_value(None, "user_version", |row| row.get(0))?;
+        let version = usize::try_from(version).unwrap_or(usize::MAX);
+        if version > MIGRATIONS.len() {
+            return Err(StoreError::Database(format!(
+                "the database has schema version {version}, newer than this skillpath knows ({}); upgrade skillpath",
+                MIGRATIONS.len()
+            )));
+        }
+        let Some(migration) = MIGRATIONS.get(version) else {
+            transaction.commit()?;
+            return Ok(());
+        };
         transaction.execute_batch(migration)?;
-        transaction.pragma_update(None, "user_version", (index + 1) as i64)?;
+        transaction.pragma_update(None, "user_version", (version + 1) as i64)?;
         transaction.commit()?;
     }
-    Ok(())
 }
 
 /// What the store reads from a `SKILL.md`.

@@ -1,0 +1,194 @@
+//! The store under real processes: two `skillpath` processes writing one database at once,
+//! and an import killed with SIGKILL in the middle of its transaction.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::skillpath_bin;
+
+fn skillpath(db: &Path, args: &[&str]) -> Output {
+    Command::new(skillpath_bin())
+        .args(args)
+        .env("SKILLPATH_DB", db)
+        .env("USER", "tester")
+        .output()
+        .expect("run skillpath")
+}
+
+fn write_skill(dir: &Path, name: &str, extra_bytes: usize) {
+    std::fs::create_dir_all(dir.join("references")).expect("mkdir");
+    std::fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: Use when testing {name}.\n---\n# {name}\n"),
+    )
+    .expect("write");
+    // Distinct bytes per skill, so the database cannot share them.
+    let filler: String = (0..extra_bytes)
+        .map(|i| char::from(b'a' + ((i * 7 + name.len()) % 26) as u8))
+        .collect();
+    std::fs::write(dir.join("references/notes.md"), format!("{name}\n{filler}")).expect("write");
+}
+
+/// `PRAGMA integrity_check` and counts of skills and revisions.
+fn inspect(db: &Path) -> (String, i64, i64) {
+    let connection = rusqlite::Connection::open(db).expect("the database opens");
+    let integrity: String = connection
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .expect("integrity check");
+    let skills: i64 = connection
+        .query_row("SELECT count(*) FROM skills", [], |r| r.get(0))
+        .expect("count skills");
+    let revisions: i64 = connection
+        .query_row("SELECT count(*) FROM revisions", [], |r| r.get(0))
+        .expect("count revisions");
+    (integrity, skills, revisions)
+}
+
+#[test]
+fn two_processes_writing_one_skill_at_once_one_wins_the_other_is_refused() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let db = temp.path().join("store.db");
+    write_skill(&temp.path().join("shared"), "shared", 10);
+    let import = skillpath(
+        &db,
+        &[
+            "import",
+            temp.path().join("shared").to_str().expect("utf-8"),
+        ],
+    );
+    assert!(import.status.success(), "{import:?}");
+    for round in 1..=8u64 {
+        // Both expect revision `round`; both start before either finishes.
+        let expect = round.to_string();
+        let spawn = || {
+            Command::new(skillpath_bin())
+                .args([
+                    "rollback",
+                    "shared",
+                    "--to",
+                    "1",
+                    "--expect",
+                    &expect,
+                    "--message",
+                    "race",
+                ])
+                .env("SKILLPATH_DB", &db)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn")
+        };
+        let (first, second) = (spawn(), spawn());
+        let outputs = [
+            first.wait_with_output().expect("wait"),
+            second.wait_with_output().expect("wait"),
+        ];
+        let winners = outputs.iter().filter(|o| o.status.success()).count();
+        assert_eq!(winners, 1, "round {round}: {outputs:?}");
+        let loser = outputs
+            .iter()
+            .find(|o| !o.status.success())
+            .expect("a refused writer");
+        assert_eq!(loser.status.code(), Some(1));
+        let message = String::from_utf8_lossy(&loser.stderr);
+        assert!(
+            message.contains(&format!("is at revision {}, not {round}", round + 1)),
+            "round {round}: the refusal names both revisions: {message}"
+        );
+    }
+    let (integrity, skills, revisions) = inspect(&db);
+    assert_eq!((integrity.as_str(), skills, revisions), ("ok", 1, 9));
+    let history = skillpath(&db, &["history", "shared", "--format", "json"]);
+    let history: serde_json::Value = serde_json::from_slice(&history.stdout).expect("JSON");
+    let numbers: Vec<u64> = history
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|r| r["number"].as_u64())
+        .collect();
+    assert_eq!(numbers, (1..=9).collect::<Vec<_>>());
+}
+
+#[test]
+fn an_import_killed_mid_transaction_leaves_the_previous_state() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let db = temp.path().join("store.db");
+    // A first, committed import: the state a killed import must fall back to.
+    write_skill(&temp.path().join("first/keep"), "keep", 10);
+    assert!(
+        skillpath(
+            &db,
+            &["import", temp.path().join("first").to_str().expect("utf-8")]
+        )
+        .status
+        .success()
+    );
+    let tree = temp.path().join("tree");
+    let count = 1500;
+    for index in 0..count {
+        write_skill(
+            &tree.join(format!("skill-{index}")),
+            &format!("skill-{index}"),
+            24_000,
+        );
+    }
+    let wal = PathBuf::from(format!("{}-wal", db.display()));
+    let mut killed_mid_transaction = 0;
+    for attempt in 0..3 {
+        let wal_before = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+        let mut child = Command::new(skillpath_bin())
+            .args(["import", tree.to_str().expect("utf-8")])
+            .env("SKILLPATH_DB", &db)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        // Wait until the import's transaction is writing pages (the WAL grows), then kill.
+        let started = Instant::now();
+        let mut mid = false;
+        while started.elapsed() < Duration::from_secs(60) {
+            if child.try_wait().expect("poll").is_some() {
+                break;
+            }
+            let size = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+            if size > wal_before + 4 * 1024 * 1024 {
+                mid = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        child.kill().expect("SIGKILL");
+        let status = child.wait().expect("reaped");
+        let (integrity, skills, revisions) = inspect(&db);
+        assert_eq!(integrity, "ok", "attempt {attempt}");
+        if mid && !status.success() {
+            killed_mid_transaction += 1;
+            assert_eq!(
+                (skills, revisions),
+                (1, 1),
+                "attempt {attempt}: no partial import may be visible"
+            );
+        } else {
+            assert!(
+                skills == 1 || skills == count + 1,
+                "attempt {attempt}: {skills} skills"
+            );
+        }
+        if skills == count + 1 {
+            break;
+        }
+    }
+    assert!(
+        killed_mid_transaction > 0,
+        "no attempt was killed inside the import's transaction"
+    );
+    // The database is still usable: the same import now completes.
+    let import = skillpath(&db, &["import", tree.to_str().expect("utf-8")]);
+    assert!(import.status.success(), "{import:?}");
+    let (integrity, skills, revisions) = inspect(&db);
+    assert_eq!(
+        (integrity.as_str(), skills, revisions),
+        ("ok", count + 1, count + 1)
+    );
+}
