@@ -862,7 +862,7 @@ mod tests {
         );
     }
 
-    /// The lists in DISCOVERY.md, as generated from the constants.
+    /// The lists in README.md, as generated from the constants.
     fn documented_lists() -> String {
         let list = |prefix: &str, entries: &[&str]| -> String {
             entries
@@ -880,18 +880,18 @@ mod tests {
 
     #[test]
     fn discovery_md_lists_every_location_and_the_bounds() {
-        let doc = include_str!("../DISCOVERY.md");
+        let doc = include_str!("../../../README.md");
         for location in locations() {
             let shown = match location.scope {
                 Scope::Project => format!("`<dir>/{}`", location.relative),
                 Scope::User => format!("`~/{}`", location.relative),
             };
-            assert!(doc.contains(&shown), "DISCOVERY.md does not list {shown}");
+            assert!(doc.contains(&shown), "README.md does not list {shown}");
         }
         let lists = documented_lists();
         assert!(
             doc.contains(&lists),
-            "the location lists in DISCOVERY.md differ from the constants; they should read:\n\n{lists}"
+            "the location lists in README.md differ from the constants; they should read:\n\n{lists}"
         );
         let limits = DiscoveryLimits::default();
         let bounds = format!(
@@ -900,7 +900,7 @@ mod tests {
         );
         assert!(
             doc.contains(&bounds),
-            "DISCOVERY.md should state the bounds as: {bounds}"
+            "README.md should state the bounds as: {bounds}"
         );
     }
 }
