@@ -4,6 +4,7 @@ mod cli;
 mod differential;
 mod edge_cases;
 mod examples;
+mod store_cli;
 mod store_processes;
 mod support;
 

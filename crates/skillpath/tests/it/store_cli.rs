@@ -1,0 +1,301 @@
+//! The store commands as a user runs them: JSON output, pagination, export, discovery-based
+//! import and `scan`, errors with hints and exit codes.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+use crate::support::skillpath_bin;
+
+struct Env {
+    temp: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Env {
+        Env {
+            temp: tempfile::tempdir().expect("tempdir"),
+        }
+    }
+
+    fn path(&self) -> &Path {
+        self.temp.path()
+    }
+
+    fn skill(&self, relative: &str, name: &str, description: &str) {
+        let dir = self.path().join(relative);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n"),
+        )
+        .expect("write");
+    }
+
+    /// Runs skillpath in the temp folder, with its own database and home.
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(skillpath_bin())
+            .args(args)
+            .current_dir(self.path())
+            .env("SKILLPATH_DB", self.path().join("store.db"))
+            .env("HOME", self.path().join("home"))
+            .env("USER", "tester")
+            .output()
+            .expect("run skillpath")
+    }
+
+    fn json(&self, args: &[&str]) -> Value {
+        let output = self.run(args);
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        serde_json::from_slice(&output.stdout).expect("JSON output")
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn import_list_show_search_and_export_with_json_output() {
+    let env = Env::new();
+    for index in 0..12 {
+        env.skill(
+            &format!("tree/s{index:02}"),
+            &format!("skill-{index:02}"),
+            &format!("Use when testing number {index}."),
+        );
+    }
+    let report = env.json(&["import", "tree", "--format", "json", "--message", "first"]);
+    assert_eq!(report["created"].as_array().map(Vec::len), Some(12));
+    let again = env.json(&["import", "tree", "--format", "json"]);
+    assert_eq!(again["unchanged"].as_array().map(Vec::len), Some(12));
+
+    let mut names = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut args = vec!["list", "--limit", "5", "--format", "json"];
+        if let Some(cursor) = &cursor {
+            args.extend(["--cursor", cursor]);
+        }
+        let page = env.json(&args);
+        names.extend(
+            page["items"]
+                .as_array()
+                .expect("items")
+                .iter()
+                .filter_map(|i| i["name"].as_str().map(str::to_owned)),
+        );
+        match page["next_cursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(
+        names,
+        (0..12).map(|i| format!("skill-{i:02}")).collect::<Vec<_>>()
+    );
+
+    let shown = env.json(&["show", "skill-03", "--format", "json"]);
+    assert_eq!(shown["revision"], 1);
+    assert!(
+        shown["skill_md"]
+            .as_str()
+            .expect("text")
+            .contains("Use when testing number 3.")
+    );
+    let hits = env.json(&["search", "number 7", "--format", "json"]);
+    assert_eq!(hits[0]["name"], "skill-07");
+
+    let exported = env.run(&["export", "--to", "out"]);
+    assert!(exported.status.success(), "{exported:?}");
+    assert_eq!(
+        std::fs::read(env.path().join("out/skill-05/SKILL.md")).expect("exported"),
+        std::fs::read(env.path().join("tree/s05/SKILL.md")).expect("source")
+    );
+    let refused = env.run(&["export", "--to", "out"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stderr).contains("pass `--force`"),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert!(
+        env.run(&["export", "skill-05", "--to", "out", "--force"])
+            .status
+            .success()
+    );
+}
+
+#[test]
+fn revisions_history_diff_and_rollback_from_the_command_line() {
+    let env = Env::new();
+    env.skill("s", "demo", "Use when testing the first version.");
+    assert!(env.run(&["import", "s"]).status.success());
+    env.skill("s", "demo", "Use when testing the second version.");
+    assert!(env.run(&["import", "s"]).status.success());
+    let diff = env.run(&["diff", "demo", "1"]);
+    assert_eq!(
+        text(&diff.stdout),
+        "--- a/SKILL.md (revision 1)\n+++ b/SKILL.md (revision 2)\n@@ -1,5 +1,5 @@\n ---\n name: demo\n-description: Use when testing the first version.\n+description: Use when testing the second version.\n ---\n # demo\n"
+    );
+    let rollback = env.json(&[
+        "rollback",
+        "demo",
+        "--to",
+        "1",
+        "--message",
+        "back",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(rollback["revision"], 3);
+    let history = env.json(&["history", "demo", "--format", "json"]);
+    let rows: Vec<(u64, &str, &str, &str)> = history
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|r| {
+            (
+                r["number"].as_u64().unwrap_or(0),
+                r["operation"].as_str().unwrap_or(""),
+                r["author"].as_str().unwrap_or(""),
+                r["message"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(rows[2], (3, "rollback", "tester", "back"));
+    assert_eq!(rows[0].1, "create");
+    assert_eq!(rows[1].1, "update");
+    let diff_1_3 = env.run(&["diff", "demo", "1", "3"]);
+    assert_eq!(
+        text(&diff_1_3.stdout),
+        "",
+        "a rollback restores the content exactly"
+    );
+
+    let stale = env.run(&["delete", "demo", "--expect", "2"]);
+    assert_eq!(stale.status.code(), Some(1));
+    assert_eq!(
+        text(&stale.stderr),
+        "error: skill `demo` is at revision 3, not 2: it was changed since you read it\n  = hint: read revision 3 of `demo` (`skillpath show demo`), apply your change to it, and write again with that revision\n"
+    );
+    assert!(env.run(&["delete", "demo"]).status.success());
+    let hidden = env.json(&["list", "--format", "json"]);
+    assert_eq!(hidden["items"].as_array().map(Vec::len), Some(0));
+    let listed = env.json(&["list", "--deleted", "--format", "json"]);
+    assert_eq!(listed["items"][0]["deleted"], true);
+    assert!(env.run(&["restore", "demo"]).status.success());
+    let missing = env.run(&["show", "nope"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        text(&missing.stderr).starts_with("error: no skill named `nope`"),
+        "{}",
+        text(&missing.stderr)
+    );
+    let bad_cursor = env.run(&["list", "--cursor", "zz"]);
+    assert_eq!(bad_cursor.status.code(), Some(2));
+}
+
+#[test]
+fn scan_and_import_discover_the_standard_folders_with_precedence() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.path().join("project/.git")).expect("mkdir");
+    env.skill(
+        "project/.agents/skills/lint",
+        "lint",
+        "Use when linting (project).",
+    );
+    env.skill(
+        "project/.claude/skills/lint",
+        "lint",
+        "Use when linting (claude copy).",
+    );
+    env.skill(
+        "home/.agents/skills/lint",
+        "lint",
+        "Use when linting (user).",
+    );
+    env.skill(
+        "home/.claude/skills/deploy",
+        "deploy",
+        "Use when deploying.",
+    );
+    let scan = env.run(&["scan", "--project", "project", "--format", "json"]);
+    assert!(scan.status.success(), "{scan:?}");
+    let scan: Value = serde_json::from_slice(&scan.stdout).expect("JSON");
+    let skills: Vec<(&str, &str)> = scan["skills"]
+        .as_array()
+        .expect("skills")
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap_or(""),
+                s["scope"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(skills, [("lint", "project"), ("deploy", "user")]);
+    assert_eq!(
+        scan["shadowed"].as_array().map(Vec::len),
+        Some(2),
+        "both other `lint` skills are reported"
+    );
+    let human = env.run(&["scan", "--project", "project"]);
+    let human = text(&human.stdout);
+    assert!(human.contains("shadowed: `lint`"), "{human}");
+
+    let import = Command::new(skillpath_bin())
+        .args(["import", "--discover", "--format", "json"])
+        .current_dir(env.path().join("project"))
+        .env("SKILLPATH_DB", env.path().join("store.db"))
+        .env("HOME", env.path().join("home"))
+        .output()
+        .expect("run");
+    assert!(import.status.success(), "{import:?}");
+    let report: Value = serde_json::from_slice(&import.stdout).expect("JSON");
+    assert_eq!(report["created"], serde_json::json!(["lint", "deploy"]));
+    assert!(
+        text(&import.stderr).contains("shadowed by"),
+        "{}",
+        text(&import.stderr)
+    );
+    let lint = env.json(&["show", "lint", "--format", "json"]);
+    assert!(
+        lint["skill_md"]
+            .as_str()
+            .expect("text")
+            .contains("(project)")
+    );
+    assert_eq!(lint["provenance"]["scope"], "project");
+}
+
+#[test]
+fn import_refuses_what_it_cannot_read_and_writes_nothing() {
+    let env = Env::new();
+    env.skill("tree/good", "good", "Use when testing.");
+    std::fs::create_dir_all(env.path().join("tree/bad")).expect("mkdir");
+    std::fs::write(
+        env.path().join("tree/bad/SKILL.md"),
+        b"---\nname: bad\ndescription: \xff\n---\n",
+    )
+    .expect("write");
+    let import = env.run(&["import", "tree"]);
+    assert_eq!(import.status.code(), Some(1));
+    assert!(
+        text(&import.stderr).contains("nothing was imported"),
+        "{}",
+        text(&import.stderr)
+    );
+    let list = env.json(&["list", "--format", "json"]);
+    assert_eq!(list["items"].as_array().map(Vec::len), Some(0));
+    let nothing = env.run(&["import"]);
+    assert_eq!(nothing.status.code(), Some(2));
+    let postgres = env.run(&["list", "--db", "postgres://localhost/x"]);
+    assert_eq!(postgres.status.code(), Some(2));
+    assert!(
+        text(&postgres.stderr).contains("PostgreSQL"),
+        "{}",
+        text(&postgres.stderr)
+    );
+}
