@@ -3,8 +3,11 @@
 /// Why a store operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// No skill has this name (or the revision does not exist).
-    #[error("no skill named `{name}`{}", revision.map(|r| format!(" has a revision {r}")).unwrap_or_default())]
+    /// No skill has this name, or the skill has no such revision.
+    #[error("{}", match revision {
+        Some(revision) => format!("skill `{name}` has no revision {revision}"),
+        None => format!("no skill named `{name}`"),
+    })]
     NotFound {
         /// The name asked for.
         name: String,
@@ -71,6 +74,10 @@ impl StoreError {
             StoreError::AlreadyExists { .. } => {
                 Some("update it instead, giving the revision you read".to_owned())
             }
+            StoreError::NotFound {
+                name,
+                revision: Some(_),
+            } => Some(format!("see its revisions with `skillpath history {name}`")),
             StoreError::NotFound { .. } => Some("list the skills with `skillpath list`".to_owned()),
             _ => None,
         }

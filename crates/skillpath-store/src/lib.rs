@@ -12,6 +12,7 @@ pub mod error;
 pub mod folder;
 pub mod location;
 pub mod model;
+pub mod search;
 pub mod sqlite;
 pub mod store;
 pub mod time;

@@ -16,6 +16,7 @@ use crate::model::{
     Change, ImportItem, ImportReport, ListFilter, Operation, Page, Provenance, Revision, SearchHit,
     ShadowedImport, SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
 };
+use crate::search;
 use crate::store::Store;
 use crate::time::now_rfc3339;
 
@@ -140,6 +141,10 @@ impl SqliteStore {
 }
 
 fn migrate(connection: &mut Connection) -> StoreResult<()> {
+    let current: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    if usize::try_from(current).is_ok_and(|version| version == MIGRATIONS.len()) {
+        return Ok(()); // Up to date: no write lock needed.
+    }
     // One migration per write transaction, the version read inside it: two processes opening a
     // new database at once do not both run a migration.
     loop {
@@ -169,6 +174,12 @@ struct Meta {
     description: String,
     tool_name: Option<String>,
     body: String,
+}
+
+/// The snapshot as the store keeps it: files sorted, paths safe and unique. Checked on every
+/// write, since a snapshot's fields are public and can be built without [`SkillSnapshot::new`].
+fn checked(snapshot: SkillSnapshot) -> StoreResult<SkillSnapshot> {
+    SkillSnapshot::new(snapshot.skill_md, snapshot.files)
 }
 
 fn meta(snapshot: &SkillSnapshot) -> StoreResult<Meta> {
@@ -338,7 +349,10 @@ fn load(connection: &Connection, name: &str, number: Option<u64>) -> StoreResult
         revision: number,
     };
     let Some(row) = row(connection, name)? else {
-        return Err(not_found());
+        return Err(StoreError::NotFound {
+            name: name.to_owned(),
+            revision: None,
+        });
     };
     let number = number.unwrap_or(row.revision);
     let revision = connection
@@ -384,19 +398,6 @@ fn load(connection: &Connection, name: &str, number: Option<u64>) -> StoreResult
     })
 }
 
-/// An FTS5 query for any user text: every word quoted (so operators, quotes and unbalanced
-/// syntax are just words), any of them may match, the last one also as a prefix.
-pub fn fts5_query(text: &str) -> Option<String> {
-    let words: Vec<&str> = text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let (last, rest) = words.split_last()?;
-    let mut terms: Vec<String> = rest.iter().map(|w| format!("\"{w}\"")).collect();
-    terms.push(format!("\"{last}\"*"));
-    Some(terms.join(" OR "))
-}
-
 fn encode_cursor(name: &str) -> String {
     name.bytes().map(|b| format!("{b:02x}")).collect()
 }
@@ -426,6 +427,7 @@ impl Store for SqliteStore {
         provenance: Provenance,
         change: Change,
     ) -> StoreResult<StoredSkill> {
+        let snapshot = checked(snapshot)?;
         self.write(move |transaction| {
             let name = meta(&snapshot)?.name;
             if let Some(row) = row(transaction, &name)? {
@@ -458,6 +460,7 @@ impl Store for SqliteStore {
         change: Change,
     ) -> StoreResult<StoredSkill> {
         let name = name.to_owned();
+        let snapshot = checked(snapshot)?;
         self.write(move |transaction| {
             let row = existing(transaction, &name, expected)?;
             if row.deleted {
@@ -533,6 +536,11 @@ impl Store for SqliteStore {
         let name = name.to_owned();
         self.write(move |transaction| {
             let row = existing(transaction, &name, expected)?;
+            if row.deleted {
+                return Err(StoreError::InvalidState(format!(
+                    "skill `{name}` is deleted; restore it before rolling it back"
+                )));
+            }
             let target = load(transaction, &name, Some(to))?;
             write_revision(
                 transaction,
@@ -607,38 +615,46 @@ impl Store for SqliteStore {
     }
 
     async fn search(&self, query: &str, limit: usize) -> StoreResult<Vec<SearchHit>> {
-        let Some(fts_query) = fts5_query(query) else {
+        let words = search::query_words(query);
+        let Some(fts_query) = search::fts5_query(&words) else {
             return Ok(Vec::new());
         };
-        let limit = limit.clamp(1, 1000) as i64;
+        let limit = limit.clamp(1, 1000);
+        // Enough candidates for the tiers to reorder: the best by relevance, and every skill
+        // whose name matches (which BM25 alone may rank low).
+        let pool = (limit * 8).max(64) as i64;
         self.with(move |connection| {
             let (name_weight, description_weight, body_weight) = SEARCH_WEIGHTS;
-            let mut statement = connection.prepare_cached(
-                "SELECT s.name, s.description, snippet(skills_fts, -1, '[', ']', '…', 16),
-                        bm25(skills_fts, ?2, ?3, ?4) AS rank
-                 FROM skills_fts JOIN skills s ON s.id = skills_fts.rowid
-                 WHERE skills_fts MATCH ?1 ORDER BY rank, s.name LIMIT ?5",
-            )?;
-            let hits = statement
-                .query_map(
-                    params![
-                        fts_query,
-                        name_weight,
-                        description_weight,
-                        body_weight,
-                        limit
-                    ],
-                    |r| {
-                        Ok(SearchHit {
-                            name: r.get(0)?,
-                            description: r.get(1)?,
-                            snippet: r.get(2)?,
-                            score: -r.get::<_, f64>(3)?,
-                        })
-                    },
-                )?
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(hits)
+            let mut candidates = Vec::new();
+            for column_query in [fts_query.clone(), format!("{{name}} : ({fts_query})")] {
+                let mut statement = connection.prepare_cached(
+                    "SELECT s.name, s.description, snippet(skills_fts, -1, '[', ']', '…', 16),
+                            bm25(skills_fts, ?2, ?3, ?4) AS rank
+                     FROM skills_fts JOIN skills s ON s.id = skills_fts.rowid
+                     WHERE skills_fts MATCH ?1 ORDER BY rank, s.name LIMIT ?5",
+                )?;
+                let found = statement
+                    .query_map(
+                        params![
+                            column_query,
+                            name_weight,
+                            description_weight,
+                            body_weight,
+                            pool
+                        ],
+                        |r| {
+                            Ok(search::Candidate {
+                                name: r.get(0)?,
+                                description: r.get(1)?,
+                                snippet: r.get(2)?,
+                                relevance: -r.get::<_, f64>(3)?,
+                            })
+                        },
+                    )?
+                    .collect::<Result<Vec<_>, _>>()?;
+                candidates.extend(found);
+            }
+            Ok(search::rank(candidates, &words, limit))
         })
         .await
     }
@@ -670,6 +686,15 @@ impl Store for SqliteStore {
     }
 
     async fn import(&self, items: Vec<ImportItem>, change: Change) -> StoreResult<ImportReport> {
+        let items = items
+            .into_iter()
+            .map(|item| {
+                Ok(ImportItem {
+                    snapshot: checked(item.snapshot)?,
+                    provenance: item.provenance,
+                })
+            })
+            .collect::<StoreResult<Vec<_>>>()?;
         self.write(move |transaction| {
             let mut report = ImportReport::default();
             let mut seen: Vec<(String, String)> = Vec::new();
@@ -737,19 +762,6 @@ impl Store for SqliteStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn any_text_is_a_safe_query() {
-        assert_eq!(
-            fts5_query("pdf forms").as_deref(),
-            Some("\"pdf\" OR \"forms\"*")
-        );
-        assert_eq!(
-            fts5_query("\"unbalanced AND (NEAR"),
-            Some("\"unbalanced\" OR \"AND\" OR \"NEAR\"*".to_owned())
-        );
-        assert_eq!(fts5_query("  *** "), None);
-    }
 
     #[test]
     fn cursors_round_trip_and_bad_ones_are_refused() {

@@ -1,0 +1,18 @@
+//! The store's test suite.
+//!
+//! `suite` holds the backend-independent tests: each is an `async fn` taking the store (as
+//! `&dyn Store`, or `Arc<dyn Store>` where tasks must own it) and asserting only on what the
+//! [`Store`](skillpath_store::Store) trait promises. The `store_suite!` macro turns every one of
+//! them into a `#[tokio::test]` for a backend, given a function that opens a fresh, empty store
+//! for one test. `sqlite` instantiates the suite for SQLite and adds the SQLite-specific tests;
+//! a PostgreSQL backend adds one module with one `store_suite!(open_postgres)` line.
+//!
+//! `corpus` runs the real-world skills corpus (`$SKILLPATH_CORPUS`, else `../shared/corpus` next
+//! to the workspace) through import, export and search; it fails, never skips, when the corpus
+//! is missing.
+
+mod suite;
+mod support;
+
+mod corpus;
+mod sqlite;

@@ -1,0 +1,442 @@
+//! The suite on SQLite (a fresh temp-file database per test), and what is SQLite's own:
+//! reopening a file, schema versions, two connections on one file, and the blob table.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use skillpath_store::{ImportItem, ListFilter, Provenance, SqliteStore, Store, StoreError};
+
+use crate::support::{
+    Backend, by, history_of, imported, list_all, md, search_names, skill, snapshot,
+};
+
+/// A fresh SQLite store in a temp folder, removed when the test ends.
+pub(crate) async fn open_sqlite() -> Backend {
+    let dir = tempfile::tempdir().expect("a temp folder");
+    let path = dir.path().join("skills.db");
+    let store = SqliteStore::open(&path).expect("the database opens");
+    Backend::new(Arc::new(store), dir, move || Some(database_size(&path)))
+}
+
+/// The sizes of the database file and its WAL and shared-memory files.
+fn database_size(path: &Path) -> String {
+    let sizes: Vec<(&str, u64)> = ["", "-wal", "-shm"]
+        .into_iter()
+        .map(|suffix| {
+            let mut name = path.as_os_str().to_owned();
+            name.push(suffix);
+            (
+                suffix,
+                std::fs::metadata(PathBuf::from(name)).map_or(0, |m| m.len()),
+            )
+        })
+        .collect();
+    let mb = |bytes: u64| bytes as f64 / 1e6;
+    let total: u64 = sizes.iter().map(|(_, size)| size).sum();
+    format!(
+        "{:.1} MB (database {:.1} MB, WAL {:.1} MB, shm {:.2} MB)",
+        mb(total),
+        mb(sizes[0].1),
+        mb(sizes[1].1),
+        mb(sizes[2].1)
+    )
+}
+
+crate::suite::store_suite!(open_sqlite);
+
+fn count(path: &Path, sql: &str) -> i64 {
+    let connection = rusqlite::Connection::open(path).expect("open the database directly");
+    connection
+        .query_row(sql, [], |row| row.get(0))
+        .expect("count")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn reopening_the_file_keeps_everything() {
+    let dir = tempfile::tempdir().expect("a temp folder");
+    // A folder that does not exist yet: `open` creates it.
+    let path = dir.path().join("nested/folder/skills.db");
+    let binary: Vec<u8> = (0..=255).rev().collect();
+    let (skills, histories, listing, hits) = {
+        let store = SqliteStore::open(&path).expect("open");
+        let a = snapshot(
+            md("keeper", "Kept across opens", "About manatees."),
+            &[("bin/data", &binary)],
+        );
+        store
+            .create(a, imported("/s/keeper"), by("alice", "create"))
+            .await
+            .expect("create");
+        store
+            .update(
+                "keeper",
+                1,
+                skill("keeper", "Kept across opens", "About dugongs."),
+                by("bob", "edit"),
+            )
+            .await
+            .expect("update");
+        store
+            .create(
+                skill("dropped", "Deleted one", "x"),
+                Provenance::Api,
+                by("alice", "create"),
+            )
+            .await
+            .expect("create");
+        store
+            .delete("dropped", 1, by("alice", "delete"))
+            .await
+            .expect("delete");
+        let item = ImportItem {
+            snapshot: skill("brought", "Imported one", "About dugongs too."),
+            provenance: imported("/s/brought"),
+        };
+        store
+            .import(vec![item], by("import", "import"))
+            .await
+            .expect("import");
+
+        let mut skills = Vec::new();
+        for (name, revision) in [
+            ("keeper", None),
+            ("keeper", Some(1)),
+            ("dropped", None),
+            ("brought", None),
+        ] {
+            skills.push(store.get(name, revision).await.expect("get"));
+        }
+        let mut histories = Vec::new();
+        for name in ["keeper", "dropped", "brought"] {
+            histories.push(store.history(name).await.expect("history"));
+        }
+        let listing = list_all(
+            &store,
+            ListFilter {
+                include_deleted: true,
+                name_prefix: None,
+            },
+            2,
+        )
+        .await;
+        let hits = store.search("dugongs", 10).await.expect("search");
+        (skills, histories, listing, hits)
+    };
+    assert!(path.exists());
+
+    let store = SqliteStore::open(&path).expect("reopen");
+    assert_eq!(store.path(), path);
+    for before in &skills {
+        let after = store
+            .get(&before.name, Some(before.revision))
+            .await
+            .expect("get after reopen");
+        assert_eq!(&after, before);
+    }
+    assert_eq!(store.get("keeper", None).await.expect("get").revision, 2);
+    assert!(store.get("dropped", None).await.expect("get").deleted);
+    for before in &histories {
+        assert_eq!(
+            &store.history(&before[0].skill).await.expect("history"),
+            before
+        );
+    }
+    assert_eq!(
+        list_all(
+            &store,
+            ListFilter {
+                include_deleted: true,
+                name_prefix: None
+            },
+            2
+        )
+        .await,
+        listing
+    );
+    assert_eq!(store.search("dugongs", 10).await.expect("search"), hits);
+    assert_eq!(hits.len(), 2);
+    assert_eq!(search_names(&store, "manatees").await, Vec::<String>::new());
+
+    // And it goes on from where it was.
+    let next = store
+        .update(
+            "keeper",
+            2,
+            skill("keeper", "Kept", "Third."),
+            by("carol", "third"),
+        )
+        .await
+        .expect("update");
+    assert_eq!(next.revision, 3);
+    let error = store
+        .create(skill("dropped", "d", "b"), Provenance::Api, by("a", "m"))
+        .await
+        .expect_err("exists");
+    assert!(
+        matches!(
+            error,
+            StoreError::AlreadyExists {
+                revision: 2,
+                deleted: true,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    drop(store);
+    let store = SqliteStore::open(&path).expect("third open");
+    assert_eq!(history_of(&store, "keeper").await.len(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_from_a_newer_version_is_refused() {
+    let dir = tempfile::tempdir().expect("a temp folder");
+    let path = dir.path().join("skills.db");
+    {
+        let store = SqliteStore::open(&path).expect("open");
+        store
+            .create(skill("precious", "d", "b"), Provenance::Api, by("a", "m"))
+            .await
+            .expect("create");
+    }
+    let known: i64 = {
+        let connection = rusqlite::Connection::open(&path).expect("open directly");
+        let known: i64 = connection
+            .pragma_query_value(None, "user_version", |row| row.get(0))
+            .expect("user_version");
+        connection
+            .pragma_update(None, "user_version", known + 1)
+            .expect("set user_version");
+        known
+    };
+    assert!(known >= 1, "the schema has a version");
+
+    let error = SqliteStore::open(&path).expect_err("a newer schema is refused");
+    assert!(matches!(error, StoreError::Database(_)), "{error:?}");
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "the database failed: the database has schema version {}, newer than this skillpath knows ({known}); upgrade skillpath",
+            known + 1
+        )
+    );
+    // Refusing changed nothing: the version and the data are as they were.
+    let connection = rusqlite::Connection::open(&path).expect("open directly");
+    let version: i64 = connection
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .expect("user_version");
+    assert_eq!(version, known + 1);
+    drop(connection);
+    assert_eq!(
+        count(&path, "SELECT count(*) FROM skills WHERE name = 'precious'"),
+        1
+    );
+
+    // A far newer version, too.
+    rusqlite::Connection::open(&path)
+        .expect("open")
+        .pragma_update(None, "user_version", 1_000_000)
+        .expect("set");
+    let error = SqliteStore::open(&path).expect_err("refused");
+    assert!(
+        error
+            .to_string()
+            .contains("schema version 1000000, newer than this skillpath knows"),
+        "{error}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_that_is_not_a_database_is_refused() {
+    let dir = tempfile::tempdir().expect("a temp folder");
+    let path = dir.path().join("skills.db");
+    std::fs::write(
+        &path,
+        "this is a text file, not a SQLite database, and it is long enough to have a header\n"
+            .repeat(20),
+    )
+    .expect("write");
+    let error = SqliteStore::open(&path).expect_err("refused");
+    assert!(matches!(error, StoreError::Database(_)), "{error:?}");
+    assert!(error.to_string().contains("not a database"), "{error}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn identical_files_are_stored_once() {
+    let dir = tempfile::tempdir().expect("a temp folder");
+    let db = dir.path().join("skills.db");
+    let store = SqliteStore::open(&db).expect("open");
+    let license = b"Apache License 2.0\n".repeat(100);
+    for name in ["blob-a", "blob-b", "blob-c"] {
+        let content = snapshot(
+            md(name, "d", "b"),
+            &[
+                ("LICENSE", &license),
+                ("copy/LICENSE", &license),
+                ("own.txt", name.as_bytes()),
+            ],
+        );
+        store
+            .create(content, Provenance::Api, by("a", "m"))
+            .await
+            .expect("create");
+    }
+    // One blob for the license, one per `own.txt`.
+    assert_eq!(count(&db, "SELECT count(*) FROM blobs"), 4);
+    assert_eq!(count(&db, "SELECT count(*) FROM revision_files"), 9);
+    let sha = skillpath_store::model::sha256_hex(&license);
+    assert_eq!(
+        count(
+            &db,
+            &format!(
+                "SELECT count(*) FROM blobs WHERE sha256 = '{sha}' AND size = {}",
+                license.len()
+            )
+        ),
+        1
+    );
+    assert_eq!(
+        count(
+            &db,
+            &format!("SELECT length(bytes) FROM blobs WHERE sha256 = '{sha}'")
+        ),
+        license.len() as i64
+    );
+
+    // A new revision that keeps the files adds no blob; changed bytes add one each.
+    store
+        .update(
+            "blob-a",
+            1,
+            snapshot(
+                md("blob-a", "d2", "b"),
+                &[("LICENSE", &license), ("own.txt", b"blob-a")],
+            ),
+            by("a", "m"),
+        )
+        .await
+        .expect("update");
+    assert_eq!(count(&db, "SELECT count(*) FROM blobs"), 4);
+    store
+        .update(
+            "blob-a",
+            2,
+            snapshot(
+                md("blob-a", "d3", "b"),
+                &[("LICENSE", b"MIT\n"), ("own.txt", b"blob-a")],
+            ),
+            by("a", "m"),
+        )
+        .await
+        .expect("update");
+    assert_eq!(count(&db, "SELECT count(*) FROM blobs"), 5);
+    // Delete, restore, rollback and an unchanged import reuse what is stored.
+    store
+        .delete("blob-b", 1, by("a", "m"))
+        .await
+        .expect("delete");
+    store
+        .restore("blob-b", 2, by("a", "m"))
+        .await
+        .expect("restore");
+    store
+        .rollback("blob-a", 1, 3, by("a", "m"))
+        .await
+        .expect("rollback");
+    let same = snapshot(
+        md("blob-c", "d", "b"),
+        &[
+            ("LICENSE", &license),
+            ("copy/LICENSE", &license),
+            ("own.txt", b"blob-c"),
+        ],
+    );
+    store
+        .import(
+            vec![ImportItem {
+                snapshot: same,
+                provenance: imported("/c"),
+            }],
+            by("import", "m"),
+        )
+        .await
+        .expect("import");
+    assert_eq!(count(&db, "SELECT count(*) FROM blobs"), 5);
+    // Every blob's size and hash match its bytes.
+    let connection = rusqlite::Connection::open(&db).expect("open");
+    let mut statement = connection
+        .prepare("SELECT sha256, size, bytes FROM blobs")
+        .expect("prepare");
+    let rows = statement
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, Vec<u8>>(2)?,
+            ))
+        })
+        .expect("query")
+        .collect::<Result<Vec<_>, _>>()
+        .expect("rows");
+    for (sha, size, bytes) in rows {
+        assert_eq!(sha, skillpath_store::model::sha256_hex(&bytes));
+        assert_eq!(size, bytes.len() as i64);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_connections_on_one_file_serialize_their_writes() {
+    let dir = tempfile::tempdir().expect("a temp folder");
+    let path = dir.path().join("skills.db");
+    let first: Arc<dyn Store> = Arc::new(SqliteStore::open(&path).expect("open"));
+    let second: Arc<dyn Store> = Arc::new(SqliteStore::open(&path).expect("open again"));
+    first
+        .create(skill("contested", "v1", "b"), Provenance::Api, by("a", "m"))
+        .await
+        .expect("create");
+    for round in 1..=20u64 {
+        let barrier = Arc::new(tokio::sync::Barrier::new(2));
+        let tasks: Vec<_> = [("one", Arc::clone(&first)), ("two", Arc::clone(&second))]
+            .into_iter()
+            .map(|(who, store)| {
+                let barrier = Arc::clone(&barrier);
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    store
+                        .update(
+                            "contested",
+                            round,
+                            skill("contested", &format!("{round} {who}"), who),
+                            by(who, "m"),
+                        )
+                        .await
+                })
+            })
+            .collect();
+        let mut results = Vec::new();
+        for task in tasks {
+            results.push(task.await.expect("task ran"));
+        }
+        assert_eq!(
+            results.iter().filter(|r| r.is_ok()).count(),
+            1,
+            "round {round}: {results:?}"
+        );
+        let error = results
+            .iter()
+            .find_map(|r| r.as_ref().err())
+            .expect("a loser");
+        assert!(
+            matches!(error, StoreError::StaleRevision { expected, actual, .. } if *expected == round && *actual == round + 1),
+            "{error:?}"
+        );
+    }
+    assert_eq!(
+        second.history("contested").await.expect("history").len(),
+        21
+    );
+    assert_eq!(
+        first.get("contested", None).await.expect("get").revision,
+        21
+    );
+}
