@@ -51,59 +51,60 @@ pub fn fts5_query(words: &[String]) -> Option<String> {
 /// A match before ranking: what the backend found, with its own relevance (higher is better).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
+    /// The backend's key for the skill (to fetch a snippet for the hits kept).
+    pub key: i64,
     /// The skill's name.
     pub name: String,
     /// Its description.
     pub description: String,
-    /// The matching text, matches in `[` `]`.
-    pub snippet: String,
     /// The backend's relevance.
     pub relevance: f64,
 }
 
 /// Ranks candidates by tier (words in the name, then words in the description, then
-/// relevance), keeps the best `limit`. Each hit's score is `100 × name words + 10 ×
+/// relevance) and keeps the best `limit`, each with its score: `100 × name words + 10 ×
 /// description words + relevance`, so scores order the same way.
-pub fn rank(mut candidates: Vec<Candidate>, words: &[String], limit: usize) -> Vec<SearchHit> {
+pub fn rank(
+    mut candidates: Vec<Candidate>,
+    words: &[String],
+    limit: usize,
+) -> Vec<(Candidate, f64)> {
     candidates.sort_by(|a, b| {
         a.name
             .cmp(&b.name)
             .then(b.relevance.total_cmp(&a.relevance))
     });
     candidates.dedup_by(|a, b| a.name == b.name);
-    let mut hits: Vec<(usize, usize, SearchHit)> = candidates
+    let mut ranked: Vec<(usize, usize, f64, Candidate)> = candidates
         .into_iter()
         .map(|candidate| {
             let in_name = count_matches(words, &candidate.name);
             let in_description = count_matches(words, &candidate.description);
             let score = 100.0 * in_name as f64 + 10.0 * in_description as f64 + candidate.relevance;
-            let snippet = candidate
-                .snippet
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            (
-                in_name,
-                in_description,
-                SearchHit {
-                    name: candidate.name,
-                    description: candidate.description,
-                    snippet,
-                    score,
-                },
-            )
+            (in_name, in_description, score, candidate)
         })
         .collect();
-    hits.sort_by(|a, b| {
+    ranked.sort_by(|a, b| {
         b.0.cmp(&a.0)
             .then(b.1.cmp(&a.1))
-            .then(b.2.score.total_cmp(&a.2.score))
-            .then(a.2.name.cmp(&b.2.name))
+            .then(b.2.total_cmp(&a.2))
+            .then(a.3.name.cmp(&b.3.name))
     });
-    hits.into_iter()
+    ranked
+        .into_iter()
         .take(limit)
-        .map(|(_, _, hit)| hit)
+        .map(|(_, _, score, candidate)| (candidate, score))
         .collect()
+}
+
+/// A search hit from a ranked candidate and its snippet (whitespace folded to single spaces).
+pub fn hit(candidate: Candidate, score: f64, snippet: &str) -> SearchHit {
+    SearchHit {
+        name: candidate.name,
+        description: candidate.description,
+        snippet: snippet.split_whitespace().collect::<Vec<_>>().join(" "),
+        score,
+    }
 }
 
 /// How many of `words` occur in `text` as a word or a word's start (`pdf` in `pdftk`,
@@ -150,24 +151,26 @@ mod tests {
 
     #[test]
     fn names_outrank_descriptions_outrank_bodies() {
-        let candidate = |name: &str, description: &str, relevance: f64| Candidate {
+        let candidate = |key: i64, name: &str, description: &str, relevance: f64| Candidate {
+            key,
             name: name.into(),
             description: description.into(),
-            snippet: "x\n y".into(),
             relevance,
         };
         let words = query_words("otter");
-        let hits = rank(
+        let ranked = rank(
             vec![
-                candidate("river-guide", "Rivers.", 50.0),
-                candidate("animals", "About otters.", 1.0),
-                candidate("otter", "Otters.", 0.5),
+                candidate(1, "river-guide", "Rivers.", 50.0),
+                candidate(2, "animals", "About otters.", 1.0),
+                candidate(3, "otter", "Otters.", 0.5),
+                candidate(3, "otter", "Otters.", 0.5),
             ],
             &words,
             10,
         );
-        let names: Vec<&str> = hits.iter().map(|h| h.name.as_str()).collect();
+        let names: Vec<&str> = ranked.iter().map(|(c, _)| c.name.as_str()).collect();
         assert_eq!(names, ["otter", "animals", "river-guide"]);
-        assert_eq!(hits[0].snippet, "x y");
+        let (best, score) = ranked.into_iter().next().expect("a hit");
+        assert_eq!(hit(best, score, "x\n y").snippet, "x y");
     }
 }

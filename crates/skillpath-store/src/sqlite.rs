@@ -620,41 +620,41 @@ impl Store for SqliteStore {
             return Ok(Vec::new());
         };
         let limit = limit.clamp(1, 1000);
-        // Enough candidates for the tiers to reorder: the best by relevance, and every skill
-        // whose name matches (which BM25 alone may rank low).
-        let pool = (limit * 8).max(64) as i64;
+        // Enough candidates for the tiers to reorder: the best by relevance, and the best of
+        // the skills whose name matches (which relevance alone may rank low). Snippets, the
+        // costly part, only for the hits kept.
+        let pool = (limit * 4).max(32) as i64;
         self.with(move |connection| {
             let (name_weight, description_weight, body_weight) = SEARCH_WEIGHTS;
             let mut candidates = Vec::new();
             for column_query in [fts_query.clone(), format!("{{name}} : ({fts_query})")] {
                 let mut statement = connection.prepare_cached(
-                    "SELECT s.name, s.description, snippet(skills_fts, -1, '[', ']', '…', 16),
-                            bm25(skills_fts, ?2, ?3, ?4) AS rank
+                    "SELECT s.id, s.name, s.description, bm25(skills_fts, ?2, ?3, ?4) AS rank
                      FROM skills_fts JOIN skills s ON s.id = skills_fts.rowid
-                     WHERE skills_fts MATCH ?1 ORDER BY rank, s.name LIMIT ?5",
+                     WHERE skills_fts MATCH ?1 ORDER BY rank LIMIT ?5",
                 )?;
                 let found = statement
-                    .query_map(
-                        params![
-                            column_query,
-                            name_weight,
-                            description_weight,
-                            body_weight,
-                            pool
-                        ],
-                        |r| {
-                            Ok(search::Candidate {
-                                name: r.get(0)?,
-                                description: r.get(1)?,
-                                snippet: r.get(2)?,
-                                relevance: -r.get::<_, f64>(3)?,
-                            })
-                        },
-                    )?
+                    .query_map(params![column_query, name_weight, description_weight, body_weight, pool], |r| {
+                        Ok(search::Candidate {
+                            key: r.get(0)?,
+                            name: r.get(1)?,
+                            description: r.get(2)?,
+                            relevance: -r.get::<_, f64>(3)?,
+                        })
+                    })?
                     .collect::<Result<Vec<_>, _>>()?;
                 candidates.extend(found);
             }
-            Ok(search::rank(candidates, &words, limit))
+            let mut snippet = connection.prepare_cached(
+                "SELECT snippet(skills_fts, -1, '[', ']', '…', 16) FROM skills_fts WHERE skills_fts MATCH ?1 AND rowid = ?2",
+            )?;
+            search::rank(candidates, &words, limit)
+                .into_iter()
+                .map(|(candidate, score)| {
+                    let text: String = snippet.query_row(params![fts_query, candidate.key], |r| r.get(0))?;
+                    Ok(search::hit(candidate, score, &text))
+                })
+                .collect()
         })
         .await
     }
