@@ -339,6 +339,9 @@ pub(crate) struct DiffArgs {
     pub(crate) to: Option<u64>,
     #[command(flatten)]
     pub(crate) db: DbArgs,
+    /// Output format (`json`: `{"name", "from", "to", "diff"}`).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
 }
 
 #[derive(Debug, Args)]

@@ -6,7 +6,7 @@ use skillpath_store::{ListFilter, Provenance, StoreError};
 
 use super::{print, shorten, table};
 use crate::cli::{DiffArgs, ListArgs, NameArgs, SearchArgs, ShowArgs};
-use crate::output::{self, ExitStatus};
+use crate::output::ExitStatus;
 
 fn io(source: std::io::Error) -> StoreError {
     StoreError::Io {
@@ -167,14 +167,15 @@ pub(crate) fn history(args: NameArgs) -> anyhow::Result<ExitStatus> {
 }
 
 pub(crate) fn diff(args: DiffArgs) -> anyhow::Result<ExitStatus> {
-    let (name, from, to) = (args.name, args.from, args.to);
+    let (name, from, to, format) = (args.name, args.from, args.to, args.format);
     super::run(&args.db, move |store| async move {
         let to = match to {
             Some(to) => to,
             None => store.get(&name, None).await?.revision,
         };
         let diff = store.diff(&name, from, to).await?;
-        output::stdout(&diff).map_err(io)?;
+        let json = serde_json::json!({"name": name, "from": from, "to": to, "diff": diff});
+        print(format, &json, || diff.clone()).map_err(io)?;
         Ok(ExitStatus::Success)
     })
 }
