@@ -139,6 +139,15 @@ fn revisions_history_diff_and_rollback_from_the_command_line() {
         text(&diff.stdout),
         "--- a/SKILL.md (revision 1)\n+++ b/SKILL.md (revision 2)\n@@ -1,5 +1,5 @@\n ---\n name: demo\n-description: Use when testing the first version.\n+description: Use when testing the second version.\n ---\n # demo\n"
     );
+    let diff_json = env.json(&["diff", "demo", "1", "2", "--format", "json"]);
+    assert_eq!(
+        (diff_json["from"].as_u64(), diff_json["to"].as_u64()),
+        (Some(1), Some(2))
+    );
+    assert_eq!(
+        diff_json["diff"].as_str(),
+        Some(text(&diff.stdout).as_str())
+    );
     let rollback = env.json(&[
         "rollback",
         "demo",
