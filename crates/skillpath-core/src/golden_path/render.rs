@@ -8,13 +8,12 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::fmt::Write as _;
-use std::path::Path;
 
 use super::GoldenSkill;
 use super::args::{Arg, coerce};
 use super::body::TemplateRef;
 use super::condition::{Condition, find_arg, flag_arg, is_truthy};
-use super::templates;
+use super::templates::{self, TemplateSource};
 use crate::skill_md::SkillMd;
 
 /// One thing wrong with the arguments of a call.
@@ -299,11 +298,12 @@ pub struct Rendered {
     pub warnings: Vec<String>,
 }
 
-/// Renders `skill` (whose folder is `skill_dir`) with the arguments `given`.
-pub fn render(
+/// Renders `skill` with the arguments `given`; template files come from `templates` (the skill's
+/// folder, or its stored files).
+pub fn render<T: TemplateSource + ?Sized>(
     skill: &SkillMd,
     golden: &GoldenSkill,
-    skill_dir: &Path,
+    templates: &T,
     given: &serde_json::Map<String, serde_json::Value>,
 ) -> Result<Rendered, ArgumentsError> {
     let values = Values::new(resolve_args(&golden.args, given)?);
@@ -333,7 +333,7 @@ pub fn render(
         render_reference(
             skill,
             reference,
-            skill_dir,
+            templates,
             &values,
             &mut markdown,
             &mut warnings,
@@ -356,10 +356,10 @@ pub fn render(
 }
 
 /// The reference's lines (its condition, now true, left out), then the template inlined.
-fn render_reference(
+fn render_reference<T: TemplateSource + ?Sized>(
     skill: &SkillMd,
     reference: &TemplateRef,
-    skill_dir: &Path,
+    templates: &T,
     values: &Values,
     out: &mut String,
     warnings: &mut Vec<String>,
@@ -373,7 +373,7 @@ fn render_reference(
     if !out.ends_with('\n') {
         out.push('\n');
     }
-    match templates::load(skill_dir, &reference.template.value) {
+    match templates.template(&reference.template.value) {
         Ok(content) => {
             let processed = templates::process(&content, values);
             let fence = templates::fence_for(&processed);

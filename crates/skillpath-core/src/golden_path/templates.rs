@@ -37,6 +37,39 @@ pub fn resolve(skill_dir: &Path, name: &str) -> Result<PathBuf, String> {
     Ok(path)
 }
 
+/// Where a skill's template files come from: its folder on disk, or its stored files.
+pub trait TemplateSource {
+    /// The text of template `name` (a path relative to the skill), or why it cannot be used.
+    fn template(&self, name: &str) -> Result<String, String>;
+}
+
+impl TemplateSource for Path {
+    fn template(&self, name: &str) -> Result<String, String> {
+        load(self, name)
+    }
+}
+
+/// A skill's files held in memory, by relative path.
+impl TemplateSource for std::collections::HashMap<&str, &[u8]> {
+    fn template(&self, name: &str) -> Result<String, String> {
+        let relative = Path::new(name);
+        if name.is_empty()
+            || relative
+                .components()
+                .any(|c| !matches!(c, Component::Normal(_)))
+        {
+            return Err(
+                "must be a path inside the skill folder (no `..`, no absolute path)".to_owned(),
+            );
+        }
+        let bytes = self
+            .get(name)
+            .ok_or_else(|| "was not found in the skill folder".to_owned())?;
+        String::from_utf8(bytes.to_vec())
+            .map_err(|_| "cannot be read: it is not UTF-8 text".to_owned())
+    }
+}
+
 /// Reads template `name` of the skill in `skill_dir`.
 pub(crate) fn load(skill_dir: &Path, name: &str) -> Result<String, String> {
     let path = resolve(skill_dir, name)?;

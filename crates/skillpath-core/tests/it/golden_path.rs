@@ -109,7 +109,7 @@ fn render_seed(args: serde_json::Value) -> Result<String, Vec<ArgProblem>> {
     let skill = load_skill_md(&dir, LoadOptions::default()).expect("loads");
     let (golden, _) = GoldenSkill::read(&skill);
     let given = args.as_object().cloned().unwrap_or_default();
-    render(&skill, &golden, &dir, &given)
+    render(&skill, &golden, dir.as_path(), &given)
         .map(|r| r.markdown)
         .map_err(|e| e.problems)
 }
@@ -291,7 +291,8 @@ fn an_optional_argument_without_value_leaves_its_placeholder() {
     );
     let skill = load_skill_md(&dir, LoadOptions::default()).expect("loads");
     let (golden, _) = GoldenSkill::read(&skill);
-    let rendered = render(&skill, &golden, &dir, &serde_json::Map::new()).expect("renders");
+    let rendered =
+        render(&skill, &golden, dir.as_path(), &serde_json::Map::new()).expect("renders");
     assert_eq!(
         rendered.markdown,
         "# S\n\nDeploy to {Region}.\n\n---\n\n**Arguments:**\n- `region`: not given; `{Region}` is left as written\n"

@@ -19,7 +19,7 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<ExitStatus> {
     for (name, value) in args.args {
         given.insert(name, serde_json::Value::String(value));
     }
-    match render::render(&skill.skill_md, &skill.golden, &skill.dir, &given) {
+    match render::render(&skill.skill_md, &skill.golden, skill.dir.as_path(), &given) {
         Ok(rendered) => {
             let warnings: String = rendered
                 .warnings
