@@ -59,6 +59,11 @@ pub(crate) enum Command {
     Restore(ReviseArgs),
     /// Show the skills found in the standard skill folders of this project and user.
     Scan(ScanArgs),
+    /// Serve the stored skills to agents over MCP (stdio).
+    ///
+    /// At start, the skills of the standard skill folders (see `scan`) and of `--skills` folders
+    /// are imported into the store; then every skill is a tool, a resource and a prompt.
+    Serve(ServeArgs),
 }
 
 /// Options every reading command shares.
@@ -391,4 +396,39 @@ pub(crate) struct ScanArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub(crate) format: OutputFormat,
+}
+
+/// How skills become MCP tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ToolsArg {
+    /// One tool per skill.
+    PerSkill,
+    /// Only `search_skills` and `load_skill` (for catalogs larger than a client's tool cap).
+    Loader,
+    /// One tool per skill up to `--tool-threshold` skills, the loader above.
+    Auto,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ServeArgs {
+    /// More skill folders (or trees of them) to import at start.
+    #[arg(long = "skills", value_name = "DIR")]
+    pub(crate) skills: Vec<PathBuf>,
+    /// Do not import the standard skill folders of this project and user at start.
+    #[arg(long)]
+    pub(crate) no_discover: bool,
+    /// Hide and refuse every tool that writes.
+    #[arg(long)]
+    pub(crate) read_only: bool,
+    /// How skills become tools.
+    #[arg(long, value_enum, default_value_t = ToolsArg::Auto)]
+    pub(crate) tools: ToolsArg,
+    /// With `--tools auto`: the most skills served as one tool each.
+    #[arg(long, default_value_t = skillpath_server::DEFAULT_TOOL_THRESHOLD)]
+    pub(crate) tool_threshold: usize,
+    /// Items per page of every MCP list.
+    #[arg(long, default_value_t = 100)]
+    pub(crate) page_size: usize,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
 }

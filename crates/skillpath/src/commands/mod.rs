@@ -33,5 +33,6 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Delete(args) => store::revise::delete(args),
         Command::Restore(args) => store::revise::restore(args),
         Command::Scan(args) => store::scan::run(args),
+        Command::Serve(args) => store::serve::run(args),
     }
 }

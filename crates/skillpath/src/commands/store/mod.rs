@@ -6,6 +6,7 @@ pub(crate) mod import;
 pub(crate) mod inspect;
 pub(crate) mod revise;
 pub(crate) mod scan;
+pub(crate) mod serve;
 
 use std::future::Future;
 

@@ -1,0 +1,335 @@
+//! Running the built-in tools: reading the catalog, and creating and changing skills. Every
+//! failure the model can fix is an `isError` result that says what to do.
+
+use std::fmt::Write as _;
+
+use rmcp::model::{CallToolResponse, JsonObject};
+use serde_json::Value;
+use skillpath_core::golden_path::spec::SkillSpec;
+use skillpath_core::load::LoadOptions;
+use skillpath_core::validate::{ValidateOptions, validate_dir};
+use skillpath_core::{Mode, Severity};
+use skillpath_store::{Change, ListFilter, Provenance, SkillFile, SkillSnapshot, StoreError};
+
+use crate::builtin::plan;
+use crate::server::{SkillServer, error_result, render_skill, skill_content, text_result};
+
+/// Runs built-in tool `name` with `arguments`.
+pub(crate) async fn call(
+    server: &SkillServer,
+    name: &str,
+    arguments: &JsonObject,
+) -> CallToolResponse {
+    match run(server, name, arguments).await {
+        Ok(text) => text_result(text),
+        Err(message) => error_result(message),
+    }
+}
+
+fn text_arg<'a>(arguments: &'a JsonObject, key: &str) -> Result<&'a str, String> {
+    arguments
+        .get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("`{key}` is required and must be a string"))
+}
+
+fn revision_arg(arguments: &JsonObject, key: &str) -> Result<u64, String> {
+    arguments
+        .get(key)
+        .and_then(Value::as_u64)
+        .ok_or_else(|| format!("`{key}` is required and must be a revision number"))
+}
+
+fn store_error(error: StoreError) -> String {
+    match error.hint() {
+        Some(hint) => format!("{error}\nhint: {hint}"),
+        None => error.to_string(),
+    }
+}
+
+fn change(message: String) -> Change {
+    Change {
+        author: "mcp".to_owned(),
+        message,
+    }
+}
+
+async fn run(server: &SkillServer, name: &str, arguments: &JsonObject) -> Result<String, String> {
+    match name {
+        "list_skills" => {
+            let limit = arguments
+                .get("limit")
+                .and_then(Value::as_u64)
+                .unwrap_or(100) as usize;
+            let cursor = arguments
+                .get("cursor")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            let page = server
+                .store()
+                .list(ListFilter::default(), cursor, limit)
+                .await
+                .map_err(store_error)?;
+            let items: Vec<Value> = page
+                .items
+                .iter()
+                .map(|s| serde_json::json!({"name": s.name, "description": s.description, "tool_name": s.tool_name, "revision": s.revision}))
+                .collect();
+            Ok(serde_json::to_string_pretty(
+                &serde_json::json!({"skills": items, "next_cursor": page.next_cursor}),
+            )
+            .unwrap_or_default())
+        }
+        "search_skills" => {
+            let query = text_arg(arguments, "query")?;
+            let limit = arguments.get("limit").and_then(Value::as_u64).unwrap_or(10) as usize;
+            let hits = server
+                .store()
+                .search(query, limit)
+                .await
+                .map_err(store_error)?;
+            if hits.is_empty() {
+                return Ok(format!("No skill matches `{query}`."));
+            }
+            let mut text = String::new();
+            for hit in hits {
+                let _ = writeln!(
+                    text,
+                    "- {}: {}\n  match: {}",
+                    hit.name, hit.description, hit.snippet
+                );
+            }
+            text.push_str("\nLoad one with `load_skill`.");
+            Ok(text)
+        }
+        "get_skill" => {
+            let skill_name = text_arg(arguments, "name")?;
+            let revision = arguments.get("revision").and_then(Value::as_u64);
+            let skill = server
+                .store()
+                .get(skill_name, revision)
+                .await
+                .map_err(store_error)?;
+            let files: Vec<Value> = skill
+                .snapshot
+                .files
+                .iter()
+                .map(|f| serde_json::json!({"path": f.path, "size": f.bytes.len(), "sha256": f.sha256()}))
+                .collect();
+            Ok(serde_json::to_string_pretty(&serde_json::json!({
+                "name": skill.name,
+                "revision": skill.revision,
+                "deleted": skill.deleted,
+                "skill_md": skill.snapshot.skill_md,
+                "files": files,
+            }))
+            .unwrap_or_default())
+        }
+        "load_skill" => {
+            let skill_name = text_arg(arguments, "name")?;
+            let catalog = server.catalog();
+            let skill = catalog.skill(skill_name).ok_or_else(|| {
+                format!("no skill named `{skill_name}`; find skills with `search_skills` or `list_skills`")
+            })?;
+            let given = arguments
+                .get("arguments")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            let markdown = render_skill(skill, &given).map_err(|error| error.to_string())?;
+            Ok(skill_content(skill, &markdown))
+        }
+        "skill_history" => {
+            let skill_name = text_arg(arguments, "name")?;
+            let revisions = server
+                .store()
+                .history(skill_name)
+                .await
+                .map_err(store_error)?;
+            Ok(serde_json::to_string_pretty(&revisions).unwrap_or_default())
+        }
+        "plan_skill" => Ok(plan(text_arg(arguments, "goal")?)),
+        "validate_skill" => {
+            let spec = parse_spec(arguments.get("skill").cloned().unwrap_or(Value::Null))?;
+            let (_, report) = checked_snapshot(&spec)?;
+            Ok(if report.is_empty() {
+                "The skill is valid.".to_owned()
+            } else {
+                format!("The skill is valid, with warnings:\n{report}")
+            })
+        }
+        "create_skill" => {
+            let spec = parse_spec(Value::Object(arguments.clone()))?;
+            let (snapshot, warnings) = checked_snapshot(&spec)?;
+            let stored = server
+                .store()
+                .create(
+                    snapshot,
+                    Provenance::Api,
+                    change(format!("create {}", spec.name)),
+                )
+                .await
+                .map_err(store_error)?;
+            server.refresh().await.map_err(store_error)?;
+            Ok(format!(
+                "Created `{}` at revision {}; it is callable now as the tool `{}`.{}",
+                stored.name,
+                stored.revision,
+                stored.tool_name.as_deref().unwrap_or(&stored.name),
+                if warnings.is_empty() {
+                    String::new()
+                } else {
+                    format!("\nWarnings:\n{warnings}")
+                }
+            ))
+        }
+        "update_skill" => {
+            let skill_name = text_arg(arguments, "name")?;
+            let expected = revision_arg(arguments, "expected_revision")?;
+            let catalog = server.catalog();
+            let current = catalog
+                .skill(skill_name)
+                .ok_or_else(|| format!("no skill named `{skill_name}`"))?;
+            let files = current.files();
+            let base = SkillSpec::from_skill(&current.skill_md, &current.golden, |path| {
+                files
+                    .get(path)
+                    .and_then(|bytes| String::from_utf8(bytes.to_vec()).ok())
+            })
+            .map_err(|error| {
+                format!("`{skill_name}` cannot be edited as structured data: {error}")
+            })?;
+            let mut merged = serde_json::to_value(&base).map_err(|e| e.to_string())?;
+            if let Some(object) = merged.as_object_mut() {
+                for (key, value) in arguments
+                    .iter()
+                    .filter(|(key, _)| *key != "expected_revision")
+                {
+                    object.insert(key.clone(), value.clone());
+                }
+            }
+            let spec = parse_spec(merged)?;
+            let (snapshot, warnings) = checked_snapshot(&spec)?;
+            let stored = server
+                .store()
+                .update(
+                    skill_name,
+                    expected,
+                    snapshot,
+                    change(format!("update {skill_name}")),
+                )
+                .await
+                .map_err(store_error)?;
+            server.refresh().await.map_err(store_error)?;
+            Ok(format!(
+                "Updated `{}` to revision {}.{}",
+                stored.name,
+                stored.revision,
+                if warnings.is_empty() {
+                    String::new()
+                } else {
+                    format!("\nWarnings:\n{warnings}")
+                }
+            ))
+        }
+        "delete_skill" => {
+            let skill_name = text_arg(arguments, "name")?;
+            let expected = revision_arg(arguments, "expected_revision")?;
+            let stored = server
+                .store()
+                .delete(skill_name, expected, change(format!("delete {skill_name}")))
+                .await
+                .map_err(store_error)?;
+            server.refresh().await.map_err(store_error)?;
+            Ok(format!(
+                "Deleted `{}` (revision {}); it stays in history.",
+                stored.name, stored.revision
+            ))
+        }
+        "rollback_skill" => {
+            let skill_name = text_arg(arguments, "name")?;
+            let to = revision_arg(arguments, "to_revision")?;
+            let expected = revision_arg(arguments, "expected_revision")?;
+            let stored = server
+                .store()
+                .rollback(
+                    skill_name,
+                    to,
+                    expected,
+                    change(format!("roll {skill_name} back to revision {to}")),
+                )
+                .await
+                .map_err(store_error)?;
+            server.refresh().await.map_err(store_error)?;
+            Ok(format!(
+                "`{}` is at revision {}, with the content of revision {to}.",
+                stored.name, stored.revision
+            ))
+        }
+        other => Err(format!("unknown built-in tool `{other}`")),
+    }
+}
+
+fn parse_spec(value: Value) -> Result<SkillSpec, String> {
+    serde_json::from_value(value)
+        .map_err(|error| format!("the skill is not in the expected shape: {error}"))
+}
+
+/// Writes `spec` as a skill and validates it like `skillpath validate` (spec mode, lints):
+/// errors refuse it; warnings come back as text.
+fn checked_snapshot(spec: &SkillSpec) -> Result<(SkillSnapshot, String), String> {
+    let written = spec
+        .write()
+        .map_err(|error| format!("the skill cannot be written: {error}"))?;
+    let temp = tempfile::tempdir().map_err(|error| format!("cannot validate: {error}"))?;
+    let folder = temp.path().join(&spec.name);
+    let files: Vec<SkillFile> = written
+        .files
+        .iter()
+        .map(|f| SkillFile {
+            path: f.path.clone(),
+            bytes: f.content.clone().into_bytes(),
+        })
+        .collect();
+    let snapshot =
+        SkillSnapshot::new(written.skill_md, files).map_err(|error| error.to_string())?;
+    skillpath_store::folder::write_skill_folder(&folder, &snapshot)
+        .map_err(|error| error.to_string())?;
+    let report = validate_dir(
+        &folder,
+        &ValidateOptions {
+            load: LoadOptions {
+                mode: Mode::Spec,
+                ..LoadOptions::default()
+            },
+            lints: true,
+        },
+    );
+    let describe = |severity: Severity| -> String {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .map(|d| {
+                let line = d
+                    .location
+                    .as_ref()
+                    .map(|l| format!(" (SKILL.md line {})", l.start.line))
+                    .unwrap_or_default();
+                let hint = d
+                    .hint
+                    .as_ref()
+                    .map(|h| format!("; {h}"))
+                    .unwrap_or_default();
+                format!("- {}: {}{line}{hint}\n", d.code, d.message)
+            })
+            .collect()
+    };
+    let errors = describe(Severity::Error);
+    if !errors.is_empty() {
+        return Err(format!(
+            "the skill has errors; fix them and try again:\n{errors}"
+        ));
+    }
+    Ok((snapshot, describe(Severity::Warning)))
+}

@@ -1,0 +1,132 @@
+//! Skills as resources: `skill://<name>/SKILL.md` and `skill://<name>/<path>` for every file.
+//! Paths are looked up among the skill's stored files only, so nothing outside a skill can be read.
+
+use rmcp::ErrorData as McpError;
+use rmcp::model::{Resource, ResourceContents};
+
+use crate::catalog::Catalog;
+
+/// Every resource of every skill, in name and path order.
+pub(crate) fn list(catalog: &Catalog) -> Vec<Resource> {
+    let mut out = Vec::new();
+    for skill in catalog.skills() {
+        let name = &skill.stored.name;
+        out.push(
+            Resource::new(
+                format!("skill://{name}/SKILL.md"),
+                format!("{name}/SKILL.md"),
+            )
+            .with_description(skill.stored.description.clone())
+            .with_mime_type("text/markdown")
+            .with_size(skill.stored.snapshot.skill_md.len() as u64),
+        );
+        for file in &skill.stored.snapshot.files {
+            out.push(
+                Resource::new(
+                    format!("skill://{name}/{}", file.path),
+                    format!("{name}/{}", file.path),
+                )
+                .with_mime_type(mime_type(&file.path, &file.bytes))
+                .with_size(file.bytes.len() as u64),
+            );
+        }
+    }
+    out
+}
+
+/// Reads `uri`; an unknown URI is the protocol's resource-not-found error.
+pub(crate) fn read(catalog: &Catalog, uri: &str) -> Result<ResourceContents, McpError> {
+    let not_found = || {
+        McpError::resource_not_found(
+            format!("no resource `{uri}`"),
+            Some(serde_json::json!({"uri": uri})),
+        )
+    };
+    let rest = uri.strip_prefix("skill://").ok_or_else(not_found)?;
+    let (name, path) = rest.split_once('/').ok_or_else(not_found)?;
+    let skill = catalog.skill(name).ok_or_else(not_found)?;
+    if path == "SKILL.md" {
+        return Ok(
+            ResourceContents::text(skill.stored.snapshot.skill_md.clone(), uri)
+                .with_mime_type("text/markdown"),
+        );
+    }
+    let file = skill
+        .stored
+        .snapshot
+        .files
+        .iter()
+        .find(|f| f.path == path)
+        .ok_or_else(not_found)?;
+    let mime = mime_type(&file.path, &file.bytes);
+    Ok(match std::str::from_utf8(&file.bytes) {
+        Ok(text) => ResourceContents::text(text, uri).with_mime_type(mime),
+        Err(_) => ResourceContents::blob(base64(&file.bytes), uri).with_mime_type(mime),
+    })
+}
+
+/// The MIME type of a skill file, by extension; binary files of unknown kind are octet streams.
+pub(crate) fn mime_type(path: &str, bytes: &[u8]) -> &'static str {
+    let extension = path
+        .rsplit_once('.')
+        .map_or("", |(_, ext)| ext)
+        .to_ascii_lowercase();
+    match extension.as_str() {
+        "md" | "markdown" => "text/markdown",
+        "json" => "application/json",
+        "yaml" | "yml" => "application/yaml",
+        "toml" => "application/toml",
+        "py" => "text/x-python",
+        "js" | "mjs" | "cjs" => "text/javascript",
+        "ts" | "tsx" => "text/x-typescript",
+        "sh" | "bash" => "text/x-shellscript",
+        "html" | "htm" => "text/html",
+        "css" => "text/css",
+        "csv" => "text/csv",
+        "xml" | "csproj" => "application/xml",
+        "cs" => "text/x-csharp",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "svg" => "image/svg+xml",
+        "pdf" => "application/pdf",
+        _ if std::str::from_utf8(bytes).is_ok() => "text/plain",
+        _ => "application/octet-stream",
+    }
+}
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[((n >> shift) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_the_standard() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(&[0, 255, 254, 1]), "AP/+AQ==");
+    }
+}

@@ -1,0 +1,441 @@
+//! The MCP handler: tools (one per skill, plus the built-in ones), resources, prompts, and
+//! `list_changed` notifications when the catalog changes.
+
+use std::sync::{Arc, RwLock};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, Implementation, JsonObject, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    Prompt, PromptArgument, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, ResourceTemplate, Role, ServerCapabilities,
+    ServerConfig, SubscriptionFilter, Tool, ToolAnnotations,
+};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use skillpath_core::golden_path::render::{self, ArgumentsError};
+use skillpath_core::golden_path::schema;
+use skillpath_store::{Store, StoreError};
+use tokio::sync::broadcast;
+
+use crate::builtin::BUILTINS;
+use crate::catalog::{Catalog, CatalogSkill};
+use crate::{authoring, resources};
+
+/// How skills become tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolsMode {
+    /// One tool per skill, plus the built-in tools.
+    PerSkill,
+    /// Only the built-in tools; skills are found with `search_skills` and loaded with `load_skill`.
+    Loader,
+    /// One tool per skill up to this many skills, the loader above (clients cap their tools).
+    Auto(usize),
+}
+
+/// The default `Auto` threshold: the smallest tool cap among popular clients.
+pub const DEFAULT_TOOL_THRESHOLD: usize = 40;
+
+/// How the server behaves.
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    /// Hide and refuse every tool that writes.
+    pub read_only: bool,
+    /// Per-skill tools or the loader.
+    pub tools: ToolsMode,
+    /// Items per page of every list.
+    pub page_size: usize,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            read_only: false,
+            tools: ToolsMode::Auto(DEFAULT_TOOL_THRESHOLD),
+            page_size: 100,
+        }
+    }
+}
+
+struct Inner {
+    store: Arc<dyn Store>,
+    catalog: RwLock<Arc<Catalog>>,
+    changes: broadcast::Sender<()>,
+    options: ServerOptions,
+}
+
+/// The skillpath MCP server: a cheap handle, cloned for every session.
+#[derive(Clone)]
+pub struct SkillServer {
+    inner: Arc<Inner>,
+}
+
+fn builtin_names() -> Vec<&'static str> {
+    BUILTINS.iter().map(|b| b.name).collect()
+}
+
+impl SkillServer {
+    /// A server over `store`, with the catalog loaded.
+    pub async fn new(
+        store: Arc<dyn Store>,
+        options: ServerOptions,
+    ) -> Result<SkillServer, StoreError> {
+        let catalog = Catalog::load(store.as_ref(), &builtin_names()).await?;
+        let (changes, _) = broadcast::channel(16);
+        Ok(SkillServer {
+            inner: Arc::new(Inner {
+                store,
+                catalog: RwLock::new(Arc::new(catalog)),
+                changes,
+                options,
+            }),
+        })
+    }
+
+    /// The current catalog.
+    pub fn catalog(&self) -> Arc<Catalog> {
+        self.inner
+            .catalog
+            .read()
+            .map(|c| Arc::clone(&c))
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn store(&self) -> &dyn Store {
+        self.inner.store.as_ref()
+    }
+
+    pub(crate) fn read_only(&self) -> bool {
+        self.inner.options.read_only
+    }
+
+    /// Reloads the catalog from the store and tells every connected client the lists changed.
+    pub async fn refresh(&self) -> Result<(), StoreError> {
+        let catalog = Catalog::load(self.store(), &builtin_names()).await?;
+        if let Ok(mut current) = self.inner.catalog.write() {
+            *current = Arc::new(catalog);
+        }
+        let _ = self.inner.changes.send(());
+        Ok(())
+    }
+
+    fn per_skill_tools(&self, catalog: &Catalog) -> bool {
+        match self.inner.options.tools {
+            ToolsMode::PerSkill => true,
+            ToolsMode::Loader => false,
+            ToolsMode::Auto(threshold) => catalog.len() <= threshold,
+        }
+    }
+
+    fn tools(&self) -> Vec<Tool> {
+        let catalog = self.catalog();
+        let mut tools: Vec<Tool> = BUILTINS
+            .iter()
+            .filter(|builtin| !(builtin.writes && self.read_only()))
+            .map(|builtin| {
+                let schema = (builtin.schema)();
+                Tool::new(
+                    builtin.name,
+                    builtin.description,
+                    Arc::new(schema.as_object().cloned().unwrap_or_default()),
+                )
+                .with_annotations(
+                    ToolAnnotations::new()
+                        .read_only(!builtin.writes)
+                        .destructive(false)
+                        .open_world(false),
+                )
+            })
+            .collect();
+        if self.per_skill_tools(&catalog) {
+            for (tool_name, skill) in catalog.tools() {
+                let input = schema::input_schema(&skill.golden.args);
+                tools.push(
+                    Tool::new(
+                        tool_name.clone(),
+                        skill.stored.description.clone(),
+                        Arc::new(input.as_object().cloned().unwrap_or_default()),
+                    )
+                    .with_annotations(
+                        ToolAnnotations::new()
+                            .read_only(true)
+                            .idempotent(true)
+                            .open_world(false),
+                    ),
+                );
+            }
+        }
+        tools
+    }
+
+    fn page_size(&self) -> usize {
+        self.inner.options.page_size.max(1)
+    }
+}
+
+/// One page of `items` after `cursor` (an offset this server handed out).
+pub(crate) fn paginate<T>(
+    items: Vec<T>,
+    cursor: Option<&str>,
+    page_size: usize,
+) -> Result<(Vec<T>, Option<String>), McpError> {
+    let start = match cursor {
+        None => 0,
+        Some(cursor) => cursor
+            .strip_prefix("o")
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|n| *n <= items.len())
+            .ok_or_else(|| McpError::invalid_params(format!("invalid cursor `{cursor}`"), None))?,
+    };
+    let end = (start + page_size).min(items.len());
+    let next = (end < items.len()).then(|| format!("o{end}"));
+    Ok((
+        items.into_iter().skip(start).take(end - start).collect(),
+        next,
+    ))
+}
+
+/// The skill's content as a loaded skill: wrapped so clients can recognise and keep it, with
+/// its base URI and the list of its files (not their content).
+pub(crate) fn skill_content(skill: &CatalogSkill, markdown: &str) -> String {
+    let name = &skill.stored.name;
+    let mut text = format!("<skill_content name=\"{name}\">\n{}", markdown.trim_end());
+    text.push_str(&format!(
+        "\n\nSkill directory: skill://{name}/\nRelative paths in this skill are relative to the skill directory; read them as `skill://{name}/<path>` resources.\n"
+    ));
+    if !skill.stored.snapshot.files.is_empty() {
+        text.push_str("<skill_resources>\n");
+        for file in &skill.stored.snapshot.files {
+            text.push_str(&format!("<file>{}</file>\n", file.path));
+        }
+        text.push_str("</skill_resources>\n");
+    }
+    text.push_str("</skill_content>\n");
+    text
+}
+
+/// Renders `skill` with `arguments`; argument problems become the error text.
+pub(crate) fn render_skill(
+    skill: &CatalogSkill,
+    arguments: &JsonObject,
+) -> Result<String, ArgumentsError> {
+    let files = skill.files();
+    render::render(&skill.skill_md, &skill.golden, &files, arguments)
+        .map(|rendered| rendered.markdown)
+}
+
+pub(crate) fn text_result(text: impl Into<String>) -> CallToolResponse {
+    CallToolResult::success(vec![ContentBlock::text(text.into())]).into()
+}
+
+pub(crate) fn error_result(text: impl Into<String>) -> CallToolResponse {
+    CallToolResult::error(vec![ContentBlock::text(text.into())]).into()
+}
+
+const INSTRUCTIONS: &str = "This server holds skills: specialized instructions for specific tasks. \
+When a task matches a skill's description, call the skill's tool (or `load_skill` with its name) \
+before proceeding, and follow what it returns. Use `search_skills` to find a skill when you are \
+not sure which applies. Skill content comes wrapped in <skill_content>; relative paths in it are \
+relative to the skill directory, readable as skill://<name>/<path> resources. To author a skill, \
+start with `plan_skill`.";
+
+impl ServerHandler for SkillServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_prompts()
+                .enable_prompts_list_changed()
+                .enable_resources()
+                .enable_resources_list_changed()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build(),
+        )
+        .with_server_info(Implementation::new("skillpath", env!("CARGO_PKG_VERSION")))
+        .with_instructions(INSTRUCTIONS)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools().into_iter().find(|tool| tool.name == name)
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let cursor = request.and_then(|r| r.cursor);
+        let (tools, next) = paginate(self.tools(), cursor.as_deref(), self.page_size())?;
+        let mut result = ListToolsResult::with_all_items(tools);
+        result.next_cursor = next;
+        Ok(result)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let arguments = request.arguments.unwrap_or_default();
+        if let Some(builtin) = BUILTINS.iter().find(|b| b.name == request.name) {
+            if builtin.writes && self.read_only() {
+                return Err(McpError::invalid_params(
+                    format!("`{}` writes, and this server is read-only", builtin.name),
+                    None,
+                ));
+            }
+            return Ok(authoring::call(self, builtin.name, &arguments).await);
+        }
+        let catalog = self.catalog();
+        let Some(skill) = catalog.tool(&request.name) else {
+            return Err(McpError::invalid_params(
+                format!("unknown tool `{}`", request.name),
+                None,
+            ));
+        };
+        Ok(match render_skill(skill, &arguments) {
+            Ok(markdown) => text_result(skill_content(skill, &markdown)),
+            Err(error) => error_result(error.to_string()),
+        })
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let cursor = request.and_then(|r| r.cursor);
+        let all: Vec<Resource> = resources::list(&self.catalog());
+        let (items, next) = paginate(all, cursor.as_deref(), self.page_size())?;
+        let mut result = ListResourcesResult::with_all_items(items);
+        result.next_cursor = next;
+        Ok(result)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        Ok(ListResourceTemplatesResult::with_all_items(vec![
+            ResourceTemplate::new("skill://{name}/SKILL.md", "skill"),
+            ResourceTemplate::new("skill://{name}/{path}", "skill-file"),
+        ]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let contents: ResourceContents = resources::read(&self.catalog(), &request.uri)?;
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        let cursor = request.and_then(|r| r.cursor);
+        let prompts: Vec<Prompt> = self
+            .catalog()
+            .skills()
+            .map(|skill| {
+                let arguments: Vec<PromptArgument> = skill
+                    .golden
+                    .args
+                    .iter()
+                    .map(|arg| {
+                        let mut argument =
+                            PromptArgument::new(arg.name.clone()).with_required(arg.required);
+                        if let Some(description) = &arg.description {
+                            argument = argument.with_description(description.clone());
+                        }
+                        argument
+                    })
+                    .collect();
+                Prompt::new(
+                    skill.stored.name.clone(),
+                    Some(skill.stored.description.clone()),
+                    Some(arguments),
+                )
+            })
+            .collect();
+        let (items, next) = paginate(prompts, cursor.as_deref(), self.page_size())?;
+        let mut result = ListPromptsResult::with_all_items(items);
+        result.next_cursor = next;
+        Ok(result)
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        let catalog = self.catalog();
+        let Some(skill) = catalog.skill(&request.name) else {
+            return Err(McpError::invalid_params(
+                format!("unknown prompt `{}`", request.name),
+                None,
+            ));
+        };
+        let arguments = request.arguments.unwrap_or_default();
+        let markdown = render_skill(skill, &arguments)
+            .map_err(|error| McpError::invalid_params(error.to_string(), None))?;
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(
+            Role::User,
+            skill_content(skill, &markdown),
+        )])
+        .with_description(skill.stored.description.clone())
+        .into())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(requested.clone())
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
+        let mut changes = self.inner.changes.subscribe();
+        loop {
+            tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                change = changes.recv() => {
+                    if matches!(change, Err(broadcast::error::RecvError::Closed)) {
+                        return Ok(());
+                    }
+                    let sink = context.sink();
+                    if sink.notify_tool_list_changed().await.is_err()
+                        || sink.notify_prompt_list_changed().await.is_err()
+                        || sink.notify_resource_list_changed().await.is_err()
+                    {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let mut changes = self.inner.changes.subscribe();
+        let peer = context.peer;
+        tokio::spawn(async move {
+            loop {
+                match changes.recv().await {
+                    Err(broadcast::error::RecvError::Closed) => return,
+                    _ => {
+                        if peer.notify_tool_list_changed().await.is_err()
+                            || peer.notify_prompt_list_changed().await.is_err()
+                            || peer.notify_resource_list_changed().await.is_err()
+                        {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+    }
+}
