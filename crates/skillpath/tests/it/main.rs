@@ -4,6 +4,7 @@ mod cli;
 mod differential;
 mod edge_cases;
 mod examples;
+mod mcp_python;
 mod store_cli;
 mod store_processes;
 mod support;

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 /// Environment variable naming the Python interpreter that has `skills-ref==0.1.1` installed.
 pub(crate) const REFERENCE_PYTHON_VAR: &str = "SKILLPATH_REFERENCE_PYTHON";
+/// Environment variable naming the Python interpreter with the MCP SDK (`mcp`) installed.
+pub(crate) const TEST_PYTHON_VAR: &str = "SKILLPATH_TEST_PYTHON";
 /// Environment variable naming the shared corpus of real skills.
 pub(crate) const CORPUS_VAR: &str = "SKILLPATH_CORPUS";
 
@@ -21,6 +23,17 @@ pub(crate) fn reference_python() -> PathBuf {
         None => panic!(
             "{REFERENCE_PYTHON_VAR} is not set: run the tests with `scripts/test`, which installs the \
              reference validator (skills-ref==0.1.1) into a cache folder and sets it"
+        ),
+    }
+}
+
+/// The Python interpreter with the test clients (the MCP SDK).
+pub(crate) fn test_python() -> PathBuf {
+    match std::env::var_os(TEST_PYTHON_VAR) {
+        Some(path) => PathBuf::from(path),
+        None => panic!(
+            "{TEST_PYTHON_VAR} is not set: run the tests with `scripts/test`, which installs the \
+             test tools (the MCP SDK) into a cache folder and sets it"
         ),
     }
 }

@@ -1,0 +1,27 @@
+//! The MCP server with a real client: the official Python MCP SDK drives `skillpath serve` over
+//! stdio through `tests/mcp/python_client.py` (tools, resources, prompts, authoring, notifications,
+//! pagination). The script asserts; this test runs it and shows its output on failure.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::support::{skillpath_bin, test_python};
+
+#[test]
+fn the_python_sdk_uses_every_part_of_the_server() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let output = Command::new(test_python())
+        .arg(root.join("tests/mcp/python_client.py"))
+        .arg(skillpath_bin())
+        .arg(root.join("../../examples/skills"))
+        .arg(work.path())
+        .output()
+        .expect("run the Python client");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stdout.trim_end().ends_with("ok"),
+        "the Python MCP client failed:\n{stdout}\n{stderr}"
+    );
+}

@@ -1,0 +1,139 @@
+"""The skillpath MCP server driven by the official Python MCP SDK (PyPI `mcp`).
+
+Run by `crates/skillpath/tests/it/mcp_python.rs` with the test-tools venv's Python:
+
+    python python_client.py SKILLPATH_BIN EXAMPLES_DIR WORK_DIR
+
+It starts `skillpath serve` over stdio (a fresh database in WORK_DIR, the example skills),
+exercises tools, resources, prompts, authoring and notifications, and asserts on what comes
+back. Any failed assertion exits non-zero with the reason; the last line is `ok`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+
+from mcp import ClientSession, StdioServerParameters, types
+from mcp.client.stdio import stdio_client
+
+
+def text_of(result) -> str:
+    return "".join(getattr(block, "text", "") for block in result.content)
+
+
+async def scenario(binary: str, examples: str, work: str) -> None:
+    notifications: list[str] = []
+
+    async def on_message(message) -> None:
+        notifications.append(type(getattr(message, "root", message)).__name__ + repr(message))
+
+    params = StdioServerParameters(
+        command=binary,
+        args=["serve", "--db", os.path.join(work, "store.db"), "--skills", examples, "--no-discover", "--tools", "per-skill"],
+        env={"PATH": os.environ.get("PATH", ""), "HOME": work},
+    )
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, message_handler=on_message) as session:
+            await session.initialize()
+
+            tools = (await session.list_tools()).tools
+            names = [tool.name for tool in tools]
+            for expected in ["add-caching", "add_ci_workflow", "write-release-notes", "create_skill", "load_skill", "search_skills"]:
+                assert expected in names, f"{expected} not in {names}"
+            caching = next(tool for tool in tools if tool.name == "add-caching")
+            schema = caching.input_schema
+            assert schema["properties"]["cache_provider"]["enum"] == ["redis", "memory"], schema
+            assert schema["properties"]["ttl_minutes"]["default"] == 30, schema
+            assert schema["required"] == ["service_name"], schema
+            assert schema["additionalProperties"] is False, schema
+
+            rendered = await session.call_tool("add-caching", {"service_name": "Orders"})
+            assert not rendered.is_error, text_of(rendered)
+            body = text_of(rendered)
+            assert body.startswith('<skill_content name="add-caching">'), body[:200]
+            assert "OrdersCacheService" in body and "{ServiceName}" not in body, body[:500]
+            assert "- `ttl_minutes` = `30` (default)" in body, body[-400:]
+
+            refused = await session.call_tool("add-caching", {"cache_provider": "x", "colour": "red"})
+            assert refused.is_error, text_of(refused)
+            problems = text_of(refused)
+            for part in ["missing required argument `service_name`", "must be one of `redis`, `memory`", "unknown argument `colour`"]:
+                assert part in problems, problems
+
+            skill_md = await session.read_resource("skill://add-caching/SKILL.md")
+            assert skill_md.contents[0].text.startswith("---\nname: add-caching\n"), skill_md
+            template = await session.read_resource("skill://add-caching/CacheService.cs")
+            assert "{ServiceName}" in template.contents[0].text, "resources are the stored files, not renders"
+            try:
+                await session.read_resource("skill://add-caching/../../etc/passwd")
+                raise AssertionError("a path outside the skill was read")
+            except Exception as error:  # the protocol's resource-not-found error
+                assert "no resource" in str(error), error
+
+            prompts = (await session.list_prompts()).prompts
+            caching_prompt = next(prompt for prompt in prompts if prompt.name == "add-caching")
+            assert [a.name for a in caching_prompt.arguments] == ["service_name", "cache_provider", "ttl_minutes"]
+            prompt = await session.get_prompt("add-caching", {"service_name": "Billing", "ttl_minutes": "5"})
+            prompt_text = prompt.messages[0].content.text
+            assert "BillingCacheService" in prompt_text and "FromMinutes(5)" in prompt_text, prompt_text[:300]
+
+            found = text_of(await session.call_tool("search_skills", {"query": "release notes changelog"}))
+            assert found.startswith("- write-release-notes:"), found
+
+            spec = {
+                "name": "greet",
+                "description": "Greets someone. Use when the user wants a greeting.",
+                "args": [{"name": "who", "description": "Who to greet", "required": True}],
+                "summary": "Say hello to {Who}.",
+                "sections": [{"type": "free", "heading": "Steps", "content": "1. Say hello to {Who}."}],
+            }
+            checked = text_of(await session.call_tool("validate_skill", {"skill": spec}))
+            assert checked.startswith("The skill is valid"), checked
+            created = await session.call_tool("create_skill", spec)
+            assert not created.is_error, text_of(created)
+            for _ in range(50):
+                if any("ToolListChanged" in n for n in notifications):
+                    break
+                await asyncio.sleep(0.1)
+            assert any("ToolListChanged" in n for n in notifications), notifications
+            assert "greet" in [tool.name for tool in (await session.list_tools()).tools]
+            greeting = text_of(await session.call_tool("greet", {"who": "Ada"}))
+            assert "Say hello to Ada." in greeting, greeting
+
+            invalid = await session.call_tool("create_skill", {"name": "Bad_Name", "description": "x"})
+            assert invalid.is_error and "name-" in text_of(invalid), text_of(invalid)
+            stale = await session.call_tool("update_skill", {"name": "greet", "expected_revision": 7, "summary": "Hi {Who}."})
+            assert stale.is_error and "is at revision 1, not 7" in text_of(stale), text_of(stale)
+            updated = await session.call_tool("update_skill", {"name": "greet", "expected_revision": 1, "summary": "Hi {Who}."})
+            assert not updated.is_error, text_of(updated)
+            assert "Hi Ada." in text_of(await session.call_tool("greet", {"who": "Ada"}))
+            history = json.loads(text_of(await session.call_tool("skill_history", {"name": "greet"})))
+            assert [r["operation"] for r in history] == ["create", "update"], history
+
+    # Pagination: a page size of 3 still yields every tool exactly once.
+    params = StdioServerParameters(
+        command=binary,
+        args=["serve", "--db", os.path.join(work, "store.db"), "--no-discover", "--tools", "per-skill", "--page-size", "3"],
+        env={"PATH": os.environ.get("PATH", ""), "HOME": work},
+    )
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            seen, cursor, pages = [], None, 0
+            while True:
+                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                page = await session.list_tools(params=params)
+                seen.extend(tool.name for tool in page.tools)
+                pages += 1
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+            assert len(seen) == len(set(seen)) and "greet" in seen and pages > 3, (pages, seen)
+
+
+if __name__ == "__main__":
+    asyncio.run(scenario(*sys.argv[1:4]))
+    print("ok")
