@@ -133,6 +133,20 @@ async def scenario(binary: str, examples: str, work: str) -> None:
                     break
             assert len(seen) == len(set(seen)) and "greet" in seen and pages > 3, (pages, seen)
 
+    # The 2026-07-28 era: `server/discover` instead of `initialize`, the same tools.
+    params = StdioServerParameters(
+        command=binary,
+        args=["serve", "--db", os.path.join(work, "store.db"), "--no-discover", "--tools", "per-skill"],
+        env={"PATH": os.environ.get("PATH", ""), "HOME": work},
+    )
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.discover()
+            assert session.protocol_version == "2026-07-28", session.protocol_version
+            assert "greet" in [tool.name for tool in (await session.list_tools()).tools]
+            greeting = await session.call_tool("greet", {"who": "Grace"})
+            assert not greeting.is_error and "Hi Grace." in text_of(greeting), text_of(greeting)
+
 
 if __name__ == "__main__":
     asyncio.run(scenario(*sys.argv[1:4]))
