@@ -24,3 +24,41 @@ pub async fn serve_stdio(
     running.waiting().await?;
     Ok(())
 }
+
+/// Largest HTTP request body accepted (a skill with its templates fits many times over).
+pub const MAX_REQUEST_BODY: usize = 16 * 1024 * 1024;
+
+/// Serves `server` over Streamable HTTP at `/mcp` (and `/healthz`) on `listener` until
+/// `shutdown` completes. Only loopback `Host` and `Origin` values are accepted (DNS-rebinding
+/// protection); bodies over [`MAX_REQUEST_BODY`] are refused.
+pub async fn serve_http(
+    server: SkillServer,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService,
+    };
+
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let config = StreamableHttpServerConfig::default()
+        .with_cancellation_token(cancel.child_token())
+        .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
+        .with_max_request_body_bytes(MAX_REQUEST_BODY);
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        LocalSessionManager::default().into(),
+        config,
+    );
+    let router = axum::Router::new()
+        .route("/healthz", axum::routing::get(|| async { "ok" }))
+        .nest_service("/mcp", service);
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            cancel.cancel();
+        })
+        .await?;
+    Ok(())
+}

@@ -59,7 +59,7 @@ pub(crate) enum Command {
     Restore(ReviseArgs),
     /// Show the skills found in the standard skill folders of this project and user.
     Scan(ScanArgs),
-    /// Serve the stored skills to agents over MCP (stdio).
+    /// Serve the stored skills to agents over MCP (stdio, or Streamable HTTP with `--http`).
     ///
     /// At start, the skills of the standard skill folders (see `scan`) and of `--skills` folders
     /// are imported into the store; then every skill is a tool, a resource and a prompt.
@@ -411,6 +411,10 @@ pub(crate) enum ToolsArg {
 
 #[derive(Debug, Args)]
 pub(crate) struct ServeArgs {
+    /// Serve Streamable HTTP at `http://ADDR/mcp` (and `/healthz`) instead of stdio
+    /// [default ADDR: 127.0.0.1:8808]. Only loopback addresses for now.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8808")]
+    pub(crate) http: Option<std::net::SocketAddr>,
     /// More skill folders (or trees of them) to import at start.
     #[arg(long = "skills", value_name = "DIR")]
     pub(crate) skills: Vec<PathBuf>,

@@ -18,6 +18,7 @@ import sys
 
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 
 def text_of(result) -> str:
@@ -148,6 +149,48 @@ async def scenario(binary: str, examples: str, work: str) -> None:
             assert not greeting.is_error and "Hi Grace." in text_of(greeting), text_of(greeting)
 
 
+async def over_http(binary: str, work: str) -> None:
+    """The same server over Streamable HTTP: tools, a call, and a notification on the GET stream."""
+    process = await asyncio.create_subprocess_exec(
+        binary, "serve", "--http", "127.0.0.1:0", "--db", os.path.join(work, "store.db"), "--no-discover",
+        "--tools", "per-skill",
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        env={"PATH": os.environ.get("PATH", ""), "HOME": work},
+    )
+    try:
+        url = None
+        while url is None:
+            line = (await asyncio.wait_for(process.stderr.readline(), 30)).decode()
+            assert line, "the server exited before it listened"
+            if "serving MCP on " in line:
+                url = line.split("serving MCP on ", 1)[1].strip()
+        notifications: list[str] = []
+
+        async def on_message(message) -> None:
+            notifications.append(repr(message))
+
+        async with streamable_http_client(url) as streams:
+            read, write = streams[0], streams[1]
+            async with ClientSession(read, write, message_handler=on_message) as session:
+                await session.initialize()
+                names = [tool.name for tool in (await session.list_tools()).tools]
+                assert "greet" in names and "add-caching" in names, names
+                greeting = await session.call_tool("greet", {"who": "Linus"})
+                assert "Hi Linus." in text_of(greeting), text_of(greeting)
+                spec = {"name": "wave", "description": "Waves. Use when the user wants a wave.", "summary": "Wave."}
+                created = await session.call_tool("create_skill", spec)
+                assert not created.is_error, text_of(created)
+                for _ in range(50):
+                    if any("ToolListChanged" in n for n in notifications):
+                        break
+                    await asyncio.sleep(0.1)
+                assert any("ToolListChanged" in n for n in notifications), notifications
+    finally:
+        process.terminate()
+        await process.wait()
+
+
 if __name__ == "__main__":
     asyncio.run(scenario(*sys.argv[1:4]))
+    asyncio.run(over_http(sys.argv[1], sys.argv[3]))
     print("ok")

@@ -16,6 +16,13 @@ use crate::output::{self, ExitStatus};
 
 pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
     inputs::require_existing(&args.skills)?;
+    if let Some(address) = args.http
+        && !address.ip().is_loopback()
+    {
+        anyhow::bail!(
+            "serving on `{address}` would expose the skills to the network without API keys, which this build does not have yet; bind to a loopback address such as 127.0.0.1:8808"
+        );
+    }
     let items = startup_items(&args)?;
     let options = ServerOptions {
         read_only: args.read_only,
@@ -51,7 +58,17 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
                 collision.tool_name, collision.loser
             ))?;
         }
-        skillpath_server::serve_stdio(server).await
+        match args.http {
+            None => skillpath_server::serve_stdio(server).await,
+            Some(address) => {
+                let listener = tokio::net::TcpListener::bind(address).await?;
+                output::stderr(&format!("skillpath: serving MCP on http://{}/mcp\n", listener.local_addr()?))?;
+                let shutdown = async {
+                    let _ = tokio::signal::ctrl_c().await;
+                };
+                skillpath_server::serve_http(server, listener, shutdown).await
+            }
+        }
     });
     match result {
         Ok(()) => Ok(ExitStatus::Success),
