@@ -5,6 +5,7 @@ mod differential;
 mod edge_cases;
 mod examples;
 mod mcp_python;
+mod mcp_watch;
 mod store_cli;
 mod store_processes;
 mod support;

@@ -1,14 +1,12 @@
-//! `skillpath serve`: the MCP server over stdio. Stdout belongs to the protocol; everything
-//! the command says goes to stderr.
+//! `skillpath serve`: the MCP server over stdio or Streamable HTTP. Stdout belongs to the
+//! protocol on stdio; everything the command says goes to stderr.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use skillpath_core::walk::{self, WalkLimits};
+use skillpath_server::folders::{FolderSources, FolderSync, watch};
 use skillpath_server::{ServerOptions, SkillServer, ToolsMode};
-use skillpath_store::discovery::{self, DiscoveryLimits};
-use skillpath_store::folder::read_skill_folder;
-use skillpath_store::{Change, ImportItem, Provenance, StoreError, location};
+use skillpath_store::{StoreError, location};
 
 use crate::cli::{ServeArgs, ToolsArg};
 use crate::inputs;
@@ -23,7 +21,17 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
             "serving on `{address}` would expose the skills to the network without API keys, which this build does not have yet; bind to a loopback address such as 127.0.0.1:8808"
         );
     }
-    let items = startup_items(&args)?;
+    let sources = FolderSources {
+        discover: if args.no_discover {
+            None
+        } else {
+            Some((
+                std::env::current_dir()?,
+                std::env::var_os("HOME").map(PathBuf::from),
+            ))
+        },
+        roots: args.skills.clone(),
+    };
     let options = ServerOptions {
         read_only: args.read_only,
         tools: match args.tools {
@@ -39,17 +47,19 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         .build()?;
     let result: Result<(), Box<dyn std::error::Error + Send + Sync>> = runtime.block_on(async {
         let store: Arc<dyn skillpath_store::Store> = Arc::from(location::open(args.db.db.as_deref())?);
-        if !items.is_empty() {
-            let count = items.len();
-            let report = store.import(items, Change { author: "serve".into(), message: "import at start".into() }).await?;
-            output::stderr(&format!(
-                "skillpath: imported {count} skills at start: {} created, {} updated, {} unchanged, {} shadowed\n",
-                report.created.len(),
-                report.updated.len(),
-                report.unchanged.len(),
-                report.shadowed.len()
-            ))?;
+        let sync = Arc::new(FolderSync::new(sources, Arc::clone(&store)));
+        let report = sync.sync().await?;
+        for problem in &report.problems {
+            output::stderr(&format!("skillpath: {problem}\n"))?;
         }
+        output::stderr(&format!(
+            "skillpath: skill folders synced: {} created, {} updated, {} unchanged, {} shadowed, {} deleted\n",
+            report.import.created.len(),
+            report.import.updated.len(),
+            report.import.unchanged.len(),
+            report.import.shadowed.len(),
+            report.deleted.len()
+        ))?;
         let server = SkillServer::new(store, options).await?;
         for collision in &server.catalog().collisions {
             let winner = collision.winner.as_deref().map_or("a built-in tool".to_owned(), |w| format!("skill `{w}`"));
@@ -58,6 +68,8 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
                 collision.tool_name, collision.loser
             ))?;
         }
+        // Edits in the skill folders reach the store and the clients while serving.
+        let _watcher = watch(sync, server.clone())?;
         match args.http {
             None => skillpath_server::serve_stdio(server).await,
             Some(address) => {
@@ -81,49 +93,4 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
             })
         }
     }
-}
-
-/// The skills to import at start: the standard folders (unless `--no-discover`), then `--skills`.
-fn startup_items(args: &ServeArgs) -> anyhow::Result<Vec<ImportItem>> {
-    let mut sources: Vec<(PathBuf, String, String)> = Vec::new();
-    if !args.no_discover {
-        let cwd = std::env::current_dir()?;
-        let home = std::env::var_os("HOME").map(PathBuf::from);
-        let found = discovery::discover(Some(&cwd), home.as_deref(), DiscoveryLimits::default());
-        sources.extend(found.skills.into_iter().map(|s| {
-            (
-                s.path,
-                s.root.display().to_string(),
-                s.scope.as_str().to_owned(),
-            )
-        }));
-    }
-    for root in &args.skills {
-        let found = walk::find_skill_dirs(root, WalkLimits::default());
-        inputs::report_skipped(&found.skipped)?;
-        sources.extend(
-            found
-                .skills
-                .into_iter()
-                .map(|dir| (dir, root.display().to_string(), "folder".to_owned())),
-        );
-    }
-    let mut items = Vec::with_capacity(sources.len());
-    for (dir, root, scope) in sources {
-        match read_skill_folder(&dir) {
-            Ok(snapshot) => items.push(ImportItem {
-                snapshot,
-                provenance: Provenance::Imported {
-                    path: dir.display().to_string(),
-                    root,
-                    scope,
-                },
-            }),
-            Err(error) => output::stderr(&format!(
-                "skillpath: skipped `{}`: {error}\n",
-                dir.display()
-            ))?,
-        }
-    }
-    Ok(items)
 }

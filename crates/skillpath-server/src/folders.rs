@@ -1,0 +1,238 @@
+//! Skill folders the server keeps in its store: the standard skill folders (discovery) and any
+//! `--skills` folders, imported at start and imported again whenever something in them changes
+//! on disk, so an edit, an addition or a removal reaches the store and the clients.
+//!
+//! Folders are the source for the skills they hold: a changed file makes a new revision, a
+//! removed skill folder deletes the skill (a revision; it can be restored). Skills created
+//! through the API are never touched by a folder sync.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use notify::{RecursiveMode, Watcher};
+use skillpath_core::walk::{self, WalkLimits};
+use skillpath_store::discovery::{self, DiscoveryLimits};
+use skillpath_store::folder::read_skill_folder;
+use skillpath_store::{Change, ImportItem, ImportReport, Provenance, Store, StoreError};
+
+use crate::SkillServer;
+
+/// How long the watcher waits for a burst of file events to settle before syncing.
+const SETTLE: Duration = Duration::from_millis(150);
+
+/// Where skills come from on disk.
+#[derive(Debug, Clone, Default)]
+pub struct FolderSources {
+    /// Discover the standard skill folders from this project folder (and this home folder).
+    pub discover: Option<(PathBuf, Option<PathBuf>)>,
+    /// More folders (or trees) of skills.
+    pub roots: Vec<PathBuf>,
+}
+
+/// The skills read from the sources, and what could not be read.
+#[derive(Debug, Default)]
+pub struct Collected {
+    /// The skills, in precedence order.
+    pub items: Vec<ImportItem>,
+    /// What was skipped, and why.
+    pub problems: Vec<String>,
+    /// The folders to watch.
+    pub watched: Vec<PathBuf>,
+}
+
+impl FolderSources {
+    /// Reads every skill of the sources.
+    pub fn collect(&self) -> Collected {
+        let mut collected = Collected::default();
+        let mut sources: Vec<(PathBuf, String, String)> = Vec::new();
+        if let Some((project, home)) = &self.discover {
+            let found =
+                discovery::discover(Some(project), home.as_deref(), DiscoveryLimits::default());
+            collected.watched.extend(found.searched);
+            for (path, why) in found.skipped {
+                collected
+                    .problems
+                    .push(format!("skipped `{}`: {why}", path.display()));
+            }
+            sources.extend(found.skills.into_iter().map(|s| {
+                (
+                    s.path,
+                    s.root.display().to_string(),
+                    s.scope.as_str().to_owned(),
+                )
+            }));
+        }
+        for root in &self.roots {
+            let found = walk::find_skill_dirs(root, WalkLimits::default());
+            collected.watched.push(root.clone());
+            for (path, why) in found.skipped {
+                collected
+                    .problems
+                    .push(format!("skipped `{}`: {why}", path.display()));
+            }
+            sources.extend(
+                found
+                    .skills
+                    .into_iter()
+                    .map(|dir| (dir, root.display().to_string(), "folder".to_owned())),
+            );
+        }
+        for (dir, root, scope) in sources {
+            match read_skill_folder(&dir) {
+                Ok(snapshot) => collected.items.push(ImportItem {
+                    snapshot,
+                    provenance: Provenance::Imported {
+                        path: dir.display().to_string(),
+                        root,
+                        scope,
+                    },
+                }),
+                Err(error) => collected
+                    .problems
+                    .push(format!("skipped `{}`: {error}", dir.display())),
+            }
+        }
+        collected
+    }
+}
+
+/// What a sync did.
+#[derive(Debug, Default)]
+pub struct SyncReport {
+    /// The import.
+    pub import: ImportReport,
+    /// Skills deleted because their folder is gone.
+    pub deleted: Vec<String>,
+    /// What could not be read.
+    pub problems: Vec<String>,
+}
+
+impl SyncReport {
+    /// Whether the store changed.
+    pub fn changed(&self) -> bool {
+        !self.import.created.is_empty()
+            || !self.import.updated.is_empty()
+            || !self.deleted.is_empty()
+    }
+}
+
+/// Keeps the store in step with the folder sources.
+pub struct FolderSync {
+    sources: FolderSources,
+    store: Arc<dyn Store>,
+    /// Names the last sync imported, to notice skills whose folder went away.
+    known: Mutex<BTreeSet<String>>,
+}
+
+impl FolderSync {
+    /// A sync of `sources` into `store`.
+    pub fn new(sources: FolderSources, store: Arc<dyn Store>) -> FolderSync {
+        FolderSync {
+            sources,
+            store,
+            known: Mutex::new(BTreeSet::new()),
+        }
+    }
+
+    /// The folders to watch.
+    pub fn watched(&self) -> Vec<PathBuf> {
+        self.sources.collect().watched
+    }
+
+    /// Imports every skill of the sources (unchanged ones get no revision) and deletes those
+    /// whose folder disappeared since the last sync.
+    pub async fn sync(&self) -> Result<SyncReport, StoreError> {
+        let collected = self.sources.collect();
+        let change = Change {
+            author: "serve".to_owned(),
+            message: "sync from skill folders".to_owned(),
+        };
+        let import = if collected.items.is_empty() {
+            ImportReport::default()
+        } else {
+            self.store.import(collected.items, change.clone()).await?
+        };
+        let now: BTreeSet<String> = import
+            .created
+            .iter()
+            .chain(&import.updated)
+            .chain(&import.unchanged)
+            .cloned()
+            .collect();
+        let before = std::mem::replace(
+            &mut *self.known.lock().map_err(|_| poisoned())?,
+            now.clone(),
+        );
+        let mut deleted = Vec::new();
+        for name in before.difference(&now) {
+            let Ok(current) = self.store.get(name, None).await else {
+                continue;
+            };
+            if current.deleted || !matches!(current.provenance, Provenance::Imported { .. }) {
+                continue;
+            }
+            let change = Change {
+                message: format!("its folder `{}` is gone", folder_of(&current.provenance)),
+                ..change.clone()
+            };
+            match self.store.delete(name, current.revision, change).await {
+                Ok(_) => deleted.push(name.clone()),
+                Err(StoreError::StaleRevision { .. }) => {} // changed meanwhile; the next sync decides
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(SyncReport {
+            import,
+            deleted,
+            problems: collected.problems,
+        })
+    }
+}
+
+fn poisoned() -> StoreError {
+    StoreError::Database("the folder sync state is poisoned".to_owned())
+}
+
+fn folder_of(provenance: &Provenance) -> &str {
+    match provenance {
+        Provenance::Imported { path, .. } => path,
+        Provenance::Api => "",
+    }
+}
+
+/// Watches the sources' folders; after each burst of changes, syncs and, when the store
+/// changed, reloads the server's catalog (which notifies clients). Keep the returned watcher
+/// alive for as long as watching should go on.
+pub fn watch(
+    sync: Arc<FolderSync>,
+    server: SkillServer,
+) -> notify::Result<notify::RecommendedWatcher> {
+    let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        if event.is_ok_and(|event| !event.kind.is_access()) {
+            let _ = sender.send(());
+        }
+    })?;
+    for folder in sync.watched() {
+        if Path::new(&folder).is_dir() {
+            watcher.watch(&folder, RecursiveMode::Recursive)?;
+        }
+    }
+    tokio::spawn(async move {
+        while receiver.recv().await.is_some() {
+            // Let the burst settle, then drop the events it queued.
+            tokio::time::sleep(SETTLE).await;
+            while receiver.try_recv().is_ok() {}
+            match sync.sync().await {
+                Ok(report) if report.changed() => {
+                    let _ = server.refresh().await;
+                }
+                Ok(_) => {}
+                Err(error) => eprintln!("skillpath: syncing the skill folders failed: {error}"),
+            }
+        }
+    });
+    Ok(watcher)
+}
