@@ -4,12 +4,14 @@
 use std::sync::{Arc, RwLock};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, Implementation, JsonObject, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    Prompt, PromptArgument, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Resource, ResourceContents, ResourceTemplate, Role, ServerCapabilities,
-    ServerConfig, SubscriptionFilter, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    CompletionInfo, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+    GetSkillRequestParams, GetSkillResult, Implementation, JsonObject, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
+    PaginatedRequestParams, Prompt, PromptArgument, PromptMessage, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Reference, Resource, ResourceContents,
+    ResourceTemplate, Role, ServerCapabilities, ServerConfig, SkillFrontmatter, SkillResource,
+    SkillResources, SubscriptionFilter, Tool, ToolAnnotations,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -214,6 +216,31 @@ pub(crate) fn skill_content(skill: &CatalogSkill, markdown: &str) -> String {
     text
 }
 
+/// The Skills-extension entry of a skill: its `SKILL.md` URI, its frontmatter verbatim, and a
+/// digest of every file. `None` for a skill the extension cannot carry (a name outside its rules).
+pub(crate) fn skill_entry(skill: &CatalogSkill) -> Option<rmcp::model::Skill> {
+    let name = &skill.stored.name;
+    let uri = format!("skill://{name}/SKILL.md");
+    let mut frontmatter = SkillFrontmatter::new(name.clone(), skill.stored.description.clone());
+    if let serde_json::Value::Object(fields) = skill.skill_md.frontmatter_json() {
+        for (key, value) in fields
+            .into_iter()
+            .filter(|(key, _)| key != "name" && key != "description")
+        {
+            frontmatter = frontmatter.with_field(key, value);
+        }
+    }
+    let mut files = vec![SkillResource::from_bytes(
+        uri.clone(),
+        skill.stored.snapshot.skill_md.as_bytes(),
+    )];
+    files.extend(skill.stored.snapshot.files.iter().map(|file| {
+        SkillResource::from_bytes(format!("skill://{name}/{}", file.path), &file.bytes)
+    }));
+    let entry = rmcp::model::Skill::new(uri, frontmatter, SkillResources::Files(files));
+    entry.validate().ok().map(|()| entry)
+}
+
 /// Renders `skill` with `arguments`; argument problems become the error text.
 pub(crate) fn render_skill(
     skill: &CatalogSkill,
@@ -249,6 +276,8 @@ impl ServerHandler for SkillServer {
                 .enable_resources_list_changed()
                 .enable_tools()
                 .enable_tool_list_changed()
+                .enable_completions()
+                .enable_skills()
                 .build(),
         )
         .with_server_info(Implementation::new("skillpath", env!("CARGO_PKG_VERSION")))
@@ -389,6 +418,89 @@ impl ServerHandler for SkillServer {
         )])
         .with_description(skill.stored.description.clone())
         .into())
+    }
+
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, McpError> {
+        let cursor = request.and_then(|r| r.cursor);
+        let entries: Vec<rmcp::model::Skill> = self
+            .catalog()
+            .skills()
+            .filter_map(|skill| skill_entry(skill))
+            .collect();
+        let (items, next) = paginate(entries, cursor.as_deref(), self.page_size())?;
+        let mut result = ListSkillsResult::with_all_items(items);
+        result.next_cursor = next;
+        Ok(result)
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, McpError> {
+        let catalog = self.catalog();
+        let entry = rmcp::model::skill_name_from_uri(&request.uri)
+            .and_then(|name| catalog.skill(name))
+            .and_then(|skill| skill_entry(skill))
+            .filter(|entry| entry.uri == request.uri)
+            .ok_or_else(|| {
+                McpError::invalid_params(format!("no skill at `{}`", request.uri), None)
+            })?;
+        Ok(GetSkillResult::new(entry))
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        let catalog = self.catalog();
+        let prefix = request.argument.value.as_str();
+        let mut values: Vec<String> = match &request.r#ref {
+            Reference::Resource(_) if request.argument.name == "name" => catalog
+                .skills()
+                .map(|skill| skill.stored.name.clone())
+                .collect(),
+            Reference::Resource(_) if request.argument.name == "path" => {
+                let name = request
+                    .context
+                    .as_ref()
+                    .and_then(|c| c.arguments.as_ref())
+                    .and_then(|a| a.get("name"));
+                match name.and_then(|name| catalog.skill(name)) {
+                    Some(skill) => std::iter::once("SKILL.md".to_owned())
+                        .chain(skill.stored.snapshot.files.iter().map(|f| f.path.clone()))
+                        .collect(),
+                    None => Vec::new(),
+                }
+            }
+            Reference::Prompt(prompt) => catalog
+                .skill(&prompt.name)
+                .and_then(|skill| {
+                    skill
+                        .golden
+                        .args
+                        .iter()
+                        .find(|arg| arg.name == request.argument.name)
+                })
+                .and_then(|arg| arg.allowed.clone())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        values.retain(|value| value.starts_with(prefix));
+        let total = values.len();
+        values.truncate(CompletionInfo::MAX_VALUES);
+        let info = CompletionInfo::with_pagination(
+            values,
+            Some(total as u32),
+            total > CompletionInfo::MAX_VALUES,
+        )
+        .map_err(|error| McpError::internal_error(error, None))?;
+        Ok(CompleteResult::new(info))
     }
 
     fn accepted_subscription_filter(

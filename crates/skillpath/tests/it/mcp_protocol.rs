@@ -1,0 +1,165 @@
+//! The MCP surface on the wire: the Skills extension, completion, protocol errors, read-only
+//! mode and the loader mode.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::mcp_wire::Server;
+
+fn examples() -> &'static Path {
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/skills"
+    ))
+}
+
+#[test]
+fn the_skills_extension_lists_and_gets_skills_with_digests() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let mut server = Server::start(examples(), work.path());
+    let list = server.request("skills/list", json!({}));
+    let skills = list["skills"].as_array().expect("skills");
+    let uris: Vec<&str> = skills.iter().filter_map(|s| s["uri"].as_str()).collect();
+    assert!(uris.contains(&"skill://add-caching/SKILL.md"), "{uris:?}");
+    assert_eq!(uris.len(), 5, "{uris:?}");
+    let caching = skills
+        .iter()
+        .find(|s| s["uri"] == "skill://add-caching/SKILL.md")
+        .expect("add-caching");
+    assert_eq!(caching["frontmatter"]["name"], "add-caching");
+    assert_eq!(
+        caching["frontmatter"]["args"][2]["default"], "30",
+        "the frontmatter comes verbatim"
+    );
+    let files = caching["resources"].as_array().expect("resources");
+    assert!(files.iter().all(|f| {
+        f["digest"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("sha256:") && d.len() == 71)
+    }));
+    assert!(
+        files
+            .iter()
+            .any(|f| f["uri"] == "skill://add-caching/CacheService.cs")
+    );
+
+    let got = server.request("skills/get", json!({"uri": "skill://add-caching/SKILL.md"}));
+    assert_eq!(got["skill"]["uri"], "skill://add-caching/SKILL.md");
+    let missing = server.call("skills/get", json!({"uri": "skill://nope/SKILL.md"}));
+    assert_eq!(missing["error"]["code"], -32602, "{missing}");
+}
+
+#[test]
+fn completion_offers_names_paths_and_enum_values() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let mut server = Server::start(examples(), work.path());
+    let names = server.request(
+        "completion/complete",
+        json!({"ref": {"type": "ref/resource", "uri": "skill://{name}/SKILL.md"}, "argument": {"name": "name", "value": "add-"}}),
+    );
+    assert_eq!(
+        names["completion"]["values"],
+        json!([
+            "add-caching",
+            "add-endpoint",
+            "add-fastapi-router",
+            "add-github-workflow"
+        ])
+    );
+    let paths = server.request(
+        "completion/complete",
+        json!({
+            "ref": {"type": "ref/resource", "uri": "skill://{name}/{path}"},
+            "argument": {"name": "path", "value": "Cach"},
+            "context": {"arguments": {"name": "add-caching"}}
+        }),
+    );
+    assert_eq!(
+        paths["completion"]["values"],
+        json!(["CacheService.cs", "CachingServiceCollectionExtensions.cs"])
+    );
+    let values = server.request(
+        "completion/complete",
+        json!({"ref": {"type": "ref/prompt", "name": "add-caching"}, "argument": {"name": "cache_provider", "value": "r"}}),
+    );
+    assert_eq!(values["completion"]["values"], json!(["redis"]));
+}
+
+#[test]
+fn protocol_misuse_is_a_json_rpc_error_and_fixable_failures_are_tool_errors() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let mut server = Server::start(examples(), work.path());
+    let unknown_tool = server.call(
+        "tools/call",
+        json!({"name": "no-such-tool", "arguments": {}}),
+    );
+    assert_eq!(unknown_tool["error"]["code"], -32602, "{unknown_tool}");
+    let bad_cursor = server.call("tools/list", json!({"cursor": "not-a-cursor"}));
+    assert_eq!(bad_cursor["error"]["code"], -32602, "{bad_cursor}");
+    let missing = server.call(
+        "resources/read",
+        json!({"uri": "skill://add-caching/../../../etc/passwd"}),
+    );
+    assert!(missing["error"]["code"].is_i64(), "{missing}");
+    let unknown_prompt = server.call("prompts/get", json!({"name": "nope"}));
+    assert_eq!(unknown_prompt["error"]["code"], -32602, "{unknown_prompt}");
+    let tool_error = server.request(
+        "tools/call",
+        json!({"name": "get_skill", "arguments": {"name": "nope"}}),
+    );
+    assert_eq!(tool_error["isError"], true);
+    assert!(
+        tool_error["content"][0]["text"]
+            .as_str()
+            .expect("text")
+            .contains("no skill named `nope`")
+    );
+}
+
+#[test]
+fn read_only_hides_and_refuses_writing_tools() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let mut server = Server::start_with(
+        examples(),
+        work.path(),
+        &["--read-only", "--tools", "per-skill"],
+    );
+    for name in [
+        "create_skill",
+        "update_skill",
+        "delete_skill",
+        "rollback_skill",
+    ] {
+        assert!(server.tool(name).is_none(), "{name} is listed");
+    }
+    assert!(server.tool("add-caching").is_some());
+    let refused = server.call(
+        "tools/call",
+        json!({"name": "create_skill", "arguments": {"name": "x", "description": "y"}}),
+    );
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+}
+
+#[test]
+fn loader_mode_serves_search_and_load_instead_of_one_tool_per_skill() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let mut server = Server::start_with(examples(), work.path(), &["--tools", "loader"]);
+    assert!(server.tool("add-caching").is_none());
+    let loaded = server.request(
+        "tools/call",
+        json!({"name": "load_skill", "arguments": {"name": "add-caching", "arguments": {"service_name": "Orders"}}}),
+    );
+    assert_eq!(loaded["isError"], false, "{loaded}");
+    assert!(
+        loaded["content"][0]["text"]
+            .as_str()
+            .expect("text")
+            .contains("OrdersCacheService")
+    );
+    let bad = server.request(
+        "tools/call",
+        json!({"name": "load_skill", "arguments": {"name": "add-caching", "arguments": {}}}),
+    );
+    assert_eq!(bad["isError"], true, "{bad}");
+}
