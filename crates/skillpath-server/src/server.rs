@@ -266,6 +266,48 @@ not sure which applies. Skill content comes wrapped in <skill_content>; relative
 relative to the skill directory, readable as skill://<name>/<path> resources. To author a skill, \
 start with `plan_skill`.";
 
+/// The most characters of skill listing in the instructions; the rest is found by search.
+const INSTRUCTIONS_BUDGET: usize = 4000;
+
+/// The instructions: how to use skills, then as many `- name: description` lines as fit the
+/// budget (descriptions cut to 120 characters), and how many more there are.
+fn instructions(catalog: &Catalog) -> String {
+    let mut text = String::from(INSTRUCTIONS);
+    if catalog.is_empty() {
+        return text;
+    }
+    text.push_str("\n\nSkills:\n");
+    let mut used = 0;
+    let mut listed = 0;
+    for skill in catalog.skills() {
+        let description: String = skill
+            .stored
+            .description
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let description = if description.chars().count() > 120 {
+            format!("{}…", description.chars().take(119).collect::<String>())
+        } else {
+            description
+        };
+        let line = format!("- {}: {description}\n", skill.stored.name);
+        if used + line.len() > INSTRUCTIONS_BUDGET {
+            break;
+        }
+        used += line.len();
+        listed += 1;
+        text.push_str(&line);
+    }
+    if listed < catalog.len() {
+        text.push_str(&format!(
+            "… and {} more; find them with `search_skills`.\n",
+            catalog.len() - listed
+        ));
+    }
+    text
+}
+
 impl ServerHandler for SkillServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
@@ -281,7 +323,7 @@ impl ServerHandler for SkillServer {
                 .build(),
         )
         .with_server_info(Implementation::new("skillpath", env!("CARGO_PKG_VERSION")))
-        .with_instructions(INSTRUCTIONS)
+        .with_instructions(instructions(&self.catalog()))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

@@ -163,3 +163,37 @@ fn loader_mode_serves_search_and_load_instead_of_one_tool_per_skill() {
     );
     assert_eq!(bad["isError"], true, "{bad}");
 }
+
+#[test]
+fn the_instructions_say_how_to_use_skills_and_list_them_within_a_budget() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = tempfile::tempdir().expect("tempdir");
+    for index in 0..80 {
+        let dir = skills.path().join(format!("skill-{index:02}"));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: skill-{index:02}\ndescription: Use when testing instructions, number {index}, with a long enough description to fill the budget quickly.\n---\n"),
+        )
+        .expect("write");
+    }
+    let many = Server::start_with(skills.path(), work.path(), &["--tools", "loader"]);
+    let instructions = many.instructions().to_owned();
+    assert!(
+        instructions.starts_with("This server holds skills"),
+        "{instructions}"
+    );
+    assert!(
+        instructions.contains("- skill-00: Use when testing instructions, number 0,"),
+        "{instructions}"
+    );
+    assert!(
+        instructions.contains("more; find them with `search_skills`."),
+        "{instructions}"
+    );
+    assert!(
+        instructions.len() < 5000,
+        "{} characters",
+        instructions.len()
+    );
+}

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use crate::support::skillpath_bin;
 
 pub(crate) struct Server {
+    instructions: String,
     child: Child,
     input: ChildStdin,
     messages: Receiver<Value>,
@@ -46,15 +47,20 @@ impl Server {
             }
         });
         let mut server = Server {
+            instructions: String::new(),
             child,
             input,
             messages,
             next_id: 1,
         };
-        server.request(
+        let initialized = server.request(
             "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "watch-test", "version": "1"}}),
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "wire-test", "version": "1"}}),
         );
+        server.instructions = initialized["instructions"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
         server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         server
     }
@@ -84,6 +90,11 @@ impl Server {
                 return message;
             }
         }
+    }
+
+    /// The instructions the server sent at initialization.
+    pub(crate) fn instructions(&self) -> &str {
+        &self.instructions
     }
 
     /// A request's `result`.
