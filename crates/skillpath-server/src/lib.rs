@@ -29,12 +29,34 @@ pub async fn serve_stdio(
 /// Largest HTTP request body accepted (a skill with its templates fits many times over).
 pub const MAX_REQUEST_BODY: usize = 16 * 1024 * 1024;
 
+/// Which `Host` and `Origin` values the HTTP server accepts (DNS-rebinding protection).
+#[derive(Debug, Clone)]
+pub struct HttpAccess {
+    /// Accepted `Host` header values (host names, with or without a port).
+    pub allowed_hosts: Vec<String>,
+    /// Accepted `Origin` values (`http://host:*` allows any port).
+    pub allowed_origins: Vec<String>,
+}
+
+impl Default for HttpAccess {
+    /// Loopback only.
+    fn default() -> Self {
+        HttpAccess {
+            allowed_hosts: ["localhost", "127.0.0.1", "::1"].map(String::from).to_vec(),
+            allowed_origins: ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"]
+                .map(String::from)
+                .to_vec(),
+        }
+    }
+}
+
 /// Serves `server` over Streamable HTTP at `/mcp` (and `/healthz`) on `listener` until
-/// `shutdown` completes. Only loopback `Host` and `Origin` values are accepted (DNS-rebinding
-/// protection); bodies over [`MAX_REQUEST_BODY`] are refused.
+/// `shutdown` completes. Requests whose `Host` or `Origin` is not in `access` are refused (403);
+/// bodies over [`MAX_REQUEST_BODY`] are refused (413).
 pub async fn serve_http(
     server: SkillServer,
     listener: tokio::net::TcpListener,
+    access: HttpAccess,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -45,7 +67,9 @@ pub async fn serve_http(
     let cancel = tokio_util::sync::CancellationToken::new();
     let config = StreamableHttpServerConfig::default()
         .with_cancellation_token(cancel.child_token())
-        .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
+        .with_allowed_hosts(access.allowed_hosts)
+        .with_allowed_origins(access.allowed_origins)
+        .enforce_origin_validation()
         .with_max_request_body_bytes(MAX_REQUEST_BODY);
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),

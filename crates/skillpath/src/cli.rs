@@ -412,9 +412,21 @@ pub(crate) enum ToolsArg {
 #[derive(Debug, Args)]
 pub(crate) struct ServeArgs {
     /// Serve Streamable HTTP at `http://ADDR/mcp` (and `/healthz`) instead of stdio
-    /// [default ADDR: 127.0.0.1:8808]. Only loopback addresses for now.
+    /// [default ADDR: 127.0.0.1:8808].
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8808")]
     pub(crate) http: Option<std::net::SocketAddr>,
+    /// Allow `--http` on a non-loopback address. There are no API keys yet: anyone who can reach
+    /// the address can read and (unless `--read-only`) change the skills.
+    #[arg(long)]
+    pub(crate) allow_remote: bool,
+    /// With `--http`: a `Host` header value to accept besides the loopback names (repeatable;
+    /// needed behind a proxy or on a remote address).
+    #[arg(long = "allowed-host", value_name = "HOST")]
+    pub(crate) allowed_hosts: Vec<String>,
+    /// With `--http`: an `Origin` to accept besides loopback ones (repeatable; `http://host:*`
+    /// allows any port).
+    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    pub(crate) allowed_origins: Vec<String>,
     /// More skill folders (or trees of them) to import at start.
     #[arg(long = "skills", value_name = "DIR")]
     pub(crate) skills: Vec<PathBuf>,

@@ -5,6 +5,7 @@ mod differential;
 mod edge_cases;
 mod examples;
 mod mcp_python;
+mod mcp_http;
 mod mcp_protocol;
 mod mcp_watch;
 mod mcp_wire;

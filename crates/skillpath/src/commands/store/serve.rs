@@ -16,9 +16,10 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
     inputs::require_existing(&args.skills)?;
     if let Some(address) = args.http
         && !address.ip().is_loopback()
+        && !args.allow_remote
     {
         anyhow::bail!(
-            "serving on `{address}` would expose the skills to the network without API keys, which this build does not have yet; bind to a loopback address such as 127.0.0.1:8808"
+            "serving on `{address}` would expose the skills to the network without API keys, which this build does not have yet; bind to a loopback address such as 127.0.0.1:8808, or pass `--allow-remote`"
         );
     }
     let sources = FolderSources {
@@ -78,7 +79,13 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
                 let shutdown = async {
                     let _ = tokio::signal::ctrl_c().await;
                 };
-                skillpath_server::serve_http(server, listener, shutdown).await
+                let mut access = skillpath_server::HttpAccess::default();
+                access.allowed_hosts.extend(args.allowed_hosts.iter().cloned());
+                access.allowed_origins.extend(args.allowed_origins.iter().cloned());
+                if args.allow_remote {
+                    output::stderr("skillpath: warning: serving without authentication; anyone who can reach this address can use the server\n")?;
+                }
+                skillpath_server::serve_http(server, listener, access, shutdown).await
             }
         }
     });
