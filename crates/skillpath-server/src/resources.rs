@@ -65,6 +65,66 @@ pub(crate) fn read(catalog: &Catalog, uri: &str) -> Result<ResourceContents, Mcp
     })
 }
 
+/// The direct children of the directory resource `uri` (`skill://<name>/` or
+/// `skill://<name>/<folder>/`): its files, and its sub-folders as URIs ending in `/`.
+pub(crate) fn directory(catalog: &Catalog, uri: &str) -> Result<Vec<Resource>, McpError> {
+    let not_a_directory =
+        || McpError::invalid_params(format!("`{uri}` is not a directory of a skill"), None);
+    let rest = uri
+        .strip_prefix("skill://")
+        .and_then(|rest| rest.strip_suffix('/'))
+        .ok_or_else(not_a_directory)?;
+    let (name, folder) = rest.split_once('/').unwrap_or((rest, ""));
+    let skill = catalog.skill(name).ok_or_else(not_a_directory)?;
+    let prefix = if folder.is_empty() {
+        String::new()
+    } else {
+        format!("{folder}/")
+    };
+    let mut paths: Vec<String> = vec!["SKILL.md".to_owned()];
+    paths.extend(skill.stored.snapshot.files.iter().map(|f| f.path.clone()));
+    if !prefix.is_empty() && !paths.iter().any(|p| p.starts_with(&prefix)) {
+        return Err(not_a_directory());
+    }
+    let mut children: Vec<Resource> = Vec::new();
+    let mut folders: Vec<String> = Vec::new();
+    for path in paths.iter().filter(|p| p.starts_with(&prefix)) {
+        let rest = &path[prefix.len()..];
+        match rest.split_once('/') {
+            Some((sub, _)) => {
+                if !folders.iter().any(|f| f == sub) {
+                    folders.push(sub.to_owned());
+                }
+            }
+            None if path == "SKILL.md" => children.push(
+                Resource::new(
+                    format!("skill://{name}/SKILL.md"),
+                    format!("{name}/SKILL.md"),
+                )
+                .with_mime_type("text/markdown"),
+            ),
+            None => {
+                let file = skill.stored.snapshot.files.iter().find(|f| &f.path == path);
+                let mime = file.map_or("text/plain", |f| mime_type(&f.path, &f.bytes));
+                children.push(
+                    Resource::new(format!("skill://{name}/{path}"), format!("{name}/{path}"))
+                        .with_mime_type(mime),
+                );
+            }
+        }
+    }
+    for sub in folders {
+        children.push(
+            Resource::new(
+                format!("skill://{name}/{prefix}{sub}/"),
+                format!("{name}/{prefix}{sub}/"),
+            )
+            .with_mime_type("inode/directory"),
+        );
+    }
+    Ok(children)
+}
+
 /// The MIME type of a skill file, by extension; binary files of unknown kind are octet streams.
 pub(crate) fn mime_type(path: &str, bytes: &[u8]) -> &'static str {
     let extension = path

@@ -8,7 +8,8 @@ use rmcp::model::{
     CompletionInfo, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
     GetSkillRequestParams, GetSkillResult, Implementation, JsonObject, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
-    PaginatedRequestParams, Prompt, PromptArgument, PromptMessage, ReadResourceRequestParams,
+    PaginatedRequestParams, Prompt, PromptArgument, PromptMessage,
+    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
     ReadResourceResponse, ReadResourceResult, Reference, Resource, ResourceContents,
     ResourceTemplate, Role, ServerCapabilities, ServerConfig, SkillFrontmatter, SkillResource,
     SkillResources, SubscriptionFilter, Tool, ToolAnnotations,
@@ -319,7 +320,7 @@ impl ServerHandler for SkillServer {
                 .enable_tools()
                 .enable_tool_list_changed()
                 .enable_completions()
-                .enable_skills()
+                .enable_skills_with_directory_read()
                 .build(),
         )
         .with_server_info(Implementation::new("skillpath", env!("CARGO_PKG_VERSION")))
@@ -493,6 +494,18 @@ impl ServerHandler for SkillServer {
                 McpError::invalid_params(format!("no skill at `{}`", request.uri), None)
             })?;
         Ok(GetSkillResult::new(entry))
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, McpError> {
+        let children = resources::directory(&self.catalog(), &request.uri)?;
+        let (items, next) = paginate(children, request.cursor.as_deref(), self.page_size())?;
+        let mut result = ReadResourceDirectoryResult::with_all_items(items);
+        result.next_cursor = next;
+        Ok(result)
     }
 
     async fn complete(

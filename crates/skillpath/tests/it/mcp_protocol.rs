@@ -197,3 +197,45 @@ fn the_instructions_say_how_to_use_skills_and_list_them_within_a_budget() {
         instructions.len()
     );
 }
+
+#[test]
+fn directory_reads_list_a_skill_folder_level_by_level() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let mut server = Server::start(examples(), work.path());
+    let root = server.request(
+        "resources/directory/read",
+        json!({"uri": "skill://add-endpoint/"}),
+    );
+    let uris: Vec<&str> = root["resources"]
+        .as_array()
+        .expect("resources")
+        .iter()
+        .filter_map(|r| r["uri"].as_str())
+        .collect();
+    assert_eq!(
+        uris,
+        [
+            "skill://add-endpoint/SKILL.md",
+            "skill://add-endpoint/templates/"
+        ]
+    );
+    let templates = server.request(
+        "resources/directory/read",
+        json!({"uri": "skill://add-endpoint/templates/"}),
+    );
+    let files = templates["resources"].as_array().expect("resources");
+    assert!(files.len() >= 3, "{templates}");
+    assert!(files.iter().all(|f| {
+        f["uri"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("skill://add-endpoint/templates/"))
+    }));
+    let not_a_directory = server.call(
+        "resources/directory/read",
+        json!({"uri": "skill://add-endpoint/SKILL.md"}),
+    );
+    assert_eq!(
+        not_a_directory["error"]["code"], -32602,
+        "{not_a_directory}"
+    );
+}
