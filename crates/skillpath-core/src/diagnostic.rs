@@ -118,6 +118,7 @@ codes! {
     BodyTooManyTokens => "body-too-many-tokens",
     LinkMissing => "link-missing",
     LinkOutsideSkill => "link-outside-skill",
+    ToolNameCollision => "tool-name-collision",
 }
 
 impl fmt::Display for Code {

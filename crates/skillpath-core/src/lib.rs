@@ -30,6 +30,7 @@ pub mod render_diagnostics;
 pub mod skill_md;
 pub mod skills_ref;
 pub mod source;
+pub mod tool_names;
 pub mod validate;
 pub mod walk;
 pub mod yaml;

@@ -213,3 +213,16 @@ Then call `validate_skill` with the structured skill, fix what it reports, and c
 "
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::BUILTINS;
+
+    /// The collision rule of `validate`, `scan` and the catalog uses core's list of built-in
+    /// tool names; it must be exactly the tools this table serves, in the same order.
+    #[test]
+    fn builtin_names_are_cores_builtin_tools() {
+        let names: Vec<&str> = BUILTINS.iter().map(|b| b.name).collect();
+        assert_eq!(names, skillpath_core::tool_names::BUILTIN_TOOLS);
+    }
+}

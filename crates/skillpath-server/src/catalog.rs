@@ -4,7 +4,9 @@
 //! Tool-name collisions are resolved by one rule: a built-in tool keeps its name; among skills
 //! that want one tool name, the skill whose `name` is that tool name wins, otherwise the first
 //! by name. A skill that loses has no tool (it stays reachable through `load_skill`, its
-//! resources and its prompt) and is listed in [`Catalog::collisions`].
+//! resources and its prompt) and is listed in [`Catalog::collisions`]. The rule is implemented
+//! once, in [`skillpath_core::tool_names::resolve`], which `skillpath validate` and
+//! `skillpath scan` use too.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -12,6 +14,7 @@ use std::sync::Arc;
 use skillpath_core::Mode;
 use skillpath_core::golden_path::GoldenSkill;
 use skillpath_core::skill_md::{self, SkillMd};
+use skillpath_core::tool_names;
 use skillpath_store::{ListFilter, Store, StoreResult, StoredSkill};
 
 /// One live skill, parsed.
@@ -35,10 +38,7 @@ impl CatalogSkill {
             Mode::Lenient,
         );
         let (golden, _) = GoldenSkill::read(&skill_md);
-        let tool_name = golden
-            .tool_name
-            .clone()
-            .unwrap_or_else(|| stored.name.clone());
+        let tool_name = golden.tool_name_or(&stored.name).to_owned();
         CatalogSkill {
             stored,
             skill_md,
@@ -59,15 +59,7 @@ impl CatalogSkill {
 }
 
 /// A tool name wanted by more than one skill (or by a skill and a built-in tool).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Collision {
-    /// The tool name.
-    pub tool_name: String,
-    /// The skill that has it (`None` when a built-in tool has it).
-    pub winner: Option<String>,
-    /// The skill that does not get it.
-    pub loser: String,
-}
+pub use skillpath_core::tool_names::Collision;
 
 /// Every live skill, by name, with the tool-name table.
 #[derive(Debug, Default)]
@@ -79,8 +71,8 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// Reads every live skill from `store`. `builtin` are the names of built-in tools.
-    pub async fn load(store: &dyn Store, builtin: &[&str]) -> StoreResult<Catalog> {
+    /// Reads every live skill from `store` and gives each its tool by the collision rule.
+    pub async fn load(store: &dyn Store) -> StoreResult<Catalog> {
         let mut skills = BTreeMap::new();
         let mut cursor = None;
         loop {
@@ -94,38 +86,17 @@ impl Catalog {
                 None => break,
             }
         }
-        let mut tools: BTreeMap<String, Arc<CatalogSkill>> = BTreeMap::new();
-        let mut collisions = Vec::new();
-        for skill in skills.values() {
-            let wanted = skill.tool_name.clone();
-            if builtin.contains(&wanted.as_str()) {
-                collisions.push(Collision {
-                    tool_name: wanted,
-                    winner: None,
-                    loser: skill.stored.name.clone(),
-                });
-                continue;
-            }
-            match tools.get(&wanted) {
-                None => {
-                    tools.insert(wanted, Arc::clone(skill));
-                }
-                Some(holder) => {
-                    // The skill named like the tool wins; otherwise the first by name keeps it.
-                    let (winner, loser) = if skill.stored.name == wanted {
-                        (Arc::clone(skill), Arc::clone(holder))
-                    } else {
-                        (Arc::clone(holder), Arc::clone(skill))
-                    };
-                    collisions.push(Collision {
-                        tool_name: wanted.clone(),
-                        winner: Some(winner.stored.name.clone()),
-                        loser: loser.stored.name.clone(),
-                    });
-                    tools.insert(wanted, winner);
-                }
-            }
-        }
+        let wanted: Vec<(String, String)> = skills
+            .values()
+            .map(|skill| (skill.stored.name.clone(), skill.tool_name.clone()))
+            .collect();
+        let resolution = tool_names::resolve(&wanted);
+        let tools = resolution
+            .winners
+            .into_iter()
+            .filter_map(|(tool, name)| Some((tool, Arc::clone(skills.get(&name)?))))
+            .collect();
+        let collisions = resolution.collisions;
         Ok(Catalog {
             skills,
             tools,
@@ -161,5 +132,58 @@ impl Catalog {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.skills.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use skillpath_store::{Change, Provenance, SkillSnapshot, SqliteStore};
+
+    use super::*;
+
+    async fn add(store: &SqliteStore, name: &str, tool_name: Option<&str>) {
+        let tool_name = tool_name.map_or(String::new(), |t| format!("tool_name: {t}\n"));
+        let text = format!("---\nname: {name}\ndescription: Use when testing.\n{tool_name}---\n");
+        let snapshot = SkillSnapshot::new(text, Vec::new()).expect("a snapshot");
+        let change = Change {
+            author: "test".into(),
+            message: "add".into(),
+        };
+        store
+            .create(snapshot, Provenance::Api, change)
+            .await
+            .expect("create");
+    }
+
+    /// The catalog applies core's rule: the skill named like the tool wins even when it sorts
+    /// last, every loser names the final winner, and a built-in tool keeps its name.
+    #[tokio::test]
+    async fn tools_follow_the_collision_rule() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = SqliteStore::open(&dir.path().join("store.db")).expect("open");
+        add(&store, "aa", Some("zz")).await;
+        add(&store, "mm", Some("zz")).await;
+        add(&store, "zz", None).await;
+        add(&store, "helper", Some("load_skill")).await;
+        let catalog = Catalog::load(&store).await.expect("load");
+        let tools: Vec<(&str, &str)> = catalog
+            .tools()
+            .map(|(tool, skill)| (tool.as_str(), skill.stored.name.as_str()))
+            .collect();
+        assert_eq!(tools, [("zz", "zz")]);
+        let lost: Vec<(&str, Option<&str>, &str)> = catalog
+            .collisions
+            .iter()
+            .map(|c| (c.tool_name.as_str(), c.winner.as_deref(), c.loser.as_str()))
+            .collect();
+        assert_eq!(
+            lost,
+            [
+                ("load_skill", None, "helper"),
+                ("zz", Some("zz"), "aa"),
+                ("zz", Some("zz"), "mm"),
+            ]
+        );
+        assert_eq!(catalog.len(), 4, "losers stay in the catalog");
     }
 }

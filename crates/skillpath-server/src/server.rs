@@ -73,17 +73,13 @@ pub struct SkillServer {
     inner: Arc<Inner>,
 }
 
-fn builtin_names() -> Vec<&'static str> {
-    BUILTINS.iter().map(|b| b.name).collect()
-}
-
 impl SkillServer {
     /// A server over `store`, with the catalog loaded.
     pub async fn new(
         store: Arc<dyn Store>,
         options: ServerOptions,
     ) -> Result<SkillServer, StoreError> {
-        let catalog = Catalog::load(store.as_ref(), &builtin_names()).await?;
+        let catalog = Catalog::load(store.as_ref()).await?;
         let (changes, _) = broadcast::channel(16);
         Ok(SkillServer {
             inner: Arc::new(Inner {
@@ -114,7 +110,7 @@ impl SkillServer {
 
     /// Reloads the catalog from the store and tells every connected client the lists changed.
     pub async fn refresh(&self) -> Result<(), StoreError> {
-        let catalog = Catalog::load(self.store(), &builtin_names()).await?;
+        let catalog = Catalog::load(self.store()).await?;
         if let Ok(mut current) = self.inner.catalog.write() {
             *current = Arc::new(catalog);
         }

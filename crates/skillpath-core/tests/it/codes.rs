@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use skillpath_core::load::LoadOptions;
 use skillpath_core::validate::{ValidateOptions, validate_dir};
-use skillpath_core::{Code, Diagnostic, Mode, Severity};
+use skillpath_core::{Code, Diagnostic, Mode, Severity, tool_names};
 
 use crate::support::{ERROR, Sandbox, WARNING, demo, options};
 
@@ -36,6 +36,10 @@ enum Layout {
         content: String,
         file: (&'static str, &'static str),
     },
+    /// Several skill folders `(folder, SKILL.md)`, validated together: each is validated alone,
+    /// then [`tool_names::check_reports`] adds what only a set of skills can have (one folder
+    /// cannot collide with itself).
+    Tree(Vec<(&'static str, String)>),
 }
 
 /// The example for `code`: a layout, the mode, whether lints run, and the severity expected.
@@ -217,6 +221,17 @@ fn example(code: Code) -> (Layout, Mode, bool, Severity) {
         Code::BodyTooManyTokens => lint(skill(format!("{}{}", demo(""), "x".repeat(20_004)))),
         Code::LinkMissing => lint(skill(format!("{}[x](missing.md)\n", demo("")))),
         Code::LinkOutsideSkill => lint(skill(format!("{}[x](../x.md)\n", demo("")))),
+        Code::ToolNameCollision => spec_warning(Layout::Tree(vec![
+            (
+                "cache",
+                "---\nname: cache\ndescription: Use when caching.\n---\n".into(),
+            ),
+            (
+                "add-caching",
+                "---\nname: add-caching\ndescription: Use when caching.\ntool_name: cache\n---\n"
+                    .into(),
+            ),
+        ])),
     }
 }
 
@@ -253,6 +268,17 @@ fn run(sandbox: &Sandbox, layout: Layout, mode: Mode, lints: bool) -> Vec<Diagno
                 ..options.load
             };
             sandbox.skill("demo", demo(""))
+        }
+        Layout::Tree(skills) => {
+            let mut reports: Vec<_> = skills
+                .into_iter()
+                .map(|(folder, content)| validate_dir(&sandbox.skill(folder, content), &options))
+                .collect();
+            tool_names::check_reports(&mut reports);
+            return reports
+                .into_iter()
+                .flat_map(|report| report.diagnostics)
+                .collect();
         }
     };
     validate_dir(&dir, &options).diagnostics

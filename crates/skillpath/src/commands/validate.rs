@@ -6,7 +6,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use skillpath_core::load::LoadOptions;
 use skillpath_core::validate::{self, Report, ValidateOptions};
-use skillpath_core::{Code, Mode, Severity, pathlib, render_diagnostics};
+use skillpath_core::{Code, Mode, Severity, pathlib, render_diagnostics, tool_names};
 
 use crate::cli::{ReportFormat, ValidateArgs};
 use crate::inputs;
@@ -53,6 +53,10 @@ pub(crate) fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
                 }
             }
         }
+    }
+    if mode != Mode::SkillsRef {
+        // Skills served together must not fight over a tool name: the losers are warned.
+        tool_names::check_reports(&mut reports);
     }
     let elapsed = started.elapsed();
 

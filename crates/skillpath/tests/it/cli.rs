@@ -629,6 +629,169 @@ fn validate_a_tree_without_recursive_suggests_it() {
     );
 }
 
+// ---------------------------------------------------------------- validate: tool-name collisions
+
+/// A `SKILL.md` named `name` with `extra` frontmatter lines (line 4 on).
+fn skill_md(name: &str, extra: &str) -> String {
+    format!("---\nname: {name}\ndescription: Use when testing {name}.\n{extra}---\n# {name}\n")
+}
+
+#[test]
+fn validate_warns_the_skill_that_loses_a_tool_name_with_its_other_diagnostics() {
+    let sandbox = Sandbox::new();
+    sandbox
+        // Sorts first, but `cache` is named like the tool: `cache` keeps it.
+        .skill(
+            "tree/add-caching",
+            "---\nname: add-caching\ndescription: Caches.\ntool_name: cache\n---\n# Caching\n",
+        )
+        .skill("tree/cache", skill_md("cache", ""))
+        // Nobody is named `deploy`: the first by name, `alpha`, keeps it.
+        .skill("tree/beta", skill_md("beta", "tool_name: deploy\n"))
+        .skill("tree/alpha", skill_md("alpha", "tool_name: deploy\n"))
+        // A built-in tool keeps its name.
+        .skill("tree/helper", skill_md("helper", "tool_name: load_skill\n"));
+    let run = sandbox.run(&["validate", "-r", "tree"]);
+    assert_eq!(run.code, 0, "collisions are warnings: {run:?}");
+    assert_eq!(run.stderr, "");
+    assert_eq!(
+        without_time(&run.stdout),
+        "warning[description-no-trigger]: the description does not say when to use the skill
+ --> tree/add-caching/SKILL.md:3:14
+  |
+3 | description: Caches.
+  |              ^^^^^^^
+  = hint: add a clause such as \"Use when the user asks to …\"; agents choose skills by it
+
+warning[tool-name-collision]: `add-caching` and `cache` (at `tree/cache`) both want the tool name `cache`; `cache` keeps it because its name is the tool name, so `add-caching` has no tool of its own
+ --> tree/add-caching/SKILL.md:4:12
+  |
+4 | tool_name: cache
+  |            ^^^^^
+  = hint: give `add-caching` a `tool_name` of its own; until then it is reachable only through `load_skill`
+
+warning[tool-name-collision]: `beta` and `alpha` (at `tree/alpha`) both want the tool name `deploy`; `alpha` keeps it because no skill is named `deploy` and `alpha` comes first by name, so `beta` has no tool of its own
+ --> tree/beta/SKILL.md:4:12
+  |
+4 | tool_name: deploy
+  |            ^^^^^^
+  = hint: give `beta` a `tool_name` of its own; until then it is reachable only through `load_skill`
+
+warning[tool-name-collision]: the tool name `load_skill` is a built-in tool of the MCP server, and a built-in tool keeps its name, so `helper` has no tool of its own
+ --> tree/helper/SKILL.md:4:12
+  |
+4 | tool_name: load_skill
+  |            ^^^^^^^^^^
+  = hint: give `helper` a `tool_name` of its own; until then it is reachable only through `load_skill`
+
+5 skills checked in T (spec mode): 5 valid, 0 invalid; 0 errors, 4 warnings
+"
+    );
+    // `--quiet` shows only errors; the reference's mode knows nothing of tool names.
+    let quiet = sandbox.run(&["validate", "-r", "tree", "--quiet"]);
+    assert!(!quiet.stdout.contains("tool-name-collision"), "{quiet:?}");
+    let reference = sandbox.run(&["validate", "-r", "tree", "--mode", "skills-ref"]);
+    assert!(
+        !format!("{}{}", reference.stdout, reference.stderr).contains("tool name"),
+        "{reference:?}"
+    );
+}
+
+#[test]
+fn validate_json_lists_tool_name_collisions_under_the_losing_skill() {
+    let sandbox = Sandbox::new();
+    sandbox
+        .skill("tree/one", skill_md("one", "tool_name: shared\n"))
+        .skill("tree/two", skill_md("two", "tool_name: shared\n"))
+        // Not a valid `name` (an error of its own), but readable: it wants the built-in tool.
+        .skill("tree/create_skill", skill_md("create_skill", ""));
+    let run = sandbox.run(&["validate", "-r", "tree", "--format", "json"]);
+    assert_eq!(run.code, 1, "`create_skill` is not a valid name: {run:?}");
+    let report = json(&run.stdout);
+    assert_eq!(report["summary"]["warnings"], 2);
+    let skills = report["skills"].as_array().expect("skills");
+    let by_name = |name: &str| {
+        skills
+            .iter()
+            .find(|skill| skill["name"] == name)
+            .unwrap_or_else(|| panic!("`{name}` in {skills:?}"))
+    };
+    let collisions = |name: &str| -> Vec<Value> {
+        by_name(name)["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .filter(|d| d["code"] == "tool-name-collision")
+            .cloned()
+            .collect()
+    };
+    assert_eq!(
+        collisions("one"),
+        Vec::<Value>::new(),
+        "`one` keeps `shared`"
+    );
+    assert_eq!(by_name("one")["warnings"], 0);
+    assert_eq!(
+        collisions("two"),
+        [serde_json::json!({
+            "code": "tool-name-collision",
+            "severity": "warning",
+            "message": "`two` and `one` (at `tree/one`) both want the tool name `shared`; `one` keeps it because no skill is named `shared` and `one` comes first by name, so `two` has no tool of its own",
+            "file": "tree/two/SKILL.md",
+            "line": 4,
+            "column": 12,
+            "offset": 60,
+            "length": 6,
+            "hint": "give `two` a `tool_name` of its own; until then it is reachable only through `load_skill`",
+        })]
+    );
+    assert_eq!(by_name("two")["valid"], true);
+    let builtin = collisions("create_skill");
+    assert_eq!(builtin.len(), 1, "{builtin:?}");
+    assert_eq!(builtin[0]["severity"], "warning");
+    assert_eq!(
+        builtin[0]["message"],
+        "the tool name `create_skill` is a built-in tool of the MCP server, and a built-in tool keeps its name, so `create_skill` has no tool of its own"
+    );
+    // Without `tool_name` it points at `name`.
+    assert_eq!(
+        (&builtin[0]["line"], &builtin[0]["column"]),
+        (&2.into(), &7.into())
+    );
+}
+
+#[test]
+fn validate_one_skill_named_like_a_built_in_tool_is_warned_too() {
+    let sandbox = Sandbox::new();
+    sandbox.skill("helper", skill_md("helper", "tool_name: load_skill\n"));
+    let run = sandbox.run(&["validate", "helper"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout.starts_with(
+            "warning[tool-name-collision]: the tool name `load_skill` is a built-in tool of the MCP server"
+        ),
+        "{}",
+        run.stdout
+    );
+    // Separate runs are not served together: no collision between them.
+    sandbox
+        .skill("a", skill_md("a", "tool_name: same\n"))
+        .skill("b", skill_md("b", "tool_name: same\n"));
+    assert!(
+        !sandbox
+            .run(&["validate", "a"])
+            .stdout
+            .contains("tool-name-collision")
+    );
+    let both = sandbox.run(&["validate", "a", "b"]);
+    assert!(
+        both.stdout
+            .starts_with("warning[tool-name-collision]: `b` and `a` (at `a`)"),
+        "{}",
+        both.stdout
+    );
+}
+
 #[test]
 fn a_tree_without_skills_is_an_error_for_validate_and_an_empty_catalog() {
     let sandbox = Sandbox::new();

@@ -308,3 +308,71 @@ fn import_refuses_what_it_cannot_read_and_writes_nothing() {
         text(&postgres.stderr)
     );
 }
+
+#[test]
+fn scan_reports_tool_name_collisions_among_the_skills_it_finds() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.path().join("project/.git")).expect("mkdir");
+    let write = |relative: &str, name: &str, tool_name: Option<&str>| {
+        let dir = env.path().join(relative);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let tool_name = tool_name.map_or(String::new(), |t| format!("tool_name: {t}\n"));
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!(
+                "---\nname: {name}\ndescription: Use when testing.\n{tool_name}---\n# {name}\n"
+            ),
+        )
+        .expect("write");
+    };
+    // `add-caching` sorts first, but `cache` is named like the tool.
+    write(
+        "project/.agents/skills/add-caching",
+        "add-caching",
+        Some("cache"),
+    );
+    write("project/.agents/skills/cache", "cache", None);
+    // Nobody is named `deploy`: the first by name keeps it.
+    write("project/.claude/skills/ship", "ship", Some("deploy"));
+    write("home/.agents/skills/release", "release", Some("deploy"));
+    // A built-in tool keeps its name.
+    write("home/.claude/skills/helper", "helper", Some("load_skill"));
+    // Shadowed by the project's `cache`: not served, so it collides with nothing.
+    write("home/.agents/skills/cache", "cache", Some("ship"));
+
+    let scan = env.json(&["scan", "--project", "project", "--format", "json"]);
+    assert_eq!(
+        scan["collisions"],
+        serde_json::json!([
+            {"tool_name": "cache", "winner": "cache", "loser": "add-caching", "reason": "named-like-tool"},
+            {"tool_name": "deploy", "winner": "release", "loser": "ship", "reason": "first-by-name"},
+            {"tool_name": "load_skill", "winner": null, "loser": "helper", "reason": "builtin"},
+        ])
+    );
+    assert_eq!(scan["shadowed"].as_array().map(Vec::len), Some(1));
+
+    let human = env.run(&["scan", "--project", "project"]);
+    assert!(human.status.success(), "{human:?}");
+    let human = text(&human.stdout);
+    let collisions: Vec<&str> = human
+        .lines()
+        .filter(|line| line.starts_with("collision: "))
+        .collect();
+    assert_eq!(
+        collisions,
+        [
+            "collision: tool `cache` belongs to `cache`; `add-caching` has no tool of its own (the skill named like the tool wins)",
+            "collision: tool `deploy` belongs to `release`; `ship` has no tool of its own (no skill is named like the tool, so the first by name wins)",
+            "collision: tool `load_skill` belongs to a built-in tool; `helper` has no tool of its own (a built-in tool keeps its name)",
+        ],
+        "{human}"
+    );
+
+    // Without collisions the list is empty and no line is printed.
+    let quiet = Env::new();
+    quiet.skill("project/.agents/skills/lint", "lint", "Use when linting.");
+    let scan = quiet.json(&["scan", "--project", "project", "--format", "json"]);
+    assert_eq!(scan["collisions"], serde_json::json!([]));
+    let human = text(&quiet.run(&["scan", "--project", "project"]).stdout);
+    assert!(!human.contains("collision"), "{human}");
+}

@@ -1,10 +1,14 @@
-//! `skillpath scan`: what discovery finds in the standard skill folders, where from, and what
-//! is shadowed.
+//! `skillpath scan`: what discovery finds in the standard skill folders, where from, what is
+//! shadowed, and which of the skills found would lose their MCP tool name to another skill or a
+//! built-in tool (by the rule of [`skillpath_core::tool_names`]).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use skillpath_store::discovery::{self, DiscoveryLimits};
+use skillpath_core::Mode;
+use skillpath_core::load::{self, LoadOptions};
+use skillpath_core::tool_names::{self, Collision};
+use skillpath_store::discovery::{self, Discovery, DiscoveryLimits};
 
 use super::{print, table};
 use crate::cli::ScanArgs;
@@ -21,7 +25,11 @@ pub(crate) fn run(args: ScanArgs) -> anyhow::Result<ExitStatus> {
         std::env::var_os("HOME").map(PathBuf::from)
     };
     let found = discovery::discover(Some(&project), home.as_deref(), DiscoveryLimits::default());
-    let json = serde_json::to_value(&found)?;
+    let collisions = collisions(&found);
+    let mut json = serde_json::to_value(&found)?;
+    if let Some(object) = json.as_object_mut() {
+        object.insert("collisions".to_owned(), serde_json::to_value(&collisions)?);
+    }
     print(args.format, &json, || {
         let rows: Vec<Vec<String>> = found
             .skills
@@ -50,6 +58,19 @@ pub(crate) fn run(args: ScanArgs) -> anyhow::Result<ExitStatus> {
                 shadowed.by.scope.as_str()
             );
         }
+        for collision in &collisions {
+            let owner = collision
+                .winner
+                .as_ref()
+                .map_or("a built-in tool".to_owned(), |winner| format!("`{winner}`"));
+            let _ = writeln!(
+                text,
+                "collision: tool `{}` belongs to {owner}; `{}` has no tool of its own ({})",
+                collision.tool_name,
+                collision.loser,
+                collision.reason.rule()
+            );
+        }
         for (path, why) in &found.skipped {
             let _ = writeln!(text, "skipped: `{}`: {why}", path.display());
         }
@@ -70,4 +91,25 @@ pub(crate) fn run(args: ScanArgs) -> anyhow::Result<ExitStatus> {
         text
     })?;
     Ok(ExitStatus::Success)
+}
+
+/// The tool-name collisions among the skills `found` (the winners of discovery, one per name),
+/// each skill wanting its `tool_name`, else its `name`.
+fn collisions(found: &Discovery) -> Vec<Collision> {
+    let options = LoadOptions {
+        mode: Mode::Lenient,
+        ..LoadOptions::default()
+    };
+    let wanted: Vec<(String, String)> = found
+        .skills
+        .iter()
+        .map(|skill| {
+            let tool = load::load_skill_md(&skill.path, options).map_or_else(
+                |_| skill.name.clone(),
+                |md| tool_names::tool_name(&md, &skill.name),
+            );
+            (skill.name.clone(), tool)
+        })
+        .collect();
+    tool_names::resolve(&wanted).collisions
 }
