@@ -12,13 +12,11 @@ pub(crate) fn list(catalog: &Catalog) -> Vec<Resource> {
     for skill in catalog.skills() {
         let name = &skill.stored.name;
         out.push(
-            Resource::new(
-                format!("skill://{name}/SKILL.md"),
-                format!("{name}/SKILL.md"),
-            )
-            .with_description(skill.stored.description.clone())
-            .with_mime_type("text/markdown")
-            .with_size(skill.stored.snapshot.skill_md.len() as u64),
+            // SEP-2640: the SKILL.md resource is named after the skill.
+            Resource::new(format!("skill://{name}/SKILL.md"), name.clone())
+                .with_description(skill.stored.description.clone())
+                .with_mime_type("text/markdown")
+                .with_size(skill.stored.snapshot.skill_md.len() as u64),
         );
         for file in &skill.stored.snapshot.files {
             out.push(
@@ -65,15 +63,14 @@ pub(crate) fn read(catalog: &Catalog, uri: &str) -> Result<ResourceContents, Mcp
     })
 }
 
-/// The direct children of the directory resource `uri` (`skill://<name>/` or
-/// `skill://<name>/<folder>/`): its files, and its sub-folders as URIs ending in `/`.
+/// The direct children of the directory resource `uri` (`skill://<name>` or
+/// `skill://<name>/<folder>`, as SEP-2640 derives them from the skill's URI; a trailing `/` is
+/// accepted too): its files, and its sub-folders as `inode/directory` resources.
 pub(crate) fn directory(catalog: &Catalog, uri: &str) -> Result<Vec<Resource>, McpError> {
     let not_a_directory =
         || McpError::invalid_params(format!("`{uri}` is not a directory of a skill"), None);
-    let rest = uri
-        .strip_prefix("skill://")
-        .and_then(|rest| rest.strip_suffix('/'))
-        .ok_or_else(not_a_directory)?;
+    let rest = uri.strip_prefix("skill://").ok_or_else(not_a_directory)?;
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
     let (name, folder) = rest.split_once('/').unwrap_or((rest, ""));
     let skill = catalog.skill(name).ok_or_else(not_a_directory)?;
     let prefix = if folder.is_empty() {
@@ -97,11 +94,8 @@ pub(crate) fn directory(catalog: &Catalog, uri: &str) -> Result<Vec<Resource>, M
                 }
             }
             None if path == "SKILL.md" => children.push(
-                Resource::new(
-                    format!("skill://{name}/SKILL.md"),
-                    format!("{name}/SKILL.md"),
-                )
-                .with_mime_type("text/markdown"),
+                Resource::new(format!("skill://{name}/SKILL.md"), name)
+                    .with_mime_type("text/markdown"),
             ),
             None => {
                 let file = skill.stored.snapshot.files.iter().find(|f| &f.path == path);
@@ -116,8 +110,8 @@ pub(crate) fn directory(catalog: &Catalog, uri: &str) -> Result<Vec<Resource>, M
     for sub in folders {
         children.push(
             Resource::new(
-                format!("skill://{name}/{prefix}{sub}/"),
-                format!("{name}/{prefix}{sub}/"),
+                format!("skill://{name}/{prefix}{sub}"),
+                format!("{name}/{prefix}{sub}"),
             )
             .with_mime_type("inode/directory"),
         );

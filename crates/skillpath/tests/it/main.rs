@@ -4,6 +4,7 @@ mod cli;
 mod differential;
 mod edge_cases;
 mod examples;
+mod mcp_conformance;
 mod mcp_http;
 mod mcp_protocol;
 mod mcp_python;

@@ -202,26 +202,46 @@ fn the_instructions_say_how_to_use_skills_and_list_them_within_a_budget() {
 fn directory_reads_list_a_skill_folder_level_by_level() {
     let work = tempfile::tempdir().expect("tempdir");
     let mut server = Server::start(examples(), work.path());
+    // The skill's directory is its URI without `/SKILL.md`; a trailing `/` reads the same.
     let root = server.request(
         "resources/directory/read",
-        json!({"uri": "skill://add-endpoint/"}),
+        json!({"uri": "skill://add-endpoint"}),
     );
-    let uris: Vec<&str> = root["resources"]
+    let children: Vec<(&str, &str, &str)> = root["resources"]
         .as_array()
         .expect("resources")
         .iter()
-        .filter_map(|r| r["uri"].as_str())
+        .filter_map(|r| {
+            Some((
+                r["uri"].as_str()?,
+                r["name"].as_str()?,
+                r["mimeType"].as_str()?,
+            ))
+        })
         .collect();
     assert_eq!(
-        uris,
+        children,
         [
-            "skill://add-endpoint/SKILL.md",
-            "skill://add-endpoint/templates/"
+            (
+                "skill://add-endpoint/SKILL.md",
+                "add-endpoint",
+                "text/markdown"
+            ),
+            (
+                "skill://add-endpoint/templates",
+                "add-endpoint/templates",
+                "inode/directory"
+            )
         ]
     );
+    let with_slash = server.request(
+        "resources/directory/read",
+        json!({"uri": "skill://add-endpoint/"}),
+    );
+    assert_eq!(with_slash, root);
     let templates = server.request(
         "resources/directory/read",
-        json!({"uri": "skill://add-endpoint/templates/"}),
+        json!({"uri": "skill://add-endpoint/templates"}),
     );
     let files = templates["resources"].as_array().expect("resources");
     assert!(files.len() >= 3, "{templates}");

@@ -1,13 +1,19 @@
 //! What the integration tests need from their surroundings: our binary, the shared corpus,
-//! and the reference validator's Python. Missing test tools fail loudly, naming the fix;
+//! the reference validator's Python, the MCP conformance suite, and a running HTTP server. Missing test tools fail loudly, naming the fix;
 //! nothing is skipped.
 
-use std::path::PathBuf;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 /// Environment variable naming the Python interpreter that has `skills-ref==0.1.1` installed.
 pub(crate) const REFERENCE_PYTHON_VAR: &str = "SKILLPATH_REFERENCE_PYTHON";
 /// Environment variable naming the Python interpreter with the MCP SDK (`mcp`) installed.
 pub(crate) const TEST_PYTHON_VAR: &str = "SKILLPATH_TEST_PYTHON";
+/// Environment variable naming the folder with the MCP conformance suite and Node 22 installed.
+pub(crate) const CONFORMANCE_VAR: &str = "SKILLPATH_CONFORMANCE";
 /// Environment variable naming the shared corpus of real skills.
 pub(crate) const CORPUS_VAR: &str = "SKILLPATH_CORPUS";
 
@@ -51,4 +57,85 @@ pub(crate) fn corpus_dir() -> PathBuf {
         path.display()
     );
     path.canonicalize().expect("corpus path")
+}
+
+/// `skillpath serve --http` on a free loopback port, with its store in a work folder; killed
+/// when dropped.
+pub(crate) struct HttpServer {
+    child: Child,
+    /// `host:port` the server listens on.
+    pub(crate) address: String,
+}
+
+impl HttpServer {
+    /// Starts the server with `extra` arguments (e.g. `--skills DIR`).
+    pub(crate) fn start(work: &Path, extra: &[&str]) -> HttpServer {
+        let mut child = Command::new(skillpath_bin())
+            .args(["serve", "--no-discover", "--http", "127.0.0.1:0"])
+            .args(extra)
+            .env("SKILLPATH_DB", work.join("store.db"))
+            .env("HOME", work)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start");
+        let stderr = child.stderr.take().expect("stderr");
+        let mut lines = BufReader::new(stderr).lines();
+        let address = loop {
+            let line = lines
+                .next()
+                .expect("the server says where it listens")
+                .expect("utf-8");
+            if let Some(url) = line.split("serving MCP on http://").nth(1) {
+                break url.trim_end_matches("/mcp").to_owned();
+            }
+        };
+        std::thread::spawn(move || for _ in lines {});
+        HttpServer { child, address }
+    }
+
+    /// Sends one HTTP request and returns the status code.
+    pub(crate) fn status(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> u16 {
+        let mut stream = TcpStream::connect(&self.address).expect("connect");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .expect("timeout");
+        let mut request = format!(
+            "{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+            body.len()
+        );
+        if !headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+        {
+            request.push_str(&format!("Host: {}\r\n", self.address));
+        }
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("\r\n");
+        stream.write_all(request.as_bytes()).expect("send head");
+        let _ = stream.write_all(body);
+        let mut response = Vec::new();
+        let _ = stream.read_to_end(&mut response);
+        let head = String::from_utf8_lossy(&response);
+        head.split_whitespace()
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
