@@ -72,7 +72,7 @@ pub async fn serve_http(
         .enforce_origin_validation()
         .with_max_request_body_bytes(MAX_REQUEST_BODY);
     let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
+        move || Ok(server.for_session()),
         LocalSessionManager::default().into(),
         config,
     );

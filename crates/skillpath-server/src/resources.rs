@@ -34,33 +34,49 @@ pub(crate) fn list(catalog: &Catalog) -> Vec<Resource> {
 
 /// Reads `uri`; an unknown URI is the protocol's resource-not-found error.
 pub(crate) fn read(catalog: &Catalog, uri: &str) -> Result<ResourceContents, McpError> {
-    let not_found = || {
+    let (path, bytes) = content(catalog, uri).ok_or_else(|| {
         McpError::resource_not_found(
             format!("no resource `{uri}`"),
             Some(serde_json::json!({"uri": uri})),
         )
-    };
-    let rest = uri.strip_prefix("skill://").ok_or_else(not_found)?;
-    let (name, path) = rest.split_once('/').ok_or_else(not_found)?;
-    let skill = catalog.skill(name).ok_or_else(not_found)?;
-    if path == "SKILL.md" {
-        return Ok(
-            ResourceContents::text(skill.stored.snapshot.skill_md.clone(), uri)
-                .with_mime_type("text/markdown"),
-        );
-    }
-    let file = skill
-        .stored
-        .snapshot
-        .files
-        .iter()
-        .find(|f| f.path == path)
-        .ok_or_else(not_found)?;
-    let mime = mime_type(&file.path, &file.bytes);
-    Ok(match std::str::from_utf8(&file.bytes) {
+    })?;
+    let mime = mime_type(path, bytes);
+    Ok(match std::str::from_utf8(bytes) {
         Ok(text) => ResourceContents::text(text, uri).with_mime_type(mime),
-        Err(_) => ResourceContents::blob(base64(&file.bytes), uri).with_mime_type(mime),
+        Err(_) => ResourceContents::blob(base64(bytes), uri).with_mime_type(mime),
     })
+}
+
+/// The path within its skill and the bytes of the resource `uri`, if the catalog has it.
+fn content<'c>(catalog: &'c Catalog, uri: &str) -> Option<(&'c str, &'c [u8])> {
+    let (name, path) = uri.strip_prefix("skill://")?.split_once('/')?;
+    let snapshot = &catalog.skill(name)?.stored.snapshot;
+    if path == "SKILL.md" {
+        return Some(("SKILL.md", snapshot.skill_md.as_bytes()));
+    }
+    let file = snapshot.files.iter().find(|f| f.path == path)?;
+    Some((file.path.as_str(), file.bytes.as_slice()))
+}
+
+/// Which of `uris` read differently in `after` than in `before`, including resources that
+/// appeared or disappeared: the `notifications/resources/updated` a subscriber is owed.
+pub(crate) fn updated<'u>(
+    before: &Catalog,
+    after: &Catalog,
+    uris: impl IntoIterator<Item = &'u String>,
+) -> Vec<String> {
+    uris.into_iter()
+        .filter(|uri| content(before, uri).map(|(_, b)| b) != content(after, uri).map(|(_, b)| b))
+        .cloned()
+        .collect()
+}
+
+/// Whether `uri` can name a resource of this server: resource subscriptions are taken for
+/// `skill://` URIs only (a skill not yet there may appear later).
+pub(crate) fn is_skill_uri(uri: &str) -> bool {
+    uri.strip_prefix("skill://")
+        .and_then(|rest| rest.split_once('/'))
+        .is_some_and(|(name, path)| !name.is_empty() && !path.is_empty())
 }
 
 /// The direct children of the directory resource `uri` (`skill://<name>` or

@@ -1,7 +1,8 @@
 //! The MCP handler: tools (one per skill, plus the built-in ones), resources, prompts, and
 //! `list_changed` notifications when the catalog changes.
 
-use std::sync::{Arc, RwLock};
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, RwLock};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
@@ -11,8 +12,9 @@ use rmcp::model::{
     PaginatedRequestParams, Prompt, PromptArgument, PromptMessage,
     ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
     ReadResourceResponse, ReadResourceResult, Reference, Resource, ResourceContents,
-    ResourceTemplate, Role, ServerCapabilities, ServerConfig, SkillFrontmatter, SkillResource,
-    SkillResources, SubscriptionFilter, Tool, ToolAnnotations,
+    ResourceTemplate, ResourceUpdatedNotificationParam, Role, ServerCapabilities, ServerConfig,
+    SkillFrontmatter, SkillResource, SkillResources, SubscribeRequestParams, SubscriptionFilter,
+    Tool, ToolAnnotations, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -71,6 +73,8 @@ struct Inner {
 #[derive(Clone)]
 pub struct SkillServer {
     inner: Arc<Inner>,
+    /// The resource URIs this session subscribed to with `resources/subscribe`.
+    subscriptions: Arc<Mutex<BTreeSet<String>>>,
 }
 
 impl SkillServer {
@@ -88,7 +92,24 @@ impl SkillServer {
                 changes,
                 options,
             }),
+            subscriptions: Arc::default(),
         })
+    }
+
+    /// A handle for a new session: the same catalog and store, no resource subscriptions yet.
+    pub fn for_session(&self) -> SkillServer {
+        SkillServer {
+            inner: Arc::clone(&self.inner),
+            subscriptions: Arc::default(),
+        }
+    }
+
+    /// This session's resource subscriptions.
+    fn subscribed(&self) -> Vec<String> {
+        self.subscriptions
+            .lock()
+            .map(|uris| uris.iter().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// The current catalog.
@@ -313,6 +334,7 @@ impl ServerHandler for SkillServer {
                 .enable_prompts_list_changed()
                 .enable_resources()
                 .enable_resources_list_changed()
+                .enable_resources_subscribe()
                 .enable_tools()
                 .enable_tool_list_changed()
                 .enable_completions()
@@ -563,6 +585,7 @@ impl ServerHandler for SkillServer {
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
         let mut changes = self.inner.changes.subscribe();
+        let mut seen = self.catalog();
         loop {
             tokio::select! {
                 () = context.cancelled() => return Ok(()),
@@ -570,35 +593,107 @@ impl ServerHandler for SkillServer {
                     if matches!(change, Err(broadcast::error::RecvError::Closed)) {
                         return Ok(());
                     }
-                    let sink = context.sink();
-                    if sink.notify_tool_list_changed().await.is_err()
-                        || sink.notify_prompt_list_changed().await.is_err()
-                        || sink.notify_resource_list_changed().await.is_err()
-                    {
+                    // A lagging receiver has missed signals, not catalogs: comparing with the
+                    // current catalog still finds every change.
+                    let now = self.catalog();
+                    if notify_listener(&context, &seen, &now).await.is_err() {
                         return Ok(());
                     }
+                    seen = now;
                 }
             }
         }
     }
 
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        if !resources::is_skill_uri(&request.uri) {
+            return Err(McpError::invalid_params(
+                format!(
+                    "`{}` is not a resource of this server: skill resources are \
+                     `skill://<name>/<path>`",
+                    request.uri
+                ),
+                None,
+            ));
+        }
+        if let Ok(mut uris) = self.subscriptions.lock() {
+            uris.insert(request.uri);
+        }
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        if let Ok(mut uris) = self.subscriptions.lock() {
+            uris.remove(&request.uri);
+        }
+        Ok(())
+    }
+
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let session = self.clone();
         let mut changes = self.inner.changes.subscribe();
         let peer = context.peer;
         tokio::spawn(async move {
+            let mut seen = session.catalog();
             loop {
-                match changes.recv().await {
-                    Err(broadcast::error::RecvError::Closed) => return,
-                    _ => {
-                        if peer.notify_tool_list_changed().await.is_err()
-                            || peer.notify_prompt_list_changed().await.is_err()
-                            || peer.notify_resource_list_changed().await.is_err()
-                        {
-                            return;
-                        }
+                if matches!(
+                    changes.recv().await,
+                    Err(broadcast::error::RecvError::Closed)
+                ) {
+                    return;
+                }
+                let now = session.catalog();
+                let updated = resources::updated(&seen, &now, &session.subscribed());
+                seen = now;
+                // Updates first, so a client that re-reads on `list_changed` already knows which
+                // of its resources changed.
+                let sent = async {
+                    for uri in updated {
+                        peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
+                            .await?;
                     }
+                    peer.notify_tool_list_changed().await?;
+                    peer.notify_prompt_list_changed().await?;
+                    peer.notify_resource_list_changed().await?;
+                    Ok::<(), rmcp::service::ServiceError>(())
+                };
+                if sent.await.is_err() {
+                    return;
                 }
             }
         });
     }
+}
+
+/// Sends a `subscriptions/listen` stream what changed from `before` to `after`: an update for
+/// each subscribed resource that changed, then the `list_changed` notifications it accepted. An error means the stream is gone.
+async fn notify_listener(
+    context: &SubscriptionContext,
+    before: &Catalog,
+    after: &Catalog,
+) -> Result<(), rmcp::service::SubscriptionSendError> {
+    let sink = context.sink();
+    let accepted = sink.accepted().clone();
+    let subscribed = accepted.resource_subscriptions.unwrap_or_default();
+    for uri in resources::updated(before, after, &subscribed) {
+        sink.notify_resource_updated(uri).await?;
+    }
+    if accepted.tools_list_changed == Some(true) {
+        sink.notify_tool_list_changed().await?;
+    }
+    if accepted.prompts_list_changed == Some(true) {
+        sink.notify_prompt_list_changed().await?;
+    }
+    if accepted.resources_list_changed == Some(true) {
+        sink.notify_resource_list_changed().await?;
+    }
+    Ok(())
 }

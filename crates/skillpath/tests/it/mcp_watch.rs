@@ -1,9 +1,11 @@
 //! `skillpath serve` watches its skill folders: an edit, an addition and a removal on disk reach
-//! the store and connected clients (`notifications/tools/list_changed`), and `tools/list` shows
-//! the change. Speaks raw JSON-RPC over stdio, so nothing stands between the test and the wire.
+//! the store and connected clients (`notifications/tools/list_changed`, and
+//! `notifications/resources/updated` for subscribed resources), and `tools/list` shows the change. Speaks raw JSON-RPC over stdio, so nothing stands between the test and the wire.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
 
 use crate::mcp_wire::Server;
 
@@ -63,4 +65,66 @@ fn edits_additions_and_removals_on_disk_reach_connected_clients() {
     for latency in [edit_latency, add_latency, remove_latency] {
         assert!(latency < Duration::from_secs(3), "{latency:?}");
     }
+}
+
+/// The URIs of the `notifications/resources/updated` among `notifications`.
+fn updated_uris(notifications: &[Value]) -> Vec<&str> {
+    notifications
+        .iter()
+        .filter(|n| n["method"] == "notifications/resources/updated")
+        .filter_map(|n| n["params"]["uri"].as_str())
+        .collect()
+}
+
+#[test]
+fn subscribers_hear_of_changes_to_the_resources_they_watch_and_no_others() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    write_skill(&skills.join("alpha"), "alpha", "Use when testing alpha.");
+    write_skill(&skills.join("beta"), "beta", "Use when testing beta.");
+    let mut server = Server::start(&skills, work.path());
+    for uri in [
+        "skill://alpha/SKILL.md",
+        "skill://beta/SKILL.md",
+        // Not there yet: a subscription may wait for a file to appear.
+        "skill://alpha/notes.md",
+    ] {
+        let subscribed = server.call("resources/subscribe", json!({ "uri": uri }));
+        assert_eq!(subscribed["result"], json!({}), "{subscribed}");
+    }
+    let foreign = server.call("resources/subscribe", json!({"uri": "file:///etc/passwd"}));
+    assert_eq!(foreign["error"]["code"], -32602, "{foreign}");
+    let unsubscribed = server.call(
+        "resources/unsubscribe",
+        json!({"uri": "skill://beta/SKILL.md"}),
+    );
+    assert_eq!(unsubscribed["result"], json!({}), "{unsubscribed}");
+
+    write_skill(
+        &skills.join("alpha"),
+        "alpha",
+        "Use when testing alpha, edited.",
+    );
+    let notes = server.notifications_until_list_changed();
+    assert_eq!(
+        updated_uris(&notes),
+        ["skill://alpha/SKILL.md"],
+        "{notes:?}"
+    );
+
+    write_skill(
+        &skills.join("beta"),
+        "beta",
+        "Use when testing beta, edited.",
+    );
+    let notes = server.notifications_until_list_changed();
+    assert!(updated_uris(&notes).is_empty(), "{notes:?}");
+
+    std::fs::write(skills.join("alpha/notes.md"), "# Notes\n").expect("write");
+    let notes = server.notifications_until_list_changed();
+    assert_eq!(
+        updated_uris(&notes),
+        ["skill://alpha/notes.md"],
+        "{notes:?}"
+    );
 }

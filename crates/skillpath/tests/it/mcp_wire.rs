@@ -104,13 +104,22 @@ impl Server {
 
     /// Waits for `notifications/tools/list_changed`; returns how long it took.
     pub(crate) fn wait_for_list_changed(&mut self, since: Instant) -> Duration {
+        self.notifications_until_list_changed();
+        since.elapsed()
+    }
+
+    /// Every notification up to and including the next `notifications/tools/list_changed`.
+    pub(crate) fn notifications_until_list_changed(&mut self) -> Vec<Value> {
+        let mut received = Vec::new();
         loop {
             let message = self
                 .messages
                 .recv_timeout(Duration::from_secs(10))
                 .expect("a list_changed notification");
-            if message["method"] == "notifications/tools/list_changed" {
-                return since.elapsed();
+            let done = message["method"] == "notifications/tools/list_changed";
+            received.push(message);
+            if done {
+                return received;
             }
         }
     }

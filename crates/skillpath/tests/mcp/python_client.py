@@ -19,6 +19,8 @@ import sys
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.client.subscriptions import listen
+from mcp.shared.subscriptions import ResourceUpdated, ToolsListChanged
 
 
 def text_of(result) -> str:
@@ -147,6 +149,24 @@ async def scenario(binary: str, examples: str, work: str) -> None:
             assert "greet" in [tool.name for tool in (await session.list_tools()).tools]
             greeting = await session.call_tool("greet", {"who": "Grace"})
             assert not greeting.is_error and "Hi Grace." in text_of(greeting), text_of(greeting)
+
+            # A `subscriptions/listen` stream hears what it asked for (tool changes and one skill's
+            # SKILL.md), nothing else, and keeps listening after the first change.
+            watched = "skill://listen-probe/SKILL.md"
+            expected = {ToolsListChanged(), ResourceUpdated(watched)}
+            async with listen(session, tools_list_changed=True, resource_subscriptions=[watched]) as stream:
+                spec = {"name": "listen-probe", "description": "Probes. Use when testing listen.", "summary": "Probe."}
+                created = await session.call_tool("create_skill", spec)
+                assert not created.is_error, text_of(created)
+                assert await events_of(stream, len(expected)) == expected
+                deleted = await session.call_tool("delete_skill", {"name": "listen-probe", "expected_revision": 1})
+                assert not deleted.is_error, text_of(deleted)
+                assert await events_of(stream, len(expected)) == expected
+
+
+async def events_of(stream, count: int) -> set:
+    """The next `count` events of a listen stream (waiting at most 10 s for each)."""
+    return {await asyncio.wait_for(stream.__anext__(), 10) for _ in range(count)}
 
 
 async def over_http(binary: str, work: str) -> None:
