@@ -1,6 +1,6 @@
 //! The MCP server with a real client: the official Python MCP SDK drives `skillpath serve` over
-//! stdio through `tests/mcp/python_client.py` (tools, resources, prompts, authoring, notifications,
-//! pagination). The script asserts; this test runs it and shows its output on failure.
+//! stdio and Streamable HTTP, in both protocol eras, through `tests/mcp/python_client.py` (every
+//! tool, resources, completion, prompts, authoring, notifications, listen streams, pagination). The script asserts; this test runs it and shows its output on failure.
 
 use std::path::Path;
 use std::process::Command;

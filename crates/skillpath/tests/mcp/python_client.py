@@ -4,9 +4,11 @@ Run by `crates/skillpath/tests/it/mcp_python.rs` with the test-tools venv's Pyth
 
     python python_client.py SKILLPATH_BIN EXAMPLES_DIR WORK_DIR
 
-It starts `skillpath serve` over stdio (a fresh database in WORK_DIR, the example skills),
-exercises tools, resources, prompts, authoring and notifications, and asserts on what comes
-back. Any failed assertion exits non-zero with the reason; the last line is `ok`.
+It starts `skillpath serve` over stdio and over Streamable HTTP (a fresh database in WORK_DIR,
+the example skills), in both protocol eras (2025-11-25 `initialize`, 2026-07-28 `server/discover`),
+exercises every tool, resources, templates, completion, prompts, authoring, resource subscriptions
+and notifications (after tool calls and after edits of a watched folder), and asserts on what
+comes back. Any failed assertion exits non-zero with the reason; the last line is `ok`.
 """
 
 from __future__ import annotations
@@ -115,6 +117,38 @@ async def scenario(binary: str, examples: str, work: str) -> None:
             assert "Hi Ada." in text_of(await session.call_tool("greet", {"who": "Ada"}))
             history = json.loads(text_of(await session.call_tool("skill_history", {"name": "greet"})))
             assert [r["operation"] for r in history] == ["create", "update"], history
+            rolled = await session.call_tool("rollback_skill", {"name": "greet", "to_revision": 1, "expected_revision": 2})
+            assert not rolled.is_error, text_of(rolled)
+            assert "Say hello to Ada." in text_of(await session.call_tool("greet", {"who": "Ada"}))
+            stored = json.loads(text_of(await session.call_tool("get_skill", {"name": "greet"})))
+            assert stored["revision"] == 3 and "Say hello to {Who}." in stored["skill_md"], stored
+            first_two = json.loads(text_of(await session.call_tool("list_skills", {"limit": 2})))
+            assert [s["name"] for s in first_two["skills"]] == ["add-caching", "add-endpoint"], first_two
+            plan = text_of(await session.call_tool("plan_skill", {"goal": "add a health check endpoint"}))
+            assert plan.startswith("# Planning a skill for: add a health check endpoint"), plan[:200]
+            loaded = text_of(await session.call_tool("load_skill", {"name": "greet", "arguments": {"who": "Alan"}}))
+            assert "Say hello to Alan." in loaded, loaded
+            missing = await session.call_tool("load_skill", {"name": "nope"})
+            assert missing.is_error and "search_skills" in text_of(missing), text_of(missing)
+            brief = {"name": "brief", "description": "Briefly. Use when testing deletion.", "summary": "Brief."}
+            assert not (await session.call_tool("create_skill", brief)).is_error
+            deleted = await session.call_tool("delete_skill", {"name": "brief", "expected_revision": 1})
+            assert not deleted.is_error, text_of(deleted)
+            assert "brief" not in [tool.name for tool in (await session.list_tools()).tools]
+            gone = await session.call_tool("rollback_skill", {"name": "brief", "to_revision": 1, "expected_revision": 2})
+            assert gone.is_error and "`brief` is deleted" in text_of(gone), text_of(gone)
+
+            templates = [t.uri_template for t in (await session.list_resource_templates()).resource_templates]
+            assert templates == ["skill://{name}/SKILL.md", "skill://{name}/{path}"], templates
+            names = await session.complete(
+                types.ResourceTemplateReference(type="ref/resource", uri="skill://{name}/SKILL.md"),
+                {"name": "name", "value": "add-"},
+            )
+            assert names.completion.values[:2] == ["add-caching", "add-endpoint"], names
+            providers = await session.complete(
+                types.PromptReference(type="ref/prompt", name="add-caching"), {"name": "cache_provider", "value": "r"}
+            )
+            assert providers.completion.values == ["redis"], providers
 
     # Pagination: a page size of 3 still yields every tool exactly once.
     params = StdioServerParameters(
@@ -148,7 +182,7 @@ async def scenario(binary: str, examples: str, work: str) -> None:
             assert session.protocol_version == "2026-07-28", session.protocol_version
             assert "greet" in [tool.name for tool in (await session.list_tools()).tools]
             greeting = await session.call_tool("greet", {"who": "Grace"})
-            assert not greeting.is_error and "Hi Grace." in text_of(greeting), text_of(greeting)
+            assert not greeting.is_error and "Say hello to Grace." in text_of(greeting), text_of(greeting)
 
             # A `subscriptions/listen` stream hears what it asked for (tool changes and one skill's
             # SKILL.md), nothing else, and keeps listening after the first change.
@@ -169,11 +203,26 @@ async def events_of(stream, count: int) -> set:
     return {await asyncio.wait_for(stream.__anext__(), 10) for _ in range(count)}
 
 
+def write_skill(folder: str, name: str, description: str) -> None:
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "SKILL.md"), "w") as file:
+        file.write(f"---\nname: {name}\ndescription: {description}\n---\n# {name}\n")
+
+
+async def description_of(session: ClientSession, tool_name: str) -> str | None:
+    tools = (await session.list_tools()).tools
+    return next((tool.description for tool in tools if tool.name == tool_name), None)
+
+
 async def over_http(binary: str, work: str) -> None:
-    """The same server over Streamable HTTP: tools, a call, and a notification on the GET stream."""
+    """The same server over Streamable HTTP, in both eras: tools, a call, notifications on the
+    GET stream (2025-11-25) and on a listen stream (2026-07-28), after a tool call and after an
+    edit of a watched skill folder."""
+    watched = os.path.join(work, "watched")
+    write_skill(os.path.join(watched, "disk-skill"), "disk-skill", "Use when testing the first version.")
     process = await asyncio.create_subprocess_exec(
         binary, "serve", "--http", "127.0.0.1:0", "--db", os.path.join(work, "store.db"), "--no-discover",
-        "--tools", "per-skill",
+        "--tools", "per-skill", "--skills", watched,
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
         env={"PATH": os.environ.get("PATH", ""), "HOME": work},
     )
@@ -189,22 +238,42 @@ async def over_http(binary: str, work: str) -> None:
         async def on_message(message) -> None:
             notifications.append(repr(message))
 
+        async def tool_list_changed() -> None:
+            for _ in range(50):
+                if any("ToolListChanged" in n for n in notifications):
+                    notifications.clear()
+                    return
+                await asyncio.sleep(0.1)
+            raise AssertionError(f"no tools/list_changed: {notifications}")
+
         async with streamable_http_client(url) as streams:
             read, write = streams[0], streams[1]
             async with ClientSession(read, write, message_handler=on_message) as session:
                 await session.initialize()
                 names = [tool.name for tool in (await session.list_tools()).tools]
-                assert "greet" in names and "add-caching" in names, names
+                assert "greet" in names and "add-caching" in names and "disk-skill" in names, names
                 greeting = await session.call_tool("greet", {"who": "Linus"})
-                assert "Hi Linus." in text_of(greeting), text_of(greeting)
+                assert "Say hello to Linus." in text_of(greeting), text_of(greeting)
                 spec = {"name": "wave", "description": "Waves. Use when the user wants a wave.", "summary": "Wave."}
                 created = await session.call_tool("create_skill", spec)
                 assert not created.is_error, text_of(created)
-                for _ in range(50):
-                    if any("ToolListChanged" in n for n in notifications):
-                        break
-                    await asyncio.sleep(0.1)
-                assert any("ToolListChanged" in n for n in notifications), notifications
+                await tool_list_changed()
+                write_skill(os.path.join(watched, "disk-skill"), "disk-skill", "Use when testing the second version.")
+                await tool_list_changed()
+                assert await description_of(session, "disk-skill") == "Use when testing the second version."
+
+        async with streamable_http_client(url) as streams:
+            read, write = streams[0], streams[1]
+            async with ClientSession(read, write) as session:
+                await session.discover()
+                assert session.protocol_version == "2026-07-28", session.protocol_version
+                assert "wave" in [tool.name for tool in (await session.list_tools()).tools]
+                waved = await session.call_tool("wave", {})
+                assert "Wave." in text_of(waved), text_of(waved)
+                async with listen(session, tools_list_changed=True) as stream:
+                    write_skill(os.path.join(watched, "disk-skill"), "disk-skill", "Use when testing the third version.")
+                    assert await events_of(stream, 1) == {ToolsListChanged()}
+                    assert await description_of(session, "disk-skill") == "Use when testing the third version."
     finally:
         process.terminate()
         await process.wait()
