@@ -10,6 +10,7 @@
 mod authoring;
 mod builtin;
 pub mod catalog;
+mod fixtures;
 pub mod folders;
 mod resources;
 mod server;

@@ -25,7 +25,7 @@ use tokio::sync::broadcast;
 
 use crate::builtin::BUILTINS;
 use crate::catalog::{Catalog, CatalogSkill};
-use crate::{authoring, resources};
+use crate::{authoring, fixtures, resources};
 
 /// How skills become tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +50,8 @@ pub struct ServerOptions {
     pub tools: ToolsMode,
     /// Items per page of every list.
     pub page_size: usize,
+    /// Also serve the MCP conformance suite's fixtures (`fixtures`); for that suite only.
+    pub conformance_fixtures: bool,
 }
 
 impl Default for ServerOptions {
@@ -58,6 +60,7 @@ impl Default for ServerOptions {
             read_only: false,
             tools: ToolsMode::Auto(DEFAULT_TOOL_THRESHOLD),
             page_size: 100,
+            conformance_fixtures: false,
         }
     }
 }
@@ -135,8 +138,27 @@ impl SkillServer {
         if let Ok(mut current) = self.inner.catalog.write() {
             *current = Arc::new(catalog);
         }
-        let _ = self.inner.changes.send(());
+        self.announce_changes();
         Ok(())
+    }
+
+    /// Tells every connected client the lists changed.
+    pub(crate) fn announce_changes(&self) {
+        let _ = self.inner.changes.send(());
+    }
+
+    fn fixtures(&self) -> bool {
+        self.inner.options.conformance_fixtures
+    }
+
+    /// `items`, after the conformance fixtures from `fixtures` when they are on.
+    fn with_fixtures<T>(&self, fixtures: fn() -> Vec<T>, items: Vec<T>) -> Vec<T> {
+        if !self.fixtures() {
+            return items;
+        }
+        let mut all = fixtures();
+        all.extend(items);
+        all
     }
 
     fn per_skill_tools(&self, catalog: &Catalog) -> bool {
@@ -185,7 +207,7 @@ impl SkillServer {
                 );
             }
         }
-        tools
+        self.with_fixtures(fixtures::tools, tools)
     }
 
     fn page_size(&self) -> usize {
@@ -364,8 +386,13 @@ impl ServerHandler for SkillServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        if self.fixtures()
+            && let Some(result) = fixtures::call(self, &request.name, &context).await
+        {
+            return result;
+        }
         let arguments = request.arguments.unwrap_or_default();
         if let Some(builtin) = BUILTINS.iter().find(|b| b.name == request.name) {
             if builtin.writes && self.read_only() {
@@ -395,7 +422,8 @@ impl ServerHandler for SkillServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
         let cursor = request.and_then(|r| r.cursor);
-        let all: Vec<Resource> = resources::list(&self.catalog());
+        let all: Vec<Resource> =
+            self.with_fixtures(fixtures::resources, resources::list(&self.catalog()));
         let (items, next) = paginate(all, cursor.as_deref(), self.page_size())?;
         let mut result = ListResourcesResult::with_all_items(items);
         result.next_cursor = next;
@@ -407,10 +435,15 @@ impl ServerHandler for SkillServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
-        Ok(ListResourceTemplatesResult::with_all_items(vec![
-            ResourceTemplate::new("skill://{name}/SKILL.md", "skill"),
-            ResourceTemplate::new("skill://{name}/{path}", "skill-file"),
-        ]))
+        Ok(ListResourceTemplatesResult::with_all_items(
+            self.with_fixtures(
+                fixtures::resource_templates,
+                vec![
+                    ResourceTemplate::new("skill://{name}/SKILL.md", "skill"),
+                    ResourceTemplate::new("skill://{name}/{path}", "skill-file"),
+                ],
+            ),
+        ))
     }
 
     async fn read_resource(
@@ -418,7 +451,11 @@ impl ServerHandler for SkillServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        let contents: ResourceContents = resources::read(&self.catalog(), &request.uri)?;
+        let fixture = self.fixtures().then(|| fixtures::read(&request.uri));
+        let contents: ResourceContents = match fixture.flatten() {
+            Some(contents) => contents,
+            None => resources::read(&self.catalog(), &request.uri)?,
+        };
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
 
@@ -452,6 +489,7 @@ impl ServerHandler for SkillServer {
                 )
             })
             .collect();
+        let prompts = self.with_fixtures(fixtures::prompts, prompts);
         let (items, next) = paginate(prompts, cursor.as_deref(), self.page_size())?;
         let mut result = ListPromptsResult::with_all_items(items);
         result.next_cursor = next;
@@ -463,6 +501,12 @@ impl ServerHandler for SkillServer {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
+        let arguments = request.arguments.unwrap_or_default();
+        if self.fixtures()
+            && let Some(result) = fixtures::get_prompt(&request.name, &arguments)
+        {
+            return result.map(Into::into);
+        }
         let catalog = self.catalog();
         let Some(skill) = catalog.skill(&request.name) else {
             return Err(McpError::invalid_params(
@@ -470,7 +514,6 @@ impl ServerHandler for SkillServer {
                 None,
             ));
         };
-        let arguments = request.arguments.unwrap_or_default();
         let markdown = render_skill(skill, &arguments)
             .map_err(|error| McpError::invalid_params(error.to_string(), None))?;
         Ok(GetPromptResult::new(vec![PromptMessage::new_text(
@@ -610,7 +653,8 @@ impl ServerHandler for SkillServer {
         request: SubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        if !resources::is_skill_uri(&request.uri) {
+        let fixture = self.fixtures() && fixtures::is_resource(&request.uri);
+        if !fixture && !resources::is_skill_uri(&request.uri) {
             return Err(McpError::invalid_params(
                 format!(
                     "`{}` is not a resource of this server: skill resources are \

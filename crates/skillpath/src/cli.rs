@@ -445,6 +445,10 @@ pub(crate) struct ServeArgs {
     /// Items per page of every MCP list.
     #[arg(long, default_value_t = 100)]
     pub(crate) page_size: usize,
+    /// For the MCP conformance suite only: also serve the test tools, resources and prompts its
+    /// scenarios call (`test_simple_text`, `test://static-text`, ...), next to the skills.
+    #[arg(long, hide = true)]
+    pub(crate) conformance_fixtures: bool,
     #[command(flatten)]
     pub(crate) db: DbArgs,
 }

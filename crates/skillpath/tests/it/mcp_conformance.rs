@@ -3,11 +3,18 @@
 //! 2026-07-28 revisions require, and the skills extension's (SEP-2640) scenarios. Known
 //! failures live in `tests/mcp/conformance-baseline.yml`, each with its reason; the suite fails
 //! on a failure outside it and on an entry that has started to pass.
+//!
+//! A second run adds `--conformance-fixtures`, so the scenarios that call the suite's own test
+//! tools, resources and prompts run too; its baseline is
+//! `tests/mcp/conformance-baseline-fixtures.yml`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::support::{CONFORMANCE_VAR, HttpServer};
+
+/// The known failures without the fixtures.
+const BASELINE: &str = "conformance-baseline.yml";
 
 /// The suite's Node 22 and its command-line entry point, from the folder `scripts/test`
 /// installs them into.
@@ -26,10 +33,12 @@ fn conformance_tools() -> (PathBuf, PathBuf) {
 }
 
 /// Runs the suite with `selection` (e.g. `--requirements 2026-07-28`) and asserts it passes
-/// but for the baseline.
-fn run_suite(server: &HttpServer, out: &Path, selection: &[&str]) {
+/// but for `baseline` (a file in `tests/mcp`).
+fn run_suite(server: &HttpServer, out: &Path, baseline: &str, selection: &[&str]) {
     let (node, cli) = conformance_tools();
-    let baseline = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/conformance-baseline.yml");
+    let baseline = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/mcp")
+        .join(baseline);
     let output = Command::new(node)
         .arg(cli)
         .args(["server", "--url"])
@@ -57,13 +66,33 @@ fn the_mcp_conformance_suite_passes_but_for_its_baseline() {
     let server = HttpServer::start(work.path(), &["--skills", examples]);
     let out = work.path().join("results");
     for revision in ["2025-11-25", "2026-07-28"] {
-        run_suite(&server, &out, &["--requirements", revision]);
+        run_suite(&server, &out, BASELINE, &["--requirements", revision]);
     }
     for scenario in [
         "sep-2640-skills-enumeration",
         "sep-2640-skills-manifest",
         "sep-2640-skills-directory",
     ] {
-        run_suite(&server, &out, &["--scenario", scenario]);
+        run_suite(&server, &out, BASELINE, &["--scenario", scenario]);
+    }
+}
+
+#[test]
+fn the_mcp_conformance_suite_passes_with_its_fixtures_but_for_their_baseline() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/skills");
+    let examples = examples.to_str().expect("a UTF-8 path");
+    let server = HttpServer::start(
+        work.path(),
+        &["--conformance-fixtures", "--skills", examples],
+    );
+    let out = work.path().join("results");
+    for revision in ["2025-11-25", "2026-07-28"] {
+        run_suite(
+            &server,
+            &out,
+            "conformance-baseline-fixtures.yml",
+            &["--requirements", revision],
+        );
     }
 }

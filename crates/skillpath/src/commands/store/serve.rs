@@ -41,6 +41,7 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
             ToolsArg::Auto => ToolsMode::Auto(args.tool_threshold),
         },
         page_size: args.page_size,
+        conformance_fixtures: args.conformance_fixtures,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
