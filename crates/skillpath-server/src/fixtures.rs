@@ -82,8 +82,23 @@ pub(crate) fn tools() -> Vec<Tool> {
         "A tool whose input schema uses JSON Schema 2020-12 keywords",
         Arc::new(object(json_schema_2020_12())),
     ));
+    tools.push(Tool::new(
+        HEADER_TOOL,
+        "A tool whose arguments are mirrored in Mcp-Param-* HTTP headers (SEP-2243)",
+        Arc::new(object(serde_json::json!({
+            "type": "object",
+            "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"},
+                "query": {"type": "string"}
+            }
+        }))),
+    ));
     tools
 }
+
+/// The tool with an `x-mcp-header` argument: the SDK's HTTP layer checks its `Mcp-Param-Region`
+/// header against the body, which the `http-custom-header-server-validation` scenario tests.
+const HEADER_TOOL: &str = "test_custom_headers";
 
 /// The input schema the `json-schema-2020-12` scenario expects to find intact.
 fn json_schema_2020_12() -> serde_json::Value {
@@ -175,7 +190,7 @@ pub(crate) async fn call(
             server.announce_changes();
             success(vec![ContentBlock::text("Listening clients were notified.")])
         }
-        JSON_SCHEMA_TOOL => success(vec![ContentBlock::text("ok")]),
+        JSON_SCHEMA_TOOL | HEADER_TOOL => success(vec![ContentBlock::text("ok")]),
         _ => return None,
     })
 }

@@ -439,8 +439,12 @@ impl ServerHandler for SkillServer {
             self.with_fixtures(
                 fixtures::resource_templates,
                 vec![
-                    ResourceTemplate::new("skill://{name}/SKILL.md", "skill"),
-                    ResourceTemplate::new("skill://{name}/{path}", "skill-file"),
+                    ResourceTemplate::new("skill://{name}/SKILL.md", "skill")
+                        .with_description("A skill's SKILL.md, as stored (not rendered)")
+                        .with_mime_type("text/markdown"),
+                    ResourceTemplate::new("skill://{name}/{path}", "skill-file").with_description(
+                        "A file of a skill: a template, script or reference, as stored",
+                    ),
                 ],
             ),
         ))
