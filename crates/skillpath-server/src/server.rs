@@ -215,8 +215,14 @@ impl SkillServer {
     }
 }
 
-/// One page of `items` after `cursor` (an offset this server handed out).
-pub(crate) fn paginate<T>(
+/// Most bytes of serialized items in one page, whatever the page size: well under the 1 MiB a
+/// client may accept in one message (the official Python SDK refuses larger events), even when
+/// skills have long descriptions and many arguments.
+pub(crate) const PAGE_BYTES: usize = 256 * 1024;
+
+/// One page of `items` after `cursor` (an offset this server handed out): at most `page_size`
+/// items and [`PAGE_BYTES`] bytes, but never empty while items remain.
+pub(crate) fn paginate<T: serde::Serialize>(
     items: Vec<T>,
     cursor: Option<&str>,
     page_size: usize,
@@ -229,7 +235,16 @@ pub(crate) fn paginate<T>(
             .filter(|n| *n <= items.len())
             .ok_or_else(|| McpError::invalid_params(format!("invalid cursor `{cursor}`"), None))?,
     };
-    let end = (start + page_size).min(items.len());
+    let mut end = start;
+    let mut bytes = 0;
+    for item in items.iter().skip(start).take(page_size) {
+        let size = serde_json::to_vec(item).map_or(0, |json| json.len());
+        if end > start && bytes + size > PAGE_BYTES {
+            break;
+        }
+        bytes += size;
+        end += 1;
+    }
     let next = (end < items.len()).then(|| format!("o{end}"));
     Ok((
         items.into_iter().skip(start).take(end - start).collect(),
@@ -744,4 +759,64 @@ async fn notify_listener(
         sink.notify_resource_list_changed().await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PAGE_BYTES, paginate};
+
+    /// Every page of `items`, following the cursors.
+    fn pages(items: &[String], page_size: usize) -> Vec<Vec<String>> {
+        let mut pages = Vec::new();
+        let mut cursor = None;
+        loop {
+            let (page, next) =
+                paginate(items.to_vec(), cursor.as_deref(), page_size).expect("a valid cursor");
+            pages.push(page);
+            match next {
+                Some(next) => cursor = Some(next),
+                None => return pages,
+            }
+        }
+    }
+
+    #[test]
+    fn pages_hold_page_size_items_and_every_item_once() {
+        let items: Vec<String> = (0..25).map(|i| format!("item-{i}")).collect();
+        let pages = pages(&items, 10);
+        assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [10, 10, 5]);
+        assert_eq!(pages.concat(), items);
+    }
+
+    #[test]
+    fn large_items_end_a_page_before_it_reaches_the_byte_budget() {
+        let items: Vec<String> = (0..40).map(|i| format!("{i:0>20000}")).collect();
+        let pages = pages(&items, 100);
+        assert!(pages.len() > 1, "{} pages", pages.len());
+        for page in &pages {
+            let bytes: usize = page.iter().map(|item| item.len() + 2).sum();
+            assert!(bytes <= PAGE_BYTES, "{bytes} bytes");
+        }
+        assert_eq!(pages.concat(), items);
+    }
+
+    #[test]
+    fn an_item_over_the_budget_still_gets_a_page_of_its_own() {
+        let items = vec!["a".to_owned(), "b".repeat(PAGE_BYTES * 2), "c".to_owned()];
+        let pages = pages(&items, 100);
+        assert_eq!(pages.len(), 3);
+        assert_eq!(pages.concat(), items);
+    }
+
+    #[test]
+    fn a_cursor_this_server_did_not_hand_out_is_invalid_params() {
+        for cursor in ["x", "o99", "o-1"] {
+            let error = paginate(vec![1, 2, 3], Some(cursor), 2).expect_err("invalid");
+            assert_eq!(
+                error.code,
+                rmcp::model::ErrorCode::INVALID_PARAMS,
+                "{cursor}"
+            );
+        }
+    }
 }
