@@ -62,7 +62,8 @@ pub(crate) enum Command {
     /// Serve the stored skills to agents over MCP (stdio, or Streamable HTTP with `--http`).
     ///
     /// At start, the skills of the standard skill folders (see `scan`) and of `--skills` folders
-    /// are imported into the store; then every skill is a tool, a resource and a prompt.
+    /// are imported into the store; then every skill is a tool, a resource and a prompt. The
+    /// folders are watched: edits, additions and removals reach the store and connected clients.
     Serve(ServeArgs),
 }
 
@@ -427,7 +428,8 @@ pub(crate) struct ServeArgs {
     /// allows any port).
     #[arg(long = "allowed-origin", value_name = "ORIGIN")]
     pub(crate) allowed_origins: Vec<String>,
-    /// More skill folders (or trees of them) to import at start.
+    /// More skill folders (or trees of them) to import at start and watch while serving
+    /// (repeatable).
     #[arg(long = "skills", value_name = "DIR")]
     pub(crate) skills: Vec<PathBuf>,
     /// Do not import the standard skill folders of this project and user at start.
@@ -442,7 +444,7 @@ pub(crate) struct ServeArgs {
     /// With `--tools auto`: the most skills served as one tool each.
     #[arg(long, default_value_t = skillpath_server::DEFAULT_TOOL_THRESHOLD)]
     pub(crate) tool_threshold: usize,
-    /// Items per page of every MCP list.
+    /// Items per page of every MCP list (a page also ends before 256 KiB).
     #[arg(long, default_value_t = 100)]
     pub(crate) page_size: usize,
     /// For the MCP conformance suite only: also serve the test tools, resources and prompts its
