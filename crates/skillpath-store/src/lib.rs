@@ -1,7 +1,8 @@
 //! Skill storage: every skill with its files and full revision history, search, import and
 //! export of skill folders, and discovery of the standard skill folders.
 //!
-//! Start with the [`Store`] trait; [`SqliteStore`] is the embedded backend. Writes carry the
+//! Start with the [`Store`] trait; [`SqliteStore`] is the embedded backend,
+//! [`PostgresStore`] the shared one. Writes carry the
 //! revision the writer expects, so a stale write is refused ([`StoreError::StaleRevision`]),
 //! never lost or merged. The store never renders or serves skills; it parses a `SKILL.md` only
 //! to read its name, description and `tool_name`.
@@ -10,8 +11,10 @@ pub mod diff;
 pub mod discovery;
 pub mod error;
 pub mod folder;
+mod import_plan;
 pub mod location;
 pub mod model;
+pub mod postgres;
 pub mod search;
 pub mod sqlite;
 pub mod store;
@@ -22,5 +25,6 @@ pub use model::{
     Change, ImportItem, ImportReport, ListFilter, Operation, Page, Provenance, Revision, SearchHit,
     SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
 };
+pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 pub use store::Store;

@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 
 use crate::error::{StoreError, StoreResult};
+use crate::postgres::PostgresStore;
 use crate::sqlite::SqliteStore;
 use crate::store::Store;
 
-/// The environment variable that names the database (a path, `sqlite://PATH`, or a URL).
+/// The environment variable that names the database (a path, `sqlite://PATH`, or a `postgres://` URL).
 pub const DATABASE_ENV: &str = "SKILLPATH_DB";
 
 /// The default database file: `skillpath/skillpath.db` in the platform's data directory
@@ -28,17 +29,17 @@ pub fn default_database_path() -> Option<PathBuf> {
     base.map(|base| base.join("skillpath").join("skillpath.db"))
 }
 
-/// Opens the store `database` names (a file path or `sqlite://PATH`), or the default one.
-pub fn open(database: Option<&str>) -> StoreResult<Box<dyn Store>> {
+/// Opens the store `database` names (a file path, `sqlite://PATH`, or `postgres://…` /
+/// `postgresql://…`), or the default SQLite file. Async because opening PostgreSQL connects and
+/// migrates over the network.
+pub async fn open(database: Option<&str>) -> StoreResult<Box<dyn Store>> {
     let path = match database {
         Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
-            return Err(StoreError::Database(
-                "PostgreSQL is not supported by this build yet; give a SQLite file path".to_owned(),
-            ));
+            return Ok(Box::new(PostgresStore::open(url).await?));
         }
         Some(url) if url.contains("://") && !url.starts_with("sqlite://") => {
             return Err(StoreError::Database(format!(
-                "`{url}` is not a database this build knows; give a file path or `sqlite://PATH`"
+                "`{url}` is not a database this build knows; give a file path, `sqlite://PATH` or `postgres://…`"
             )));
         }
         Some(url) => PathBuf::from(url.strip_prefix("sqlite://").unwrap_or(url)),

@@ -12,9 +12,10 @@ use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
 use crate::error::{StoreError, StoreResult};
+use crate::import_plan::{self, Planned};
 use crate::model::{
     Change, ImportItem, ImportReport, ListFilter, Operation, Page, Provenance, Revision, SearchHit,
-    ShadowedImport, SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
+    SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
 };
 use crate::search;
 use crate::store::Store;
@@ -168,21 +169,22 @@ fn migrate(connection: &mut Connection) -> StoreResult<()> {
     }
 }
 
-/// What the store reads from a `SKILL.md`.
-struct Meta {
-    name: String,
-    description: String,
-    tool_name: Option<String>,
-    body: String,
+/// What the store reads from a `SKILL.md` (this and the helpers below marked `pub(crate)` are
+/// shared with the PostgreSQL backend, so both read skills and cursors the same way).
+pub(crate) struct Meta {
+    pub(crate) name: String,
+    pub(crate) description: String,
+    pub(crate) tool_name: Option<String>,
+    pub(crate) body: String,
 }
 
 /// The snapshot as the store keeps it: files sorted, paths safe and unique. Checked on every
 /// write, since a snapshot's fields are public and can be built without [`SkillSnapshot::new`].
-fn checked(snapshot: SkillSnapshot) -> StoreResult<SkillSnapshot> {
+pub(crate) fn checked(snapshot: SkillSnapshot) -> StoreResult<SkillSnapshot> {
     SkillSnapshot::new(snapshot.skill_md, snapshot.files)
 }
 
-fn meta(snapshot: &SkillSnapshot) -> StoreResult<Meta> {
+pub(crate) fn meta(snapshot: &SkillSnapshot) -> StoreResult<Meta> {
     let skill = skillpath_core::skill_md::parse(
         "SKILL.md".into(),
         snapshot.skill_md.clone(),
@@ -398,11 +400,13 @@ fn load(connection: &Connection, name: &str, number: Option<u64>) -> StoreResult
     })
 }
 
-fn encode_cursor(name: &str) -> String {
+/// An opaque cursor for the listing after `name`: its bytes in hex.
+pub(crate) fn encode_cursor(name: &str) -> String {
     name.bytes().map(|b| format!("{b:02x}")).collect()
 }
 
-fn decode_cursor(cursor: &str) -> StoreResult<String> {
+/// The name a cursor from [`encode_cursor`] stands for; anything else is refused.
+pub(crate) fn decode_cursor(cursor: &str) -> StoreResult<String> {
     let invalid = || StoreError::InvalidCursor(cursor.to_owned());
     if !cursor.len().is_multiple_of(2) || cursor.is_empty() {
         return Err(invalid());
@@ -686,33 +690,13 @@ impl Store for SqliteStore {
     }
 
     async fn import(&self, items: Vec<ImportItem>, change: Change) -> StoreResult<ImportReport> {
-        let items = items
-            .into_iter()
-            .map(|item| {
-                Ok(ImportItem {
-                    snapshot: checked(item.snapshot)?,
-                    provenance: item.provenance,
-                })
-            })
-            .collect::<StoreResult<Vec<_>>>()?;
+        let (planned, shadowed) = import_plan::plan(items)?;
         self.write(move |transaction| {
-            let mut report = ImportReport::default();
-            let mut seen: Vec<(String, String)> = Vec::new();
-            for item in items {
-                let name = meta(&item.snapshot)?.name;
-                let path = match &item.provenance {
-                    Provenance::Imported { path, .. } => path.clone(),
-                    Provenance::Api => String::new(),
-                };
-                if let Some((_, kept)) = seen.iter().find(|(seen_name, _)| *seen_name == name) {
-                    report.shadowed.push(ShadowedImport {
-                        name,
-                        path,
-                        kept: kept.clone(),
-                    });
-                    continue;
-                }
-                seen.push((name.clone(), path));
+            let mut report = ImportReport {
+                shadowed,
+                ..ImportReport::default()
+            };
+            for Planned { name, item } in planned {
                 match row(transaction, &name)? {
                     None => {
                         let id = insert_skill(transaction, &name, &item.provenance)?;

@@ -214,8 +214,9 @@ pub(crate) struct NewArgs {
 /// Which database to use.
 #[derive(Debug, Args)]
 pub(crate) struct DbArgs {
-    /// The database: a SQLite file path or `sqlite://PATH` [default: the platform data
-    /// directory, e.g. `~/.local/share/skillpath/skillpath.db`].
+    /// The database: a SQLite file path, `sqlite://PATH`, or `postgres://USER@HOST:PORT/DB`
+    /// (no TLS yet) [default: the platform data directory, e.g.
+    /// `~/.local/share/skillpath/skillpath.db`].
     #[arg(long, env = "SKILLPATH_DB", value_name = "PATH|URL")]
     pub(crate) db: Option<String>,
 }

@@ -5,7 +5,7 @@
 //! [`Store`](skillpath_store::Store) trait promises. The `store_suite!` macro turns every one of
 //! them into a `#[tokio::test]` for a backend, given a function that opens a fresh, empty store
 //! for one test. `sqlite` instantiates the suite for SQLite and adds the SQLite-specific tests;
-//! a PostgreSQL backend adds one module with one `store_suite!(open_postgres)` line.
+//! `postgres` does the same for PostgreSQL (`$SKILLPATH_TEST_POSTGRES`, a fresh schema per test).
 //!
 //! `corpus` runs the real-world skills corpus (`$SKILLPATH_CORPUS`, else `../shared/corpus` next
 //! to the workspace) through import, export and search; it fails, never skips, when the corpus
@@ -15,4 +15,5 @@ mod suite;
 mod support;
 
 mod corpus;
+mod postgres;
 mod sqlite;

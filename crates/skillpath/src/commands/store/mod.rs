@@ -26,7 +26,7 @@ where
         .enable_all()
         .build()?;
     let result = runtime.block_on(async {
-        let store = location::open(db.db.as_deref())?;
+        let store = location::open(db.db.as_deref()).await?;
         work(store).await
     });
     match result {

@@ -48,7 +48,7 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         .enable_all()
         .build()?;
     let result: Result<(), Box<dyn std::error::Error + Send + Sync>> = runtime.block_on(async {
-        let store: Arc<dyn skillpath_store::Store> = Arc::from(location::open(args.db.db.as_deref())?);
+        let store: Arc<dyn skillpath_store::Store> = Arc::from(location::open(args.db.db.as_deref()).await?);
         let sync = Arc::new(FolderSync::new(sources, Arc::clone(&store)));
         let report = sync.sync().await?;
         for problem in &report.problems {

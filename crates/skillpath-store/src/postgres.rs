@@ -1,0 +1,958 @@
+//! The shared backend: PostgreSQL through `tokio-postgres` and a `deadpool-postgres` pool.
+//!
+//! Several processes (or nodes) can use one database: every write runs in a transaction that
+//! first locks the skill's row (`SELECT … FOR UPDATE`, or the unique index for a new name), so
+//! of two writers that expect the same revision exactly one wins and the other sees the new
+//! revision and is refused as stale; a write that fails midway is rolled back whole. Reads run
+//! in read-only `REPEATABLE READ` transactions, so a skill and its files come from one moment.
+//!
+//! The schema is versioned in the `skillpath_migrations` table and brought up to date by
+//! [`PostgresStore::open`] in one transaction holding a transaction-level advisory lock, so two
+//! processes opening a new database at once do not both run a migration. Tables are created
+//! in the first schema of the connection's `search_path` (set it with the URL's `options`,
+//! e.g. `?options=-c%20search_path%3Dskills`).
+//!
+//! Connections are plain TCP or Unix sockets: **TLS is not supported yet** (no TLS crate is
+//! linked), so use it on localhost, a private network, or through a tunnel.
+//!
+//! Search uses a weighted `tsvector` (`english` configuration: name A, description B, body D)
+//! with a GIN index; candidates are ranked by the same tiers as SQLite ([`crate::search::rank`]).
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio_postgres::{IsolationLevel, NoTls, Row as PgRow, Transaction};
+
+use crate::error::{StoreError, StoreResult};
+use crate::import_plan::{self, Planned};
+use crate::model::{
+    Change, ImportItem, ImportReport, ListFilter, Operation, Page, Provenance, Revision, SearchHit,
+    SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
+};
+use crate::search;
+use crate::sqlite::{checked, decode_cursor, encode_cursor, meta};
+use crate::store::Store;
+use crate::time::now_rfc3339;
+
+/// The schema, one entry per version; `skillpath_migrations` records the versions that ran.
+///
+/// Names sort byte-wise (`COLLATE "C"`) so listings and cursors order the way SQLite's do,
+/// whatever the database's locale. The body is indexed up to 256 KiB so that no skill can
+/// exceed PostgreSQL's 1 MB limit on a `tsvector`.
+const MIGRATIONS: &[&str] = &["CREATE TABLE skills (
+        id BIGSERIAL PRIMARY KEY,
+        name TEXT COLLATE \"C\" NOT NULL UNIQUE,
+        description TEXT NOT NULL,
+        tool_name TEXT,
+        revision BIGINT NOT NULL,
+        deleted BOOLEAN NOT NULL,
+        content_hash TEXT NOT NULL,
+        provenance TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE revisions (
+        skill_id BIGINT NOT NULL REFERENCES skills(id),
+        number BIGINT NOT NULL,
+        created_at TEXT NOT NULL,
+        author TEXT NOT NULL,
+        message TEXT NOT NULL,
+        operation TEXT NOT NULL,
+        deleted BOOLEAN NOT NULL,
+        description TEXT NOT NULL,
+        tool_name TEXT,
+        content_hash TEXT NOT NULL,
+        skill_md TEXT NOT NULL,
+        PRIMARY KEY (skill_id, number)
+    );
+    CREATE TABLE blobs (
+        sha256 TEXT PRIMARY KEY,
+        size BIGINT NOT NULL,
+        bytes BYTEA NOT NULL
+    );
+    CREATE TABLE revision_files (
+        skill_id BIGINT NOT NULL,
+        number BIGINT NOT NULL,
+        path TEXT NOT NULL,
+        sha256 TEXT NOT NULL REFERENCES blobs(sha256),
+        PRIMARY KEY (skill_id, number, path),
+        FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
+    );
+    CREATE TABLE skill_search (
+        skill_id BIGINT PRIMARY KEY REFERENCES skills(id),
+        name TEXT NOT NULL,
+        description TEXT NOT NULL,
+        body TEXT NOT NULL,
+        document TSVECTOR GENERATED ALWAYS AS (
+            setweight(to_tsvector('english'::regconfig, name), 'A')
+            || setweight(to_tsvector('english'::regconfig, description), 'B')
+            || setweight(to_tsvector('english'::regconfig, left(body, 262144)), 'D')
+        ) STORED
+    );
+    CREATE INDEX skill_search_document ON skill_search USING GIN (document);"];
+
+/// The advisory lock key that serializes migrations (any fixed number; this one spells
+/// `skillpat` in ASCII).
+const MIGRATION_LOCK: i64 = 0x736b_696c_6c70_6174;
+
+/// `ts_rank` weights, in PostgreSQL's order {D, C, B, A}: body 0.1, description 0.5, name 1.0,
+/// the same proportions as SQLite's column weights 1, 5, 10.
+const RANK_WEIGHTS: &str = "{0.1, 0.1, 0.5, 1.0}";
+
+/// `ts_rank` normalization 2: the rank divided by the document's length, so a short skill
+/// about a topic outranks a long one that mentions it as often (what BM25's length
+/// normalization does on SQLite). Without it, the corpus search test puts
+/// `python-mcp-server-generator` 7th for "create an MCP server", behind longer siblings.
+const RANK_NORMALIZATION: i32 = 2;
+
+/// `ts_headline` options: the match in `[…]`, an excerpt of about 16 words like SQLite's snippet.
+const HEADLINE_OPTIONS: &str =
+    "StartSel=[, StopSel=], MaxWords=16, MinWords=8, MaxFragments=1, FragmentDelimiter=\" … \"";
+
+/// How many connections a store keeps at most.
+const POOL_SIZE: usize = 16;
+
+/// A store in a PostgreSQL database.
+#[derive(Clone)]
+pub struct PostgresStore {
+    pool: Pool,
+    /// Where the database is, without a password, for messages.
+    display: String,
+}
+
+impl std::fmt::Debug for PostgresStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PostgresStore")
+            .field("database", &self.display)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A database error as a sentence: the server's message (and detail) when there is one, since
+/// `tokio_postgres::Error`'s own text is only "db error".
+fn database_error(error: tokio_postgres::Error) -> StoreError {
+    match error.as_db_error() {
+        Some(db) => StoreError::Database(match db.detail() {
+            Some(detail) => format!("{} ({detail})", db.message()),
+            None => db.message().to_owned(),
+        }),
+        None => StoreError::Database(error.to_string()),
+    }
+}
+
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(error: tokio_postgres::Error) -> Self {
+        database_error(error)
+    }
+}
+
+/// `host:port/database` of a configuration, never its password.
+fn describe(config: &tokio_postgres::Config) -> String {
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .map(|host| match host {
+            tokio_postgres::config::Host::Tcp(name) => name.clone(),
+            tokio_postgres::config::Host::Unix(path) => path.display().to_string(),
+        })
+        .collect();
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    format!(
+        "{}:{port}/{}",
+        hosts.join(","),
+        config.get_dbname().unwrap_or("")
+    )
+}
+
+impl PostgresStore {
+    /// Connects to the database `url` names (`postgres://user@host:port/database`, with any
+    /// libpq-style parameters tokio-postgres understands), and brings its schema up to date.
+    /// Fails with the server's reason when the database cannot be reached.
+    pub async fn open(url: &str) -> StoreResult<PostgresStore> {
+        let mut config = tokio_postgres::Config::from_str(url).map_err(|error| {
+            StoreError::Database(format!(
+                "`{url}` is not a PostgreSQL URL this build reads: {error}"
+            ))
+        })?;
+        if config.get_connect_timeout().is_none() {
+            // An unreachable host fails in seconds, not at the OS's TCP timeout.
+            config.connect_timeout(Duration::from_secs(10));
+        }
+        let display = describe(&config);
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .build()
+            .map_err(|error| {
+                StoreError::Database(format!("cannot set up the PostgreSQL pool: {error}"))
+            })?;
+        let store = PostgresStore { pool, display };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// A pooled connection; an error names the server so the user knows which one is down.
+    async fn client(&self) -> StoreResult<deadpool_postgres::Object> {
+        self.pool.get().await.map_err(|error| {
+            let reason = match error {
+                deadpool_postgres::PoolError::Backend(error) => match database_error(error) {
+                    StoreError::Database(text) => text,
+                    other => other.to_string(),
+                },
+                other => other.to_string(),
+            };
+            StoreError::Database(format!(
+                "cannot connect to PostgreSQL at `{}`: {reason}",
+                self.display
+            ))
+        })
+    }
+
+    /// Runs the migrations that have not run, all in one transaction under an advisory lock.
+    async fn migrate(&self) -> StoreResult<()> {
+        let mut client = self.client().await?;
+        let transaction = client.transaction().await?;
+        transaction
+            .execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .await?;
+        transaction
+            .batch_execute(
+                "CREATE TABLE IF NOT EXISTS skillpath_migrations (
+                    version INTEGER PRIMARY KEY,
+                    applied_at TEXT NOT NULL
+                )",
+            )
+            .await?;
+        let version: i32 = transaction
+            .query_one(
+                "SELECT COALESCE(MAX(version), 0) FROM skillpath_migrations",
+                &[],
+            )
+            .await?
+            .try_get(0)?;
+        let version = usize::try_from(version).unwrap_or(usize::MAX);
+        if version > MIGRATIONS.len() {
+            return Err(StoreError::Database(format!(
+                "the database has schema version {version}, newer than this skillpath knows ({}); upgrade skillpath",
+                MIGRATIONS.len()
+            )));
+        }
+        for (index, migration) in MIGRATIONS.iter().enumerate().skip(version) {
+            transaction.batch_execute(migration).await?;
+            let number = i32::try_from(index + 1)
+                .map_err(|_| StoreError::Database("too many migrations".to_owned()))?;
+            transaction
+                .execute(
+                    "INSERT INTO skillpath_migrations (version, applied_at) VALUES ($1, $2)",
+                    &[&number, &now_rfc3339()],
+                )
+                .await?;
+        }
+        transaction.commit().await?;
+        Ok(())
+    }
+
+    /// The schema version of the database (how many migrations have run).
+    pub async fn schema_version(&self) -> StoreResult<usize> {
+        let client = self.client().await?;
+        let version: i32 = client
+            .query_one(
+                "SELECT COALESCE(MAX(version), 0) FROM skillpath_migrations",
+                &[],
+            )
+            .await?
+            .try_get(0)?;
+        Ok(usize::try_from(version).unwrap_or(0))
+    }
+}
+
+/// A revision number as PostgreSQL's `BIGINT`.
+fn number(value: u64) -> StoreResult<i64> {
+    i64::try_from(value)
+        .map_err(|_| StoreError::Database(format!("revision {value} is out of range")))
+}
+
+/// A stored `BIGINT` revision as a revision number (never negative: the store writes them).
+fn revision_of(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or(0)
+}
+
+/// The stored state of a skill row.
+struct SkillRow {
+    id: i64,
+    revision: u64,
+    deleted: bool,
+    content_hash: String,
+}
+
+fn skill_row(row: &PgRow) -> StoreResult<SkillRow> {
+    Ok(SkillRow {
+        id: row.try_get(0)?,
+        revision: revision_of(row.try_get(1)?),
+        deleted: row.try_get(2)?,
+        content_hash: row.try_get(3)?,
+    })
+}
+
+/// The skill's row, locked for the rest of the transaction when `lock` (a writer's read).
+async fn find(
+    transaction: &Transaction<'_>,
+    name: &str,
+    lock: bool,
+) -> StoreResult<Option<SkillRow>> {
+    let sql = if lock {
+        "SELECT id, revision, deleted, content_hash FROM skills WHERE name = $1 FOR UPDATE"
+    } else {
+        "SELECT id, revision, deleted, content_hash FROM skills WHERE name = $1"
+    };
+    transaction
+        .query_opt(sql, &[&name])
+        .await?
+        .as_ref()
+        .map(skill_row)
+        .transpose()
+}
+
+/// The locked row of `name`, which must be at revision `expected`.
+async fn existing(
+    transaction: &Transaction<'_>,
+    name: &str,
+    expected: u64,
+) -> StoreResult<SkillRow> {
+    let row = find(transaction, name, true)
+        .await?
+        .ok_or_else(|| StoreError::NotFound {
+            name: name.to_owned(),
+            revision: None,
+        })?;
+    if row.revision != expected {
+        return Err(StoreError::StaleRevision {
+            name: name.to_owned(),
+            expected,
+            actual: row.revision,
+        });
+    }
+    Ok(row)
+}
+
+/// Inserts a row for a new skill and gives its id, or `None` when the name exists (possibly
+/// inserted by a concurrent transaction, which this one waits for: the unique index is the lock).
+async fn insert_skill(
+    transaction: &Transaction<'_>,
+    name: &str,
+    provenance: &Provenance,
+) -> StoreResult<Option<i64>> {
+    let provenance_json =
+        serde_json::to_string(provenance).map_err(|e| StoreError::Database(e.to_string()))?;
+    let row = transaction
+        .query_opt(
+            "INSERT INTO skills (name, description, revision, deleted, content_hash, provenance, updated_at)
+             VALUES ($1, '', 0, false, '', $2, '') ON CONFLICT (name) DO NOTHING RETURNING id",
+            &[&name, &provenance_json],
+        )
+        .await?;
+    row.map(|row| row.try_get(0))
+        .transpose()
+        .map_err(Into::into)
+}
+
+/// Writes revision `number` of skill `id` with `snapshot`, and makes it current.
+#[allow(clippy::too_many_arguments)]
+async fn write_revision(
+    transaction: &Transaction<'_>,
+    id: i64,
+    revision: u64,
+    operation: Operation,
+    change: &Change,
+    snapshot: &SkillSnapshot,
+    deleted: bool,
+    provenance: &Provenance,
+) -> StoreResult<StoredSkill> {
+    let meta = meta(snapshot)?;
+    let now = now_rfc3339();
+    let content_hash = snapshot.content_hash();
+    let n = number(revision)?;
+    transaction
+        .execute(
+            "INSERT INTO revisions (skill_id, number, created_at, author, message, operation, deleted, description, tool_name, content_hash, skill_md)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            &[
+                &id,
+                &n,
+                &now,
+                &change.author,
+                &change.message,
+                &operation.as_str(),
+                &deleted,
+                &meta.description,
+                &meta.tool_name,
+                &content_hash,
+                &snapshot.skill_md,
+            ],
+        )
+        .await?;
+    for file in &snapshot.files {
+        let sha = file.sha256();
+        let size = i64::try_from(file.bytes.len()).map_err(|_| {
+            StoreError::InvalidSkill(format!("the file `{}` is too large", file.path))
+        })?;
+        transaction
+            .execute(
+                "INSERT INTO blobs (sha256, size, bytes) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING",
+                &[&sha, &size, &file.bytes],
+            )
+            .await?;
+        transaction
+            .execute(
+                "INSERT INTO revision_files (skill_id, number, path, sha256) VALUES ($1, $2, $3, $4)",
+                &[&id, &n, &file.path, &sha],
+            )
+            .await?;
+    }
+    let provenance_json =
+        serde_json::to_string(provenance).map_err(|e| StoreError::Database(e.to_string()))?;
+    transaction
+        .execute(
+            "UPDATE skills SET description = $2, tool_name = $3, revision = $4, deleted = $5, content_hash = $6, provenance = $7, updated_at = $8 WHERE id = $1",
+            &[&id, &meta.description, &meta.tool_name, &n, &deleted, &content_hash, &provenance_json, &now],
+        )
+        .await?;
+    transaction
+        .execute("DELETE FROM skill_search WHERE skill_id = $1", &[&id])
+        .await?;
+    if !deleted {
+        transaction
+            .execute(
+                "INSERT INTO skill_search (skill_id, name, description, body) VALUES ($1, $2, $3, $4)",
+                &[&id, &meta.name, &meta.description, &meta.body],
+            )
+            .await?;
+    }
+    Ok(StoredSkill {
+        name: meta.name,
+        description: meta.description,
+        tool_name: meta.tool_name,
+        revision,
+        deleted,
+        content_hash,
+        provenance: provenance.clone(),
+        updated_at: now,
+        snapshot: snapshot.clone(),
+    })
+}
+
+fn parse_provenance(text: &str) -> StoreResult<Provenance> {
+    serde_json::from_str(text)
+        .map_err(|e| StoreError::Database(format!("a stored provenance is not valid: {e}")))
+}
+
+/// Reads revision `revision` (or the current one) of skill `name`.
+async fn load(
+    transaction: &Transaction<'_>,
+    name: &str,
+    revision: Option<u64>,
+) -> StoreResult<StoredSkill> {
+    let Some(row) = transaction
+        .query_opt(
+            "SELECT id, revision, provenance FROM skills WHERE name = $1",
+            &[&name],
+        )
+        .await?
+    else {
+        return Err(StoreError::NotFound {
+            name: name.to_owned(),
+            revision: None,
+        });
+    };
+    let id: i64 = row.try_get(0)?;
+    let wanted = revision.unwrap_or(revision_of(row.try_get(1)?));
+    let provenance = parse_provenance(row.try_get(2)?)?;
+    let not_found = || StoreError::NotFound {
+        name: name.to_owned(),
+        revision,
+    };
+    // A revision past `i64::MAX` cannot exist.
+    let Ok(n) = i64::try_from(wanted) else {
+        return Err(not_found());
+    };
+    let revision_row = transaction
+        .query_opt(
+            "SELECT created_at, deleted, description, tool_name, content_hash, skill_md FROM revisions WHERE skill_id = $1 AND number = $2",
+            &[&id, &n],
+        )
+        .await?
+        .ok_or_else(not_found)?;
+    let files = transaction
+        .query(
+            "SELECT f.path, b.bytes FROM revision_files f JOIN blobs b ON b.sha256 = f.sha256
+             WHERE f.skill_id = $1 AND f.number = $2 ORDER BY f.path COLLATE \"C\"",
+            &[&id, &n],
+        )
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(SkillFile {
+                path: r.try_get(0)?,
+                bytes: r.try_get(1)?,
+            })
+        })
+        .collect::<StoreResult<Vec<_>>>()?;
+    Ok(StoredSkill {
+        name: name.to_owned(),
+        description: revision_row.try_get(2)?,
+        tool_name: revision_row.try_get(3)?,
+        revision: wanted,
+        deleted: revision_row.try_get(1)?,
+        content_hash: revision_row.try_get(4)?,
+        provenance,
+        updated_at: revision_row.try_get(0)?,
+        snapshot: SkillSnapshot {
+            skill_md: revision_row.try_get(5)?,
+            files,
+        },
+    })
+}
+
+/// A `to_tsquery` text for the query's words: each quoted (so nothing in it is an operator),
+/// any may match, the last (3 letters or more) also as a prefix, as [`search::fts5_query`]
+/// does for SQLite.
+fn tsquery(words: &[String]) -> Option<String> {
+    let quote = |word: &str| format!("'{}'", word.replace('\\', "\\\\").replace('\'', "''"));
+    let (last, rest) = words.split_last()?;
+    let mut terms: Vec<String> = rest.iter().map(|w| quote(w)).collect();
+    terms.push(if last.chars().count() >= 3 {
+        format!("{}:*", quote(last))
+    } else {
+        quote(last)
+    });
+    Some(terms.join(" | "))
+}
+
+impl PostgresStore {
+    /// Runs a write: `work` in a `READ COMMITTED` transaction (row locks do the serializing),
+    /// committed when it succeeds and rolled back (by dropping it) when it fails.
+    async fn write<T>(
+        &self,
+        work: impl AsyncFnOnce(&Transaction<'_>) -> StoreResult<T>,
+    ) -> StoreResult<T> {
+        let mut client = self.client().await?;
+        let transaction = client.transaction().await?;
+        let result = work(&transaction).await?;
+        transaction.commit().await?;
+        Ok(result)
+    }
+
+    /// Runs a read in a read-only `REPEATABLE READ` transaction: one consistent snapshot.
+    async fn read<T>(
+        &self,
+        work: impl AsyncFnOnce(&Transaction<'_>) -> StoreResult<T>,
+    ) -> StoreResult<T> {
+        let mut client = self.client().await?;
+        let transaction = client
+            .build_transaction()
+            .isolation_level(IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .await?;
+        let result = work(&transaction).await?;
+        transaction.commit().await?;
+        Ok(result)
+    }
+}
+
+#[async_trait]
+impl Store for PostgresStore {
+    async fn create(
+        &self,
+        snapshot: SkillSnapshot,
+        provenance: Provenance,
+        change: Change,
+    ) -> StoreResult<StoredSkill> {
+        let snapshot = checked(snapshot)?;
+        let name = meta(&snapshot)?.name;
+        self.write(async |transaction| {
+            let Some(id) = insert_skill(transaction, &name, &provenance).await? else {
+                let row = find(transaction, &name, true).await?.ok_or_else(|| {
+                    StoreError::Database(format!("skill `{name}` vanished while being created"))
+                })?;
+                return Err(StoreError::AlreadyExists {
+                    name: name.clone(),
+                    revision: row.revision,
+                    deleted: row.deleted,
+                });
+            };
+            write_revision(
+                transaction,
+                id,
+                1,
+                Operation::Create,
+                &change,
+                &snapshot,
+                false,
+                &provenance,
+            )
+            .await
+        })
+        .await
+    }
+
+    async fn update(
+        &self,
+        name: &str,
+        expected: u64,
+        snapshot: SkillSnapshot,
+        change: Change,
+    ) -> StoreResult<StoredSkill> {
+        let snapshot = checked(snapshot)?;
+        self.write(async |transaction| {
+            let row = existing(transaction, name, expected).await?;
+            if row.deleted {
+                return Err(StoreError::InvalidState(format!(
+                    "skill `{name}` is deleted; restore it before changing it"
+                )));
+            }
+            let content_name = meta(&snapshot)?.name;
+            if content_name != name {
+                return Err(StoreError::InvalidSkill(format!(
+                    "the new content is named `{content_name}`, not `{name}`; a skill keeps its name"
+                )));
+            }
+            let provenance_text: String = transaction
+                .query_one("SELECT provenance FROM skills WHERE id = $1", &[&row.id])
+                .await?
+                .try_get(0)?;
+            let provenance = parse_provenance(&provenance_text)?;
+            write_revision(
+                transaction,
+                row.id,
+                row.revision + 1,
+                Operation::Update,
+                &change,
+                &snapshot,
+                false,
+                &provenance,
+            )
+            .await
+        })
+        .await
+    }
+
+    async fn delete(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill> {
+        self.write(async |transaction| {
+            let row = existing(transaction, name, expected).await?;
+            if row.deleted {
+                return Err(StoreError::InvalidState(format!(
+                    "skill `{name}` is already deleted"
+                )));
+            }
+            let current = load(transaction, name, Some(row.revision)).await?;
+            write_revision(
+                transaction,
+                row.id,
+                row.revision + 1,
+                Operation::Delete,
+                &change,
+                &current.snapshot,
+                true,
+                &current.provenance,
+            )
+            .await
+        })
+        .await
+    }
+
+    async fn restore(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill> {
+        self.write(async |transaction| {
+            let row = existing(transaction, name, expected).await?;
+            if !row.deleted {
+                return Err(StoreError::InvalidState(format!(
+                    "skill `{name}` is not deleted"
+                )));
+            }
+            let current = load(transaction, name, Some(row.revision)).await?;
+            write_revision(
+                transaction,
+                row.id,
+                row.revision + 1,
+                Operation::Restore,
+                &change,
+                &current.snapshot,
+                false,
+                &current.provenance,
+            )
+            .await
+        })
+        .await
+    }
+
+    async fn rollback(
+        &self,
+        name: &str,
+        to: u64,
+        expected: u64,
+        change: Change,
+    ) -> StoreResult<StoredSkill> {
+        self.write(async |transaction| {
+            let row = existing(transaction, name, expected).await?;
+            if row.deleted {
+                return Err(StoreError::InvalidState(format!(
+                    "skill `{name}` is deleted; restore it before rolling it back"
+                )));
+            }
+            let target = load(transaction, name, Some(to)).await?;
+            write_revision(
+                transaction,
+                row.id,
+                row.revision + 1,
+                Operation::Rollback,
+                &change,
+                &target.snapshot,
+                false,
+                &target.provenance,
+            )
+            .await
+        })
+        .await
+    }
+
+    async fn get(&self, name: &str, revision: Option<u64>) -> StoreResult<StoredSkill> {
+        self.read(async |transaction| load(transaction, name, revision).await)
+            .await
+    }
+
+    async fn list(
+        &self,
+        filter: ListFilter,
+        cursor: Option<String>,
+        limit: usize,
+    ) -> StoreResult<Page<SkillSummary>> {
+        let after = match cursor.as_deref() {
+            Some(text) => {
+                let after = decode_cursor(text)?;
+                // No stored name has a NUL (PostgreSQL text cannot hold one).
+                if after.contains('\0') {
+                    return Err(StoreError::InvalidCursor(text.to_owned()));
+                }
+                after
+            }
+            None => String::new(),
+        };
+        let limit = limit.clamp(1, 1000);
+        let prefix = filter.name_prefix.unwrap_or_default();
+        if prefix.contains('\0') {
+            return Ok(Page {
+                items: Vec::new(),
+                next_cursor: None,
+            });
+        }
+        let include_deleted = filter.include_deleted;
+        let fetch = i64::try_from(limit + 1).unwrap_or(1001);
+        self.read(async |transaction| {
+            let rows = transaction
+                .query(
+                    "SELECT name, description, tool_name, revision, deleted, updated_at, provenance FROM skills
+                     WHERE name > $1 AND ($2 OR NOT deleted) AND starts_with(name, $3)
+                     ORDER BY name LIMIT $4",
+                    &[&after, &include_deleted, &prefix, &fetch],
+                )
+                .await?;
+            let mut items = rows
+                .iter()
+                .map(|r| {
+                    let provenance: String = r.try_get(6)?;
+                    Ok(SkillSummary {
+                        name: r.try_get(0)?,
+                        description: r.try_get(1)?,
+                        tool_name: r.try_get(2)?,
+                        revision: revision_of(r.try_get(3)?),
+                        deleted: r.try_get(4)?,
+                        updated_at: r.try_get(5)?,
+                        provenance: serde_json::from_str(&provenance).unwrap_or(Provenance::Api),
+                    })
+                })
+                .collect::<StoreResult<Vec<_>>>()?;
+            let next_cursor = if items.len() > limit {
+                items.truncate(limit);
+                items.last().map(|last| encode_cursor(&last.name))
+            } else {
+                None
+            };
+            Ok(Page { items, next_cursor })
+        })
+        .await
+    }
+
+    async fn search(&self, query: &str, limit: usize) -> StoreResult<Vec<SearchHit>> {
+        let words = search::query_words(query);
+        let Some(ts_query) = tsquery(&words) else {
+            return Ok(Vec::new());
+        };
+        let limit = limit.clamp(1, 1000);
+        // Enough candidates for the tiers to reorder, as on SQLite: the best by relevance and
+        // the best of the skills whose name matches. Headlines, the costly part, only for hits.
+        let pool = i64::try_from((limit * 4).max(32)).unwrap_or(4000);
+        self.read(async |transaction| {
+            let mut candidates = Vec::new();
+            for filter in ["x.document", "ts_filter(x.document, '{a}')"] {
+                let sql = format!(
+                    "SELECT s.id, s.name, s.description,
+                            ts_rank('{RANK_WEIGHTS}'::float4[], x.document, q, {RANK_NORMALIZATION})::float8 AS rank
+                     FROM skill_search x JOIN skills s ON s.id = x.skill_id,
+                          to_tsquery('english'::regconfig, $1) q
+                     WHERE {filter} @@ q ORDER BY rank DESC, s.name LIMIT $2"
+                );
+                for r in transaction.query(&sql, &[&ts_query, &pool]).await? {
+                    candidates.push(search::Candidate {
+                        key: r.try_get(0)?,
+                        name: r.try_get(1)?,
+                        description: r.try_get(2)?,
+                        relevance: r.try_get(3)?,
+                    });
+                }
+            }
+            let mut hits = Vec::new();
+            for (candidate, score) in search::rank(candidates, &words, limit) {
+                let text: String = transaction
+                    .query_one(
+                        "SELECT ts_headline('english'::regconfig,
+                                name || E'\\n' || description || E'\\n' || body,
+                                to_tsquery('english'::regconfig, $1), $3)
+                         FROM skill_search WHERE skill_id = $2",
+                        &[&ts_query, &candidate.key, &HEADLINE_OPTIONS],
+                    )
+                    .await?
+                    .try_get(0)?;
+                hits.push(search::hit(candidate, score, &text));
+            }
+            Ok(hits)
+        })
+        .await
+    }
+
+    async fn history(&self, name: &str) -> StoreResult<Vec<Revision>> {
+        self.read(async |transaction| {
+            let row = find(transaction, name, false)
+                .await?
+                .ok_or_else(|| StoreError::NotFound {
+                    name: name.to_owned(),
+                    revision: None,
+                })?;
+            transaction
+                .query(
+                    "SELECT number, created_at, author, message, operation, content_hash FROM revisions WHERE skill_id = $1 ORDER BY number",
+                    &[&row.id],
+                )
+                .await?
+                .iter()
+                .map(|r| {
+                    let operation: String = r.try_get(4)?;
+                    Ok(Revision {
+                        skill: name.to_owned(),
+                        number: revision_of(r.try_get(0)?),
+                        created_at: r.try_get(1)?,
+                        author: r.try_get(2)?,
+                        message: r.try_get(3)?,
+                        operation: Operation::parse(&operation).unwrap_or(Operation::Update),
+                        content_hash: r.try_get(5)?,
+                    })
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn import(&self, items: Vec<ImportItem>, change: Change) -> StoreResult<ImportReport> {
+        let (planned, shadowed) = import_plan::plan(items)?;
+        self.write(async |transaction| {
+            let mut report = ImportReport {
+                shadowed,
+                ..ImportReport::default()
+            };
+            for Planned { name, item } in planned {
+                let existing = match find(transaction, &name, true).await? {
+                    Some(row) => Some(row),
+                    None => match insert_skill(transaction, &name, &item.provenance).await? {
+                        Some(id) => {
+                            write_revision(
+                                transaction,
+                                id,
+                                1,
+                                Operation::Create,
+                                &change,
+                                &item.snapshot,
+                                false,
+                                &item.provenance,
+                            )
+                            .await?;
+                            report.created.push(name);
+                            continue;
+                        }
+                        // Created by someone else meanwhile: treat it as existing.
+                        None => find(transaction, &name, true).await?,
+                    },
+                };
+                let Some(row) = existing else {
+                    return Err(StoreError::Database(format!(
+                        "skill `{name}` vanished during the import"
+                    )));
+                };
+                if !row.deleted && row.content_hash == item.snapshot.content_hash() {
+                    report.unchanged.push(name);
+                    continue;
+                }
+                let operation = if row.deleted {
+                    Operation::Restore
+                } else {
+                    Operation::Update
+                };
+                write_revision(
+                    transaction,
+                    row.id,
+                    row.revision + 1,
+                    operation,
+                    &change,
+                    &item.snapshot,
+                    false,
+                    &item.provenance,
+                )
+                .await?;
+                report.updated.push(name);
+            }
+            Ok(report)
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tsqueries_quote_every_word_and_prefix_the_last() {
+        let words = search::query_words("Create an MCP server!");
+        assert_eq!(
+            tsquery(&words).as_deref(),
+            Some("'create' | 'mcp' | 'server':*")
+        );
+        assert_eq!(
+            tsquery(&["it's".to_owned(), "a\\b".to_owned()]).as_deref(),
+            Some("'it''s' | 'a\\\\b':*")
+        );
+        assert_eq!(tsquery(&[]), None);
+    }
+
+    #[test]
+    fn descriptions_never_show_a_password() {
+        let config = tokio_postgres::Config::from_str("postgres://u:secret@db.example:6543/skills")
+            .expect("a valid URL");
+        assert_eq!(describe(&config), "db.example:6543/skills");
+    }
+}

@@ -1,0 +1,219 @@
+//! The suite on PostgreSQL: each test in a fresh schema of the server that
+//! `$SKILLPATH_TEST_POSTGRES` names (default `postgres://postgres@127.0.0.1:5432/test`, trust
+//! auth), dropped when the test ends; and what is PostgreSQL's own: opening one database from
+//! several stores at once. An unreachable server fails the tests; it never skips them.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use skillpath_store::{PostgresStore, Provenance, Store};
+
+use crate::support::{Backend, by, skill};
+
+/// The server the tests use.
+fn server_url() -> String {
+    std::env::var("SKILLPATH_TEST_POSTGRES")
+        .ok()
+        .filter(|url| !url.is_empty())
+        .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/test".to_owned())
+}
+
+/// A schema name no other test (or run) uses.
+fn fresh_schema() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!(
+        "t_{}_{}_{}",
+        std::process::id(),
+        nanos,
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// `url` with `search_path` set to `schema` through the connection's options.
+fn url_in_schema(url: &str, schema: &str) -> String {
+    let separator = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{separator}options=-c%20search_path%3D{schema}")
+}
+
+/// Runs `future` to completion on a runtime of its own, in a thread of its own: for `Drop`
+/// and size callbacks, which are synchronous but may run inside a test's runtime.
+fn block_on_thread<T: Send + 'static>(
+    future: impl Future<Output = T> + Send + 'static,
+) -> Option<T> {
+    std::thread::spawn(move || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .ok()
+            .map(|runtime| runtime.block_on(future))
+    })
+    .join()
+    .ok()
+    .flatten()
+}
+
+/// Connects to the server directly (no store), failing the test with the fix when it is down.
+async fn connect(url: &str) -> tokio_postgres::Client {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap_or_else(|error| {
+            panic!(
+                "PostgreSQL is not reachable at `{url}`: {error}. The PostgreSQL store tests need \
+                 a server with trust auth (start it, e.g. `pg_ctlcluster 15 main start`, or point \
+                 SKILLPATH_TEST_POSTGRES at one)"
+            )
+        });
+    tokio::spawn(connection);
+    client
+}
+
+/// A schema created for one test and dropped (with everything in it) when dropped.
+struct Schema {
+    url: String,
+    name: String,
+}
+
+impl Schema {
+    async fn create() -> Schema {
+        let url = server_url();
+        let name = fresh_schema();
+        connect(&url)
+            .await
+            .batch_execute(&format!("CREATE SCHEMA {name}"))
+            .await
+            .expect("create the test's schema");
+        Schema { url, name }
+    }
+
+    fn url(&self) -> String {
+        url_in_schema(&self.url, &self.name)
+    }
+}
+
+impl Drop for Schema {
+    fn drop(&mut self) {
+        let (url, name) = (self.url.clone(), self.name.clone());
+        block_on_thread(async move {
+            if let Ok((client, connection)) =
+                tokio_postgres::connect(&url, tokio_postgres::NoTls).await
+            {
+                tokio::spawn(connection);
+                let _ = client
+                    .batch_execute(&format!("DROP SCHEMA IF EXISTS {name} CASCADE"))
+                    .await;
+            }
+        });
+    }
+}
+
+/// A fresh PostgreSQL store in a schema of its own.
+pub(crate) async fn open_postgres() -> Backend {
+    let schema = Schema::create().await;
+    let store = PostgresStore::open(&schema.url())
+        .await
+        .unwrap_or_else(|error| {
+            panic!("the PostgreSQL store opens at `{}`: {error}", schema.url())
+        });
+    let (url, name) = (schema.url.clone(), schema.name.clone());
+    Backend::new(Arc::new(store), schema, move || {
+        let (url, name) = (url.clone(), name.clone());
+        block_on_thread(async move {
+            let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+                .await
+                .ok()?;
+            tokio::spawn(connection);
+            let bytes: i64 = client
+                .query_one(
+                    "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::bigint
+                     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                     WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')",
+                    &[&name],
+                )
+                .await
+                .ok()?
+                .get(0);
+            Some(format!(
+                "{:.1} MB (tables with indexes and TOAST)",
+                bytes as f64 / 1e6
+            ))
+        })
+        .flatten()
+    })
+}
+
+crate::suite::store_suite!(open_postgres);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn stores_opening_one_new_schema_at_once_migrate_it_once() {
+    let schema = Schema::create().await;
+    let url = schema.url();
+    let opens: Vec<_> = (0..6)
+        .map(|_| {
+            let url = url.clone();
+            tokio::spawn(async move { PostgresStore::open(&url).await })
+        })
+        .collect();
+    let mut stores = Vec::new();
+    for open in opens {
+        stores.push(open.await.expect("task ran").expect("the store opens"));
+    }
+    for store in &stores {
+        assert_eq!(store.schema_version().await.expect("version"), 1);
+    }
+    let client = connect(&url).await;
+    let rows = client
+        .query("SELECT version FROM skillpath_migrations", &[])
+        .await
+        .expect("migrations");
+    assert_eq!(rows.len(), 1, "each migration ran once");
+    // Reopening an up-to-date schema keeps the data.
+    stores[0]
+        .create(skill("kept", "d", "b"), Provenance::Api, by("a", "m"))
+        .await
+        .expect("create");
+    let again = PostgresStore::open(&url).await.expect("reopen");
+    assert_eq!(again.get("kept", None).await.expect("get").revision, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_stores_on_one_database_refuse_each_others_stale_writes() {
+    let schema = Schema::create().await;
+    let a = PostgresStore::open(&schema.url()).await.expect("open a");
+    let b = PostgresStore::open(&schema.url()).await.expect("open b");
+    a.create(skill("shared", "v1", "b"), Provenance::Api, by("a", "m"))
+        .await
+        .expect("create");
+    b.update("shared", 1, skill("shared", "v2", "b"), by("b", "m"))
+        .await
+        .expect("b updates");
+    let error = a
+        .update("shared", 1, skill("shared", "v2a", "b"), by("a", "m"))
+        .await
+        .expect_err("a's write is stale");
+    assert!(
+        matches!(
+            error,
+            skillpath_store::StoreError::StaleRevision {
+                expected: 1,
+                actual: 2,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_unreachable_server_is_a_clear_error() {
+    let error = PostgresStore::open("postgres://postgres@127.0.0.1:1/test")
+        .await
+        .expect_err("nothing listens on port 1");
+    let text = error.to_string();
+    assert!(
+        text.contains("cannot connect to PostgreSQL at `127.0.0.1:1/test`"),
+        "{text}"
+    );
+}
