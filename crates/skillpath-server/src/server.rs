@@ -68,6 +68,9 @@ impl Default for ServerOptions {
 struct Inner {
     store: Arc<dyn Store>,
     catalog: RwLock<Arc<Catalog>>,
+    /// Held while loading and replacing the catalog, so that a slow load never replaces the
+    /// catalog of a later one.
+    reloading: tokio::sync::Mutex<()>,
     changes: broadcast::Sender<()>,
     options: ServerOptions,
 }
@@ -92,6 +95,7 @@ impl SkillServer {
             inner: Arc::new(Inner {
                 store,
                 catalog: RwLock::new(Arc::new(catalog)),
+                reloading: tokio::sync::Mutex::new(()),
                 changes,
                 options,
             }),
@@ -134,12 +138,65 @@ impl SkillServer {
 
     /// Reloads the catalog from the store and tells every connected client the lists changed.
     pub async fn refresh(&self) -> Result<(), StoreError> {
+        self.reload(false).await.map(|_| ())
+    }
+
+    /// Reloads the catalog from the store; with `only_if_changed`, replaces it and tells the
+    /// clients only when some skill's revision differs (one added, changed or removed).
+    /// Whether it replaced the catalog.
+    async fn reload(&self, only_if_changed: bool) -> Result<bool, StoreError> {
+        let _reloading = self.inner.reloading.lock().await;
         let catalog = Catalog::load(self.store()).await?;
+        let revisions = |catalog: &Catalog| {
+            catalog
+                .skills()
+                .map(|skill| (skill.stored.name.clone(), skill.stored.revision))
+                .collect::<Vec<_>>()
+        };
+        if only_if_changed && revisions(&self.catalog()) == revisions(&catalog) {
+            return Ok(false);
+        }
         if let Ok(mut current) = self.inner.catalog.write() {
             *current = Arc::new(catalog);
         }
         self.announce_changes();
-        Ok(())
+        Ok(true)
+    }
+
+    /// Follows the changes anyone makes to the store (another server on the same database,
+    /// `skillpath import`), when the store can tell ([`Store::watch_changes`]): after each burst
+    /// of change signals, reloads the catalog and notifies clients if it differs (the server's
+    /// own writes have already refreshed it, so they announce nothing twice). Whether the
+    /// store offers changes to follow; the follower stops when the server is gone. Call it
+    /// inside a tokio runtime.
+    pub fn follow_store(&self) -> bool {
+        let Some(mut changes) = self.inner.store.watch_changes() else {
+            return false;
+        };
+        let inner = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            use broadcast::error::{RecvError, TryRecvError};
+            loop {
+                if let Err(RecvError::Closed) = changes.recv().await {
+                    return;
+                }
+                // One reload for the burst: drop the signals already queued behind this one.
+                while matches!(changes.try_recv(), Ok(()) | Err(TryRecvError::Lagged(_))) {}
+                let Some(inner) = inner.upgrade() else {
+                    return;
+                };
+                let server = SkillServer {
+                    inner,
+                    subscriptions: Arc::default(),
+                };
+                if let Err(error) = server.reload(true).await {
+                    eprintln!(
+                        "skillpath: reloading the skills after a change in the store failed: {error}"
+                    );
+                }
+            }
+        });
+        true
     }
 
     /// Tells every connected client the lists changed.

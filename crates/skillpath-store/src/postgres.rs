@@ -15,15 +15,25 @@
 //! Connections are plain TCP or Unix sockets: **TLS is not supported yet** (no TLS crate is
 //! linked), so use it on localhost, a private network, or through a tunnel.
 //!
+//! Every committed write announces itself with `pg_notify('skillpath_changes', <schema>)` in its
+//! transaction (so it is delivered on commit, and never for a rolled-back write);
+//! [`Store::watch_changes`] starts one dedicated connection (outside the pool) that `LISTEN`s on
+//! that channel and turns the notifications for this store's schema into change signals, so
+//! several servers on one database can follow each other's writes. It also signals once each
+//! time it starts listening, since changes may have been missed before; when its connection
+//! drops it reconnects with backoff.
+//!
 //! Search uses a weighted `tsvector` (`english` configuration: name A, description B, body D)
 //! with a GIN index; candidates are ranked by the same tiers as SQLite ([`crate::search::rank`]).
 
 use std::str::FromStr;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use tokio_postgres::{IsolationLevel, NoTls, Row as PgRow, Transaction};
+use tokio::sync::{broadcast, mpsc};
+use tokio_postgres::{AsyncMessage, IsolationLevel, NoTls, Row as PgRow, Transaction};
 
 use crate::error::{StoreError, StoreResult};
 use crate::import_plan::{self, Planned};
@@ -113,12 +123,26 @@ const HEADLINE_OPTIONS: &str =
 /// How many connections a store keeps at most.
 const POOL_SIZE: usize = 16;
 
+/// The notification channel every write announces itself on; the payload is the schema written
+/// to, so stores in other schemas of the same database ignore it.
+const CHANGES_CHANNEL: &str = "skillpath_changes";
+
+/// How long the change listener waits before reconnecting, at first and at most.
+const LISTEN_BACKOFF: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(10));
+
 /// A store in a PostgreSQL database.
 #[derive(Clone)]
 pub struct PostgresStore {
     pool: Pool,
     /// Where the database is, without a password, for messages.
     display: String,
+    /// The connection settings, for the change listener's own connection.
+    config: tokio_postgres::Config,
+    /// The schema the tables are in (the first of the `search_path`): the payload of this
+    /// store's change notifications.
+    schema: String,
+    /// The change signals, once [`Store::watch_changes`] has started the listener.
+    changes: Arc<OnceLock<broadcast::Sender<()>>>,
 }
 
 impl std::fmt::Debug for PostgresStore {
@@ -181,7 +205,7 @@ impl PostgresStore {
         }
         let display = describe(&config);
         let manager = Manager::from_config(
-            config,
+            config.clone(),
             NoTls,
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
@@ -193,9 +217,119 @@ impl PostgresStore {
             .map_err(|error| {
                 StoreError::Database(format!("cannot set up the PostgreSQL pool: {error}"))
             })?;
-        let store = PostgresStore { pool, display };
+        let mut store = PostgresStore {
+            pool,
+            display,
+            config,
+            schema: String::new(),
+            changes: Arc::default(),
+        };
         store.migrate().await?;
+        store.schema = store
+            .client()
+            .await?
+            .query_one("SELECT current_schema()", &[])
+            .await?
+            .try_get::<_, Option<String>>(0)?
+            .unwrap_or_default();
         Ok(store)
+    }
+
+    /// The change listener: `LISTEN`s on its own connection and signals `sender` for every
+    /// notification about `schema`; reconnects with backoff when the connection drops, and
+    /// signals once each time it starts listening (the first time too: a change committed before
+    /// then, e.g. just after the caller loaded what it shows, would otherwise go unseen). Ends
+    /// when the store (every clone) is gone.
+    async fn listen(
+        config: tokio_postgres::Config,
+        schema: String,
+        display: String,
+        sender: broadcast::WeakSender<()>,
+    ) {
+        let mut config = config;
+        if config.get_application_name().is_none() {
+            // So that an operator (or a test) can tell the listener in `pg_stat_activity`.
+            config.application_name(format!("skillpath listen {schema}"));
+        }
+        // An idle connection that silently went away (a network partition) is noticed within
+        // about a minute rather than at the system's default of hours.
+        config
+            .keepalives(true)
+            .keepalives_idle(Duration::from_secs(30))
+            .keepalives_interval(Duration::from_secs(10))
+            .keepalives_retries(3);
+        let mut backoff = LISTEN_BACKOFF.0;
+        loop {
+            let result = Self::listen_once(&config, &schema, &sender, || {
+                backoff = LISTEN_BACKOFF.0;
+            })
+            .await;
+            if sender.upgrade().is_none() {
+                return;
+            }
+            match result {
+                Ok(()) => eprintln!(
+                    "skillpath: the change listener's connection to PostgreSQL at `{display}` closed; reconnecting"
+                ),
+                Err(error) => eprintln!(
+                    "skillpath: listening for changes on PostgreSQL at `{display}` failed: {}; retrying in {} ms",
+                    database_error(error),
+                    backoff.as_millis()
+                ),
+            }
+            tokio::time::sleep(backoff).await;
+            backoff = (backoff * 2).min(LISTEN_BACKOFF.1);
+        }
+    }
+
+    /// One connection of the change listener, until it drops (or the store is gone).
+    async fn listen_once(
+        config: &tokio_postgres::Config,
+        schema: &str,
+        sender: &broadcast::WeakSender<()>,
+        connected: impl FnOnce(),
+    ) -> Result<(), tokio_postgres::Error> {
+        let (client, mut connection) = config.connect(NoTls).await?;
+        let (payloads, mut received) = mpsc::unbounded_channel::<String>();
+        // The connection must be polled for `LISTEN` to complete and for notifications.
+        let driver = tokio::spawn(async move {
+            loop {
+                match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                    Some(Ok(AsyncMessage::Notification(notification))) => {
+                        if payloads.send(notification.payload().to_owned()).is_err() {
+                            return Ok(());
+                        }
+                    }
+                    Some(Ok(_)) => {} // notices
+                    Some(Err(error)) => return Err(error),
+                    None => return Ok(()),
+                }
+            }
+        });
+        client
+            .batch_execute(&format!("LISTEN {CHANGES_CHANNEL}"))
+            .await?;
+        connected();
+        let signal = || match sender.upgrade() {
+            Some(sender) => {
+                let _ = sender.send(());
+                true
+            }
+            None => false,
+        };
+        if !signal() {
+            return Ok(());
+        }
+        while let Some(payload) = received.recv().await {
+            if payload == schema && !signal() {
+                return Ok(());
+            }
+        }
+        drop(client);
+        match driver.await {
+            Ok(result) => result,
+            Err(_) => Ok(()), // the driver panicked or was cancelled: reconnect all the same
+        }
     }
 
     /// A pooled connection; an error names the server so the user knows which one is down.
@@ -535,10 +669,36 @@ fn tsquery(words: &[String]) -> Option<String> {
     Some(terms.join(" | "))
 }
 
+/// Tells every change listener, when the transaction commits, that this schema changed.
+async fn announce(transaction: &Transaction<'_>) -> StoreResult<()> {
+    transaction
+        .execute(
+            "SELECT pg_notify($1, current_schema())",
+            &[&CHANGES_CHANNEL],
+        )
+        .await?;
+    Ok(())
+}
+
 impl PostgresStore {
     /// Runs a write: `work` in a `READ COMMITTED` transaction (row locks do the serializing),
-    /// committed when it succeeds and rolled back (by dropping it) when it fails.
+    /// committed when it succeeds and rolled back (by dropping it) when it fails; announced to
+    /// every change listener on commit.
     async fn write<T>(
+        &self,
+        work: impl AsyncFnOnce(&Transaction<'_>) -> StoreResult<T>,
+    ) -> StoreResult<T> {
+        self.write_quiet(async |transaction| {
+            let result = work(transaction).await?;
+            announce(transaction).await?;
+            Ok(result)
+        })
+        .await
+    }
+
+    /// [`Self::write`] without the announcement: for writes that announce themselves (with
+    /// [`announce`]) only when they changed something.
+    async fn write_quiet<T>(
         &self,
         work: impl AsyncFnOnce(&Transaction<'_>) -> StoreResult<T>,
     ) -> StoreResult<T> {
@@ -569,6 +729,21 @@ impl PostgresStore {
 
 #[async_trait]
 impl Store for PostgresStore {
+    fn watch_changes(&self) -> Option<broadcast::Receiver<()>> {
+        let runtime = tokio::runtime::Handle::try_current().ok()?;
+        let sender = self.changes.get_or_init(|| {
+            let (sender, _) = broadcast::channel(16);
+            runtime.spawn(Self::listen(
+                self.config.clone(),
+                self.schema.clone(),
+                self.display.clone(),
+                sender.downgrade(),
+            ));
+            sender
+        });
+        Some(sender.subscribe())
+    }
+
     async fn create(
         &self,
         snapshot: SkillSnapshot,
@@ -870,7 +1045,7 @@ impl Store for PostgresStore {
 
     async fn import(&self, items: Vec<ImportItem>, change: Change) -> StoreResult<ImportReport> {
         let (planned, shadowed) = import_plan::plan(items)?;
-        self.write(async |transaction| {
+        self.write_quiet(async |transaction| {
             let mut report = ImportReport {
                 shadowed,
                 ..ImportReport::default()
@@ -924,6 +1099,9 @@ impl Store for PostgresStore {
                 )
                 .await?;
                 report.updated.push(name);
+            }
+            if !report.created.is_empty() || !report.updated.is_empty() {
+                announce(transaction).await?;
             }
             Ok(report)
         })

@@ -80,4 +80,20 @@ pub trait Store: Send + Sync {
             &format!("revision {to}"),
         ))
     }
+
+    /// A signal for every committed change by anyone: another process on the same database,
+    /// another replica of the server, or this store itself. A burst of changes may arrive as
+    /// fewer signals (the channel keeps only the latest few; a lagging receiver gets
+    /// [`RecvError::Lagged`](tokio::sync::broadcast::error::RecvError::Lagged), which also
+    /// means "something changed"); a signal says only that the caller should reload, and may
+    /// also come when the backend cannot be sure that nothing changed (after reconnecting).
+    ///
+    /// `None` when the backend cannot tell, which is the default and what SQLite gives: an
+    /// SQLite file belongs to one host, and its one server already refreshes after its own
+    /// writes and folder syncs. Another process writing to the same file (e.g. `skillpath
+    /// import`) is not seen until the next refresh. Must be called inside a tokio runtime,
+    /// which a backend may use to run its listener.
+    fn watch_changes(&self) -> Option<tokio::sync::broadcast::Receiver<()>> {
+        None
+    }
 }

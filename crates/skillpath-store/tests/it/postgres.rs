@@ -217,3 +217,99 @@ async fn an_unreachable_server_is_a_clear_error() {
         "{text}"
     );
 }
+
+/// Waits up to `within` for a change signal on `changes`; whether one came.
+async fn signalled(
+    changes: &mut tokio::sync::broadcast::Receiver<()>,
+    within: std::time::Duration,
+) -> bool {
+    matches!(
+        tokio::time::timeout(within, changes.recv()).await,
+        Ok(Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)))
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn committed_writes_in_a_schema_reach_its_watchers_and_no_others() {
+    use std::time::Duration;
+    let schema = Schema::create().await;
+    let other = Schema::create().await;
+    let watcher = PostgresStore::open(&schema.url()).await.expect("open");
+    let writer = PostgresStore::open(&schema.url()).await.expect("open");
+    let elsewhere = PostgresStore::open(&other.url()).await.expect("open");
+    let mut changes = watcher.watch_changes().expect("PostgreSQL offers changes");
+    // The listener signals once when it starts listening (changes may have been missed).
+    assert!(
+        signalled(&mut changes, Duration::from_secs(2)).await,
+        "when the listener starts"
+    );
+
+    writer
+        .create(skill("seen", "d", "b"), Provenance::Api, by("a", "m"))
+        .await
+        .expect("create");
+    assert!(
+        signalled(&mut changes, Duration::from_secs(2)).await,
+        "another store's create"
+    );
+    writer
+        .update("seen", 1, skill("seen", "d2", "b"), by("a", "m"))
+        .await
+        .expect("update");
+    assert!(
+        signalled(&mut changes, Duration::from_secs(2)).await,
+        "an update"
+    );
+
+    // Refused and unchanged writes, and writes in another schema, are not changes here.
+    writer
+        .update("seen", 1, skill("seen", "d3", "b"), by("a", "m"))
+        .await
+        .expect_err("stale");
+    elsewhere
+        .create(skill("seen", "d", "b"), Provenance::Api, by("a", "m"))
+        .await
+        .expect("create elsewhere");
+    let unchanged = writer
+        .import(
+            vec![skillpath_store::ImportItem {
+                snapshot: skill("seen", "d2", "b"),
+                provenance: Provenance::Api,
+            }],
+            by("a", "m"),
+        )
+        .await
+        .expect("import");
+    assert_eq!(unchanged.unchanged, ["seen"]);
+    assert!(
+        !signalled(&mut changes, Duration::from_millis(500)).await,
+        "no signal for a refused write, an unchanged import or another schema"
+    );
+
+    // The listener's connection is killed: it reconnects and signals once (changes may have
+    // been missed meanwhile), then goes on.
+    let admin = connect(&schema.url).await;
+    let killed: i64 = admin
+        .query_one(
+            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE application_name = 'skillpath listen ' || $1) t",
+            &[&schema.name],
+        )
+        .await
+        .expect("terminate the listeners")
+        .get(0);
+    assert!(killed >= 1, "the listener's backend was found");
+    assert!(
+        signalled(&mut changes, Duration::from_secs(3)).await,
+        "after reconnecting"
+    );
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    writer
+        .delete("seen", 2, by("a", "m"))
+        .await
+        .expect("delete");
+    assert!(
+        signalled(&mut changes, Duration::from_secs(2)).await,
+        "after the reconnection"
+    );
+}

@@ -10,6 +10,7 @@ mod mcp_protocol;
 mod mcp_python;
 mod mcp_watch;
 mod mcp_wire;
+mod replicas;
 mod store_cli;
 mod store_processes;
 mod support;
