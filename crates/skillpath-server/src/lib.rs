@@ -30,34 +30,40 @@ pub async fn serve_stdio(
 /// Largest HTTP request body accepted (a skill with its templates fits many times over).
 pub const MAX_REQUEST_BODY: usize = 16 * 1024 * 1024;
 
-/// Which `Host` and `Origin` values the HTTP server accepts (DNS-rebinding protection).
+/// How the HTTP server runs: which `Host` and `Origin` values it accepts (DNS-rebinding
+/// protection), and whether it keeps sessions.
 #[derive(Debug, Clone)]
-pub struct HttpAccess {
+pub struct HttpOptions {
     /// Accepted `Host` header values (host names, with or without a port).
     pub allowed_hosts: Vec<String>,
     /// Accepted `Origin` values (`http://host:*` allows any port).
     pub allowed_origins: Vec<String>,
+    /// Keep no sessions in the 2025-11-25 era either, so that any request can go to any
+    /// replica behind a load balancer (the 2026-07-28 era never has sessions). Clients then
+    /// get no server-initiated notifications in that era.
+    pub stateless: bool,
 }
 
-impl Default for HttpAccess {
-    /// Loopback only.
+impl Default for HttpOptions {
+    /// Loopback only, with sessions.
     fn default() -> Self {
-        HttpAccess {
+        HttpOptions {
             allowed_hosts: ["localhost", "127.0.0.1", "::1"].map(String::from).to_vec(),
             allowed_origins: ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"]
                 .map(String::from)
                 .to_vec(),
+            stateless: false,
         }
     }
 }
 
 /// Serves `server` over Streamable HTTP at `/mcp` (and `/healthz`) on `listener` until
-/// `shutdown` completes. Requests whose `Host` or `Origin` is not in `access` are refused (403);
+/// `shutdown` completes. Requests whose `Host` or `Origin` is not in `options` are refused (403);
 /// bodies over [`MAX_REQUEST_BODY`] are refused (413).
 pub async fn serve_http(
     server: SkillServer,
     listener: tokio::net::TcpListener,
-    access: HttpAccess,
+    options: HttpOptions,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -68,8 +74,9 @@ pub async fn serve_http(
     let cancel = tokio_util::sync::CancellationToken::new();
     let config = StreamableHttpServerConfig::default()
         .with_cancellation_token(cancel.child_token())
-        .with_allowed_hosts(access.allowed_hosts)
-        .with_allowed_origins(access.allowed_origins)
+        .with_allowed_hosts(options.allowed_hosts)
+        .with_allowed_origins(options.allowed_origins)
+        .with_legacy_session_mode(!options.stateless)
         .enforce_origin_validation()
         .with_max_request_body_bytes(MAX_REQUEST_BODY);
     let service = StreamableHttpService::new(

@@ -429,6 +429,11 @@ pub(crate) struct ServeArgs {
     /// allows any port).
     #[arg(long = "allowed-origin", value_name = "ORIGIN")]
     pub(crate) allowed_origins: Vec<String>,
+    /// With `--http`: keep no sessions, so any request can go to any of several replicas behind
+    /// a load balancer. Clients of the 2025-11-25 protocol then get no notifications; those of
+    /// 2026-07-28 get them on their `subscriptions/listen` stream as always.
+    #[arg(long)]
+    pub(crate) stateless: bool,
     /// More skill folders (or trees of them) to import at start and watch while serving
     /// (repeatable).
     #[arg(long = "skills", value_name = "DIR")]

@@ -92,3 +92,33 @@ fn a_non_loopback_address_needs_allow_remote() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--allow-remote"));
 }
+
+/// Whether an HTTP response carries an `Mcp-Session-Id` header.
+fn has_session(response: &str) -> bool {
+    let head = response.split("\r\n\r\n").next().unwrap_or_default();
+    head.lines()
+        .any(|line| line.to_ascii_lowercase().starts_with("mcp-session-id:"))
+}
+
+#[test]
+fn stateless_http_keeps_no_sessions_and_answers_any_request() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let with_sessions = HttpServer::start(work.path(), &[]);
+    let response = with_sessions.exchange("POST", "/mcp", &MCP_HEADERS, INITIALIZE.as_bytes());
+    assert!(has_session(&response), "{response}");
+
+    let stateless = HttpServer::start(work.path(), &["--stateless"]);
+    let response = stateless.exchange("POST", "/mcp", &MCP_HEADERS, INITIALIZE.as_bytes());
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(!has_session(&response), "{response}");
+    // Without a session, a request stands alone: it needs no initialize before it.
+    let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#;
+    let headers = [
+        MCP_HEADERS[0],
+        MCP_HEADERS[1],
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let response = stateless.exchange("POST", "/mcp", &headers, list.as_bytes());
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains("\"create_skill\""), "{response}");
+}

@@ -103,6 +103,22 @@ impl HttpServer {
         headers: &[(&str, &str)],
         body: &[u8],
     ) -> u16 {
+        let response = self.exchange(method, path, headers, body);
+        response
+            .split_whitespace()
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// Sends one HTTP request and returns the whole response (status line, headers, body).
+    pub(crate) fn exchange(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> String {
         let mut stream = TcpStream::connect(&self.address).expect("connect");
         stream
             .set_read_timeout(Some(Duration::from_secs(10)))
@@ -125,11 +141,7 @@ impl HttpServer {
         let _ = stream.write_all(body);
         let mut response = Vec::new();
         let _ = stream.read_to_end(&mut response);
-        let head = String::from_utf8_lossy(&response);
-        head.split_whitespace()
-            .nth(1)
-            .and_then(|code| code.parse().ok())
-            .unwrap_or(0)
+        String::from_utf8_lossy(&response).into_owned()
     }
 }
 

@@ -84,13 +84,14 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
                 let shutdown = async {
                     let _ = tokio::signal::ctrl_c().await;
                 };
-                let mut access = skillpath_server::HttpAccess::default();
-                access.allowed_hosts.extend(args.allowed_hosts.iter().cloned());
-                access.allowed_origins.extend(args.allowed_origins.iter().cloned());
+                let mut options = skillpath_server::HttpOptions::default();
+                options.allowed_hosts.extend(args.allowed_hosts.iter().cloned());
+                options.allowed_origins.extend(args.allowed_origins.iter().cloned());
+                options.stateless = args.stateless;
                 if args.allow_remote {
                     output::stderr("skillpath: warning: serving without authentication; anyone who can reach this address can use the server\n")?;
                 }
-                skillpath_server::serve_http(server, listener, access, shutdown).await
+                skillpath_server::serve_http(server, listener, options, shutdown).await
             }
         }
     });
