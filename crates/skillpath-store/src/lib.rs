@@ -15,6 +15,7 @@ mod import_plan;
 pub mod location;
 pub mod model;
 pub mod postgres;
+mod rules;
 pub mod search;
 pub mod sqlite;
 pub mod store;

@@ -41,6 +41,7 @@ use crate::model::{
     Change, ImportItem, ImportReport, ListFilter, Operation, Page, Provenance, Revision, SearchHit,
     SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
 };
+use crate::rules;
 use crate::search;
 use crate::sqlite::{checked, decode_cursor, encode_cursor, meta};
 use crate::store::Store;
@@ -460,20 +461,8 @@ async fn existing(
     name: &str,
     expected: u64,
 ) -> StoreResult<SkillRow> {
-    let row = find(transaction, name, true)
-        .await?
-        .ok_or_else(|| StoreError::NotFound {
-            name: name.to_owned(),
-            revision: None,
-        })?;
-    if row.revision != expected {
-        return Err(StoreError::StaleRevision {
-            name: name.to_owned(),
-            expected,
-            actual: row.revision,
-        });
-    }
-    Ok(row)
+    let row = find(transaction, name, true).await?;
+    rules::at_expected(name, row, |row| row.revision, expected)
 }
 
 /// Inserts a row for a new skill and gives its id, or `None` when the name exists (possibly
@@ -788,17 +777,8 @@ impl Store for PostgresStore {
         let snapshot = checked(snapshot)?;
         self.write(async |transaction| {
             let row = existing(transaction, name, expected).await?;
-            if row.deleted {
-                return Err(StoreError::InvalidState(format!(
-                    "skill `{name}` is deleted; restore it before changing it"
-                )));
-            }
-            let content_name = meta(&snapshot)?.name;
-            if content_name != name {
-                return Err(StoreError::InvalidSkill(format!(
-                    "the new content is named `{content_name}`, not `{name}`; a skill keeps its name"
-                )));
-            }
+            rules::check_state(name, row.deleted, Operation::Update)?;
+            rules::check_keeps_name(name, &snapshot)?;
             let provenance_text: String = transaction
                 .query_one("SELECT provenance FROM skills WHERE id = $1", &[&row.id])
                 .await?
@@ -822,11 +802,7 @@ impl Store for PostgresStore {
     async fn delete(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill> {
         self.write(async |transaction| {
             let row = existing(transaction, name, expected).await?;
-            if row.deleted {
-                return Err(StoreError::InvalidState(format!(
-                    "skill `{name}` is already deleted"
-                )));
-            }
+            rules::check_state(name, row.deleted, Operation::Delete)?;
             let current = load(transaction, name, Some(row.revision)).await?;
             write_revision(
                 transaction,
@@ -846,11 +822,7 @@ impl Store for PostgresStore {
     async fn restore(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill> {
         self.write(async |transaction| {
             let row = existing(transaction, name, expected).await?;
-            if !row.deleted {
-                return Err(StoreError::InvalidState(format!(
-                    "skill `{name}` is not deleted"
-                )));
-            }
+            rules::check_state(name, row.deleted, Operation::Restore)?;
             let current = load(transaction, name, Some(row.revision)).await?;
             write_revision(
                 transaction,
@@ -876,11 +848,7 @@ impl Store for PostgresStore {
     ) -> StoreResult<StoredSkill> {
         self.write(async |transaction| {
             let row = existing(transaction, name, expected).await?;
-            if row.deleted {
-                return Err(StoreError::InvalidState(format!(
-                    "skill `{name}` is deleted; restore it before rolling it back"
-                )));
-            }
+            rules::check_state(name, row.deleted, Operation::Rollback)?;
             let target = load(transaction, name, Some(to)).await?;
             write_revision(
                 transaction,

@@ -17,6 +17,7 @@ use crate::model::{
     Change, ImportItem, ImportReport, ListFilter, Operation, Page, Provenance, Revision, SearchHit,
     SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
 };
+use crate::rules;
 use crate::search;
 use crate::store::Store;
 use crate::time::now_rfc3339;
@@ -237,18 +238,7 @@ fn row(transaction: &Connection, name: &str) -> StoreResult<Option<Row>> {
 }
 
 fn existing(transaction: &Connection, name: &str, expected: u64) -> StoreResult<Row> {
-    let row = row(transaction, name)?.ok_or_else(|| StoreError::NotFound {
-        name: name.to_owned(),
-        revision: None,
-    })?;
-    if row.revision != expected {
-        return Err(StoreError::StaleRevision {
-            name: name.to_owned(),
-            expected,
-            actual: row.revision,
-        });
-    }
-    Ok(row)
+    rules::at_expected(name, row(transaction, name)?, |row| row.revision, expected)
 }
 
 /// Writes revision `number` of skill `id` with `snapshot`, and makes it current.
@@ -467,17 +457,19 @@ impl Store for SqliteStore {
         let snapshot = checked(snapshot)?;
         self.write(move |transaction| {
             let row = existing(transaction, &name, expected)?;
-            if row.deleted {
-                return Err(StoreError::InvalidState(format!("skill `{name}` is deleted; restore it before changing it")));
-            }
-            let content_name = meta(&snapshot)?.name;
-            if content_name != name {
-                return Err(StoreError::InvalidSkill(format!(
-                    "the new content is named `{content_name}`, not `{name}`; a skill keeps its name"
-                )));
-            }
+            rules::check_state(&name, row.deleted, Operation::Update)?;
+            rules::check_keeps_name(&name, &snapshot)?;
             let provenance = provenance_of(transaction, row.id)?;
-            write_revision(transaction, row.id, row.revision + 1, Operation::Update, &change, &snapshot, false, &provenance)
+            write_revision(
+                transaction,
+                row.id,
+                row.revision + 1,
+                Operation::Update,
+                &change,
+                &snapshot,
+                false,
+                &provenance,
+            )
         })
         .await
     }
@@ -486,11 +478,7 @@ impl Store for SqliteStore {
         let name = name.to_owned();
         self.write(move |transaction| {
             let row = existing(transaction, &name, expected)?;
-            if row.deleted {
-                return Err(StoreError::InvalidState(format!(
-                    "skill `{name}` is already deleted"
-                )));
-            }
+            rules::check_state(&name, row.deleted, Operation::Delete)?;
             let current = load(transaction, &name, Some(row.revision))?;
             write_revision(
                 transaction,
@@ -510,11 +498,7 @@ impl Store for SqliteStore {
         let name = name.to_owned();
         self.write(move |transaction| {
             let row = existing(transaction, &name, expected)?;
-            if !row.deleted {
-                return Err(StoreError::InvalidState(format!(
-                    "skill `{name}` is not deleted"
-                )));
-            }
+            rules::check_state(&name, row.deleted, Operation::Restore)?;
             let current = load(transaction, &name, Some(row.revision))?;
             write_revision(
                 transaction,
@@ -540,11 +524,7 @@ impl Store for SqliteStore {
         let name = name.to_owned();
         self.write(move |transaction| {
             let row = existing(transaction, &name, expected)?;
-            if row.deleted {
-                return Err(StoreError::InvalidState(format!(
-                    "skill `{name}` is deleted; restore it before rolling it back"
-                )));
-            }
+            rules::check_state(&name, row.deleted, Operation::Rollback)?;
             let target = load(transaction, &name, Some(to))?;
             write_revision(
                 transaction,
