@@ -45,6 +45,15 @@ pub enum StoreError {
     /// A cursor that this store did not hand out.
     #[error("the cursor `{0}` is not valid; start again without one")]
     InvalidCursor(String),
+    /// A key name or lifetime that cannot be used.
+    #[error("{0}")]
+    InvalidKey(String),
+    /// No active key has this name.
+    #[error("no active API key named `{0}`")]
+    KeyNotFound(String),
+    /// An active key has this name already.
+    #[error("an active API key named `{0}` exists already")]
+    KeyExists(String),
     /// Reading or writing files failed.
     #[error("{context}")]
     Io {
@@ -79,6 +88,12 @@ impl StoreError {
                 revision: Some(_),
             } => Some(format!("see its revisions with `skillpath history {name}`")),
             StoreError::NotFound { .. } => Some("list the skills with `skillpath list`".to_owned()),
+            StoreError::KeyNotFound(_) => {
+                Some("list the keys with `skillpath keys list`".to_owned())
+            }
+            StoreError::KeyExists(name) => Some(format!(
+                "choose another name, or revoke the old key first with `skillpath keys revoke {name}`"
+            )),
             _ => None,
         }
     }

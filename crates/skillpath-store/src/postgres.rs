@@ -37,11 +37,13 @@ use tokio_postgres::{AsyncMessage, IsolationLevel, NoTls, Row as PgRow, Transact
 
 use crate::error::{StoreError, StoreResult};
 use crate::import_plan::{self, Planned};
+use crate::keys::{KEY_COLUMNS, KeyInfo, Role, StoredKey};
 use crate::model::{
     Change, ImportItem, ImportReport, ListFilter, Operation, Page, Provenance, Revision, SearchHit,
     SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
 };
 use crate::rules;
+use crate::schema::{self, Migration};
 use crate::search;
 use crate::sqlite::{checked, decode_cursor, encode_cursor, meta};
 use crate::store::Store;
@@ -51,8 +53,12 @@ use crate::time::now_rfc3339;
 ///
 /// Names sort byte-wise (`COLLATE "C"`) so listings and cursors order the way SQLite's do,
 /// whatever the database's locale. The body is indexed up to 256 KiB so that no skill can
-/// exceed PostgreSQL's 1 MB limit on a `tsvector`.
-const MIGRATIONS: &[&str] = &["CREATE TABLE skills (
+/// exceed PostgreSQL's 1 MB limit on a `tsvector`. Each row of `skillpath_migrations` also
+/// records the oldest version that can use the database from then on (see [`crate::schema`]).
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        additive: false,
+        sql: "CREATE TABLE skills (
         id BIGSERIAL PRIMARY KEY,
         name TEXT COLLATE \"C\" NOT NULL UNIQUE,
         description TEXT NOT NULL,
@@ -101,7 +107,23 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE skills (
             || setweight(to_tsvector('english'::regconfig, left(body, 262144)), 'D')
         ) STORED
     );
-    CREATE INDEX skill_search_document ON skill_search USING GIN (document);"];
+    CREATE INDEX skill_search_document ON skill_search USING GIN (document);",
+    },
+    Migration {
+        additive: true,
+        sql: "CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        name TEXT COLLATE \"C\" NOT NULL,
+        role TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        last_used_at TEXT,
+        revoked_at TEXT
+    );
+    CREATE UNIQUE INDEX api_keys_active_name ON api_keys(name) WHERE revoked_at IS NULL;",
+    },
+];
 
 /// The advisory lock key that serializes migrations (any fixed number; this one spells
 /// `skillpat` in ASCII).
@@ -362,31 +384,41 @@ impl PostgresStore {
                 "CREATE TABLE IF NOT EXISTS skillpath_migrations (
                     version INTEGER PRIMARY KEY,
                     applied_at TEXT NOT NULL
-                )",
+                );
+                ALTER TABLE skillpath_migrations ADD COLUMN IF NOT EXISTS oldest_compatible INTEGER",
             )
             .await?;
-        let version: i32 = transaction
-            .query_one(
-                "SELECT COALESCE(MAX(version), 0) FROM skillpath_migrations",
+        let latest = transaction
+            .query_opt(
+                "SELECT version, oldest_compatible FROM skillpath_migrations ORDER BY version DESC LIMIT 1",
                 &[],
             )
-            .await?
-            .try_get(0)?;
-        let version = usize::try_from(version).unwrap_or(usize::MAX);
-        if version > MIGRATIONS.len() {
-            return Err(StoreError::Database(format!(
-                "the database has schema version {version}, newer than this skillpath knows ({}); upgrade skillpath",
-                MIGRATIONS.len()
-            )));
-        }
+            .await?;
+        let (version, oldest) = match latest {
+            Some(row) => {
+                let version = usize::try_from(row.try_get::<_, i32>(0)?).unwrap_or(usize::MAX);
+                // Nothing recorded (written before versions were recorded): only this version.
+                let oldest = row
+                    .try_get::<_, Option<i32>>(1)?
+                    .and_then(|oldest| usize::try_from(oldest).ok())
+                    .unwrap_or(version);
+                (version, oldest)
+            }
+            None => (0, 0),
+        };
+        schema::check_compatible(version, oldest, MIGRATIONS.len())?;
         for (index, migration) in MIGRATIONS.iter().enumerate().skip(version) {
-            transaction.batch_execute(migration).await?;
-            let number = i32::try_from(index + 1)
-                .map_err(|_| StoreError::Database("too many migrations".to_owned()))?;
+            transaction.batch_execute(migration.sql).await?;
+            let to_number = |value: usize| {
+                i32::try_from(value)
+                    .map_err(|_| StoreError::Database("too many migrations".to_owned()))
+            };
+            let number = to_number(index + 1)?;
+            let oldest = to_number(schema::oldest_compatible(MIGRATIONS, index + 1))?;
             transaction
                 .execute(
-                    "INSERT INTO skillpath_migrations (version, applied_at) VALUES ($1, $2)",
-                    &[&number, &now_rfc3339()],
+                    "INSERT INTO skillpath_migrations (version, applied_at, oldest_compatible) VALUES ($1, $2, $3)",
+                    &[&number, &now_rfc3339(), &oldest],
                 )
                 .await?;
         }
@@ -406,6 +438,25 @@ impl PostgresStore {
             .try_get(0)?;
         Ok(usize::try_from(version).unwrap_or(0))
     }
+}
+
+/// A key from a row of `SELECT {KEY_COLUMNS}`.
+fn key_of(row: &PgRow) -> StoreResult<StoredKey> {
+    let id: String = row.try_get(0)?;
+    let role: String = row.try_get(2)?;
+    Ok(StoredKey {
+        sha256: row.try_get(3)?,
+        info: KeyInfo {
+            prefix: format!("sp_{id}"),
+            name: row.try_get(1)?,
+            role: Role::stored(&role),
+            created_at: row.try_get(4)?,
+            expires_at: row.try_get(5)?,
+            last_used_at: row.try_get(6)?,
+            revoked_at: row.try_get(7)?,
+        },
+        id,
+    })
 }
 
 /// A revision number as PostgreSQL's `BIGINT`.
@@ -718,6 +769,93 @@ impl PostgresStore {
 
 #[async_trait]
 impl Store for PostgresStore {
+    async fn create_key(&self, key: StoredKey) -> StoreResult<KeyInfo> {
+        self.write_quiet(async |transaction| {
+            let info = &key.info;
+            // The partial unique index on active names decides between concurrent creators.
+            let inserted = transaction
+                .execute(
+                    &format!(
+                        "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                         ON CONFLICT (name) WHERE revoked_at IS NULL DO NOTHING"
+                    ),
+                    &[
+                        &key.id,
+                        &info.name,
+                        &info.role.as_str(),
+                        &key.sha256,
+                        &info.created_at,
+                        &info.expires_at,
+                        &info.last_used_at,
+                        &info.revoked_at,
+                    ],
+                )
+                .await?;
+            if inserted == 0 {
+                return Err(StoreError::KeyExists(key.info.name.clone()));
+            }
+            Ok(key.info.clone())
+        })
+        .await
+    }
+
+    async fn list_keys(&self) -> StoreResult<Vec<KeyInfo>> {
+        self.read(async |transaction| {
+            transaction
+                .query(
+                    &format!("SELECT {KEY_COLUMNS} FROM api_keys ORDER BY name, created_at, id"),
+                    &[],
+                )
+                .await?
+                .iter()
+                .map(|row| key_of(row).map(|key| key.info))
+                .collect()
+        })
+        .await
+    }
+
+    async fn revoke_key(&self, name: &str) -> StoreResult<KeyInfo> {
+        self.write_quiet(async |transaction| {
+            let now = now_rfc3339();
+            let row = transaction
+                .query_opt(
+                    &format!(
+                        "UPDATE api_keys SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL
+                         RETURNING {KEY_COLUMNS}"
+                    ),
+                    &[&now, &name],
+                )
+                .await?
+                .ok_or_else(|| StoreError::KeyNotFound(name.to_owned()))?;
+            Ok(key_of(&row)?.info)
+        })
+        .await
+    }
+
+    async fn find_key(&self, id: &str) -> StoreResult<Option<StoredKey>> {
+        let client = self.client().await?;
+        client
+            .query_opt(
+                &format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE id = $1"),
+                &[&id],
+            )
+            .await?
+            .as_ref()
+            .map(key_of)
+            .transpose()
+    }
+
+    async fn record_key_use(&self, id: &str, at: &str) -> StoreResult<()> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "UPDATE api_keys SET last_used_at = $1 WHERE id = $2",
+                &[&at, &id],
+            )
+            .await?;
+        Ok(())
+    }
+
     fn watch_changes(&self) -> Option<broadcast::Receiver<()>> {
         let runtime = tokio::runtime::Handle::try_current().ok()?;
         let sender = self.changes.get_or_init(|| {

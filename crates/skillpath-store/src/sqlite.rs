@@ -13,17 +13,23 @@ use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, 
 
 use crate::error::{StoreError, StoreResult};
 use crate::import_plan::{self, Planned};
+use crate::keys::{KEY_COLUMNS, KeyInfo, Role, StoredKey};
 use crate::model::{
     Change, ImportItem, ImportReport, ListFilter, Operation, Page, Provenance, Revision, SearchHit,
     SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
 };
 use crate::rules;
+use crate::schema::{self, Migration};
 use crate::search;
 use crate::store::Store;
 use crate::time::now_rfc3339;
 
-/// The schema, one entry per version; `PRAGMA user_version` says how many have run.
-const MIGRATIONS: &[&str] = &["CREATE TABLE skills (
+/// The schema, one entry per version; `PRAGMA user_version` says how many have run, and
+/// `schema_compatibility` (from version 2) the oldest version that can still use the database.
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        additive: false,
+        sql: "CREATE TABLE skills (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
         description TEXT NOT NULL,
@@ -64,7 +70,28 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE skills (
     CREATE VIRTUAL TABLE skills_fts USING fts5(
         name, description, body,
         tokenize = 'porter unicode61 remove_diacritics 2'
-    );"];
+    );",
+    },
+    Migration {
+        additive: true,
+        sql: "CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        last_used_at TEXT,
+        revoked_at TEXT
+    );
+    CREATE UNIQUE INDEX api_keys_active_name ON api_keys(name) WHERE revoked_at IS NULL;
+    CREATE TABLE schema_compatibility (oldest INTEGER NOT NULL);
+    INSERT INTO schema_compatibility (oldest) VALUES (0);",
+    },
+];
+
+/// The version whose migration made `schema_compatibility`.
+const COMPATIBILITY_RECORDED_SINCE: usize = 2;
 
 /// Weights of the search columns: name, description, body.
 const SEARCH_WEIGHTS: (f64, f64, f64) = (10.0, 5.0, 1.0);
@@ -143,31 +170,51 @@ impl SqliteStore {
 }
 
 fn migrate(connection: &mut Connection) -> StoreResult<()> {
-    let current: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
-    if usize::try_from(current).is_ok_and(|version| version == MIGRATIONS.len()) {
-        return Ok(()); // Up to date: no write lock needed.
+    let known = MIGRATIONS.len();
+    let current = schema_version(connection)?;
+    if current >= known {
+        // Up to date, or newer: no write lock needed.
+        return schema::check_compatible(current, recorded_oldest(connection, current), known);
     }
     // One migration per write transaction, the version read inside it: two processes opening a
     // new database at once do not both run a migration.
     loop {
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let version: i64 =
-            transaction.pragma_query_value(None, "user_version", |row| row.get(0))?;
-        let version = usize::try_from(version).unwrap_or(usize::MAX);
-        if version > MIGRATIONS.len() {
-            return Err(StoreError::Database(format!(
-                "the database has schema version {version}, newer than this skillpath knows ({}); upgrade skillpath",
-                MIGRATIONS.len()
-            )));
-        }
+        let version = schema_version(&transaction)?;
         let Some(migration) = MIGRATIONS.get(version) else {
+            schema::check_compatible(version, recorded_oldest(&transaction, version), known)?;
             transaction.commit()?;
             return Ok(());
         };
-        transaction.execute_batch(migration)?;
+        transaction.execute_batch(migration.sql)?;
         transaction.pragma_update(None, "user_version", (version + 1) as i64)?;
+        let oldest = schema::oldest_compatible(MIGRATIONS, version + 1) as i64;
+        if version + 1 >= COMPATIBILITY_RECORDED_SINCE {
+            transaction.execute(
+                "UPDATE schema_compatibility SET oldest = ?1",
+                params![oldest],
+            )?;
+        }
         transaction.commit()?;
     }
+}
+
+/// How many migrations have run on the database.
+fn schema_version(connection: &Connection) -> StoreResult<usize> {
+    let version: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    Ok(usize::try_from(version).unwrap_or(usize::MAX))
+}
+
+/// The oldest version that can use a database at `version`, as recorded by whoever migrated
+/// it; `version` itself when nothing is recorded (so an unknown newer database is refused).
+fn recorded_oldest(connection: &Connection, version: usize) -> usize {
+    connection
+        .query_row("SELECT oldest FROM schema_compatibility", [], |row| {
+            row.get::<_, i64>(0)
+        })
+        .ok()
+        .and_then(|oldest| usize::try_from(oldest).ok())
+        .unwrap_or(version)
 }
 
 /// What the store reads from a `SKILL.md` (this and the helpers below marked `pub(crate)` are
@@ -721,6 +768,123 @@ impl Store for SqliteStore {
         })
         .await
     }
+
+    async fn create_key(&self, key: StoredKey) -> StoreResult<KeyInfo> {
+        self.write(move |transaction| {
+            let active: Option<String> = transaction
+                .query_row(
+                    "SELECT id FROM api_keys WHERE name = ?1 AND revoked_at IS NULL",
+                    params![key.info.name],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if active.is_some() {
+                return Err(StoreError::KeyExists(key.info.name));
+            }
+            let info = &key.info;
+            transaction.execute(
+                &format!(
+                    "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+                ),
+                params![
+                    key.id,
+                    info.name,
+                    info.role.as_str(),
+                    key.sha256,
+                    info.created_at,
+                    info.expires_at,
+                    info.last_used_at,
+                    info.revoked_at
+                ],
+            )?;
+            Ok(key.info)
+        })
+        .await
+    }
+
+    async fn list_keys(&self) -> StoreResult<Vec<KeyInfo>> {
+        self.with(|connection| {
+            let mut statement = connection.prepare_cached(&format!(
+                "SELECT {KEY_COLUMNS} FROM api_keys ORDER BY name, created_at, id"
+            ))?;
+            let keys = statement
+                .query_map([], key_of)?
+                .map(|key| key.map(|key| key.info))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(keys)
+        })
+        .await
+    }
+
+    async fn revoke_key(&self, name: &str) -> StoreResult<KeyInfo> {
+        let name = name.to_owned();
+        self.write(move |transaction| {
+            let key = transaction
+                .query_row(
+                    &format!(
+                        "SELECT {KEY_COLUMNS} FROM api_keys WHERE name = ?1 AND revoked_at IS NULL"
+                    ),
+                    params![name],
+                    key_of,
+                )
+                .optional()?
+                .ok_or_else(|| StoreError::KeyNotFound(name.clone()))?;
+            let now = now_rfc3339();
+            transaction.execute(
+                "UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2",
+                params![now, key.id],
+            )?;
+            Ok(KeyInfo {
+                revoked_at: Some(now),
+                ..key.info
+            })
+        })
+        .await
+    }
+
+    async fn find_key(&self, id: &str) -> StoreResult<Option<StoredKey>> {
+        let id = id.to_owned();
+        self.with(move |connection| {
+            Ok(connection
+                .query_row(
+                    &format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE id = ?1"),
+                    params![id],
+                    key_of,
+                )
+                .optional()?)
+        })
+        .await
+    }
+
+    async fn record_key_use(&self, id: &str, at: &str) -> StoreResult<()> {
+        let (id, at) = (id.to_owned(), at.to_owned());
+        self.write(move |transaction| {
+            transaction.execute(
+                "UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2",
+                params![at, id],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+}
+
+/// A key from a row of `SELECT {KEY_COLUMNS}`.
+fn key_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredKey> {
+    let role: String = r.get(2)?;
+    Ok(StoredKey {
+        id: r.get(0)?,
+        sha256: r.get(3)?,
+        info: KeyInfo {
+            prefix: format!("sp_{}", r.get::<_, String>(0)?),
+            name: r.get(1)?,
+            role: Role::stored(&role),
+            created_at: r.get(4)?,
+            expires_at: r.get(5)?,
+            last_used_at: r.get(6)?,
+            revoked_at: r.get(7)?,
+        },
+    })
 }
 
 #[cfg(test)]

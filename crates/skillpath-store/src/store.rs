@@ -4,6 +4,7 @@ use async_trait::async_trait;
 
 use crate::diff::unified_diff;
 use crate::error::StoreResult;
+use crate::keys::{KeyInfo, StoredKey};
 use crate::model::{
     Change, ImportItem, ImportReport, ListFilter, Page, Provenance, Revision, SearchHit,
     SkillSnapshot, SkillSummary, StoredSkill,
@@ -80,6 +81,23 @@ pub trait Store: Send + Sync {
             &format!("revision {to}"),
         ))
     }
+
+    /// Stores a new API key (made with [`crate::keys::generate`]). Refused when an active key
+    /// has the same name.
+    async fn create_key(&self, key: StoredKey) -> StoreResult<KeyInfo>;
+
+    /// Every key ever made, active or not, by name then creation time. Never the keys.
+    async fn list_keys(&self) -> StoreResult<Vec<KeyInfo>>;
+
+    /// Revokes the active key named `name`: it stops working at its next use, on every server
+    /// on this database. The key stays listed, revoked.
+    async fn revoke_key(&self, name: &str) -> StoreResult<KeyInfo>;
+
+    /// The key whose id is `id`, active or not (for [`crate::keys::authenticate`]).
+    async fn find_key(&self, id: &str) -> StoreResult<Option<StoredKey>>;
+
+    /// Records that the key `id` was used at `at`.
+    async fn record_key_use(&self, id: &str, at: &str) -> StoreResult<()>;
 
     /// A signal for every committed change by anyone: another process on the same database,
     /// another replica of the server, or this store itself. A burst of changes may arrive as

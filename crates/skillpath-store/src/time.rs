@@ -10,6 +10,28 @@ pub fn now_rfc3339() -> String {
     format_rfc3339(since.as_secs(), since.subsec_millis())
 }
 
+/// `seconds` from now, as RFC 3339 UTC (saturating at the far future).
+pub fn rfc3339_from_now(seconds: u64) -> String {
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    format_rfc3339(
+        since.as_secs().saturating_add(seconds),
+        since.subsec_millis(),
+    )
+}
+
+/// `seconds` ago, as RFC 3339 UTC (the epoch at the earliest).
+pub fn rfc3339_before_now(seconds: u64) -> String {
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    format_rfc3339(
+        since.as_secs().saturating_sub(seconds),
+        since.subsec_millis(),
+    )
+}
+
 /// Seconds and milliseconds since the Unix epoch, as RFC 3339 UTC.
 pub fn format_rfc3339(seconds: u64, millis: u32) -> String {
     let days = seconds / 86_400;

@@ -161,14 +161,14 @@ async fn stores_opening_one_new_schema_at_once_migrate_it_once() {
         stores.push(open.await.expect("task ran").expect("the store opens"));
     }
     for store in &stores {
-        assert_eq!(store.schema_version().await.expect("version"), 1);
+        assert_eq!(store.schema_version().await.expect("version"), 2);
     }
     let client = connect(&url).await;
     let rows = client
         .query("SELECT version FROM skillpath_migrations", &[])
         .await
         .expect("migrations");
-    assert_eq!(rows.len(), 1, "each migration ran once");
+    assert_eq!(rows.len(), 2, "each migration ran once");
     // Reopening an up-to-date schema keeps the data.
     stores[0]
         .create(skill("kept", "d", "b"), Provenance::Api, by("a", "m"))
@@ -176,6 +176,62 @@ async fn stores_opening_one_new_schema_at_once_migrate_it_once() {
         .expect("create");
     let again = PostgresStore::open(&url).await.expect("reopen");
     assert_eq!(again.get("kept", None).await.expect("get").revision, 1);
+}
+
+/// During a rolling upgrade an older skillpath meets a database a newer one migrated: after an
+/// additive migration it keeps working (and migrates nothing back); after a breaking one it
+/// refuses to start, changing nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_from_a_newer_version_is_used_only_when_compatible() {
+    let schema = Schema::create().await;
+    let url = schema.url();
+    let store = PostgresStore::open(&url).await.expect("open");
+    store
+        .create(skill("precious", "d", "b"), Provenance::Api, by("a", "m"))
+        .await
+        .expect("create");
+    let known = store.schema_version().await.expect("version") as i32;
+    let client = connect(&url).await;
+    let record = async |version: i32, oldest: i32| {
+        client
+            .execute(
+                "INSERT INTO skillpath_migrations (version, applied_at, oldest_compatible) VALUES ($1, 'later', $2)",
+                &[&version, &oldest],
+            )
+            .await
+            .expect("record a newer migration");
+    };
+
+    record(known + 1, known).await;
+    let older = PostgresStore::open(&url)
+        .await
+        .expect("an additive newer schema is used");
+    older
+        .update("precious", 1, skill("precious", "d2", "b"), by("a", "m"))
+        .await
+        .expect("a write");
+    assert_eq!(
+        older.schema_version().await.expect("version"),
+        known as usize + 1
+    );
+
+    record(known + 2, known + 2).await;
+    let error = PostgresStore::open(&url)
+        .await
+        .expect_err("a breaking newer schema is refused");
+    assert!(
+        error.to_string().contains(&format!(
+            "the database has schema version {}, which needs a skillpath that knows at least version {}; this one knows {known}: upgrade skillpath",
+            known + 2,
+            known + 2
+        )),
+        "{error}"
+    );
+    assert_eq!(store.get("precious", None).await.expect("get").revision, 2);
+    assert_eq!(
+        store.schema_version().await.expect("version"),
+        known as usize + 2
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

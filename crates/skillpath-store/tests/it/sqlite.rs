@@ -188,8 +188,23 @@ async fn reopening_the_file_keeps_everything() {
     assert_eq!(history_of(&store, "keeper").await.len(), 3);
 }
 
+/// Sets the database's schema version, and the oldest version that may use it, as a newer
+/// skillpath's migration would.
+fn pretend_newer(path: &std::path::Path, version: i64, oldest: i64) {
+    let connection = rusqlite::Connection::open(path).expect("open directly");
+    connection
+        .pragma_update(None, "user_version", version)
+        .expect("set user_version");
+    connection
+        .execute("UPDATE schema_compatibility SET oldest = ?1", [oldest])
+        .expect("set oldest");
+}
+
+/// During a rolling upgrade an older skillpath meets a database a newer one migrated: after an
+/// additive migration it keeps working (and migrates nothing back); after a breaking one it
+/// refuses to start, changing nothing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_database_from_a_newer_version_is_refused() {
+async fn a_database_from_a_newer_version_is_used_only_when_compatible() {
     let dir = tempfile::tempdir().expect("a temp folder");
     let path = dir.path().join("skills.db");
     {
@@ -199,49 +214,51 @@ async fn a_database_from_a_newer_version_is_refused() {
             .await
             .expect("create");
     }
-    let known: i64 = {
-        let connection = rusqlite::Connection::open(&path).expect("open directly");
-        let known: i64 = connection
-            .pragma_query_value(None, "user_version", |row| row.get(0))
-            .expect("user_version");
-        connection
-            .pragma_update(None, "user_version", known + 1)
-            .expect("set user_version");
-        known
-    };
-    assert!(known >= 1, "the schema has a version");
+    let known = count(&path, "SELECT user_version FROM pragma_user_version");
+    let oldest = count(&path, "SELECT oldest FROM schema_compatibility");
+    assert!(
+        known >= 2 && oldest >= 1 && oldest <= known,
+        "{known} {oldest}"
+    );
 
-    let error = SqliteStore::open(&path).expect_err("a newer schema is refused");
+    // Newer, additive: reads and writes go on.
+    pretend_newer(&path, known + 1, oldest);
+    let store = SqliteStore::open(&path).expect("an additive newer schema is used");
+    store
+        .update("precious", 1, skill("precious", "d2", "b"), by("a", "m"))
+        .await
+        .expect("a write");
+    drop(store);
+    assert_eq!(
+        count(&path, "SELECT user_version FROM pragma_user_version"),
+        known + 1
+    );
+
+    // Newer, breaking: refused, and nothing changes.
+    pretend_newer(&path, known + 1, known + 1);
+    let error = SqliteStore::open(&path).expect_err("a breaking newer schema is refused");
     assert!(matches!(error, StoreError::Database(_)), "{error:?}");
     assert_eq!(
         error.to_string(),
         format!(
-            "the database failed: the database has schema version {}, newer than this skillpath knows ({known}); upgrade skillpath",
+            "the database failed: the database has schema version {}, which needs a skillpath that knows at least version {}; this one knows {known}: upgrade skillpath",
+            known + 1,
             known + 1
         )
     );
-    // Refusing changed nothing: the version and the data are as they were.
-    let connection = rusqlite::Connection::open(&path).expect("open directly");
-    let version: i64 = connection
-        .pragma_query_value(None, "user_version", |row| row.get(0))
-        .expect("user_version");
-    assert_eq!(version, known + 1);
-    drop(connection);
     assert_eq!(
-        count(&path, "SELECT count(*) FROM skills WHERE name = 'precious'"),
-        1
+        count(&path, "SELECT user_version FROM pragma_user_version"),
+        known + 1
     );
+    assert_eq!(count(&path, "SELECT max(number) FROM revisions"), 2);
 
     // A far newer version, too.
-    rusqlite::Connection::open(&path)
-        .expect("open")
-        .pragma_update(None, "user_version", 1_000_000)
-        .expect("set");
+    pretend_newer(&path, 1_000_000, 1_000_000);
     let error = SqliteStore::open(&path).expect_err("refused");
     assert!(
         error
             .to_string()
-            .contains("schema version 1000000, newer than this skillpath knows"),
+            .contains("schema version 1000000, which needs"),
         "{error}"
     );
 }

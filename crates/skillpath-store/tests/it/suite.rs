@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use skillpath_store::keys::{self, AuthError, KeyInfo, Role};
 use skillpath_store::{
     ImportItem, ListFilter, Provenance, SkillFile, SkillSnapshot, Store, StoreError, StoredSkill,
 };
@@ -56,10 +57,13 @@ macro_rules! store_suite {
             import_round_trips_binary_files,
             files_keep_their_bytes_and_sha256,
             identical_files_in_several_skills_stay_independent,
+            keys_are_listed_without_the_key_and_revoked_by_name,
+            authentication_accepts_only_active_matching_keys,
         );
         $crate::suite::store_suite!(@shared $open;
             concurrent_updates_with_one_expected_revision_let_exactly_one_win,
             concurrent_creates_of_one_name_let_exactly_one_win,
+            concurrent_key_creates_of_one_name_let_exactly_one_win,
         );
         $crate::suite::store_suite!(@backend $open;
             corpus_round_trips_through_import_and_export,
@@ -2724,4 +2728,155 @@ pub(crate) async fn concurrent_creates_of_one_name_let_exactly_one_win(store: Ar
         );
         assert_eq!(store.history(&name).await.expect("history").len(), 1);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// API keys
+
+/// A key made and stored as `skillpath keys create` does; the key text and its listing.
+async fn stored_key(store: &dyn Store, name: &str, role: Role) -> (String, KeyInfo) {
+    let new = keys::generate(name, role, Some(3_600)).expect("randomness");
+    let info = store.create_key(new.stored).await.expect("create key");
+    (new.key, info)
+}
+
+pub(crate) async fn keys_are_listed_without_the_key_and_revoked_by_name(store: &dyn Store) {
+    let (key, info) = stored_key(store, "ci", Role::Author).await;
+    assert_eq!((info.name.as_str(), info.role), ("ci", Role::Author));
+    assert!(
+        key.starts_with(&format!("{}_", info.prefix)),
+        "{key} {info:?}"
+    );
+    assert!(is_rfc3339_utc(&info.created_at), "{info:?}");
+    assert!(
+        info.expires_at
+            .as_deref()
+            .is_some_and(|e| e > info.created_at.as_str())
+    );
+    let (_, reader) = stored_key(store, "alice", Role::Reader).await;
+    let listed = store.list_keys().await.expect("list");
+    assert_eq!(listed, [reader, info.clone()]);
+    let shown = format!("{listed:?}");
+    assert!(!shown.contains(&key[info.prefix.len()..]), "{shown}");
+
+    let again = keys::generate("ci", Role::Admin, None).expect("randomness");
+    match store.create_key(again.stored).await {
+        Err(StoreError::KeyExists(name)) => assert_eq!(name, "ci"),
+        other => panic!("a second active `ci`: {other:?}"),
+    }
+    let revoked = store.revoke_key("ci").await.expect("revoke");
+    assert!(revoked.revoked_at.is_some());
+    assert!(matches!(store.revoke_key("ci").await, Err(StoreError::KeyNotFound(n)) if n == "ci"));
+    assert!(matches!(
+        store.revoke_key("nobody").await,
+        Err(StoreError::KeyNotFound(_))
+    ));
+    // The name is free again; the revoked key stays listed.
+    let (_, new_ci) = stored_key(store, "ci", Role::Admin).await;
+    let listed = store.list_keys().await.expect("list");
+    let ci: Vec<_> = listed.iter().filter(|k| k.name == "ci").collect();
+    assert_eq!(ci.len(), 2, "{listed:?}");
+    assert_eq!(
+        ci.iter()
+            .filter(|k| k.revoked_at.is_none())
+            .map(|k| &k.prefix)
+            .collect::<Vec<_>>(),
+        [&new_ci.prefix]
+    );
+}
+
+pub(crate) async fn authentication_accepts_only_active_matching_keys(store: &dyn Store) {
+    let (key, info) = stored_key(store, "deploy", Role::Reader).await;
+    let accepted = keys::authenticate(store, &key).await.expect("a good key");
+    assert_eq!(
+        (accepted.name.as_str(), accepted.role),
+        ("deploy", Role::Reader)
+    );
+    let listed = store.list_keys().await.expect("list");
+    let used = listed[0].last_used_at.clone().expect("its use is recorded");
+    assert!(is_rfc3339_utc(&used));
+    // Within the minute, a use is not written again.
+    keys::authenticate(store, &key).await.expect("again");
+    assert_eq!(
+        store.list_keys().await.expect("list")[0].last_used_at,
+        Some(used)
+    );
+
+    // The right id with a wrong secret, an unknown id, and things that are not keys.
+    let wrong_secret = format!("{}_{}", info.prefix, "0".repeat(64));
+    let unknown_id = format!("sp_000000000000_{}", &key[info.prefix.len() + 1..]);
+    for presented in [wrong_secret, unknown_id] {
+        assert!(
+            matches!(
+                keys::authenticate(store, &presented).await,
+                Err(AuthError::Unknown)
+            ),
+            "{presented}"
+        );
+    }
+    for presented in [
+        "",
+        "sp_",
+        "Bearer x",
+        &key[..key.len() - 1],
+        &key.to_uppercase(),
+    ] {
+        assert!(
+            matches!(
+                keys::authenticate(store, presented).await,
+                Err(AuthError::Malformed)
+            ),
+            "{presented}"
+        );
+    }
+
+    store.revoke_key("deploy").await.expect("revoke");
+    match keys::authenticate(store, &key).await {
+        Err(AuthError::Revoked(name)) => assert_eq!(name, "deploy"),
+        other => panic!("a revoked key: {other:?}"),
+    }
+
+    let mut expired = keys::generate("old", Role::Admin, Some(60)).expect("randomness");
+    expired.stored.info.expires_at = Some("2020-01-01T00:00:00.000Z".to_owned());
+    store.create_key(expired.stored).await.expect("create");
+    match keys::authenticate(store, &expired.key).await {
+        Err(AuthError::Expired(name, at)) => {
+            assert_eq!(
+                (name.as_str(), at.as_str()),
+                ("old", "2020-01-01T00:00:00.000Z")
+            )
+        }
+        other => panic!("an expired key: {other:?}"),
+    }
+    // Refused keys are not recorded as used.
+    let old = store.list_keys().await.expect("list");
+    assert!(
+        old.iter()
+            .all(|k| k.name != "old" || k.last_used_at.is_none()),
+        "{old:?}"
+    );
+}
+
+pub(crate) async fn concurrent_key_creates_of_one_name_let_exactly_one_win(store: Arc<dyn Store>) {
+    let barrier = Arc::new(tokio::sync::Barrier::new(4));
+    let tasks: Vec<_> = (0..4)
+        .map(|_| {
+            let (store, barrier) = (Arc::clone(&store), Arc::clone(&barrier));
+            tokio::spawn(async move {
+                let new = keys::generate("ops", Role::Admin, None).expect("randomness");
+                barrier.wait().await;
+                store.create_key(new.stored).await
+            })
+        })
+        .collect();
+    let mut created = 0;
+    for task in tasks {
+        match task.await.expect("task ran") {
+            Ok(_) => created += 1,
+            Err(StoreError::KeyExists(name)) => assert_eq!(name, "ops"),
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(created, 1);
+    assert_eq!(store.list_keys().await.expect("list").len(), 1);
 }

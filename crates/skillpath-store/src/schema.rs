@@ -1,0 +1,68 @@
+//! Schema versions, and which versions of skillpath may work on which schema.
+//!
+//! Each backend lists its migrations in order; a database's version is how many have run.
+//! During a rolling upgrade, an older skillpath can meet a database that a newer one has
+//! already migrated. Whether it may go on working depends on the migrations it does not know:
+//! an *additive* one (a new table, a new nullable column) leaves everything the older version
+//! reads and writes as it was, so the older version keeps working; any other kind breaks it.
+//! Each database records the oldest version that can still use it, so that an older
+//! skillpath, which does not know the newer migrations, can tell.
+
+use crate::error::{StoreError, StoreResult};
+
+/// One step of a backend's schema.
+pub(crate) struct Migration {
+    /// The SQL that makes the step.
+    pub(crate) sql: &'static str,
+    /// Whether a skillpath that knows only the earlier steps keeps working after this one.
+    pub(crate) additive: bool,
+}
+
+/// The oldest schema version a skillpath must know to use a database at `version`: the last
+/// migration up to `version` that was not additive.
+pub(crate) fn oldest_compatible(migrations: &[Migration], version: usize) -> usize {
+    migrations
+        .iter()
+        .take(version)
+        .enumerate()
+        .rev()
+        .find(|(_, migration)| !migration.additive)
+        .map_or(0, |(index, _)| index + 1)
+}
+
+/// Whether a skillpath that knows `known` migrations may use a database at `version`, whose
+/// oldest compatible version is `oldest` (what a newer skillpath recorded). A database at
+/// or below `known` is always fine: this skillpath migrates it.
+pub(crate) fn check_compatible(version: usize, oldest: usize, known: usize) -> StoreResult<()> {
+    if version <= known || oldest <= known {
+        return Ok(());
+    }
+    Err(StoreError::Database(format!(
+        "the database has schema version {version}, which needs a skillpath that knows at least version {oldest}; this one knows {known}: upgrade skillpath"
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const fn step(additive: bool) -> Migration {
+        Migration { sql: "", additive }
+    }
+
+    #[test]
+    fn the_oldest_compatible_version_is_the_last_breaking_step() {
+        let steps = [step(false), step(true), step(true), step(false), step(true)];
+        let oldest: Vec<usize> = (0..=5).map(|v| oldest_compatible(&steps, v)).collect();
+        assert_eq!(oldest, [0, 1, 1, 1, 4, 4]);
+    }
+
+    #[test]
+    fn newer_databases_are_used_only_when_compatible() {
+        assert!(check_compatible(2, 1, 2).is_ok());
+        assert!(check_compatible(1, 1, 2).is_ok());
+        assert!(check_compatible(3, 2, 2).is_ok());
+        let error = check_compatible(4, 3, 2).expect_err("a breaking step");
+        assert!(error.to_string().contains("upgrade skillpath"), "{error}");
+    }
+}
