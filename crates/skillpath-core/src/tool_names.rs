@@ -48,6 +48,9 @@ pub const BUILTIN_TOOLS: &[&str] = &[
     "update_skill",
     "delete_skill",
     "rollback_skill",
+    "list_api_keys",
+    "create_api_key",
+    "revoke_api_key",
 ];
 
 /// The tool name `skill` (whose `name` is `name`) asks for: its `tool_name` when given and

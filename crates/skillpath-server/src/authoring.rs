@@ -11,16 +11,20 @@ use skillpath_core::validate::{ValidateOptions, validate_dir};
 use skillpath_core::{Mode, Severity};
 use skillpath_store::{Change, ListFilter, Provenance, SkillFile, SkillSnapshot, StoreError};
 
+use skillpath_store::keys::{self, Role};
+
+use crate::auth::Caller;
 use crate::builtin::plan;
 use crate::server::{SkillServer, error_result, render_skill, skill_content, text_result};
 
-/// Runs built-in tool `name` with `arguments`.
+/// Runs built-in tool `name` with `arguments` for `caller` (who may use it).
 pub(crate) async fn call(
     server: &SkillServer,
+    caller: &Caller,
     name: &str,
     arguments: &JsonObject,
 ) -> CallToolResponse {
-    match run(server, name, arguments).await {
+    match run(server, caller, name, arguments).await {
         Ok(text) => text_result(text),
         Err(message) => error_result(message),
     }
@@ -47,14 +51,19 @@ fn store_error(error: StoreError) -> String {
     }
 }
 
-fn change(message: String) -> Change {
+fn change(caller: &Caller, message: String) -> Change {
     Change {
-        author: "mcp".to_owned(),
+        author: caller.author(),
         message,
     }
 }
 
-async fn run(server: &SkillServer, name: &str, arguments: &JsonObject) -> Result<String, String> {
+async fn run(
+    server: &SkillServer,
+    caller: &Caller,
+    name: &str,
+    arguments: &JsonObject,
+) -> Result<String, String> {
     match name {
         "list_skills" => {
             let limit = arguments
@@ -166,7 +175,7 @@ async fn run(server: &SkillServer, name: &str, arguments: &JsonObject) -> Result
                 .create(
                     snapshot,
                     Provenance::Api,
-                    change(format!("create {}", spec.name)),
+                    change(caller, format!("create {}", spec.name)),
                 )
                 .await
                 .map_err(store_error)?;
@@ -216,7 +225,7 @@ async fn run(server: &SkillServer, name: &str, arguments: &JsonObject) -> Result
                     skill_name,
                     expected,
                     snapshot,
-                    change(format!("update {skill_name}")),
+                    change(caller, format!("update {skill_name}")),
                 )
                 .await
                 .map_err(store_error)?;
@@ -237,7 +246,11 @@ async fn run(server: &SkillServer, name: &str, arguments: &JsonObject) -> Result
             let expected = revision_arg(arguments, "expected_revision")?;
             let stored = server
                 .store()
-                .delete(skill_name, expected, change(format!("delete {skill_name}")))
+                .delete(
+                    skill_name,
+                    expected,
+                    change(caller, format!("delete {skill_name}")),
+                )
                 .await
                 .map_err(store_error)?;
             server.refresh().await.map_err(store_error)?;
@@ -256,7 +269,7 @@ async fn run(server: &SkillServer, name: &str, arguments: &JsonObject) -> Result
                     skill_name,
                     to,
                     expected,
-                    change(format!("roll {skill_name} back to revision {to}")),
+                    change(caller, format!("roll {skill_name} back to revision {to}")),
                 )
                 .await
                 .map_err(store_error)?;
@@ -264,6 +277,43 @@ async fn run(server: &SkillServer, name: &str, arguments: &JsonObject) -> Result
             Ok(format!(
                 "`{}` is at revision {}, with the content of revision {to}.",
                 stored.name, stored.revision
+            ))
+        }
+        "list_api_keys" => {
+            let keys = server.store().list_keys().await.map_err(store_error)?;
+            serde_json::to_string_pretty(&serde_json::json!({ "keys": keys }))
+                .map_err(|error| error.to_string())
+        }
+        "create_api_key" => {
+            let key_name = text_arg(arguments, "name")?;
+            let role = text_arg(arguments, "role")?;
+            let role = Role::parse(role).ok_or_else(|| {
+                format!("`{role}` is not a role: use `reader`, `author` or `admin`")
+            })?;
+            let lifetime = match arguments.get("expires").and_then(Value::as_str) {
+                Some(text) => Some(keys::parse_lifetime(text)?),
+                None => None,
+            };
+            let new = keys::generate(key_name, role, lifetime).map_err(store_error)?;
+            let info = server
+                .store()
+                .create_key(new.stored)
+                .await
+                .map_err(store_error)?;
+            let mut json = serde_json::to_value(&info).map_err(|error| error.to_string())?;
+            json["key"] = Value::String(new.key);
+            serde_json::to_string_pretty(&json).map_err(|error| error.to_string())
+        }
+        "revoke_api_key" => {
+            let key_name = text_arg(arguments, "name")?;
+            let info = server
+                .store()
+                .revoke_key(key_name)
+                .await
+                .map_err(store_error)?;
+            Ok(format!(
+                "Revoked the API key `{}` ({}).",
+                info.name, info.prefix
             ))
         }
         other => Err(format!("unknown built-in tool `{other}`")),

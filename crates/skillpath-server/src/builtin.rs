@@ -1,14 +1,18 @@
 //! The built-in tools: catalog (`list_skills`, `search_skills`, `get_skill`, `load_skill`,
 //! `skill_history`, `validate_skill`, `plan_skill`) and authoring (`create_skill`,
-//! `update_skill`, `delete_skill`, `rollback_skill`), with their input schemas.
+//! `update_skill`, `delete_skill`, `rollback_skill`) and key management for admins
+//! (`list_api_keys`, `create_api_key`, `revoke_api_key`), with their input schemas.
 
 use serde_json::{Value, json};
+use skillpath_store::keys::Role;
 
-/// A built-in tool's name, description, input schema, and whether it writes.
+/// A built-in tool's name, description, input schema, whether it writes, and the least role
+/// that may see and call it.
 pub(crate) struct Builtin {
     pub(crate) name: &'static str,
     pub(crate) description: &'static str,
     pub(crate) writes: bool,
+    pub(crate) role: Role,
     pub(crate) schema: fn() -> Value,
 }
 
@@ -68,6 +72,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         name: "list_skills",
         description: "List the skills: name, description, tool name, revision. Paginated with `cursor`.",
         writes: false,
+        role: Role::Reader,
         schema: || {
             object(
                 json!({"cursor": {"type": "string"}, "limit": {"type": "integer", "minimum": 1, "maximum": 500}}),
@@ -79,6 +84,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         name: "search_skills",
         description: "Find skills for a task by words; best first, name matches before description and body matches.",
         writes: false,
+        role: Role::Reader,
         schema: || {
             object(
                 json!({"query": {"type": "string"}, "limit": {"type": "integer", "minimum": 1, "maximum": 100}}),
@@ -90,6 +96,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         name: "get_skill",
         description: "The raw `SKILL.md` of a skill (current or a given revision) and the list of its files.",
         writes: false,
+        role: Role::Reader,
         schema: || {
             object(
                 json!({"name": {"type": "string"}, "revision": {"type": "integer", "minimum": 1}}),
@@ -101,6 +108,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         name: "load_skill",
         description: "Load a skill's instructions, rendered with `arguments` when it takes any. Use when a task matches a skill's description.",
         writes: false,
+        role: Role::Reader,
         schema: || {
             object(
                 json!({"name": {"type": "string"}, "arguments": {"type": "object"}}),
@@ -112,12 +120,14 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         name: "skill_history",
         description: "Every revision of a skill: number, time, author, operation, message.",
         writes: false,
+        role: Role::Reader,
         schema: name_only,
     },
     Builtin {
         name: "validate_skill",
         description: "Check a skill before creating it: give `skill` (the structured form create_skill takes). Returns every problem with its code.",
         writes: false,
+        role: Role::Reader,
         schema: || {
             object(
                 json!({"skill": {"type": "object", "properties": spec_properties()}}),
@@ -129,6 +139,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         name: "plan_skill",
         description: "Start here to author a skill: returns the Golden Path format guide and a plan template for `goal`.",
         writes: false,
+        role: Role::Reader,
         schema: || {
             object(
                 json!({"goal": {"type": "string", "description": "What the skill should let an agent do"}}),
@@ -140,12 +151,14 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         name: "create_skill",
         description: "Create a skill from structured data (name, description, args, title, summary, sections, phases, templates). It is callable as a tool at once.",
         writes: true,
+        role: Role::Author,
         schema: || object(spec_properties(), &["name", "description"]),
     },
     Builtin {
         name: "update_skill",
         description: "Change a skill: give `expected_revision` (from get_skill or list_skills) and the fields to replace; lists are replaced whole.",
         writes: true,
+        role: Role::Author,
         schema: || {
             let mut properties = spec_properties();
             if let Some(map) = properties.as_object_mut() {
@@ -161,6 +174,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         name: "delete_skill",
         description: "Delete a skill (kept in history; it can be restored).",
         writes: true,
+        role: Role::Author,
         schema: || {
             object(
                 json!({"name": {"type": "string"}, "expected_revision": {"type": "integer", "minimum": 1}}),
@@ -172,12 +186,43 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         name: "rollback_skill",
         description: "Make an earlier revision of a skill current again, as a new revision.",
         writes: true,
+        role: Role::Author,
         schema: || {
             object(
                 json!({"name": {"type": "string"}, "to_revision": {"type": "integer", "minimum": 1}, "expected_revision": {"type": "integer", "minimum": 1}}),
                 &["name", "to_revision", "expected_revision"],
             )
         },
+    },
+    Builtin {
+        name: "list_api_keys",
+        description: "List the API keys of this server: name, role, prefix, state, dates (never the keys).",
+        writes: false,
+        role: Role::Admin,
+        schema: || object(json!({}), &[]),
+    },
+    Builtin {
+        name: "create_api_key",
+        description: "Create an API key for an HTTP client and return it (shown once). Roles: reader (see and call skills), author (also change skills), admin (also manage keys).",
+        writes: true,
+        role: Role::Admin,
+        schema: || {
+            object(
+                json!({
+                    "name": {"type": "string", "description": "Unique among active keys; revisions made with the key record it"},
+                    "role": {"type": "string", "enum": ["reader", "author", "admin"]},
+                    "expires": {"type": "string", "description": "Lifetime such as `90m`, `12h`, `30d`, `2w`; none: until revoked"}
+                }),
+                &["name", "role"],
+            )
+        },
+    },
+    Builtin {
+        name: "revoke_api_key",
+        description: "Revoke the active API key with this name; every server refuses it from its next request on.",
+        writes: true,
+        role: Role::Admin,
+        schema: name_only,
     },
 ];
 

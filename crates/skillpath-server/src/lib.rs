@@ -7,6 +7,7 @@
 //! write through a tool goes to the store, then the catalog is reloaded and clients are told.
 //! Only this crate knows MCP types; rendering and validation are core's, storage is the store's.
 
+mod auth;
 mod authoring;
 mod builtin;
 pub mod catalog;
@@ -15,6 +16,7 @@ pub mod folders;
 mod resources;
 mod server;
 
+pub use auth::{Caller, KeyPolicy};
 pub use server::{DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
 
 /// Serves `server` over stdin/stdout until the client disconnects. Logs must go to stderr.
@@ -31,7 +33,7 @@ pub async fn serve_stdio(
 pub const MAX_REQUEST_BODY: usize = 16 * 1024 * 1024;
 
 /// How the HTTP server runs: which `Host` and `Origin` values it accepts (DNS-rebinding
-/// protection), and whether it keeps sessions.
+/// protection), whether it keeps sessions, and whether requests need API keys.
 #[derive(Debug, Clone)]
 pub struct HttpOptions {
     /// Accepted `Host` header values (host names, with or without a port).
@@ -42,10 +44,13 @@ pub struct HttpOptions {
     /// replica behind a load balancer (the 2026-07-28 era never has sessions). Clients then
     /// get no server-initiated notifications in that era.
     pub stateless: bool,
+    /// Whether every request needs an API key. Required whenever the server can be reached
+    /// from other hosts.
+    pub keys: KeyPolicy,
 }
 
 impl Default for HttpOptions {
-    /// Loopback only, with sessions.
+    /// Loopback only, with sessions, API keys optional.
     fn default() -> Self {
         HttpOptions {
             allowed_hosts: ["localhost", "127.0.0.1", "::1"].map(String::from).to_vec(),
@@ -53,13 +58,15 @@ impl Default for HttpOptions {
                 .map(String::from)
                 .to_vec(),
             stateless: false,
+            keys: KeyPolicy::Optional,
         }
     }
 }
 
 /// Serves `server` over Streamable HTTP at `/mcp` (and `/healthz`) on `listener` until
 /// `shutdown` completes. Requests whose `Host` or `Origin` is not in `options` are refused (403);
-/// bodies over [`MAX_REQUEST_BODY`] are refused (413).
+/// bodies over [`MAX_REQUEST_BODY`] are refused (413); requests to `/mcp` without a valid API key
+/// where one is needed, or with an invalid one anywhere, are refused (401).
 pub async fn serve_http(
     server: SkillServer,
     listener: tokio::net::TcpListener,
@@ -79,14 +86,22 @@ pub async fn serve_http(
         .with_legacy_session_mode(!options.stateless)
         .enforce_origin_validation()
         .with_max_request_body_bytes(MAX_REQUEST_BODY);
+    let gate = auth::Gate {
+        store: server.shared_store(),
+        policy: options.keys,
+    };
     let service = StreamableHttpService::new(
         move || Ok(server.for_session()),
         LocalSessionManager::default().into(),
         config,
     );
     let router = axum::Router::new()
-        .route("/healthz", axum::routing::get(|| async { "ok" }))
-        .nest_service("/mcp", service);
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn_with_state(
+            gate,
+            auth::authenticate,
+        ))
+        .route("/healthz", axum::routing::get(|| async { "ok" }));
     axum::serve(listener, router)
         .with_graceful_shutdown(async move {
             shutdown.await;

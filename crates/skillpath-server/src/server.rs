@@ -20,9 +20,11 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use skillpath_core::golden_path::render::{self, ArgumentsError};
 use skillpath_core::golden_path::schema;
+use skillpath_store::keys::Role as KeyRole;
 use skillpath_store::{Store, StoreError};
 use tokio::sync::broadcast;
 
+use crate::auth::Caller;
 use crate::builtin::BUILTINS;
 use crate::catalog::{Catalog, CatalogSkill};
 use crate::{authoring, fixtures, resources};
@@ -132,6 +134,11 @@ impl SkillServer {
         self.inner.store.as_ref()
     }
 
+    /// The store, to share with the HTTP layer (which checks API keys in it).
+    pub(crate) fn shared_store(&self) -> Arc<dyn Store> {
+        Arc::clone(&self.inner.store)
+    }
+
     pub(crate) fn read_only(&self) -> bool {
         self.inner.options.read_only
     }
@@ -226,11 +233,12 @@ impl SkillServer {
         }
     }
 
-    fn tools(&self) -> Vec<Tool> {
+    /// The tools `role` may see: skills for everyone, built-ins by their role.
+    fn tools(&self, role: KeyRole) -> Vec<Tool> {
         let catalog = self.catalog();
         let mut tools: Vec<Tool> = BUILTINS
             .iter()
-            .filter(|builtin| !(builtin.writes && self.read_only()))
+            .filter(|builtin| !(builtin.writes && self.read_only()) && builtin.role <= role)
             .map(|builtin| {
                 let schema = (builtin.schema)();
                 Tool::new(
@@ -439,17 +447,22 @@ impl ServerHandler for SkillServer {
         .with_instructions(instructions(&self.catalog()))
     }
 
+    /// Any tool by name, whoever asks (the SDK reads its schema to check requests; calling it
+    /// still checks the caller's role).
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tools().into_iter().find(|tool| tool.name == name)
+        self.tools(KeyRole::Admin)
+            .into_iter()
+            .find(|tool| tool.name == name)
     }
 
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let cursor = request.and_then(|r| r.cursor);
-        let (tools, next) = paginate(self.tools(), cursor.as_deref(), self.page_size())?;
+        let tools = self.tools(Caller::of(&context).role);
+        let (tools, next) = paginate(tools, cursor.as_deref(), self.page_size())?;
         let mut result = ListToolsResult::with_all_items(tools);
         result.next_cursor = next;
         Ok(result)
@@ -473,7 +486,11 @@ impl ServerHandler for SkillServer {
                     None,
                 ));
             }
-            return Ok(authoring::call(self, builtin.name, &arguments).await);
+            let caller = Caller::of(&context);
+            if let Some(refusal) = caller.refusal(&format!("`{}`", builtin.name), builtin.role) {
+                return Err(McpError::invalid_params(refusal, None));
+            }
+            return Ok(authoring::call(self, &caller, builtin.name, &arguments).await);
         }
         let catalog = self.catalog();
         let Some(skill) = catalog.tool(&request.name) else {

@@ -83,11 +83,6 @@ pub struct KeyInfo {
 }
 
 impl KeyInfo {
-    /// Whether the key works now: neither revoked nor expired.
-    pub fn is_active(&self, now: &str) -> bool {
-        self.revoked_at.is_none() && !self.is_expired(now)
-    }
-
     /// Whether the key's time is up at `now` (RFC 3339 text from [`crate::time`], which sorts
     /// as it reads).
     pub fn is_expired(&self, now: &str) -> bool {

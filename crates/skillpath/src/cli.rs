@@ -65,6 +65,11 @@ pub(crate) enum Command {
     /// are imported into the store; then every skill is a tool, a resource and a prompt. The
     /// folders are watched: edits, additions and removals reach the store and connected clients.
     Serve(ServeArgs),
+    /// Manage the API keys that HTTP clients of `serve` present as `Authorization: Bearer sp_…`.
+    ///
+    /// Keys live in the store, so every server on the database knows them at once. A key is
+    /// shown once, when it is created; only its SHA-256 is kept.
+    Keys(KeysArgs),
 }
 
 /// Options every reading command shares.
@@ -417,10 +422,12 @@ pub(crate) struct ServeArgs {
     /// [default ADDR: 127.0.0.1:8808].
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8808")]
     pub(crate) http: Option<std::net::SocketAddr>,
-    /// Allow `--http` on a non-loopback address. There are no API keys yet: anyone who can reach
-    /// the address can read and (unless `--read-only`) change the skills.
-    #[arg(long)]
-    pub(crate) allow_remote: bool,
+    /// With `--http`: when requests need an API key (`Authorization: Bearer sp_…`, see
+    /// `skillpath keys`). `auto` requires one on a non-loopback address; on loopback a request
+    /// without one acts as the local user (who may do what an author may), and a request with
+    /// one gets that key's role. `required` requires one everywhere.
+    #[arg(long, value_enum, default_value_t = AuthArg::Auto)]
+    pub(crate) auth: AuthArg,
     /// With `--http`: a `Host` header value to accept besides the loopback names (repeatable;
     /// needed behind a proxy or on a remote address).
     #[arg(long = "allowed-host", value_name = "HOST")]
@@ -459,4 +466,92 @@ pub(crate) struct ServeArgs {
     pub(crate) conformance_fixtures: bool,
     #[command(flatten)]
     pub(crate) db: DbArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct KeysArgs {
+    #[command(subcommand)]
+    pub(crate) command: KeysCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum KeysCommand {
+    /// Create a key and print it (once: it cannot be shown again).
+    ///
+    /// Roles: `reader` sees and calls skills; `author` also creates, updates, deletes and rolls
+    /// back skills; `admin` also manages keys. Revisions made with the key record its name.
+    Create(KeysCreateArgs),
+    /// List the keys: name, role, prefix, dates and state (never the keys themselves).
+    List(KeysListArgs),
+    /// Revoke the active key with this name: every server refuses it from its next request on.
+    Revoke(KeysRevokeArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct KeysCreateArgs {
+    /// The key's name (1 to 64 letters, digits, `-`, `_`, `.`, `@`), unique among active keys.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) name: String,
+    /// What the key may do.
+    #[arg(long, value_enum)]
+    pub(crate) role: RoleArg,
+    /// How long the key works, e.g. `90m`, `12h`, `30d`, `2w` [default: until revoked].
+    #[arg(long, value_name = "LIFETIME", value_parser = skillpath_store::keys::parse_lifetime)]
+    pub(crate) expires: Option<u64>,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct KeysListArgs {
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct KeysRevokeArgs {
+    /// The name of the key to revoke.
+    #[arg(value_name = "NAME")]
+    pub(crate) name: String,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+/// When HTTP requests need an API key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum AuthArg {
+    /// Required on non-loopback addresses, optional on loopback.
+    Auto,
+    /// Required everywhere.
+    Required,
+}
+
+/// A key's role, as typed.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum RoleArg {
+    /// Sees and calls skills.
+    Reader,
+    /// Also creates, updates, deletes and rolls back skills.
+    Author,
+    /// Also manages keys.
+    Admin,
+}
+
+impl From<RoleArg> for skillpath_store::keys::Role {
+    fn from(role: RoleArg) -> Self {
+        match role {
+            RoleArg::Reader => Self::Reader,
+            RoleArg::Author => Self::Author,
+            RoleArg::Admin => Self::Admin,
+        }
+    }
 }

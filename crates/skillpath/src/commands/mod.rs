@@ -34,5 +34,6 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Restore(args) => store::revise::restore(args),
         Command::Scan(args) => store::scan::run(args),
         Command::Serve(args) => store::serve::run(args),
+        Command::Keys(args) => store::keys::run(args),
     }
 }

@@ -1,5 +1,6 @@
 //! Integration tests for the `skillpath` CLI.
 
+mod api_keys;
 mod cli;
 mod differential;
 mod edge_cases;
@@ -10,6 +11,7 @@ mod mcp_protocol;
 mod mcp_python;
 mod mcp_watch;
 mod mcp_wire;
+mod postgres_support;
 mod replicas;
 mod store_cli;
 mod store_processes;

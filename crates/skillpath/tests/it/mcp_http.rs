@@ -1,9 +1,7 @@
 //! `skillpath serve --http` safety: the health route, `Host` and `Origin` allow lists, the body
-//! limit, and refusing a non-loopback address without `--allow-remote`. Raw HTTP/1.1 over TCP.
+//! limit, and sessions or none. Raw HTTP/1.1 over TCP. (API keys: `api_keys.rs`.)
 
-use std::process::Command;
-
-use crate::support::{HttpServer, skillpath_bin};
+use crate::support::HttpServer;
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
 const MCP_HEADERS: [(&str, &str); 2] = [
@@ -78,19 +76,6 @@ fn http_accepts_loopback_refuses_foreign_hosts_origins_and_huge_bodies() {
         ),
         200
     );
-}
-
-#[test]
-fn a_non_loopback_address_needs_allow_remote() {
-    let work = tempfile::tempdir().expect("tempdir");
-    let output = Command::new(skillpath_bin())
-        .args(["serve", "--no-discover", "--http", "0.0.0.0:0"])
-        .env("SKILLPATH_DB", work.path().join("store.db"))
-        .env("HOME", work.path())
-        .output()
-        .expect("run");
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("--allow-remote"));
 }
 
 /// Whether an HTTP response carries an `Mcp-Session-Id` header.

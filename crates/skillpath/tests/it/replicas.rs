@@ -15,75 +15,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::postgres_support::Schema;
 use crate::support::{HttpServer, skillpath_bin};
 
 /// How soon a change must reach the other replica's clients.
 const DEADLINE: Duration = Duration::from_secs(2);
-
-fn server_url() -> String {
-    std::env::var("SKILLPATH_TEST_POSTGRES")
-        .ok()
-        .filter(|url| !url.is_empty())
-        .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/test".to_owned())
-}
-
-fn url_in_schema(url: &str, schema: &str) -> String {
-    let separator = if url.contains('?') { '&' } else { '?' };
-    format!("{url}{separator}options=-c%20search_path%3D{schema}")
-}
-
-/// Runs `sql` on the test server, failing the test with the fix when it is down.
-fn execute(url: &str, sql: &str) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(async {
-        let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-            .await
-            .unwrap_or_else(|error| {
-                panic!(
-                    "PostgreSQL is not reachable at `{url}`: {error}. The replica test needs a \
-                     server with trust auth (start it, or point SKILLPATH_TEST_POSTGRES at one)"
-                )
-            });
-        let driver = tokio::spawn(connection);
-        client.batch_execute(sql).await.expect(sql);
-        drop(client);
-        let _ = driver.await;
-    });
-}
-
-/// A schema of its own, dropped (with everything in it) when dropped.
-struct Schema {
-    server: String,
-    name: String,
-}
-
-impl Schema {
-    fn create(tag: &str) -> Schema {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let name = format!("r_{tag}_{}_{nanos}", std::process::id());
-        let server = server_url();
-        execute(&server, &format!("CREATE SCHEMA {name}"));
-        Schema { server, name }
-    }
-
-    fn url(&self) -> String {
-        url_in_schema(&self.server, &self.name)
-    }
-}
-
-impl Drop for Schema {
-    fn drop(&mut self) {
-        execute(
-            &self.server,
-            &format!("DROP SCHEMA IF EXISTS {} CASCADE", self.name),
-        );
-    }
-}
 
 fn write_skill(dir: &Path, name: &str) {
     std::fs::create_dir_all(dir).expect("mkdir");

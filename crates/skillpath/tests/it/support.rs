@@ -6,6 +6,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Environment variable naming the Python interpreter that has `skills-ref==0.1.1` installed.
@@ -65,13 +66,20 @@ pub(crate) struct HttpServer {
     child: Child,
     /// `host:port` the server listens on.
     pub(crate) address: String,
+    /// Everything the server wrote to stderr so far.
+    log: Arc<Mutex<String>>,
 }
 
 impl HttpServer {
     /// Starts the server with `extra` arguments (e.g. `--skills DIR`).
     pub(crate) fn start(work: &Path, extra: &[&str]) -> HttpServer {
+        HttpServer::start_on(work, "127.0.0.1:0", extra)
+    }
+
+    /// Starts the server on `listen` (`host:port`) with `extra` arguments.
+    pub(crate) fn start_on(work: &Path, listen: &str, extra: &[&str]) -> HttpServer {
         let mut child = Command::new(skillpath_bin())
-            .args(["serve", "--no-discover", "--http", "127.0.0.1:0"])
+            .args(["serve", "--no-discover", "--http", listen])
             .args(extra)
             .env("SKILLPATH_DB", work.join("store.db"))
             .env("HOME", work)
@@ -82,17 +90,33 @@ impl HttpServer {
             .expect("start");
         let stderr = child.stderr.take().expect("stderr");
         let mut lines = BufReader::new(stderr).lines();
+        let log = Arc::new(Mutex::new(String::new()));
         let address = loop {
             let line = lines
                 .next()
                 .expect("the server says where it listens")
                 .expect("utf-8");
+            append(&log, &line);
             if let Some(url) = line.split("serving MCP on http://").nth(1) {
                 break url.trim_end_matches("/mcp").to_owned();
             }
         };
-        std::thread::spawn(move || for _ in lines {});
-        HttpServer { child, address }
+        let rest = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                append(&rest, &line);
+            }
+        });
+        HttpServer {
+            child,
+            address,
+            log,
+        }
+    }
+
+    /// What the server wrote to stderr so far.
+    pub(crate) fn log(&self) -> String {
+        self.log.lock().map(|log| log.clone()).unwrap_or_default()
     }
 
     /// Sends one HTTP request and returns the status code.
@@ -142,6 +166,13 @@ impl HttpServer {
         let mut response = Vec::new();
         let _ = stream.read_to_end(&mut response);
         String::from_utf8_lossy(&response).into_owned()
+    }
+}
+
+fn append(log: &Mutex<String>, line: &str) {
+    if let Ok(mut log) = log.lock() {
+        log.push_str(line);
+        log.push('\n');
     }
 }
 

@@ -2,22 +2,11 @@
 
 use std::fmt::Write as _;
 
-use skillpath_store::{ListFilter, Provenance, StoreError};
+use skillpath_store::{ListFilter, Provenance};
 
-use super::{print, shorten, table};
+use super::{io, print, shorten, table, to_json};
 use crate::cli::{DiffArgs, ListArgs, NameArgs, SearchArgs, ShowArgs};
 use crate::output::ExitStatus;
-
-fn io(source: std::io::Error) -> StoreError {
-    StoreError::Io {
-        context: "cannot write the output".to_owned(),
-        source,
-    }
-}
-
-fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Value, StoreError> {
-    serde_json::to_value(value).map_err(|e| StoreError::Database(e.to_string()))
-}
 
 fn source(provenance: &Provenance) -> String {
     match provenance {

@@ -4,6 +4,7 @@
 pub(crate) mod export;
 pub(crate) mod import;
 pub(crate) mod inspect;
+pub(crate) mod keys;
 pub(crate) mod revise;
 pub(crate) mod scan;
 pub(crate) mod serve;
@@ -61,6 +62,19 @@ pub(crate) fn change(args: &ChangeArgs, default_message: &str) -> Change {
             .clone()
             .unwrap_or_else(|| default_message.to_owned()),
     }
+}
+
+/// A failure to write the output, as a store command's error.
+pub(crate) fn io(source: std::io::Error) -> StoreError {
+    StoreError::Io {
+        context: "cannot write the output".to_owned(),
+        source,
+    }
+}
+
+/// `value` as JSON for `--format json`.
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Value, StoreError> {
+    serde_json::to_value(value).map_err(|e| StoreError::Database(e.to_string()))
 }
 
 /// Prints `value` as pretty JSON, or `text` for people.

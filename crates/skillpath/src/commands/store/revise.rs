@@ -47,10 +47,7 @@ fn run(name: String, what: Revise, options: ReviseOptions) -> anyhow::Result<Exi
                 skill.name, skill.revision
             )
         })
-        .map_err(|source| StoreError::Io {
-            context: "cannot write the output".to_owned(),
-            source,
-        })?;
+        .map_err(super::io)?;
         Ok(ExitStatus::Success)
     })
 }

@@ -5,23 +5,15 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use skillpath_server::folders::{FolderSources, FolderSync, watch};
-use skillpath_server::{ServerOptions, SkillServer, ToolsMode};
+use skillpath_server::{KeyPolicy, ServerOptions, SkillServer, ToolsMode};
 use skillpath_store::{StoreError, location};
 
-use crate::cli::{ServeArgs, ToolsArg};
+use crate::cli::{AuthArg, ServeArgs, ToolsArg};
 use crate::inputs;
 use crate::output::{self, ExitStatus};
 
 pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
     inputs::require_existing(&args.skills)?;
-    if let Some(address) = args.http
-        && !address.ip().is_loopback()
-        && !args.allow_remote
-    {
-        anyhow::bail!(
-            "serving on `{address}` would expose the skills to the network without API keys, which this build does not have yet; bind to a loopback address such as 127.0.0.1:8808, or pass `--allow-remote`"
-        );
-    }
     let sources = FolderSources {
         discover: if args.no_discover {
             None
@@ -81,15 +73,14 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
             Some(address) => {
                 let listener = tokio::net::TcpListener::bind(address).await?;
                 output::stderr(&format!("skillpath: serving MCP on http://{}/mcp\n", listener.local_addr()?))?;
-                let shutdown = async {
-                    let _ = tokio::signal::ctrl_c().await;
-                };
+                let shutdown = shutdown_signal()?;
                 let mut options = skillpath_server::HttpOptions::default();
                 options.allowed_hosts.extend(args.allowed_hosts.iter().cloned());
                 options.allowed_origins.extend(args.allowed_origins.iter().cloned());
                 options.stateless = args.stateless;
-                if args.allow_remote {
-                    output::stderr("skillpath: warning: serving without authentication; anyone who can reach this address can use the server\n")?;
+                options.keys = key_policy(args.auth, address);
+                if options.keys == KeyPolicy::Required {
+                    output::stderr("skillpath: every request needs an API key (`skillpath keys create`)\n")?;
                 }
                 skillpath_server::serve_http(server, listener, options, shutdown).await
             }
@@ -106,4 +97,29 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
             })
         }
     }
+}
+
+/// Keys are required when asked for, and whenever other hosts can reach the server.
+fn key_policy(auth: AuthArg, address: std::net::SocketAddr) -> KeyPolicy {
+    if auth == AuthArg::Required || !address.ip().is_loopback() {
+        KeyPolicy::Required
+    } else {
+        KeyPolicy::Optional
+    }
+}
+
+/// Completes on Ctrl-C (SIGINT) or, on Unix, SIGTERM (what systemd and container runtimes send
+/// to stop a service), so that both end the server gracefully.
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()> + Send + 'static> {
+    #[cfg(unix)]
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    Ok(async move {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }

@@ -1,0 +1,112 @@
+//! `skillpath keys`: create, list and revoke the API keys of HTTP clients.
+
+use skillpath_store::keys::{self, KeyInfo};
+use skillpath_store::time::now_rfc3339;
+
+use super::{io, print, table, to_json};
+use crate::cli::{KeysArgs, KeysCommand, KeysCreateArgs, KeysListArgs, KeysRevokeArgs};
+use crate::output::{self, ExitStatus};
+
+pub(crate) fn run(args: KeysArgs) -> anyhow::Result<ExitStatus> {
+    match args.command {
+        KeysCommand::Create(args) => create(args),
+        KeysCommand::List(args) => list(args),
+        KeysCommand::Revoke(args) => revoke(args),
+    }
+}
+
+/// Prints the key on stdout (alone on its line, for `$(skillpath keys create …)`), and what
+/// it is on stderr; with `--format json`, one object with both.
+fn create(args: KeysCreateArgs) -> anyhow::Result<ExitStatus> {
+    let (name, role, expires, format) = (args.name, args.role.into(), args.expires, args.format);
+    super::run(&args.db, move |store| async move {
+        let new = keys::generate(&name, role, expires)?;
+        let info = store.create_key(new.stored).await?;
+        let mut json = to_json(&info)?;
+        json["key"] = serde_json::Value::String(new.key.clone());
+        print(format, &json, || format!("{}\n", new.key)).map_err(io)?;
+        if matches!(format, crate::cli::OutputFormat::Text) {
+            let until = match &info.expires_at {
+                Some(at) => format!("until {at}"),
+                None => "until revoked".to_owned(),
+            };
+            output::stderr(&format!(
+                "Created key `{}` (role {}, {until}). Store it now: it is not shown again.\n",
+                info.name, info.role
+            ))
+            .map_err(io)?;
+        }
+        Ok(ExitStatus::Success)
+    })
+}
+
+fn list(args: KeysListArgs) -> anyhow::Result<ExitStatus> {
+    let format = args.format;
+    super::run(&args.db, move |store| async move {
+        let keys = store.list_keys().await?;
+        let now = now_rfc3339();
+        let mut json = to_json(&keys)?;
+        if let Some(items) = json.as_array_mut() {
+            for (item, key) in items.iter_mut().zip(&keys) {
+                item["state"] = state(key, &now).into();
+            }
+        }
+        print(format, &json, || {
+            let rows: Vec<Vec<String>> = keys
+                .iter()
+                .map(|key| {
+                    let or_dash = |value: &Option<String>| value.clone().unwrap_or("-".into());
+                    vec![
+                        key.name.clone(),
+                        key.role.to_string(),
+                        key.prefix.clone(),
+                        state(key, &now).to_owned(),
+                        key.created_at.clone(),
+                        or_dash(&key.expires_at),
+                        or_dash(&key.last_used_at),
+                    ]
+                })
+                .collect();
+            table(
+                &[
+                    "NAME",
+                    "ROLE",
+                    "PREFIX",
+                    "STATE",
+                    "CREATED",
+                    "EXPIRES",
+                    "LAST USED",
+                ],
+                &rows,
+            )
+        })
+        .map_err(io)?;
+        Ok(ExitStatus::Success)
+    })
+}
+
+fn revoke(args: KeysRevokeArgs) -> anyhow::Result<ExitStatus> {
+    let (name, format) = (args.name, args.format);
+    super::run(&args.db, move |store| async move {
+        let info = store.revoke_key(&name).await?;
+        print(format, &to_json(&info)?, || {
+            format!(
+                "Revoked key `{}` ({}); servers refuse it from their next request on.\n",
+                info.name, info.prefix
+            )
+        })
+        .map_err(io)?;
+        Ok(ExitStatus::Success)
+    })
+}
+
+/// `active`, `revoked` or `expired`.
+fn state(key: &KeyInfo, now: &str) -> &'static str {
+    if key.revoked_at.is_some() {
+        "revoked"
+    } else if key.is_expired(now) {
+        "expired"
+    } else {
+        "active"
+    }
+}
