@@ -1,6 +1,7 @@
 //! Integration tests for the `skillpath` CLI.
 
 mod api_keys;
+mod backup_restore;
 mod cli;
 mod differential;
 mod edge_cases;
