@@ -3,17 +3,24 @@
 //! first is kept and the others are reported as shadowed by it.
 
 use crate::error::StoreResult;
-use crate::model::{ImportItem, Provenance, ShadowedImport};
+use crate::model::{ImportItem, ImportReport, Provenance, ShadowedImport};
 use crate::sqlite::{checked, meta};
 
 /// An item to import, under its skill's name.
 pub(crate) struct Planned {
     pub(crate) name: String,
     pub(crate) item: ImportItem,
+    /// Where the item was among those given.
+    pub(crate) position: usize,
 }
 
-/// The items to write, in the order given, and the ones shadowed by an earlier item.
-pub(crate) fn plan(items: Vec<ImportItem>) -> StoreResult<(Vec<Planned>, Vec<ShadowedImport>)> {
+/// The items to write, in name order, and the ones shadowed by an earlier item. Writing in
+/// name order means two imports running at once lock their skills in one order, so on
+/// PostgreSQL one waits for the other instead of deadlocking. The report is put back in the
+/// order given by [`GivenOrder::restore`].
+pub(crate) fn plan(
+    items: Vec<ImportItem>,
+) -> StoreResult<(Vec<Planned>, Vec<ShadowedImport>, GivenOrder)> {
     let mut planned: Vec<Planned> = Vec::new();
     let mut shadowed = Vec::new();
     for item in items {
@@ -29,10 +36,47 @@ pub(crate) fn plan(items: Vec<ImportItem>) -> StoreResult<(Vec<Planned>, Vec<Sha
                 path,
                 kept: folder_of(&kept.item.provenance),
             }),
-            None => planned.push(Planned { name, item }),
+            None => planned.push(Planned {
+                name,
+                item,
+                position: 0,
+            }),
         }
     }
-    Ok((planned, shadowed))
+    for (position, item) in planned.iter_mut().enumerate() {
+        item.position = position;
+    }
+    planned.sort_by(|a, b| a.name.cmp(&b.name));
+    let given = GivenOrder(
+        planned
+            .iter()
+            .map(|p| (p.name.clone(), p.position))
+            .collect(),
+    );
+    Ok((planned, shadowed, given))
+}
+
+/// Where each planned name was among the items given, by name.
+pub(crate) struct GivenOrder(Vec<(String, usize)>);
+
+impl GivenOrder {
+    /// Sorts the report's lists of names back into the order the items were given in.
+    pub(crate) fn restore(&self, report: &mut ImportReport) {
+        let position = |name: &String| {
+            self.0
+                .binary_search_by(|(planned, _)| planned.cmp(name))
+                .ok()
+                .and_then(|index| self.0.get(index))
+                .map_or(usize::MAX, |(_, position)| *position)
+        };
+        for list in [
+            &mut report.created,
+            &mut report.updated,
+            &mut report.unchanged,
+        ] {
+            list.sort_by_key(position);
+        }
+    }
 }
 
 /// The folder an item was read from (empty for an item that came through the API).

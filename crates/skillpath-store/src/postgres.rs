@@ -1150,13 +1150,13 @@ impl Store for PostgresStore {
     }
 
     async fn import(&self, items: Vec<ImportItem>, change: Change) -> StoreResult<ImportReport> {
-        let (planned, shadowed) = import_plan::plan(items)?;
+        let (planned, shadowed, given_order) = import_plan::plan(items)?;
         self.write_quiet(async |transaction| {
             let mut report = ImportReport {
                 shadowed,
                 ..ImportReport::default()
             };
-            for Planned { name, item } in planned {
+            for Planned { name, item, .. } in planned {
                 let existing = match find(transaction, &name, true).await? {
                     Some(row) => Some(row),
                     None => match insert_skill(transaction, &name, &item.provenance).await? {
@@ -1209,6 +1209,7 @@ impl Store for PostgresStore {
             if !report.created.is_empty() || !report.updated.is_empty() {
                 announce(transaction).await?;
             }
+            given_order.restore(&mut report);
             Ok(report)
         })
         .await

@@ -717,13 +717,13 @@ impl Store for SqliteStore {
     }
 
     async fn import(&self, items: Vec<ImportItem>, change: Change) -> StoreResult<ImportReport> {
-        let (planned, shadowed) = import_plan::plan(items)?;
+        let (planned, shadowed, given_order) = import_plan::plan(items)?;
         self.write(move |transaction| {
             let mut report = ImportReport {
                 shadowed,
                 ..ImportReport::default()
             };
-            for Planned { name, item } in planned {
+            for Planned { name, item, .. } in planned {
                 match row(transaction, &name)? {
                     None => {
                         let id = insert_skill(transaction, &name, &item.provenance)?;
@@ -764,6 +764,7 @@ impl Store for SqliteStore {
                     }
                 }
             }
+            given_order.restore(&mut report);
             Ok(report)
         })
         .await

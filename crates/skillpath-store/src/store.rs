@@ -67,7 +67,8 @@ pub trait Store: Send + Sync {
 
     /// Imports skills in one transaction: new names are created, changed content gets exactly
     /// one revision, unchanged content none; of two items with one name the first is kept and
-    /// the other reported.
+    /// the other reported, each list in the order given. Skills are written in name order, so
+    /// two imports at once never deadlock: one waits for the other.
     async fn import(&self, items: Vec<ImportItem>, change: Change) -> StoreResult<ImportReport>;
 
     /// The unified diff of `name` from revision `from` to revision `to`.

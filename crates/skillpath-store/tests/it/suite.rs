@@ -64,6 +64,7 @@ macro_rules! store_suite {
             concurrent_updates_with_one_expected_revision_let_exactly_one_win,
             concurrent_creates_of_one_name_let_exactly_one_win,
             concurrent_key_creates_of_one_name_let_exactly_one_win,
+            concurrent_imports_of_one_set_in_opposite_orders_both_succeed,
         );
         $crate::suite::store_suite!(@backend $open;
             corpus_round_trips_through_import_and_export,
@@ -2879,4 +2880,47 @@ pub(crate) async fn concurrent_key_creates_of_one_name_let_exactly_one_win(store
     }
     assert_eq!(created, 1);
     assert_eq!(store.list_keys().await.expect("list").len(), 1);
+}
+
+pub(crate) async fn concurrent_imports_of_one_set_in_opposite_orders_both_succeed(
+    store: Arc<dyn Store>,
+) {
+    let names: Vec<String> = (0..24).map(|i| format!("shared-{i:02}")).collect();
+    for round in 0..4 {
+        let batch = |who: &str| -> Vec<ImportItem> {
+            names
+                .iter()
+                .map(|name| ImportItem {
+                    snapshot: skill(name, &format!("{who} {round}"), "body"),
+                    provenance: imported(name),
+                })
+                .collect()
+        };
+        let forward = batch("forward");
+        let mut backward = batch("backward");
+        backward.reverse();
+        let barrier = Arc::new(tokio::sync::Barrier::new(2));
+        let tasks: Vec<_> = [forward, backward]
+            .into_iter()
+            .map(|items| {
+                let (store, barrier) = (Arc::clone(&store), Arc::clone(&barrier));
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    store.import(items, by("ci", "import")).await
+                })
+            })
+            .collect();
+        for task in tasks {
+            let report = task.await.expect("task ran").expect("neither import fails");
+            assert_eq!(
+                report.created.len() + report.updated.len() + report.unchanged.len(),
+                names.len()
+            );
+        }
+        // Two imports per round, each writing every skill (content differs between them).
+        for name in &names {
+            let revisions = store.history(name).await.expect("history").len();
+            assert_eq!(revisions, 2 * round + 2, "{name}");
+        }
+    }
 }
