@@ -31,9 +31,11 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use async_trait::async_trait;
+use deadpool_postgres::Transaction;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio::sync::{broadcast, mpsc};
-use tokio_postgres::{AsyncMessage, IsolationLevel, NoTls, Row as PgRow, Transaction};
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{AsyncMessage, IsolationLevel, NoTls, Row as PgRow};
 
 use crate::error::{StoreError, StoreResult};
 use crate::import_plan::{self, Planned};
@@ -388,8 +390,7 @@ impl PostgresStore {
                 ALTER TABLE skillpath_migrations ADD COLUMN IF NOT EXISTS oldest_compatible INTEGER",
             )
             .await?;
-        let latest = transaction
-            .query_opt(
+        let latest = transaction.query_opt(
                 "SELECT version, oldest_compatible FROM skillpath_migrations ORDER BY version DESC LIMIT 1",
                 &[],
             )
@@ -415,8 +416,7 @@ impl PostgresStore {
             };
             let number = to_number(index + 1)?;
             let oldest = to_number(schema::oldest_compatible(MIGRATIONS, index + 1))?;
-            transaction
-                .execute(
+            transaction.execute(
                     "INSERT INTO skillpath_migrations (version, applied_at, oldest_compatible) VALUES ($1, $2, $3)",
                     &[&number, &now_rfc3339(), &oldest],
                 )
@@ -459,6 +459,49 @@ fn key_of(row: &PgRow) -> StoreResult<StoredKey> {
     })
 }
 
+/// Parameters of a statement.
+type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
+
+// The data path prepares each statement once per pooled connection (deadpool's statement
+// cache): a later use skips the round trip that prepares it and the server's parsing and
+// planning, which otherwise cost more than the statement itself.
+
+async fn cached_execute(
+    transaction: &Transaction<'_>,
+    sql: &str,
+    params: Params<'_>,
+) -> StoreResult<u64> {
+    let statement = transaction.prepare_cached(sql).await?;
+    Ok(transaction.execute(&statement, params).await?)
+}
+
+async fn cached_query(
+    transaction: &Transaction<'_>,
+    sql: &str,
+    params: Params<'_>,
+) -> StoreResult<Vec<PgRow>> {
+    let statement = transaction.prepare_cached(sql).await?;
+    Ok(transaction.query(&statement, params).await?)
+}
+
+async fn cached_query_opt(
+    transaction: &Transaction<'_>,
+    sql: &str,
+    params: Params<'_>,
+) -> StoreResult<Option<PgRow>> {
+    let statement = transaction.prepare_cached(sql).await?;
+    Ok(transaction.query_opt(&statement, params).await?)
+}
+
+async fn cached_query_one(
+    transaction: &Transaction<'_>,
+    sql: &str,
+    params: Params<'_>,
+) -> StoreResult<PgRow> {
+    let statement = transaction.prepare_cached(sql).await?;
+    Ok(transaction.query_one(&statement, params).await?)
+}
+
 /// A revision number as PostgreSQL's `BIGINT`.
 fn number(value: u64) -> StoreResult<i64> {
     i64::try_from(value)
@@ -498,8 +541,7 @@ async fn find(
     } else {
         "SELECT id, revision, deleted, content_hash FROM skills WHERE name = $1"
     };
-    transaction
-        .query_opt(sql, &[&name])
+    cached_query_opt(transaction, sql, &[&name])
         .await?
         .as_ref()
         .map(skill_row)
@@ -525,8 +567,7 @@ async fn insert_skill(
 ) -> StoreResult<Option<i64>> {
     let provenance_json =
         serde_json::to_string(provenance).map_err(|e| StoreError::Database(e.to_string()))?;
-    let row = transaction
-        .query_opt(
+    let row = cached_query_opt(transaction,
             "INSERT INTO skills (name, description, revision, deleted, content_hash, provenance, updated_at)
              VALUES ($1, '', 0, false, '', $2, '') ON CONFLICT (name) DO NOTHING RETURNING id",
             &[&name, &provenance_json],
@@ -553,8 +594,7 @@ async fn write_revision(
     let now = now_rfc3339();
     let content_hash = snapshot.content_hash();
     let n = number(revision)?;
-    transaction
-        .execute(
+    cached_execute(transaction,
             "INSERT INTO revisions (skill_id, number, created_at, author, message, operation, deleted, description, tool_name, content_hash, skill_md)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
             &[
@@ -577,37 +617,38 @@ async fn write_revision(
         let size = i64::try_from(file.bytes.len()).map_err(|_| {
             StoreError::InvalidSkill(format!("the file `{}` is too large", file.path))
         })?;
-        transaction
-            .execute(
+        cached_execute(transaction,
                 "INSERT INTO blobs (sha256, size, bytes) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING",
                 &[&sha, &size, &file.bytes],
             )
             .await?;
-        transaction
-            .execute(
-                "INSERT INTO revision_files (skill_id, number, path, sha256) VALUES ($1, $2, $3, $4)",
-                &[&id, &n, &file.path, &sha],
-            )
-            .await?;
+        cached_execute(
+            transaction,
+            "INSERT INTO revision_files (skill_id, number, path, sha256) VALUES ($1, $2, $3, $4)",
+            &[&id, &n, &file.path, &sha],
+        )
+        .await?;
     }
     let provenance_json =
         serde_json::to_string(provenance).map_err(|e| StoreError::Database(e.to_string()))?;
-    transaction
-        .execute(
+    cached_execute(transaction,
             "UPDATE skills SET description = $2, tool_name = $3, revision = $4, deleted = $5, content_hash = $6, provenance = $7, updated_at = $8 WHERE id = $1",
             &[&id, &meta.description, &meta.tool_name, &n, &deleted, &content_hash, &provenance_json, &now],
         )
         .await?;
-    transaction
-        .execute("DELETE FROM skill_search WHERE skill_id = $1", &[&id])
-        .await?;
+    cached_execute(
+        transaction,
+        "DELETE FROM skill_search WHERE skill_id = $1",
+        &[&id],
+    )
+    .await?;
     if !deleted {
-        transaction
-            .execute(
-                "INSERT INTO skill_search (skill_id, name, description, body) VALUES ($1, $2, $3, $4)",
-                &[&id, &meta.name, &meta.description, &meta.body],
-            )
-            .await?;
+        cached_execute(
+            transaction,
+            "INSERT INTO skill_search (skill_id, name, description, body) VALUES ($1, $2, $3, $4)",
+            &[&id, &meta.name, &meta.description, &meta.body],
+        )
+        .await?;
     }
     Ok(StoredSkill {
         name: meta.name,
@@ -633,12 +674,12 @@ async fn load(
     name: &str,
     revision: Option<u64>,
 ) -> StoreResult<StoredSkill> {
-    let Some(row) = transaction
-        .query_opt(
-            "SELECT id, revision, provenance FROM skills WHERE name = $1",
-            &[&name],
-        )
-        .await?
+    let Some(row) = cached_query_opt(
+        transaction,
+        "SELECT id, revision, provenance FROM skills WHERE name = $1",
+        &[&name],
+    )
+    .await?
     else {
         return Err(StoreError::NotFound {
             name: name.to_owned(),
@@ -656,28 +697,27 @@ async fn load(
     let Ok(n) = i64::try_from(wanted) else {
         return Err(not_found());
     };
-    let revision_row = transaction
-        .query_opt(
+    let revision_row = cached_query_opt(transaction,
             "SELECT created_at, deleted, description, tool_name, content_hash, skill_md FROM revisions WHERE skill_id = $1 AND number = $2",
             &[&id, &n],
         )
         .await?
         .ok_or_else(not_found)?;
-    let files = transaction
-        .query(
-            "SELECT f.path, b.bytes FROM revision_files f JOIN blobs b ON b.sha256 = f.sha256
+    let files = cached_query(
+        transaction,
+        "SELECT f.path, b.bytes FROM revision_files f JOIN blobs b ON b.sha256 = f.sha256
              WHERE f.skill_id = $1 AND f.number = $2 ORDER BY f.path COLLATE \"C\"",
-            &[&id, &n],
-        )
-        .await?
-        .iter()
-        .map(|r| {
-            Ok(SkillFile {
-                path: r.try_get(0)?,
-                bytes: r.try_get(1)?,
-            })
+        &[&id, &n],
+    )
+    .await?
+    .iter()
+    .map(|r| {
+        Ok(SkillFile {
+            path: r.try_get(0)?,
+            bytes: r.try_get(1)?,
         })
-        .collect::<StoreResult<Vec<_>>>()?;
+    })
+    .collect::<StoreResult<Vec<_>>>()?;
     Ok(StoredSkill {
         name: name.to_owned(),
         description: revision_row.try_get(2)?,
@@ -711,12 +751,12 @@ fn tsquery(words: &[String]) -> Option<String> {
 
 /// Tells every change listener, when the transaction commits, that this schema changed.
 async fn announce(transaction: &Transaction<'_>) -> StoreResult<()> {
-    transaction
-        .execute(
-            "SELECT pg_notify($1, current_schema())",
-            &[&CHANGES_CHANNEL],
-        )
-        .await?;
+    cached_execute(
+        transaction,
+        "SELECT pg_notify($1, current_schema())",
+        &[&CHANGES_CHANNEL],
+    )
+    .await?;
     Ok(())
 }
 
@@ -773,24 +813,24 @@ impl Store for PostgresStore {
         self.write_quiet(async |transaction| {
             let info = &key.info;
             // The partial unique index on active names decides between concurrent creators.
-            let inserted = transaction
-                .execute(
-                    &format!(
-                        "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            let inserted = cached_execute(
+                transaction,
+                &format!(
+                    "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                          ON CONFLICT (name) WHERE revoked_at IS NULL DO NOTHING"
-                    ),
-                    &[
-                        &key.id,
-                        &info.name,
-                        &info.role.as_str(),
-                        &key.sha256,
-                        &info.created_at,
-                        &info.expires_at,
-                        &info.last_used_at,
-                        &info.revoked_at,
-                    ],
-                )
-                .await?;
+                ),
+                &[
+                    &key.id,
+                    &info.name,
+                    &info.role.as_str(),
+                    &key.sha256,
+                    &info.created_at,
+                    &info.expires_at,
+                    &info.last_used_at,
+                    &info.revoked_at,
+                ],
+            )
+            .await?;
             if inserted == 0 {
                 return Err(StoreError::KeyExists(key.info.name.clone()));
             }
@@ -801,15 +841,15 @@ impl Store for PostgresStore {
 
     async fn list_keys(&self) -> StoreResult<Vec<KeyInfo>> {
         self.read(async |transaction| {
-            transaction
-                .query(
-                    &format!("SELECT {KEY_COLUMNS} FROM api_keys ORDER BY name, created_at, id"),
-                    &[],
-                )
-                .await?
-                .iter()
-                .map(|row| key_of(row).map(|key| key.info))
-                .collect()
+            cached_query(
+                transaction,
+                &format!("SELECT {KEY_COLUMNS} FROM api_keys ORDER BY name, created_at, id"),
+                &[],
+            )
+            .await?
+            .iter()
+            .map(|row| key_of(row).map(|key| key.info))
+            .collect()
         })
         .await
     }
@@ -817,16 +857,16 @@ impl Store for PostgresStore {
     async fn revoke_key(&self, name: &str) -> StoreResult<KeyInfo> {
         self.write_quiet(async |transaction| {
             let now = now_rfc3339();
-            let row = transaction
-                .query_opt(
-                    &format!(
-                        "UPDATE api_keys SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL
+            let row = cached_query_opt(
+                transaction,
+                &format!(
+                    "UPDATE api_keys SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL
                          RETURNING {KEY_COLUMNS}"
-                    ),
-                    &[&now, &name],
-                )
-                .await?
-                .ok_or_else(|| StoreError::KeyNotFound(name.to_owned()))?;
+                ),
+                &[&now, &name],
+            )
+            .await?
+            .ok_or_else(|| StoreError::KeyNotFound(name.to_owned()))?;
             Ok(key_of(&row)?.info)
         })
         .await
@@ -917,10 +957,13 @@ impl Store for PostgresStore {
             let row = existing(transaction, name, expected).await?;
             rules::check_state(name, row.deleted, Operation::Update)?;
             rules::check_keeps_name(name, &snapshot)?;
-            let provenance_text: String = transaction
-                .query_one("SELECT provenance FROM skills WHERE id = $1", &[&row.id])
-                .await?
-                .try_get(0)?;
+            let provenance_text: String = cached_query_one(
+                transaction,
+                "SELECT provenance FROM skills WHERE id = $1",
+                &[&row.id],
+            )
+            .await?
+            .try_get(0)?;
             let provenance = parse_provenance(&provenance_text)?;
             write_revision(
                 transaction,
@@ -1036,8 +1079,7 @@ impl Store for PostgresStore {
         let include_deleted = filter.include_deleted;
         let fetch = i64::try_from(limit + 1).unwrap_or(1001);
         self.read(async |transaction| {
-            let rows = transaction
-                .query(
+            let rows = cached_query(transaction,
                     "SELECT name, description, tool_name, revision, deleted, updated_at, provenance FROM skills
                      WHERE name > $1 AND ($2 OR NOT deleted) AND starts_with(name, $3)
                      ORDER BY name LIMIT $4",
@@ -1089,7 +1131,7 @@ impl Store for PostgresStore {
                           to_tsquery('english'::regconfig, $1) q
                      WHERE {filter} @@ q ORDER BY rank DESC, s.name LIMIT $2"
                 );
-                for r in transaction.query(&sql, &[&ts_query, &pool]).await? {
+                for r in cached_query(transaction, &sql, &[&ts_query, &pool]).await? {
                     candidates.push(search::Candidate {
                         key: r.try_get(0)?,
                         name: r.try_get(1)?,
@@ -1100,8 +1142,7 @@ impl Store for PostgresStore {
             }
             let mut hits = Vec::new();
             for (candidate, score) in search::rank(candidates, &words, limit) {
-                let text: String = transaction
-                    .query_one(
+                let text: String = cached_query_one(transaction,
                         "SELECT ts_headline('english'::regconfig,
                                 name || E'\\n' || description || E'\\n' || body,
                                 to_tsquery('english'::regconfig, $1), $3)
@@ -1125,8 +1166,7 @@ impl Store for PostgresStore {
                     name: name.to_owned(),
                     revision: None,
                 })?;
-            transaction
-                .query(
+            cached_query(transaction,
                     "SELECT number, created_at, author, message, operation, content_hash FROM revisions WHERE skill_id = $1 ORDER BY number",
                     &[&row.id],
                 )
