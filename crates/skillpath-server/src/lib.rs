@@ -102,6 +102,12 @@ pub async fn serve_http(
             auth::authenticate,
         ))
         .route("/healthz", axum::routing::get(|| async { "ok" }));
+    // Without TCP_NODELAY, a response written in two parts (headers, then the SSE event with the
+    // result) waits for the client's delayed ACK of the first: about 40 ms per request on a
+    // kept-alive connection.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, router)
         .with_graceful_shutdown(async move {
             shutdown.await;
