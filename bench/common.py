@@ -1,0 +1,82 @@
+"""What every benchmark shares: where things are, the tools a comparison runs against, and
+the statistics reported.
+
+The tools are installed on first use into a cache folder (``$SKILLPATH_BENCH_CACHE``, default
+``~/.cache/skillpath-bench``): a virtual environment with the reference validator
+(``skills-ref==0.1.1``) and ``skillz==0.1.14``. skillz declares Python >= 3.12; this machine
+has 3.11, on which it installs with ``--ignore-requires-python`` and runs unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = Path(os.environ.get("SKILLPATH_CORPUS", ROOT.parent / "shared" / "corpus"))
+CACHE = Path(
+    os.environ.get(
+        "SKILLPATH_BENCH_CACHE",
+        Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "skillpath-bench",
+    )
+)
+TOOLS = ("skills-ref==0.1.1", "skillz==0.1.14")
+
+
+def skillpath_bin() -> Path:
+    """The release binary (built by ``bench/run``), or ``$SKILLPATH_BIN``."""
+    path = Path(os.environ.get("SKILLPATH_BIN", ROOT / "target" / "release" / "skillpath"))
+    if not path.is_file():
+        sys.exit(f"no skillpath binary at {path}: run `cargo build --release -p skillpath` first")
+    return path
+
+
+def tools_venv() -> Path:
+    """The virtual environment with the tools compared against, installed on first use."""
+    home = CACHE / "venv"
+    marker = home / ".installed"
+    if marker.is_file() and marker.read_text() == " ".join(TOOLS):
+        return home
+    print(f"bench: installing {' '.join(TOOLS)} into {home}", file=sys.stderr)
+    venv.create(home, with_pip=True, clear=True)
+    pip = [str(home / "bin" / "python"), "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, TOOLS[0]], check=True)
+    # skillz says it needs Python 3.12; it runs on 3.11, which is what this machine has.
+    subprocess.run([*pip, "--ignore-requires-python", TOOLS[1]], check=True)
+    marker.write_text(" ".join(TOOLS))
+    return home
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The `p`-th percentile (0-100) by the nearest-rank method."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    rank = max(1, min(len(ordered), round(p / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+def peak_rss_mb(pid: int) -> float | None:
+    """The peak resident memory of a running process (VmHWM), in MB."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def ratio(theirs: float, ours: float) -> str:
+    """How many times faster (or smaller) ours is: theirs / ours, as text."""
+    if ours <= 0 or theirs != theirs or ours != ours:
+        return "–"
+    return f"{theirs / ours:,.1f}×"
