@@ -15,7 +15,7 @@ use skillpath_core::Mode;
 use skillpath_core::golden_path::GoldenSkill;
 use skillpath_core::skill_md::{self, SkillMd};
 use skillpath_core::tool_names;
-use skillpath_store::{ListFilter, Store, StoreResult, StoredSkill};
+use skillpath_store::{Store, StoreResult, StoredSkill};
 
 /// One live skill, parsed.
 #[derive(Debug)]
@@ -73,19 +73,12 @@ pub struct Catalog {
 impl Catalog {
     /// Reads every live skill from `store` and gives each its tool by the collision rule.
     pub async fn load(store: &dyn Store) -> StoreResult<Catalog> {
-        let mut skills = BTreeMap::new();
-        let mut cursor = None;
-        loop {
-            let page = store.list(ListFilter::default(), cursor, 500).await?;
-            for summary in page.items {
-                let stored = store.get(&summary.name, None).await?;
-                skills.insert(summary.name, Arc::new(CatalogSkill::new(stored)));
-            }
-            match page.next_cursor {
-                Some(next) => cursor = Some(next),
-                None => break,
-            }
-        }
+        let skills: BTreeMap<String, Arc<CatalogSkill>> = store
+            .current_skills()
+            .await?
+            .into_iter()
+            .map(|stored| (stored.name.clone(), Arc::new(CatalogSkill::new(stored))))
+            .collect();
         let wanted: Vec<(String, String)> = skills
             .values()
             .map(|skill| (skill.stored.name.clone(), skill.tool_name.clone()))

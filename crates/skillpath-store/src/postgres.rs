@@ -26,6 +26,7 @@
 //! Search uses a weighted `tsvector` (`english` configuration: name A, description B, body D)
 //! with a GIN index; candidates are ranked by the same tiers as SQLite ([`crate::search::rank`]).
 
+use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -47,7 +48,7 @@ use crate::model::{
 use crate::rules;
 use crate::schema::{self, Migration};
 use crate::search;
-use crate::sqlite::{checked, decode_cursor, encode_cursor, meta};
+use crate::sqlite::{checked, decode_cursor, encode_cursor, meta, parse_provenance};
 use crate::store::Store;
 use crate::time::now_rfc3339;
 
@@ -663,11 +664,6 @@ async fn write_revision(
     })
 }
 
-fn parse_provenance(text: &str) -> StoreResult<Provenance> {
-    serde_json::from_str(text)
-        .map_err(|e| StoreError::Database(format!("a stored provenance is not valid: {e}")))
-}
-
 /// Reads revision `revision` (or the current one) of skill `name`.
 async fn load(
     transaction: &Transaction<'_>,
@@ -1049,6 +1045,56 @@ impl Store for PostgresStore {
     async fn get(&self, name: &str, revision: Option<u64>) -> StoreResult<StoredSkill> {
         self.read(async |transaction| load(transaction, name, revision).await)
             .await
+    }
+
+    async fn current_skills(&self) -> StoreResult<Vec<StoredSkill>> {
+        self.read(async |transaction| {
+            let mut files: HashMap<i64, Vec<SkillFile>> = HashMap::new();
+            for row in cached_query(
+                transaction,
+                "SELECT f.skill_id, f.path, b.bytes FROM skills s
+                 JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
+                 JOIN blobs b ON b.sha256 = f.sha256
+                 WHERE NOT s.deleted ORDER BY f.skill_id, f.path COLLATE \"C\"",
+                &[],
+            )
+            .await?
+            {
+                files.entry(row.try_get(0)?).or_default().push(SkillFile {
+                    path: row.try_get(1)?,
+                    bytes: row.try_get(2)?,
+                });
+            }
+            cached_query(
+                transaction,
+                "SELECT s.id, s.name, s.revision, s.provenance, r.created_at, r.description,
+                        r.tool_name, r.content_hash, r.skill_md
+                 FROM skills s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
+                 WHERE NOT s.deleted ORDER BY s.name",
+                &[],
+            )
+            .await?
+            .iter()
+            .map(|row| {
+                let id: i64 = row.try_get(0)?;
+                Ok(StoredSkill {
+                    name: row.try_get(1)?,
+                    revision: revision_of(row.try_get(2)?),
+                    provenance: parse_provenance(row.try_get(3)?)?,
+                    updated_at: row.try_get(4)?,
+                    description: row.try_get(5)?,
+                    tool_name: row.try_get(6)?,
+                    deleted: false,
+                    content_hash: row.try_get(7)?,
+                    snapshot: SkillSnapshot {
+                        skill_md: row.try_get(8)?,
+                        files: files.remove(&id).unwrap_or_default(),
+                    },
+                })
+            })
+            .collect()
+        })
+        .await
     }
 
     async fn list(

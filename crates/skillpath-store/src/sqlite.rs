@@ -5,6 +5,7 @@
 //! and the later one sees the earlier one's revision (and is refused as stale); a process
 //! killed mid-transaction leaves the previous committed state (SQLite's journal).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -377,7 +378,12 @@ fn provenance_of(connection: &Connection, id: i64) -> StoreResult<Provenance> {
         params![id],
         |r| r.get(0),
     )?;
-    serde_json::from_str(&text)
+    parse_provenance(&text)
+}
+
+/// A stored provenance (JSON), as both backends keep it.
+pub(crate) fn parse_provenance(text: &str) -> StoreResult<Provenance> {
+    serde_json::from_str(text)
         .map_err(|e| StoreError::Database(format!("a stored provenance is not valid: {e}")))
 }
 
@@ -591,6 +597,57 @@ impl Store for SqliteStore {
         let name = name.to_owned();
         self.with(move |connection| load(connection, &name, revision))
             .await
+    }
+
+    async fn current_skills(&self) -> StoreResult<Vec<StoredSkill>> {
+        self.with(|connection| {
+            // One read transaction: the skills and their files from one moment.
+            let transaction = connection.transaction()?;
+            let mut files: HashMap<i64, Vec<SkillFile>> = HashMap::new();
+            {
+                let mut statement = transaction.prepare(
+                    "SELECT f.skill_id, f.path, b.bytes FROM skills s
+                     JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
+                     JOIN blobs b ON b.sha256 = f.sha256
+                     WHERE NOT s.deleted ORDER BY f.skill_id, f.path",
+                )?;
+                let mut rows = statement.query([])?;
+                while let Some(r) = rows.next()? {
+                    files.entry(r.get(0)?).or_default().push(SkillFile {
+                        path: r.get(1)?,
+                        bytes: r.get(2)?,
+                    });
+                }
+            }
+            let mut statement = transaction.prepare(
+                "SELECT s.id, s.name, s.revision, s.provenance, r.created_at, r.description,
+                        r.tool_name, r.content_hash, r.skill_md
+                 FROM skills s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
+                 WHERE NOT s.deleted ORDER BY s.name",
+            )?;
+            let mut rows = statement.query([])?;
+            let mut skills = Vec::new();
+            while let Some(r) = rows.next()? {
+                let id: i64 = r.get(0)?;
+                let provenance: String = r.get(3)?;
+                skills.push(StoredSkill {
+                    name: r.get(1)?,
+                    revision: r.get::<_, i64>(2)? as u64,
+                    provenance: parse_provenance(&provenance)?,
+                    updated_at: r.get(4)?,
+                    description: r.get(5)?,
+                    tool_name: r.get(6)?,
+                    deleted: false,
+                    content_hash: r.get(7)?,
+                    snapshot: SkillSnapshot {
+                        skill_md: r.get(8)?,
+                        files: files.remove(&id).unwrap_or_default(),
+                    },
+                });
+            }
+            Ok(skills)
+        })
+        .await
     }
 
     async fn list(

@@ -50,6 +50,10 @@ pub trait Store: Send + Sync {
     /// The skill at its current revision, or at `revision`.
     async fn get(&self, name: &str, revision: Option<u64>) -> StoreResult<StoredSkill>;
 
+    /// Every live skill at its current revision, with its files, in name order: what a server
+    /// loads at start, read at once (one consistent snapshot, no query per skill).
+    async fn current_skills(&self) -> StoreResult<Vec<StoredSkill>>;
+
     /// Skills in name order, `limit` at a time; pass the returned cursor for the next page.
     async fn list(
         &self,

@@ -59,6 +59,7 @@ macro_rules! store_suite {
             identical_files_in_several_skills_stay_independent,
             keys_are_listed_without_the_key_and_revoked_by_name,
             authentication_accepts_only_active_matching_keys,
+            current_skills_are_every_live_skill_as_get_reads_it,
         );
         $crate::suite::store_suite!(@shared $open;
             concurrent_updates_with_one_expected_revision_let_exactly_one_win,
@@ -2923,4 +2924,42 @@ pub(crate) async fn concurrent_imports_of_one_set_in_opposite_orders_both_succee
             assert_eq!(revisions, 2 * round + 2, "{name}");
         }
     }
+}
+
+pub(crate) async fn current_skills_are_every_live_skill_as_get_reads_it(store: &dyn Store) {
+    store
+        .create(pdf_forms(), Provenance::Api, by("a", "create"))
+        .await
+        .expect("create");
+    for (name, description) in [("zeta", "last"), ("alpha", "first"), ("gone", "deleted")] {
+        store
+            .create(
+                skill(name, description, "body"),
+                imported(name),
+                by("a", "create"),
+            )
+            .await
+            .expect("create");
+    }
+    store
+        .update(
+            "alpha",
+            1,
+            skill("alpha", "first, again", "body"),
+            by("a", "update"),
+        )
+        .await
+        .expect("update");
+    store
+        .delete("gone", 1, by("a", "delete"))
+        .await
+        .expect("delete");
+    let current = store.current_skills().await.expect("current skills");
+    let names: Vec<&str> = current.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["alpha", "pdf-forms", "zeta"]);
+    for skill in &current {
+        assert_eq!(skill, &store.get(&skill.name, None).await.expect("get"));
+    }
+    assert_eq!(current[1].snapshot.files.len(), 2);
+    assert_eq!(current[0].revision, 2);
 }
