@@ -11,10 +11,10 @@ use rmcp::model::{
     ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
     PaginatedRequestParams, Prompt, PromptArgument, PromptMessage,
     ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Reference, Resource, ResourceContents,
-    ResourceTemplate, ResourceUpdatedNotificationParam, Role, ServerCapabilities, ServerConfig,
-    SkillFrontmatter, SkillResource, SkillResources, SubscribeRequestParams, SubscriptionFilter,
-    Tool, ToolAnnotations, UnsubscribeRequestParams,
+    ReadResourceResponse, ReadResourceResult, Reference, ResourceContents, ResourceTemplate,
+    ResourceUpdatedNotificationParam, Role, ServerCapabilities, ServerConfig, SkillFrontmatter,
+    SkillResource, SkillResources, SubscribeRequestParams, SubscriptionFilter, Tool,
+    ToolAnnotations, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -233,51 +233,78 @@ impl SkillServer {
         }
     }
 
-    /// The tools `role` may see: skills for everyone, built-ins by their role.
-    fn tools(&self, role: KeyRole) -> Vec<Tool> {
-        let catalog = self.catalog();
-        let mut tools: Vec<Tool> = BUILTINS
-            .iter()
-            .filter(|builtin| !(builtin.writes && self.read_only()) && builtin.role <= role)
-            .map(|builtin| {
-                let schema = (builtin.schema)();
-                Tool::new(
-                    builtin.name,
-                    builtin.description,
-                    Arc::new(schema.as_object().cloned().unwrap_or_default()),
-                )
-                .with_annotations(
-                    ToolAnnotations::new()
-                        .read_only(!builtin.writes)
-                        .destructive(false)
-                        .open_world(false),
-                )
-            })
-            .collect();
-        if self.per_skill_tools(&catalog) {
-            for (tool_name, skill) in catalog.tools() {
-                let input = schema::input_schema(&skill.golden.args);
-                tools.push(
-                    Tool::new(
-                        tool_name.clone(),
-                        skill.stored.description.clone(),
-                        Arc::new(input.as_object().cloned().unwrap_or_default()),
-                    )
-                    .with_annotations(
-                        ToolAnnotations::new()
-                            .read_only(true)
-                            .idempotent(true)
-                            .open_world(false),
-                    ),
-                );
+    /// The tools `role` may see, in listing order: built-ins by their role, then the skills'
+    /// tools (everyone's). Built once per catalog and role, since clients page through it.
+    fn tools<'a>(&self, catalog: &'a Catalog, role: KeyRole) -> &'a [Tool] {
+        catalog.lists.tools[role as usize].get_or_init(|| {
+            let mut tools: Vec<Tool> = BUILTINS
+                .iter()
+                .filter(|builtin| !(builtin.writes && self.read_only()) && builtin.role <= role)
+                .map(builtin_tool)
+                .collect();
+            if self.per_skill_tools(catalog) {
+                tools.extend(catalog.tools().map(|(name, skill)| skill_tool(name, skill)));
             }
-        }
-        self.with_fixtures(fixtures::tools, tools)
+            self.with_fixtures(fixtures::tools, tools)
+        })
     }
 
     fn page_size(&self) -> usize {
         self.inner.options.page_size.max(1)
     }
+}
+
+/// A skill as MCP lists it as a prompt: its arguments as the prompt's.
+fn skill_prompt(skill: &CatalogSkill) -> Prompt {
+    let arguments: Vec<PromptArgument> = skill
+        .golden
+        .args
+        .iter()
+        .map(|arg| {
+            let mut argument = PromptArgument::new(arg.name.clone()).with_required(arg.required);
+            if let Some(description) = &arg.description {
+                argument = argument.with_description(description.clone());
+            }
+            argument
+        })
+        .collect();
+    Prompt::new(
+        skill.stored.name.clone(),
+        Some(skill.stored.description.clone()),
+        Some(arguments),
+    )
+}
+
+/// A built-in tool as MCP lists it.
+fn builtin_tool(builtin: &crate::builtin::Builtin) -> Tool {
+    let schema = (builtin.schema)();
+    Tool::new(
+        builtin.name,
+        builtin.description,
+        Arc::new(schema.as_object().cloned().unwrap_or_default()),
+    )
+    .with_annotations(
+        ToolAnnotations::new()
+            .read_only(!builtin.writes)
+            .destructive(false)
+            .open_world(false),
+    )
+}
+
+/// A skill's tool as MCP lists it: its description, and its arguments as the input schema.
+fn skill_tool(tool_name: &str, skill: &CatalogSkill) -> Tool {
+    let input = schema::input_schema(&skill.golden.args);
+    Tool::new(
+        tool_name.to_owned(),
+        skill.stored.description.clone(),
+        Arc::new(input.as_object().cloned().unwrap_or_default()),
+    )
+    .with_annotations(
+        ToolAnnotations::new()
+            .read_only(true)
+            .idempotent(true)
+            .open_world(false),
+    )
 }
 
 /// Most bytes of serialized items in one page, whatever the page size: well under the 1 MiB a
@@ -287,8 +314,8 @@ pub(crate) const PAGE_BYTES: usize = 256 * 1024;
 
 /// One page of `items` after `cursor` (an offset this server handed out): at most `page_size`
 /// items and [`PAGE_BYTES`] bytes, but never empty while items remain.
-pub(crate) fn paginate<T: serde::Serialize>(
-    items: Vec<T>,
+pub(crate) fn paginate<T: serde::Serialize + Clone>(
+    items: &[T],
     cursor: Option<&str>,
     page_size: usize,
 ) -> Result<(Vec<T>, Option<String>), McpError> {
@@ -311,10 +338,7 @@ pub(crate) fn paginate<T: serde::Serialize>(
         end += 1;
     }
     let next = (end < items.len()).then(|| format!("o{end}"));
-    Ok((
-        items.into_iter().skip(start).take(end - start).collect(),
-        next,
-    ))
+    Ok((items[start..end].to_vec(), next))
 }
 
 /// The skill's content as a loaded skill: wrapped so clients can recognise and keep it, with
@@ -450,9 +474,11 @@ impl ServerHandler for SkillServer {
     /// Any tool by name, whoever asks (the SDK reads its schema to check requests; calling it
     /// still checks the caller's role).
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tools(KeyRole::Admin)
-            .into_iter()
+        let catalog = self.catalog();
+        self.tools(&catalog, KeyRole::Admin)
+            .iter()
             .find(|tool| tool.name == name)
+            .cloned()
     }
 
     async fn list_tools(
@@ -461,7 +487,8 @@ impl ServerHandler for SkillServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let cursor = request.and_then(|r| r.cursor);
-        let tools = self.tools(Caller::of(&context).role);
+        let catalog = self.catalog();
+        let tools = self.tools(&catalog, Caller::of(&context).role);
         let (tools, next) = paginate(tools, cursor.as_deref(), self.page_size())?;
         let mut result = ListToolsResult::with_all_items(tools);
         result.next_cursor = next;
@@ -511,8 +538,11 @@ impl ServerHandler for SkillServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
         let cursor = request.and_then(|r| r.cursor);
-        let all: Vec<Resource> =
-            self.with_fixtures(fixtures::resources, resources::list(&self.catalog()));
+        let catalog = self.catalog();
+        let all = catalog
+            .lists
+            .resources
+            .get_or_init(|| self.with_fixtures(fixtures::resources, resources::list(&catalog)));
         let (items, next) = paginate(all, cursor.as_deref(), self.page_size())?;
         let mut result = ListResourcesResult::with_all_items(items);
         result.next_cursor = next;
@@ -558,31 +588,11 @@ impl ServerHandler for SkillServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
         let cursor = request.and_then(|r| r.cursor);
-        let prompts: Vec<Prompt> = self
-            .catalog()
-            .skills()
-            .map(|skill| {
-                let arguments: Vec<PromptArgument> = skill
-                    .golden
-                    .args
-                    .iter()
-                    .map(|arg| {
-                        let mut argument =
-                            PromptArgument::new(arg.name.clone()).with_required(arg.required);
-                        if let Some(description) = &arg.description {
-                            argument = argument.with_description(description.clone());
-                        }
-                        argument
-                    })
-                    .collect();
-                Prompt::new(
-                    skill.stored.name.clone(),
-                    Some(skill.stored.description.clone()),
-                    Some(arguments),
-                )
-            })
-            .collect();
-        let prompts = self.with_fixtures(fixtures::prompts, prompts);
+        let catalog = self.catalog();
+        let prompts = catalog.lists.prompts.get_or_init(|| {
+            let prompts = catalog.skills().map(|skill| skill_prompt(skill)).collect();
+            self.with_fixtures(fixtures::prompts, prompts)
+        });
         let (items, next) = paginate(prompts, cursor.as_deref(), self.page_size())?;
         let mut result = ListPromptsResult::with_all_items(items);
         result.next_cursor = next;
@@ -628,7 +638,7 @@ impl ServerHandler for SkillServer {
             .skills()
             .filter_map(|skill| skill_entry(skill))
             .collect();
-        let (items, next) = paginate(entries, cursor.as_deref(), self.page_size())?;
+        let (items, next) = paginate(&entries, cursor.as_deref(), self.page_size())?;
         let mut result = ListSkillsResult::with_all_items(items);
         result.next_cursor = next;
         Ok(result)
@@ -656,7 +666,7 @@ impl ServerHandler for SkillServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, McpError> {
         let children = resources::directory(&self.catalog(), &request.uri)?;
-        let (items, next) = paginate(children, request.cursor.as_deref(), self.page_size())?;
+        let (items, next) = paginate(&children, request.cursor.as_deref(), self.page_size())?;
         let mut result = ReadResourceDirectoryResult::with_all_items(items);
         result.next_cursor = next;
         Ok(result)
@@ -845,7 +855,7 @@ mod tests {
         let mut cursor = None;
         loop {
             let (page, next) =
-                paginate(items.to_vec(), cursor.as_deref(), page_size).expect("a valid cursor");
+                paginate(items, cursor.as_deref(), page_size).expect("a valid cursor");
             pages.push(page);
             match next {
                 Some(next) => cursor = Some(next),
@@ -885,7 +895,7 @@ mod tests {
     #[test]
     fn a_cursor_this_server_did_not_hand_out_is_invalid_params() {
         for cursor in ["x", "o99", "o-1"] {
-            let error = paginate(vec![1, 2, 3], Some(cursor), 2).expect_err("invalid");
+            let error = paginate(&[1, 2, 3], Some(cursor), 2).expect_err("invalid");
             assert_eq!(
                 error.code,
                 rmcp::model::ErrorCode::INVALID_PARAMS,
