@@ -111,7 +111,7 @@ def machine() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="tiny inputs, one repetition")
-    parser.add_argument("--out", type=Path, default=common.ROOT / "target" / "bench-results.md")
+    parser.add_argument("--out", type=Path, default=common.release_dir().parent / "bench-results.md")
     args = parser.parse_args()
 
     if args.smoke:
@@ -146,7 +146,7 @@ def main() -> None:
                                    "--runs", "1"))
 
         sections.append("## Write throughput, PostgreSQL vs SQLite")
-        writes = common.ROOT / "target" / "release" / "examples" / "write_throughput"
+        writes = common.release_dir() / "examples" / "write_throughput"
         command = [str(writes), "--postgres", POSTGRES, "--format", "markdown"]
         if args.smoke:
             command += ["--skills", "40", "--runs", "1", "--writers", "1,2"]

@@ -26,7 +26,7 @@ import common
 
 
 def search_bin() -> Path:
-    path = common.ROOT / "target" / "release" / "examples" / "search_latency"
+    path = common.release_dir() / "examples" / "search_latency"
     if not path.is_file():
         sys.exit(
             f"no {path}: run `cargo build --release -p skillpath-store --example search_latency`"
