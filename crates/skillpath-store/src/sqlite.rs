@@ -715,7 +715,20 @@ impl Store for SqliteStore {
         self.with(move |connection| {
             let (name_weight, description_weight, body_weight) = SEARCH_WEIGHTS;
             let mut candidates = Vec::new();
-            for column_query in [fts_query.clone(), format!("{{name}} : ({fts_query})")] {
+            // Name matches, then name-or-description matches, then (only when those do not
+            // fill the pool) any column. The ranking tiers put a skill with a query word in
+            // its name or description above every skill that has it only in its body, and
+            // scoring body matches is most of the work: common words match most bodies.
+            let scopes = [
+                format!("{{name}} : ({fts_query})"),
+                format!("{{name description}} : ({fts_query})"),
+                fts_query.clone(),
+            ];
+            let mut in_name_or_description = 0;
+            for (index, column_query) in scopes.into_iter().enumerate() {
+                if index == 2 && in_name_or_description >= pool as usize {
+                    break;
+                }
                 let mut statement = connection.prepare_cached(
                     "SELECT s.id, s.name, s.description, bm25(skills_fts, ?2, ?3, ?4) AS rank
                      FROM skills_fts JOIN skills s ON s.id = skills_fts.rowid
@@ -731,6 +744,9 @@ impl Store for SqliteStore {
                         })
                     })?
                     .collect::<Result<Vec<_>, _>>()?;
+                if index == 1 {
+                    in_name_or_description = found.len();
+                }
                 candidates.extend(found);
             }
             let mut snippet = connection.prepare_cached(
