@@ -294,15 +294,10 @@ async fn run(
                 Some(text) => Some(keys::parse_lifetime(text)?),
                 None => None,
             };
-            let new = keys::generate(key_name, role, lifetime).map_err(store_error)?;
-            let info = server
-                .store()
-                .create_key(new.stored)
+            let created = keys::create(server.store(), key_name, role, lifetime)
                 .await
                 .map_err(store_error)?;
-            let mut json = serde_json::to_value(&info).map_err(|error| error.to_string())?;
-            json["key"] = Value::String(new.key);
-            serde_json::to_string_pretty(&json).map_err(|error| error.to_string())
+            serde_json::to_string_pretty(&created).map_err(|error| error.to_string())
         }
         "revoke_api_key" => {
             let key_name = text_arg(arguments, "name")?;

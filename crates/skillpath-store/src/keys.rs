@@ -159,6 +159,29 @@ pub fn generate(name: &str, role: Role, expires_in_secs: Option<u64>) -> StoreRe
     })
 }
 
+/// A key just stored: what `keys create` and the `create_api_key` tool show, once. Serializes
+/// as the key's listing plus `key`.
+#[derive(Debug, serde::Serialize)]
+pub struct CreatedKey {
+    /// Everything listed about the key.
+    #[serde(flatten)]
+    pub info: KeyInfo,
+    /// The whole key, `sp_<id>_<secret>`, for the caller to keep.
+    pub key: String,
+}
+
+/// Makes a key ([`generate`]) and stores it: refused when an active key has the name.
+pub async fn create(
+    store: &dyn Store,
+    name: &str,
+    role: Role,
+    expires_in_secs: Option<u64>,
+) -> StoreResult<CreatedKey> {
+    let new = generate(name, role, expires_in_secs)?;
+    let info = store.create_key(new.stored).await?;
+    Ok(CreatedKey { info, key: new.key })
+}
+
 /// Why a presented key was not accepted. The texts go back to the client (never with the key).
 #[derive(Debug, thiserror::Error)]
 pub enum AuthError {

@@ -4,17 +4,13 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Now, as `2026-11-30T14:05:09.123Z`.
 pub fn now_rfc3339() -> String {
-    let since = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
+    let since = since_epoch();
     format_rfc3339(since.as_secs(), since.subsec_millis())
 }
 
 /// `seconds` from now, as RFC 3339 UTC (saturating at the far future).
 pub fn rfc3339_from_now(seconds: u64) -> String {
-    let since = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
+    let since = since_epoch();
     format_rfc3339(
         since.as_secs().saturating_add(seconds),
         since.subsec_millis(),
@@ -23,13 +19,18 @@ pub fn rfc3339_from_now(seconds: u64) -> String {
 
 /// `seconds` ago, as RFC 3339 UTC (the epoch at the earliest).
 pub fn rfc3339_before_now(seconds: u64) -> String {
-    let since = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
+    let since = since_epoch();
     format_rfc3339(
         since.as_secs().saturating_sub(seconds),
         since.subsec_millis(),
     )
+}
+
+/// The time since the Unix epoch (zero for a clock set before it).
+fn since_epoch() -> std::time::Duration {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
 }
 
 /// Seconds and milliseconds since the Unix epoch, as RFC 3339 UTC.

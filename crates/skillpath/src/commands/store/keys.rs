@@ -20,11 +20,9 @@ pub(crate) fn run(args: KeysArgs) -> anyhow::Result<ExitStatus> {
 fn create(args: KeysCreateArgs) -> anyhow::Result<ExitStatus> {
     let (name, role, expires, format) = (args.name, args.role.into(), args.expires, args.format);
     super::run(&args.db, move |store| async move {
-        let new = keys::generate(&name, role, expires)?;
-        let info = store.create_key(new.stored).await?;
-        let mut json = to_json(&info)?;
-        json["key"] = serde_json::Value::String(new.key.clone());
-        print(format, &json, || format!("{}\n", new.key)).map_err(io)?;
+        let created = keys::create(store.as_ref(), &name, role, expires).await?;
+        print(format, &to_json(&created)?, || format!("{}\n", created.key)).map_err(io)?;
+        let info = &created.info;
         if matches!(format, crate::cli::OutputFormat::Text) {
             let until = match &info.expires_at {
                 Some(at) => format!("until {at}"),
