@@ -72,7 +72,6 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
             None => skillpath_server::serve_stdio(server).await,
             Some(address) => {
                 let listener = tokio::net::TcpListener::bind(address).await?;
-                output::stderr(&format!("skillpath: serving MCP on http://{}/mcp\n", listener.local_addr()?))?;
                 let shutdown = shutdown_signal()?;
                 let mut options = skillpath_server::HttpOptions::default();
                 options.allowed_hosts.extend(args.allowed_hosts.iter().cloned());
@@ -82,6 +81,8 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
                 if options.keys == KeyPolicy::Required {
                     output::stderr("skillpath: every request needs an API key (`skillpath keys create`)\n")?;
                 }
+                // Last, so that whoever waits for this line has read everything said before serving.
+                output::stderr(&format!("skillpath: serving MCP on http://{}/mcp\n", listener.local_addr()?))?;
                 skillpath_server::serve_http(server, listener, options, shutdown).await
             }
         }
