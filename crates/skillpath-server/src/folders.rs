@@ -14,8 +14,8 @@ use std::time::Duration;
 use notify::{RecursiveMode, Watcher};
 use skillpath_core::walk::{self, WalkLimits};
 use skillpath_store::discovery::{self, DiscoveryLimits};
-use skillpath_store::folder::read_skill_folder;
-use skillpath_store::{Change, ImportItem, ImportReport, Provenance, Store, StoreError};
+use skillpath_store::folder::{FolderSource, read_folders};
+use skillpath_store::{Change, ImportReport, Provenance, Store, StoreError};
 
 use crate::SkillServer;
 
@@ -31,11 +31,11 @@ pub struct FolderSources {
     pub roots: Vec<PathBuf>,
 }
 
-/// The skills read from the sources, and what could not be read.
+/// The skill folders of the sources, and what was skipped.
 #[derive(Debug, Default)]
-pub struct Collected {
-    /// The skills, in precedence order.
-    pub items: Vec<ImportItem>,
+pub struct Located {
+    /// The skill folders, in precedence order.
+    pub folders: Vec<FolderSource>,
     /// What was skipped, and why.
     pub problems: Vec<String>,
     /// The folders to watch.
@@ -43,16 +43,16 @@ pub struct Collected {
 }
 
 impl FolderSources {
-    /// Reads every skill of the sources.
-    pub fn collect(&self) -> Collected {
-        let mut collected = Collected::default();
+    /// Finds every skill folder of the sources (without reading them).
+    pub fn locate(&self) -> Located {
+        let mut located = Located::default();
         let mut sources: Vec<(PathBuf, String, String)> = Vec::new();
         if let Some((project, home)) = &self.discover {
             let found =
                 discovery::discover(Some(project), home.as_deref(), DiscoveryLimits::default());
-            collected.watched.extend(found.searched);
+            located.watched.extend(found.searched);
             for (path, why) in found.skipped {
-                collected
+                located
                     .problems
                     .push(format!("skipped `{}`: {why}", path.display()));
             }
@@ -66,9 +66,9 @@ impl FolderSources {
         }
         for root in &self.roots {
             let found = walk::find_skill_dirs(root, WalkLimits::default());
-            collected.watched.push(root.clone());
+            located.watched.push(root.clone());
             for (path, why) in found.skipped {
-                collected
+                located
                     .problems
                     .push(format!("skipped `{}`: {why}", path.display()));
             }
@@ -79,22 +79,18 @@ impl FolderSources {
                     .map(|dir| (dir, root.display().to_string(), "folder".to_owned())),
             );
         }
-        for (dir, root, scope) in sources {
-            match read_skill_folder(&dir) {
-                Ok(snapshot) => collected.items.push(ImportItem {
-                    snapshot,
-                    provenance: Provenance::Imported {
-                        path: dir.display().to_string(),
-                        root,
-                        scope,
-                    },
-                }),
-                Err(error) => collected
-                    .problems
-                    .push(format!("skipped `{}`: {error}", dir.display())),
-            }
-        }
-        collected
+        located.folders = sources
+            .into_iter()
+            .map(|(dir, root, scope)| FolderSource {
+                provenance: Provenance::Imported {
+                    path: dir.display().to_string(),
+                    root,
+                    scope,
+                },
+                dir,
+            })
+            .collect();
+        located
     }
 }
 
@@ -138,21 +134,37 @@ impl FolderSync {
 
     /// The folders to watch.
     pub fn watched(&self) -> Vec<PathBuf> {
-        self.sources.collect().watched
+        self.sources.locate().watched
     }
 
     /// Imports every skill of the sources (unchanged ones get no revision) and deletes those
     /// whose folder disappeared since the last sync.
     pub async fn sync(&self) -> Result<SyncReport, StoreError> {
-        let collected = self.sources.collect();
+        let located = self.sources.locate();
+        let mut problems = located.problems;
+        // Folders unchanged since their skill's current revision was read from them are not
+        // read again (their files' metadata says so).
+        let recorded = self.store.folder_stamps().await?;
+        let folders = located.folders;
+        let (items, unreadable) =
+            tokio::task::spawn_blocking(move || read_folders(folders, &recorded, &|_| {}))
+                .await
+                .map_err(|error| {
+                    StoreError::Database(format!("reading skill folders failed: {error}"))
+                })?;
+        problems.extend(
+            unreadable
+                .into_iter()
+                .map(|(dir, error)| format!("skipped `{}`: {error}", dir.display())),
+        );
         let change = Change {
             author: "serve".to_owned(),
             message: "sync from skill folders".to_owned(),
         };
-        let import = if collected.items.is_empty() {
+        let import = if items.is_empty() {
             ImportReport::default()
         } else {
-            self.store.import(collected.items, change.clone()).await?
+            self.store.import_folders(items, change.clone()).await?
         };
         let now: BTreeSet<String> = import
             .created
@@ -186,7 +198,7 @@ impl FolderSync {
         Ok(SyncReport {
             import,
             deleted,
-            problems: collected.problems,
+            problems,
         })
     }
 }

@@ -4,11 +4,18 @@
 //! `node_modules`, and sub-folders that are skills of their own (they are imported as such).
 //! Symlinks are followed only when they stay inside the skill folder.
 
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use sha2::{Digest, Sha256};
 
 use crate::error::{StoreError, StoreResult};
-use crate::model::{SkillFile, SkillSnapshot, check_relative_path};
+use crate::model::{
+    FolderContent, FolderImport, FolderStamp, Provenance, RecordedStamp, SkillFile, SkillSnapshot,
+    check_relative_path,
+};
 
 /// Largest file a skill may hold.
 pub const MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
@@ -25,6 +32,39 @@ pub fn read_skill_folder(dir: &Path) -> StoreResult<SkillSnapshot> {
         skillpath_core::load::DEFAULT_MAX_FILE_SIZE,
     )
     .map_err(|diagnostic| StoreError::InvalidSkill(diagnostic.message))?;
+    let mut files = Vec::new();
+    for entry in skill_files(dir)? {
+        if entry.metadata.len() > MAX_FILE_SIZE {
+            return Err(StoreError::InvalidSkill(format!(
+                "`{}` is {} bytes, over the limit of {MAX_FILE_SIZE} bytes for a skill's file",
+                entry.path.display(),
+                entry.metadata.len()
+            )));
+        }
+        let bytes =
+            fs::read(&entry.real).map_err(io(format!("cannot read `{}`", entry.path.display())))?;
+        files.push(SkillFile {
+            path: entry.relative,
+            bytes,
+        });
+    }
+    SkillSnapshot::new(skill_md, files)
+}
+
+/// One file of a skill folder (not `SKILL.md`), found by [`skill_files`].
+struct FolderEntry {
+    /// Its path in the skill, `/`-separated.
+    relative: String,
+    /// Where it was found.
+    path: PathBuf,
+    /// Where it really is (symlinks resolved, inside the skill folder).
+    real: PathBuf,
+    metadata: fs::Metadata,
+}
+
+/// The files of the skill folder `dir`, in no particular order: what [`read_skill_folder`]
+/// reads and what [`folder_stamp`] describes, found one way for both.
+fn skill_files(dir: &Path) -> StoreResult<Vec<FolderEntry>> {
     let root = dir
         .canonicalize()
         .map_err(io(format!("cannot read `{}`", dir.display())))?;
@@ -61,29 +101,199 @@ pub fn read_skill_folder(dir: &Path) -> StoreResult<SkillSnapshot> {
             } else {
                 format!("{prefix}/{name}")
             };
-            if real.is_dir() {
+            let metadata =
+                fs::metadata(&real).map_err(io(format!("cannot read `{}`", path.display())))?;
+            if metadata.is_dir() {
                 if !real.join("SKILL.md").exists() {
                     stack.push((real, relative));
                 }
                 continue;
             }
-            let size = fs::metadata(&real)
-                .map_err(io(format!("cannot read `{}`", path.display())))?
-                .len();
-            if size > MAX_FILE_SIZE {
-                return Err(StoreError::InvalidSkill(format!(
-                    "`{}` is {size} bytes, over the limit of {MAX_FILE_SIZE} bytes for a skill's file",
-                    path.display()
-                )));
-            }
-            let bytes = fs::read(&real).map_err(io(format!("cannot read `{}`", path.display())))?;
-            files.push(SkillFile {
-                path: relative,
-                bytes,
+            files.push(FolderEntry {
+                relative,
+                path,
+                real,
+                metadata,
             });
         }
     }
-    SkillSnapshot::new(skill_md, files)
+    Ok(files)
+}
+
+/// How close to now a file's change time may be for its folder to get a stamp. A file written
+/// within the same tick of the file system's clock as the stamp could change again without
+/// its times changing (git calls such entries "racily clean"), so such a folder is read again
+/// next time instead.
+const RACY_WINDOW: Duration = Duration::from_secs(2);
+
+/// A fingerprint of the skill folder `dir` made from the metadata of its files (path, size,
+/// modification and status-change times, inode), without reading them: equal stamps mean the
+/// folder has not changed, as far as the file system can tell, so an import can skip reading
+/// it. `None` when a file changed too recently for its times to be trusted (see
+/// [`RACY_WINDOW`]). Take the stamp *before* reading the folder, so a change made while
+/// reading shows as a different stamp next time.
+pub fn folder_stamp(dir: &Path) -> StoreResult<Option<FolderStamp>> {
+    stamp_trusting_times_older_than(dir, RACY_WINDOW)
+}
+
+/// [`folder_stamp`] with `racy_window` in place of [`RACY_WINDOW`].
+fn stamp_trusting_times_older_than(
+    dir: &Path,
+    racy_window: Duration,
+) -> StoreResult<Option<FolderStamp>> {
+    let skill_md = dir.join("SKILL.md");
+    let metadata =
+        fs::metadata(&skill_md).map_err(io(format!("cannot read `{}`", skill_md.display())))?;
+    let mut entries: Vec<(String, fs::Metadata)> = vec![(String::new(), metadata)];
+    entries.extend(
+        skill_files(dir)?
+            .into_iter()
+            .map(|entry| (entry.relative, entry.metadata)),
+    );
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let racy_since = SystemTime::now()
+        .checked_sub(racy_window)
+        .unwrap_or(SystemTime::UNIX_EPOCH);
+    let mut hasher = Sha256::new();
+    for (relative, metadata) in &entries {
+        let modified = metadata
+            .modified()
+            .map_err(io(format!("cannot read the times of `{}`", dir.display())))?;
+        let marks = change_marks(metadata);
+        let changed = UNIX_EPOCH + Duration::new(marks.changed_seconds, marks.changed_nanos);
+        if modified >= racy_since || changed >= racy_since {
+            return Ok(None);
+        }
+        let modified = modified.duration_since(UNIX_EPOCH).unwrap_or_default();
+        hasher.update(format!(
+            "{relative}\0{}\0{}.{}\0{}.{}\0{}\n",
+            metadata.len(),
+            modified.as_secs(),
+            modified.subsec_nanos(),
+            marks.changed_seconds,
+            marks.changed_nanos,
+            marks.inode
+        ));
+    }
+    let folder = dir
+        .canonicalize()
+        .map_err(io(format!("cannot read `{}`", dir.display())))?;
+    Ok(Some(FolderStamp {
+        folder: folder.display().to_string(),
+        stamp: format!("{:x}", hasher.finalize()),
+    }))
+}
+
+/// What a file's metadata says besides its size and modification time, where the platform
+/// tells: a tool that restores modification times (an archive, `touch -r`) still changes these.
+struct ChangeMarks {
+    changed_seconds: u64,
+    changed_nanos: u32,
+    inode: u64,
+}
+
+#[cfg(unix)]
+fn change_marks(metadata: &fs::Metadata) -> ChangeMarks {
+    use std::os::unix::fs::MetadataExt;
+    ChangeMarks {
+        changed_seconds: u64::try_from(metadata.ctime()).unwrap_or(0),
+        changed_nanos: u32::try_from(metadata.ctime_nsec()).unwrap_or(0) % 1_000_000_000,
+        inode: metadata.ino(),
+    }
+}
+
+#[cfg(not(unix))]
+fn change_marks(_: &fs::Metadata) -> ChangeMarks {
+    ChangeMarks {
+        changed_seconds: 0,
+        changed_nanos: 0,
+        inode: 0,
+    }
+}
+
+/// A skill folder to import, and where it was found.
+#[derive(Debug, Clone)]
+pub struct FolderSource {
+    /// The folder.
+    pub dir: PathBuf,
+    /// Where the skill will say it comes from.
+    pub provenance: Provenance,
+}
+
+/// What [`read_folders`] could not read, and why.
+pub type Unreadable = (PathBuf, StoreError);
+
+/// Reads the skill folders `sources` for an import, skipping those whose stamp equals the one
+/// `recorded` with their skill's current revision (see [`Store::folder_stamps`]): those are
+/// given to the import unread, by name. `progress` is called once per folder. Folders are read
+/// on every core: an import of many skills waits mostly on the disk.
+///
+/// [`Store::folder_stamps`]: crate::Store::folder_stamps
+pub fn read_folders(
+    sources: Vec<FolderSource>,
+    recorded: &[RecordedStamp],
+    progress: &(dyn Fn(&Path) + Sync),
+) -> (Vec<FolderImport>, Vec<Unreadable>) {
+    let recorded: HashMap<&str, &RecordedStamp> = recorded
+        .iter()
+        .map(|stamp| (stamp.folder.as_str(), stamp))
+        .collect();
+    let read_one = |source: FolderSource| -> Result<FolderImport, Unreadable> {
+        progress(&source.dir);
+        let stamp = folder_stamp(&source.dir).map_err(|error| (source.dir.clone(), error))?;
+        if let Some(stamp) = &stamp
+            && let Some(known) = recorded.get(stamp.folder.as_str())
+            && known.stamp == stamp.stamp
+        {
+            return Ok(FolderImport {
+                provenance: source.provenance,
+                content: FolderContent::Unchanged {
+                    name: known.name.clone(),
+                },
+            });
+        }
+        let snapshot = read_skill_folder(&source.dir).map_err(|error| (source.dir, error))?;
+        Ok(FolderImport {
+            provenance: source.provenance,
+            content: FolderContent::Read { snapshot, stamp },
+        })
+    };
+    let results = parallel_map(sources, &read_one);
+    let mut items = Vec::with_capacity(results.len());
+    let mut unreadable = Vec::new();
+    for result in results {
+        match result {
+            Ok(item) => items.push(item),
+            Err(problem) => unreadable.push(problem),
+        }
+    }
+    (items, unreadable)
+}
+
+/// `f` over `items` on every core, results in the order of `items`.
+fn parallel_map<T: Send, R: Send>(items: Vec<T>, f: &(dyn Fn(T) -> R + Sync)) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut chunks: Vec<Vec<T>> = Vec::new();
+    let per_chunk = items.len().div_ceil(threads).max(1);
+    let mut items = items.into_iter().peekable();
+    while items.peek().is_some() {
+        chunks.push(items.by_ref().take(per_chunk).collect());
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| scope.spawn(move || chunk.into_iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        handles
+            .into_iter()
+            // A panic in `f` is a bug; carry it on to the caller as it would be without threads.
+            .flat_map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
 }
 
 /// Writes `snapshot` into `dir` (created if needed): `SKILL.md` and every file. Paths are
@@ -145,6 +355,75 @@ mod tests {
             error.to_string().contains("symlink that leads out"),
             "{error}"
         );
+    }
+
+    /// The stamp of `dir`, trusting every time (the files of a test are all just written).
+    fn stamp(dir: &Path) -> String {
+        stamp_trusting_times_older_than(dir, Duration::ZERO)
+            .expect("stamps")
+            .expect("a stamp")
+            .stamp
+    }
+
+    #[test]
+    fn stamps_change_with_any_file_and_not_otherwise() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let skill = temp.path().join("s");
+        fs::create_dir_all(skill.join("references")).expect("mkdir");
+        fs::write(
+            skill.join("SKILL.md"),
+            "---\nname: s\ndescription: d\n---\n",
+        )
+        .expect("write");
+        fs::write(skill.join("references/a.md"), "A").expect("write");
+        let first = stamp(&skill);
+        assert_eq!(stamp(&skill), first, "nothing changed");
+        // Reading does not change it.
+        read_skill_folder(&skill).expect("reads");
+        assert_eq!(stamp(&skill), first);
+
+        let mut before = first;
+        let mut changed = |what: &str, change: &dyn Fn()| {
+            change();
+            let now = stamp(&skill);
+            assert_ne!(now, before, "{what} leaves the stamp as it was");
+            before = now;
+        };
+        changed("rewriting a file with the same bytes", &|| {
+            fs::write(skill.join("references/a.md"), "A").expect("write")
+        });
+        changed("editing SKILL.md", &|| {
+            fs::write(
+                skill.join("SKILL.md"),
+                "---\nname: s\ndescription: e\n---\n",
+            )
+            .expect("write")
+        });
+        changed("adding a file", &|| {
+            fs::write(skill.join("b.txt"), "B").expect("write")
+        });
+        changed("renaming a file", &|| {
+            fs::rename(skill.join("b.txt"), skill.join("c.txt")).expect("rename")
+        });
+        changed("removing a file", &|| {
+            fs::remove_file(skill.join("c.txt")).expect("remove")
+        });
+        // Nested skills and `.git` are not the skill's files, so they do not count.
+        let unchanged = stamp(&skill);
+        fs::create_dir_all(skill.join(".git")).expect("mkdir");
+        fs::write(skill.join(".git/HEAD"), "x").expect("write");
+        assert_eq!(stamp(&skill), unchanged);
+    }
+
+    #[test]
+    fn folders_changed_just_now_get_no_stamp() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        fs::write(
+            temp.path().join("SKILL.md"),
+            "---\nname: s\ndescription: d\n---\n",
+        )
+        .expect("write");
+        assert_eq!(folder_stamp(temp.path()).expect("stamps"), None);
     }
 
     #[test]

@@ -1,15 +1,16 @@
 //! What an import writes, decided before a backend opens its transaction, so both backends
 //! import by one rule: every snapshot is checked, and of several items with one skill name the
-//! first is kept and the others are reported as shadowed by it.
+//! first is kept and the others are reported as shadowed by it (items left unread because
+//! their folder is unchanged take part by the name recorded for them).
 
 use crate::error::StoreResult;
-use crate::model::{ImportItem, ImportReport, Provenance, ShadowedImport};
+use crate::model::{FolderContent, FolderImport, ImportReport, Provenance, ShadowedImport};
 use crate::sqlite::{checked, meta};
 
 /// An item to import, under its skill's name.
 pub(crate) struct Planned {
     pub(crate) name: String,
-    pub(crate) item: ImportItem,
+    pub(crate) item: FolderImport,
     /// Where the item was among those given.
     pub(crate) position: usize,
 }
@@ -19,16 +20,23 @@ pub(crate) struct Planned {
 /// PostgreSQL one waits for the other instead of deadlocking. The report is put back in the
 /// order given by [`GivenOrder::restore`].
 pub(crate) fn plan(
-    items: Vec<ImportItem>,
+    items: Vec<FolderImport>,
 ) -> StoreResult<(Vec<Planned>, Vec<ShadowedImport>, GivenOrder)> {
     let mut planned: Vec<Planned> = Vec::new();
     let mut shadowed = Vec::new();
     for item in items {
-        let item = ImportItem {
-            snapshot: checked(item.snapshot)?,
+        let (name, content) = match item.content {
+            FolderContent::Read { snapshot, stamp } => {
+                let snapshot = checked(snapshot)?;
+                let name = meta(&snapshot)?.name;
+                (name, FolderContent::Read { snapshot, stamp })
+            }
+            FolderContent::Unchanged { name } => (name.clone(), FolderContent::Unchanged { name }),
+        };
+        let item = FolderImport {
+            content,
             provenance: item.provenance,
         };
-        let name = meta(&item.snapshot)?.name;
         let path = folder_of(&item.provenance);
         match planned.iter().find(|p| p.name == name) {
             Some(kept) => shadowed.push(ShadowedImport {

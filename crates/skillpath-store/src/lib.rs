@@ -25,8 +25,9 @@ pub mod time;
 
 pub use error::{StoreError, StoreResult};
 pub use model::{
-    Change, ImportItem, ImportReport, ListFilter, Operation, Page, Provenance, Revision, SearchHit,
-    SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
+    Change, FolderContent, FolderImport, FolderStamp, ImportItem, ImportReport, ListFilter,
+    Operation, Page, Provenance, RecordedStamp, Revision, SearchHit, SkillFile, SkillSnapshot,
+    SkillSummary, StoredSkill,
 };
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;

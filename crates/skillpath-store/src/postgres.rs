@@ -42,8 +42,9 @@ use crate::error::{StoreError, StoreResult};
 use crate::import_plan::{self, Planned};
 use crate::keys::{KEY_COLUMNS, KeyInfo, Role, StoredKey};
 use crate::model::{
-    Change, ImportItem, ImportReport, ListFilter, Operation, Page, Provenance, Revision, SearchHit,
-    SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
+    Change, FolderContent, FolderImport, FolderStamp, ImportReport, ListFilter, Operation, Page,
+    Provenance, RecordedStamp, Revision, SearchHit, SkillFile, SkillSnapshot, SkillSummary,
+    StoredSkill,
 };
 use crate::rules;
 use crate::schema::{self, Migration};
@@ -125,6 +126,15 @@ const MIGRATIONS: &[Migration] = &[
         revoked_at TEXT
     );
     CREATE UNIQUE INDEX api_keys_active_name ON api_keys(name) WHERE revoked_at IS NULL;",
+    },
+    Migration {
+        additive: true,
+        sql: "CREATE TABLE folder_stamps (
+        folder TEXT PRIMARY KEY,
+        skill_id BIGINT NOT NULL REFERENCES skills(id),
+        revision BIGINT NOT NULL,
+        stamp TEXT NOT NULL
+    );",
     },
 ];
 
@@ -1235,7 +1245,11 @@ impl Store for PostgresStore {
         .await
     }
 
-    async fn import(&self, items: Vec<ImportItem>, change: Change) -> StoreResult<ImportReport> {
+    async fn import_folders(
+        &self,
+        items: Vec<FolderImport>,
+        change: Change,
+    ) -> StoreResult<ImportReport> {
         let (planned, shadowed, given_order) = import_plan::plan(items)?;
         self.write_quiet(async |transaction| {
             let mut report = ImportReport {
@@ -1243,6 +1257,11 @@ impl Store for PostgresStore {
                 ..ImportReport::default()
             };
             for Planned { name, item, .. } in planned {
+                let FolderContent::Read { snapshot, stamp } = item.content else {
+                    report.unchanged.push(name);
+                    report.not_read += 1;
+                    continue;
+                };
                 let existing = match find(transaction, &name, true).await? {
                     Some(row) => Some(row),
                     None => match insert_skill(transaction, &name, &item.provenance).await? {
@@ -1253,12 +1272,13 @@ impl Store for PostgresStore {
                                 1,
                                 Operation::Create,
                                 &change,
-                                &item.snapshot,
+                                &snapshot,
                                 false,
                                 &item.provenance,
                             )
                             .await?;
                             report.created.push(name);
+                            record_stamp(transaction, stamp.as_ref(), id, 1).await?;
                             continue;
                         }
                         // Created by someone else meanwhile: treat it as existing.
@@ -1270,8 +1290,9 @@ impl Store for PostgresStore {
                         "skill `{name}` vanished during the import"
                     )));
                 };
-                if !row.deleted && row.content_hash == item.snapshot.content_hash() {
+                if !row.deleted && row.content_hash == snapshot.content_hash() {
                     report.unchanged.push(name);
+                    record_stamp(transaction, stamp.as_ref(), row.id, row.revision).await?;
                     continue;
                 }
                 let operation = if row.deleted {
@@ -1285,12 +1306,13 @@ impl Store for PostgresStore {
                     row.revision + 1,
                     operation,
                     &change,
-                    &item.snapshot,
+                    &snapshot,
                     false,
                     &item.provenance,
                 )
                 .await?;
                 report.updated.push(name);
+                record_stamp(transaction, stamp.as_ref(), row.id, row.revision + 1).await?;
             }
             if !report.created.is_empty() || !report.updated.is_empty() {
                 announce(transaction).await?;
@@ -1300,6 +1322,50 @@ impl Store for PostgresStore {
         })
         .await
     }
+
+    async fn folder_stamps(&self) -> StoreResult<Vec<RecordedStamp>> {
+        self.read(async |transaction| {
+            cached_query(
+                transaction,
+                "SELECT f.folder, s.name, f.stamp FROM folder_stamps f JOIN skills s ON s.id = f.skill_id
+                 WHERE f.revision = s.revision AND NOT s.deleted",
+                &[],
+            )
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(RecordedStamp {
+                    folder: row.try_get(0)?,
+                    name: row.try_get(1)?,
+                    stamp: row.try_get(2)?,
+                })
+            })
+            .collect()
+        })
+        .await
+    }
+}
+
+/// Records `stamp` (if any) as the stamp of its folder, read for revision `revision` of the
+/// skill `id`.
+async fn record_stamp(
+    transaction: &Transaction<'_>,
+    stamp: Option<&FolderStamp>,
+    id: i64,
+    revision: u64,
+) -> StoreResult<()> {
+    let Some(stamp) = stamp else {
+        return Ok(());
+    };
+    let revision = number(revision)?;
+    cached_execute(
+        transaction,
+        "INSERT INTO folder_stamps (folder, skill_id, revision, stamp) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (folder) DO UPDATE SET skill_id = excluded.skill_id, revision = excluded.revision, stamp = excluded.stamp",
+        &[&stamp.folder, &id, &revision, &stamp.stamp],
+    )
+    .await?;
+    Ok(())
 }
 
 #[cfg(test)]

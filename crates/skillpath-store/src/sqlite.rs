@@ -16,8 +16,8 @@ use crate::error::{StoreError, StoreResult};
 use crate::import_plan::{self, Planned};
 use crate::keys::{KEY_COLUMNS, KeyInfo, Role, StoredKey};
 use crate::model::{
-    Change, ImportItem, ImportReport, ListFilter, Operation, Page, Provenance, Revision, SearchHit,
-    SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
+    Change, FolderContent, FolderImport, ImportReport, ListFilter, Operation, Page, Provenance,
+    RecordedStamp, Revision, SearchHit, SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
 };
 use crate::rules;
 use crate::schema::{self, Migration};
@@ -88,6 +88,15 @@ const MIGRATIONS: &[Migration] = &[
     CREATE UNIQUE INDEX api_keys_active_name ON api_keys(name) WHERE revoked_at IS NULL;
     CREATE TABLE schema_compatibility (oldest INTEGER NOT NULL);
     INSERT INTO schema_compatibility (oldest) VALUES (0);",
+    },
+    Migration {
+        additive: true,
+        sql: "CREATE TABLE folder_stamps (
+        folder TEXT PRIMARY KEY,
+        skill_id INTEGER NOT NULL REFERENCES skills(id),
+        revision INTEGER NOT NULL,
+        stamp TEXT NOT NULL
+    );",
     },
 ];
 
@@ -789,7 +798,11 @@ impl Store for SqliteStore {
         .await
     }
 
-    async fn import(&self, items: Vec<ImportItem>, change: Change) -> StoreResult<ImportReport> {
+    async fn import_folders(
+        &self,
+        items: Vec<FolderImport>,
+        change: Change,
+    ) -> StoreResult<ImportReport> {
         let (planned, shadowed, given_order) = import_plan::plan(items)?;
         self.write(move |transaction| {
             let mut report = ImportReport {
@@ -797,7 +810,12 @@ impl Store for SqliteStore {
                 ..ImportReport::default()
             };
             for Planned { name, item, .. } in planned {
-                match row(transaction, &name)? {
+                let FolderContent::Read { snapshot, stamp } = item.content else {
+                    report.unchanged.push(name);
+                    report.not_read += 1;
+                    continue;
+                };
+                let current = match row(transaction, &name)? {
                     None => {
                         let id = insert_skill(transaction, &name, &item.provenance)?;
                         write_revision(
@@ -806,16 +824,16 @@ impl Store for SqliteStore {
                             1,
                             Operation::Create,
                             &change,
-                            &item.snapshot,
+                            &snapshot,
                             false,
                             &item.provenance,
                         )?;
                         report.created.push(name);
+                        (id, 1)
                     }
-                    Some(row)
-                        if !row.deleted && row.content_hash == item.snapshot.content_hash() =>
-                    {
+                    Some(row) if !row.deleted && row.content_hash == snapshot.content_hash() => {
                         report.unchanged.push(name);
+                        (row.id, row.revision)
                     }
                     Some(row) => {
                         let operation = if row.deleted {
@@ -829,16 +847,45 @@ impl Store for SqliteStore {
                             row.revision + 1,
                             operation,
                             &change,
-                            &item.snapshot,
+                            &snapshot,
                             false,
                             &item.provenance,
                         )?;
                         report.updated.push(name);
+                        (row.id, row.revision + 1)
                     }
+                };
+                if let Some(stamp) = stamp {
+                    transaction
+                        .prepare_cached(
+                            "INSERT INTO folder_stamps (folder, skill_id, revision, stamp) VALUES (?1, ?2, ?3, ?4)
+                             ON CONFLICT (folder) DO UPDATE SET skill_id = excluded.skill_id, revision = excluded.revision, stamp = excluded.stamp",
+                        )?
+                        .execute(params![stamp.folder, current.0, current.1 as i64, stamp.stamp])?;
                 }
             }
             given_order.restore(&mut report);
             Ok(report)
+        })
+        .await
+    }
+
+    async fn folder_stamps(&self) -> StoreResult<Vec<RecordedStamp>> {
+        self.with(|connection| {
+            let mut statement = connection.prepare_cached(
+                "SELECT f.folder, s.name, f.stamp FROM folder_stamps f JOIN skills s ON s.id = f.skill_id
+                 WHERE f.revision = s.revision AND s.deleted = 0",
+            )?;
+            let stamps = statement
+                .query_map([], |r| {
+                    Ok(RecordedStamp {
+                        folder: r.get(0)?,
+                        name: r.get(1)?,
+                        stamp: r.get(2)?,
+                    })
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(stamps)
         })
         .await
     }

@@ -6,8 +6,8 @@ use crate::diff::unified_diff;
 use crate::error::StoreResult;
 use crate::keys::{KeyInfo, StoredKey};
 use crate::model::{
-    Change, ImportItem, ImportReport, ListFilter, Page, Provenance, Revision, SearchHit,
-    SkillSnapshot, SkillSummary, StoredSkill,
+    Change, FolderImport, ImportItem, ImportReport, ListFilter, Page, Provenance, RecordedStamp,
+    Revision, SearchHit, SkillSnapshot, SkillSummary, StoredSkill,
 };
 
 /// A place that keeps skills with their revisions. Every write takes the revision the writer
@@ -73,7 +73,23 @@ pub trait Store: Send + Sync {
     /// one revision, unchanged content none; of two items with one name the first is kept and
     /// the other reported, each list in the order given. Skills are written in name order, so
     /// two imports at once never deadlock: one waits for the other.
-    async fn import(&self, items: Vec<ImportItem>, change: Change) -> StoreResult<ImportReport>;
+    async fn import(&self, items: Vec<ImportItem>, change: Change) -> StoreResult<ImportReport> {
+        self.import_folders(items.into_iter().map(FolderImport::from).collect(), change)
+            .await
+    }
+
+    /// [`Store::import`] of skill folders, some of them not read because their stamp says
+    /// they are unchanged (see [`crate::folder::read_folders`]); those are reported unchanged.
+    /// The stamp of every folder read is recorded with the revision the import leaves current.
+    async fn import_folders(
+        &self,
+        items: Vec<FolderImport>,
+        change: Change,
+    ) -> StoreResult<ImportReport>;
+
+    /// The stamps of folders whose skill still holds, at its current revision, what an import
+    /// read from them: a folder with the same stamp now need not be read again.
+    async fn folder_stamps(&self) -> StoreResult<Vec<RecordedStamp>>;
 
     /// The unified diff of `name` from revision `from` to revision `to`.
     async fn diff(&self, name: &str, from: u64, to: u64) -> StoreResult<String> {

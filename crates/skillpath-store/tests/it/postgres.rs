@@ -161,14 +161,14 @@ async fn stores_opening_one_new_schema_at_once_migrate_it_once() {
         stores.push(open.await.expect("task ran").expect("the store opens"));
     }
     for store in &stores {
-        assert_eq!(store.schema_version().await.expect("version"), 2);
+        assert_eq!(store.schema_version().await.expect("version"), 3);
     }
     let client = connect(&url).await;
     let rows = client
         .query("SELECT version FROM skillpath_migrations", &[])
         .await
         .expect("migrations");
-    assert_eq!(rows.len(), 2, "each migration ran once");
+    assert_eq!(rows.len(), 3, "each migration ran once");
     // Reopening an up-to-date schema keeps the data.
     stores[0]
         .create(skill("kept", "d", "b"), Provenance::Api, by("a", "m"))

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use skillpath_store::keys::{self, AuthError, KeyInfo, Role};
 use skillpath_store::{
-    ImportItem, ListFilter, Provenance, SkillFile, SkillSnapshot, Store, StoreError, StoredSkill,
+    FolderContent, FolderImport, FolderStamp, ImportItem, ListFilter, Provenance, RecordedStamp,
+    SkillFile, SkillSnapshot, Store, StoreError, StoredSkill,
 };
 
 use crate::support::{
@@ -55,6 +56,7 @@ macro_rules! store_suite {
             import_restores_a_deleted_skill,
             import_keeps_the_first_of_two_items_with_one_name,
             import_round_trips_binary_files,
+            folder_stamps_follow_the_revision_they_were_read_for,
             files_keep_their_bytes_and_sha256,
             identical_files_in_several_skills_stay_independent,
             keys_are_listed_without_the_key_and_revoked_by_name,
@@ -2035,6 +2037,134 @@ pub(crate) async fn import_creates_new_skills_and_skips_unchanged_ones(store: &d
         .await
         .expect("empty import");
     assert_eq!(report, skillpath_store::ImportReport::default());
+}
+
+/// A folder item read with a stamp.
+fn stamped(snapshot: SkillSnapshot, folder: &str, stamp: &str) -> FolderImport {
+    FolderImport {
+        provenance: imported(folder),
+        content: FolderContent::Read {
+            snapshot,
+            stamp: Some(FolderStamp {
+                folder: folder.to_owned(),
+                stamp: stamp.to_owned(),
+            }),
+        },
+    }
+}
+
+/// A folder item left unread because its stamp matched.
+fn unread(name: &str, folder: &str) -> FolderImport {
+    FolderImport {
+        provenance: imported(folder),
+        content: FolderContent::Unchanged {
+            name: name.to_owned(),
+        },
+    }
+}
+
+fn recorded(folder: &str, name: &str, stamp: &str) -> RecordedStamp {
+    RecordedStamp {
+        folder: folder.to_owned(),
+        name: name.to_owned(),
+        stamp: stamp.to_owned(),
+    }
+}
+
+async fn stamps_of(store: &dyn Store) -> Vec<RecordedStamp> {
+    let mut stamps = store.folder_stamps().await.expect("folder stamps");
+    stamps.sort_by(|a, b| a.folder.cmp(&b.folder));
+    stamps
+}
+
+pub(crate) async fn folder_stamps_follow_the_revision_they_were_read_for(store: &dyn Store) {
+    let report = store
+        .import_folders(
+            vec![
+                stamped(skill("alpha", "A", "one"), "/s/alpha", "a1"),
+                stamped(skill("beta", "B", "one"), "/s/beta", "b1"),
+                FolderImport::from(ImportItem {
+                    snapshot: skill("gamma", "G", "one"),
+                    provenance: imported("/s/gamma"),
+                }),
+            ],
+            by("import", "one"),
+        )
+        .await
+        .expect("import");
+    assert_eq!(report.created, ["alpha", "beta", "gamma"]);
+    assert_eq!(
+        stamps_of(store).await,
+        [
+            recorded("/s/alpha", "alpha", "a1"),
+            recorded("/s/beta", "beta", "b1")
+        ],
+        "a folder read without a stamp records none"
+    );
+
+    // An unread folder is reported unchanged and writes nothing; a changed one moves its stamp
+    // to the new revision; an unchanged one read again takes its new stamp.
+    let report = store
+        .import_folders(
+            vec![
+                unread("alpha", "/s/alpha"),
+                stamped(skill("beta", "B", "two"), "/s/beta", "b2"),
+                stamped(skill("gamma", "G", "one"), "/s/gamma", "g1"),
+            ],
+            by("import", "two"),
+        )
+        .await
+        .expect("import");
+    assert_eq!(report.unchanged, ["alpha", "gamma"]);
+    assert_eq!(report.updated, ["beta"]);
+    assert_eq!(report.not_read, 1);
+    assert_eq!(history_of(store, "alpha").await.len(), 1);
+    assert_eq!(
+        stamps_of(store).await,
+        [
+            recorded("/s/alpha", "alpha", "a1"),
+            recorded("/s/beta", "beta", "b2"),
+            recorded("/s/gamma", "gamma", "g1"),
+        ]
+    );
+
+    // A change that did not come from the folder (an update, a delete) makes its stamp stale:
+    // the folder must be read again.
+    let beta = store.get("beta", None).await.expect("get");
+    store
+        .update(
+            "beta",
+            beta.revision,
+            skill("beta", "B", "edited by an agent"),
+            by("agent", "edit"),
+        )
+        .await
+        .expect("update");
+    let gamma = store.get("gamma", None).await.expect("get");
+    store
+        .delete("gamma", gamma.revision, by("agent", "delete"))
+        .await
+        .expect("delete");
+    assert_eq!(
+        stamps_of(store).await,
+        [recorded("/s/alpha", "alpha", "a1")]
+    );
+
+    // An unread folder takes part in shadowing by its recorded name.
+    let report = store
+        .import_folders(
+            vec![
+                unread("alpha", "/s/alpha"),
+                stamped(skill("alpha", "Another A", "x"), "/t/alpha", "t1"),
+            ],
+            by("import", "three"),
+        )
+        .await
+        .expect("import");
+    assert_eq!(report.unchanged, ["alpha"]);
+    assert_eq!(report.shadowed.len(), 1, "{report:?}");
+    assert_eq!(report.shadowed[0].path, "/t/alpha");
+    assert_eq!(store.get("alpha", None).await.expect("get").revision, 1);
 }
 
 pub(crate) async fn import_gives_changed_content_exactly_one_revision(store: &dyn Store) {

@@ -57,6 +57,54 @@ fn text(bytes: &[u8]) -> String {
 }
 
 #[test]
+fn reimports_read_only_the_folders_that_changed() {
+    let env = Env::new();
+    for index in 0..6 {
+        env.skill(
+            &format!("tree/s{index}"),
+            &format!("skill-{index}"),
+            &format!("Use when testing number {index}."),
+        );
+    }
+    std::fs::write(env.path().join("tree/s0/notes.md"), "first notes").expect("write");
+    let report = env.json(&["import", "tree", "--format", "json"]);
+    assert_eq!(report["created"].as_array().map(Vec::len), Some(6));
+    assert_eq!(
+        report["not_read"], 0,
+        "files written just now are always read"
+    );
+    // Past the window in which a file's times cannot be trusted, a re-import reads every folder
+    // once more (nothing was stamped yet) and stamps them; the next reads none.
+    std::thread::sleep(std::time::Duration::from_millis(2_100));
+    let stamping = env.json(&["import", "tree", "--format", "json"]);
+    assert_eq!(stamping["unchanged"].as_array().map(Vec::len), Some(6));
+    assert_eq!(stamping["not_read"], 0);
+    let skipping = env.json(&["import", "tree", "--format", "json"]);
+    assert_eq!(skipping["unchanged"].as_array().map(Vec::len), Some(6));
+    assert_eq!(skipping["not_read"], 6);
+
+    // A changed file, a new file, a change in the store: each of those skills is read again.
+    std::fs::write(env.path().join("tree/s0/notes.md"), "second notes").expect("write");
+    std::fs::write(env.path().join("tree/s1/extra.md"), "extra").expect("write");
+    let delete = env.run(&["delete", "skill-2"]);
+    assert!(delete.status.success(), "{delete:?}");
+    let changed = env.json(&["import", "tree", "--format", "json"]);
+    assert_eq!(
+        changed["updated"],
+        serde_json::json!(["skill-0", "skill-1", "skill-2"])
+    );
+    assert_eq!(changed["not_read"], 3);
+    let shown = env.json(&["show", "skill-0", "--format", "json"]);
+    assert_eq!(
+        shown["files"][0]["size"],
+        "second notes".len(),
+        "the new notes: {shown}"
+    );
+    let shown = env.json(&["show", "skill-2", "--format", "json"]);
+    assert_eq!(shown["revision"], 3, "the deleted skill came back: {shown}");
+}
+
+#[test]
 fn import_list_show_search_and_export_with_json_output() {
     let env = Env::new();
     for index in 0..12 {

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use skillpath_core::walk::{self, WalkLimits};
 use skillpath_store::discovery::{self, DiscoveryLimits};
-use skillpath_store::folder::read_skill_folder;
-use skillpath_store::{ImportItem, Provenance, StoreError};
+use skillpath_store::folder::{FolderSource, read_folders};
+use skillpath_store::{Provenance, StoreError};
 
 use crate::cli::ImportArgs;
 use crate::inputs;
@@ -56,47 +56,53 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
     }
     inputs::report_skipped(&skipped)?;
 
-    let progress = progress_bar(sources.len() as u64);
-    let mut items = Vec::with_capacity(sources.len());
-    let mut unreadable = Vec::new();
-    for source in &sources {
-        progress.set_message(source.dir.display().to_string());
-        match read_skill_folder(&source.dir) {
-            Ok(snapshot) => items.push(ImportItem {
-                snapshot,
-                provenance: Provenance::Imported {
-                    path: source.dir.display().to_string(),
-                    root: source.root.display().to_string(),
-                    scope: source.scope.to_owned(),
-                },
-            }),
-            Err(error) => unreadable.push((source.dir.clone(), error)),
-        }
-        progress.inc(1);
-    }
-    progress.finish_and_clear();
-    if !unreadable.is_empty() {
-        let mut text = String::new();
-        for (dir, error) in &unreadable {
-            let _ = writeln!(text, "error: cannot import `{}`: {error}", dir.display());
-        }
-        text.push_str("nothing was imported; fix or leave out these skills and import again\n");
-        output::stderr(&text)?;
-        return Ok(ExitStatus::Invalid);
-    }
-    let count = items.len();
-    let change = super::change(&args.change, &format!("import of {count} skills"));
+    let sources: Vec<FolderSource> = sources
+        .into_iter()
+        .map(|source| FolderSource {
+            provenance: Provenance::Imported {
+                path: source.dir.display().to_string(),
+                root: source.root.display().to_string(),
+                scope: source.scope.to_owned(),
+            },
+            dir: source.dir,
+        })
+        .collect();
     let format = args.format;
+    let change_args = args.change;
     super::run(&args.db, move |store| async move {
-        let report = store.import(items, change).await?;
+        // Folders whose files have the same metadata as when their skill's current revision
+        // was imported from them are not read again.
+        let recorded = store.folder_stamps().await?;
+        let progress = progress_bar(sources.len() as u64);
+        let (items, unreadable) = read_folders(sources, &recorded, &|dir| {
+            progress.set_message(dir.display().to_string());
+            progress.inc(1);
+        });
+        progress.finish_and_clear();
+        if !unreadable.is_empty() {
+            let mut text = String::new();
+            for (dir, error) in &unreadable {
+                let _ = writeln!(text, "error: cannot import `{}`: {error}", dir.display());
+            }
+            text.push_str("nothing was imported; fix or leave out these skills and import again\n");
+            output::stderr(&text).map_err(|source| StoreError::Io {
+                context: "cannot write the report".to_owned(),
+                source,
+            })?;
+            return Ok(ExitStatus::Invalid);
+        }
+        let count = items.len();
+        let change = super::change(&change_args, &format!("import of {count} skills"));
+        let report = store.import_folders(items, change).await?;
         let json =
             serde_json::to_value(&report).map_err(|e| StoreError::Database(e.to_string()))?;
         super::print(format, &json, || {
             let mut text = format!(
-                "imported {count} skills: {} created, {} updated, {} unchanged, {} shadowed\n",
+                "imported {count} skills: {} created, {} updated, {} unchanged ({} not read again), {} shadowed\n",
                 report.created.len(),
                 report.updated.len(),
                 report.unchanged.len(),
+                report.not_read,
                 report.shadowed.len()
             );
             for shadowed in &report.shadowed {
