@@ -114,6 +114,7 @@ codes! {
     ConditionUnknownVariable => "condition-unknown-variable",
     ConditionValueInvalid => "condition-value-invalid",
     PlaceholderUnknown => "placeholder-unknown",
+    TargetOutsideProject => "target-outside-project",
     BodyTooLong => "body-too-long",
     BodyTooManyTokens => "body-too-many-tokens",
     LinkMissing => "link-missing",
