@@ -56,6 +56,7 @@ codes! {
     FileTooLarge => "file-too-large",
     InvalidUtf8 => "invalid-utf8",
     ByteOrderMark => "byte-order-mark",
+    NulCharacter => "nul-character",
     FrontmatterMissing => "frontmatter-missing",
     FrontmatterUnclosed => "frontmatter-unclosed",
     FrontmatterNotMapping => "frontmatter-not-mapping",

@@ -52,6 +52,18 @@ pub fn parse(path: PathBuf, text: String, mode: Mode) -> SkillMd {
     let reference = mode == Mode::SkillsRef;
     let text = file.text.as_str();
 
+    // A NUL is never text an agent should read, YAML refuses it, and PostgreSQL cannot store
+    // it; the reference validator reads past one in the body, so its mode does too.
+    if !reference && let Some(offset) = text.find('\0') {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::NulCharacter,
+                "`SKILL.md` contains a NUL character (U+0000)",
+            )
+            .with_hint("remove it; a `SKILL.md` is text")
+            .at(&file, offset..offset + 1),
+        );
+    }
     let split = if reference {
         frontmatter::split_substring(text)
     } else {
