@@ -226,7 +226,7 @@ fn yaml_error(
         yaml::YamlErrorKind::DuplicateKey => (Code::YamlDuplicateKey, "remove one of the two keys"),
         yaml::YamlErrorKind::TooComplex => (
             Code::YamlTooComplex,
-            "write the values out instead of repeating them through aliases",
+            "keep the frontmatter small: write values out instead of repeating them through aliases, and put long material in the body or in `references/` files",
         ),
         yaml::YamlErrorKind::Syntax if detail.contains("mapping values are not allowed") => (
             Code::YamlSyntax,
