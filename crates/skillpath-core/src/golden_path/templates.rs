@@ -337,7 +337,16 @@ mod tests {
         for target in ["src/{ServiceName}/x.cs", "x", "a..b/c", "{Root}/x"] {
             assert_eq!(target_outside_project(target), None, "{target}");
         }
-        for target in ["../x", "src/../../x", "/etc/x", "\\\\host\\x", "C:\\x", "c:x", "~/x", "a\\..\\b"] {
+        for target in [
+            "../x",
+            "src/../../x",
+            "/etc/x",
+            "\\\\host\\x",
+            "C:\\x",
+            "c:x",
+            "~/x",
+            "a\\..\\b",
+        ] {
             assert!(target_outside_project(target).is_some(), "{target}");
         }
     }
