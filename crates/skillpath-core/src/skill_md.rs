@@ -52,6 +52,18 @@ pub fn parse(path: PathBuf, text: String, mode: Mode) -> SkillMd {
     let reference = mode == Mode::SkillsRef;
     let text = file.text.as_str();
 
+    // A NUL is never text an agent should read, YAML refuses it, and PostgreSQL cannot store
+    // it; the reference validator reads past one in the body, so its mode does too.
+    if !reference && let Some(offset) = text.find('\0') {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::NulCharacter,
+                "`SKILL.md` contains a NUL character (U+0000)",
+            )
+            .with_hint("remove it; a `SKILL.md` is text")
+            .at(&file, offset..offset + 1),
+        );
+    }
     let split = if reference {
         frontmatter::split_substring(text)
     } else {
@@ -214,7 +226,7 @@ fn yaml_error(
         yaml::YamlErrorKind::DuplicateKey => (Code::YamlDuplicateKey, "remove one of the two keys"),
         yaml::YamlErrorKind::TooComplex => (
             Code::YamlTooComplex,
-            "write the values out instead of repeating them through aliases",
+            "keep the frontmatter small: write values out instead of repeating them through aliases, and put long material in the body or in `references/` files",
         ),
         yaml::YamlErrorKind::Syntax if detail.contains("mapping values are not allowed") => (
             Code::YamlSyntax,

@@ -46,6 +46,16 @@ pub fn is_skill_dir(dir: &Path) -> bool {
     crate::load::find_skill_md(dir).is_some()
 }
 
+/// Why the `SKILL.md` of `dir` is a symlink that cannot be followed (a loop, a dangling
+/// link), if it is one.
+fn unfollowable_skill_md(dir: &Path) -> Option<String> {
+    let path = dir.join("SKILL.md");
+    fs::symlink_metadata(&path).ok()?;
+    fs::metadata(&path)
+        .err()
+        .map(|error| format!("`SKILL.md` is a symlink that cannot be followed: {error}"))
+}
+
 /// Finds every skill folder under `root` (including `root` itself).
 pub fn find_skill_dirs(root: &Path, limits: WalkLimits) -> WalkResult {
     let mut result = WalkResult::default();
@@ -72,6 +82,9 @@ pub fn find_skill_dirs(root: &Path, limits: WalkLimits) -> WalkResult {
         }
         if is_skill_dir(&dir) {
             result.skills.push(dir.clone());
+        } else if let Some(problem) = unfollowable_skill_md(&dir) {
+            // Not a skill, but meant to be one: say why rather than pass over it in silence.
+            result.skipped.push((dir.join("SKILL.md"), problem));
         }
         if dirs_read >= limits.max_dirs {
             result.skipped.push((

@@ -316,8 +316,39 @@ async fn run(
 }
 
 fn parse_spec(value: Value) -> Result<SkillSpec, String> {
+    if let Some(at) = nul_character(&value, "") {
+        return Err(format!(
+            "`{at}` contains a NUL character (U+0000); a skill is text: remove it"
+        ));
+    }
     serde_json::from_value(value)
         .map_err(|error| format!("the skill is not in the expected shape: {error}"))
+}
+
+/// Where in `value` (a key path such as `phases[0].content`) a string or key holds a NUL
+/// character, which no skill text needs: YAML cannot hold it unescaped, and PostgreSQL cannot
+/// store it at all. Recursion is bounded by JSON's own nesting limit (128).
+fn nul_character(value: &Value, at: &str) -> Option<String> {
+    match value {
+        Value::String(text) => text.contains('\0').then(|| at.to_owned()),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(index, item)| nul_character(item, &format!("{at}[{index}]"))),
+        Value::Object(entries) => entries.iter().find_map(|(key, item)| {
+            let path = if at.is_empty() {
+                key.clone()
+            } else {
+                format!("{at}.{key}")
+            };
+            if key.contains('\0') {
+                Some(path.escape_debug().to_string())
+            } else {
+                nul_character(item, &path)
+            }
+        }),
+        _ => None,
+    }
 }
 
 /// Writes `spec` as a skill and validates it like `skillpath validate` (spec mode, lints):

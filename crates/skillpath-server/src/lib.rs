@@ -32,6 +32,30 @@ pub async fn serve_stdio(
 /// Largest HTTP request body accepted (a skill with its templates fits many times over).
 pub const MAX_REQUEST_BODY: usize = 16 * 1024 * 1024;
 
+/// Refuses (413) a request whose `Content-Length` announces a body over [`MAX_REQUEST_BODY`],
+/// before reading any of it. rmcp counts a body's bytes as they arrive, so without this a client
+/// that announces a huge body and then sends nothing (or sends it slowly) keeps the request open
+/// until it gives up.
+async fn refuse_announced_oversize(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let announced = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok());
+    if announced.is_some_and(|length| length > MAX_REQUEST_BODY as u64) {
+        return (
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            format!("Payload Too Large: request body exceeds {MAX_REQUEST_BODY} bytes"),
+        )
+            .into_response();
+    }
+    next.run(request).await
+}
+
 /// How the HTTP server runs: which `Host` and `Origin` values it accepts (DNS-rebinding
 /// protection), whether it keeps sessions, and whether requests need API keys.
 #[derive(Debug, Clone)]
@@ -65,7 +89,8 @@ impl Default for HttpOptions {
 
 /// Serves `server` over Streamable HTTP at `/mcp` (and `/healthz`) on `listener` until
 /// `shutdown` completes. Requests whose `Host` or `Origin` is not in `options` are refused (403);
-/// bodies over [`MAX_REQUEST_BODY`] are refused (413); requests to `/mcp` without a valid API key
+/// bodies over [`MAX_REQUEST_BODY`] are refused (413; on the `Content-Length` header alone when
+/// it announces one); requests to `/mcp` without a valid API key
 /// where one is needed, or with an invalid one anywhere, are refused (401).
 pub async fn serve_http(
     server: SkillServer,
@@ -101,6 +126,7 @@ pub async fn serve_http(
             gate,
             auth::authenticate,
         ))
+        .layer(axum::middleware::from_fn(refuse_announced_oversize))
         .route("/healthz", axum::routing::get(|| async { "ok" }));
     // Without TCP_NODELAY, a response written in two parts (headers, then the SSE event with the
     // result) waits for the client's delayed ACK of the first: about 40 ms per request on a

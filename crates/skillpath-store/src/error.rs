@@ -54,8 +54,9 @@ pub enum StoreError {
     /// An active key has this name already.
     #[error("an active API key named `{0}` exists already")]
     KeyExists(String),
-    /// Reading or writing files failed.
-    #[error("{context}")]
+    /// Reading or writing files failed. The message ends with the system's reason (a symlink
+    /// loop, a missing permission), which is often the only clue to the fix.
+    #[error("{context}: {source}")]
     Io {
         /// What was being done, with the path.
         context: String,

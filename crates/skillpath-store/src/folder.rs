@@ -69,8 +69,10 @@ fn skill_files(dir: &Path) -> StoreResult<Vec<FolderEntry>> {
         .canonicalize()
         .map_err(io(format!("cannot read `{}`", dir.display())))?;
     let mut files = Vec::new();
-    let mut stack = vec![(root.clone(), String::new())];
-    while let Some((folder, prefix)) = stack.pop() {
+    // Each folder to read comes with the real folders above it, so a symlink back to one of
+    // them (a loop, which would be read forever) is caught.
+    let mut stack = vec![(root.clone(), String::new(), Vec::<PathBuf>::new())];
+    while let Some((folder, prefix, above)) = stack.pop() {
         let entries =
             fs::read_dir(&folder).map_err(io(format!("cannot read `{}`", folder.display())))?;
         for entry in entries {
@@ -104,9 +106,18 @@ fn skill_files(dir: &Path) -> StoreResult<Vec<FolderEntry>> {
             let metadata =
                 fs::metadata(&real).map_err(io(format!("cannot read `{}`", path.display())))?;
             if metadata.is_dir() {
-                if !real.join("SKILL.md").exists() {
-                    stack.push((real, relative));
+                if real.join("SKILL.md").exists() {
+                    continue;
                 }
+                if real == folder || above.contains(&real) {
+                    return Err(StoreError::InvalidSkill(format!(
+                        "`{}` is a symlink to a folder that contains it (a symlink loop)",
+                        path.display()
+                    )));
+                }
+                let mut chain = above.clone();
+                chain.push(folder.clone());
+                stack.push((real, relative, chain));
                 continue;
             }
             files.push(FolderEntry {
@@ -424,6 +435,31 @@ mod tests {
         )
         .expect("write");
         assert_eq!(folder_stamp(temp.path()).expect("stamps"), None);
+    }
+
+    #[test]
+    fn refuses_symlink_loops() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let skill = temp.path().join("s");
+        fs::create_dir_all(skill.join("a")).expect("mkdir");
+        fs::create_dir_all(skill.join("b")).expect("mkdir");
+        fs::write(
+            skill.join("SKILL.md"),
+            "---\nname: s\ndescription: d\n---\n",
+        )
+        .expect("write");
+        // Two links to one folder are read twice, not refused.
+        std::os::unix::fs::symlink("../b", skill.join("a/to-b")).expect("symlink");
+        let snapshot = read_skill_folder(&skill).expect("reads");
+        assert!(snapshot.files.is_empty());
+        // `a/to-b/to-a/to-b/…` never ends.
+        std::os::unix::fs::symlink("../a", skill.join("b/to-a")).expect("symlink");
+        let error = read_skill_folder(&skill).expect_err("a loop");
+        assert!(error.to_string().contains("symlink loop"), "{error}");
+        fs::remove_file(skill.join("b/to-a")).expect("unlink");
+        std::os::unix::fs::symlink(".", skill.join("b/here")).expect("symlink");
+        let error = read_skill_folder(&skill).expect_err("a loop");
+        assert!(error.to_string().contains("symlink loop"), "{error}");
     }
 
     #[test]

@@ -239,6 +239,13 @@ pub(crate) struct Meta {
 /// The snapshot as the store keeps it: files sorted, paths safe and unique. Checked on every
 /// write, since a snapshot's fields are public and can be built without [`SkillSnapshot::new`].
 pub(crate) fn checked(snapshot: SkillSnapshot) -> StoreResult<SkillSnapshot> {
+    // PostgreSQL cannot store a NUL in text; both backends refuse it, so they hold the same skills.
+    if snapshot.skill_md.contains('\0') {
+        return Err(StoreError::InvalidSkill(
+            "the `SKILL.md` contains a NUL character (U+0000), which cannot be stored; remove it"
+                .to_owned(),
+        ));
+    }
     SkillSnapshot::new(snapshot.skill_md, snapshot.files)
 }
 

@@ -158,6 +158,15 @@ pub(crate) fn check(skill: &SkillMd, skill_dir: &Path) -> Vec<Diagnostic> {
                 .at(file, template.range.clone()),
             );
         }
+        if let Some(target) = &reference.target
+            && let Some(problem) = templates::target_outside_project(&target.value)
+        {
+            out.push(
+                Diagnostic::error(Code::TargetOutsideProject, problem)
+                    .with_hint("a target is where the agent writes the file, relative to the root of the project it works in")
+                    .at(file, target.range.clone()),
+            );
+        }
         match templates::resolve(skill_dir, &template.value) {
             Err(problem) => {
                 let code = if problem.contains("not found") {

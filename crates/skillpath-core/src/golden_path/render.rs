@@ -51,6 +51,13 @@ pub enum ArgProblem {
         /// The declared arguments.
         known: Vec<String>,
     },
+    /// A template reference's target, with the arguments filled in, is not a path inside the
+    /// project (an argument such as `../../etc`, or a skill that was never validated): the
+    /// agent would write outside the project it works in.
+    TargetOutsideProject {
+        /// Why, naming the target as filled in.
+        problem: String,
+    },
 }
 
 impl fmt::Display for ArgProblem {
@@ -97,6 +104,7 @@ impl fmt::Display for ArgProblem {
                     quoted_list(known)
                 )
             }
+            ArgProblem::TargetOutsideProject { problem } => f.write_str(problem),
         }
     }
 }
@@ -108,6 +116,9 @@ fn quoted_list(values: &[String]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+/// The most problems an [`ArgumentsError`] lists; the rest are counted.
+pub const MAX_LISTED_PROBLEMS: usize = 20;
 
 /// The arguments of a call could not be used; nothing was rendered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,8 +135,13 @@ impl fmt::Display for ArgumentsError {
             "the arguments have {count} {}:",
             if count == 1 { "problem" } else { "problems" }
         )?;
-        for problem in &self.problems {
+        // A call with thousands of bad arguments gets the first few and a count, not a list as
+        // long as the call.
+        for problem in self.problems.iter().take(MAX_LISTED_PROBLEMS) {
             writeln!(f, "- {problem}")?;
+        }
+        if count > MAX_LISTED_PROBLEMS {
+            writeln!(f, "- … and {} more problems", count - MAX_LISTED_PROBLEMS)?;
         }
         Ok(())
     }
@@ -307,6 +323,24 @@ pub fn render<T: TemplateSource + ?Sized>(
     given: &serde_json::Map<String, serde_json::Value>,
 ) -> Result<Rendered, ArgumentsError> {
     let values = Values::new(resolve_args(&golden.args, given)?);
+    let escaping: Vec<ArgProblem> = golden
+        .body
+        .template_refs()
+        .filter(|reference| {
+            reference
+                .condition
+                .as_ref()
+                .is_none_or(|condition| values.condition(&condition.value))
+        })
+        .filter_map(|reference| {
+            let target = templates::substitute(&reference.target.as_ref()?.value, &values);
+            let problem = templates::target_outside_project(&target)?;
+            Some(ArgProblem::TargetOutsideProject { problem })
+        })
+        .collect();
+    if !escaping.is_empty() {
+        return Err(ArgumentsError { problems: escaping });
+    }
     let text = &skill.file.text;
     let mut markdown = String::new();
     let mut warnings = Vec::new();

@@ -256,6 +256,14 @@ impl SkillSpec {
             }
             Ok(())
         };
+        // The name is the folder a written skill goes in; `..`, `/etc/x` or `a/../../b` would
+        // put it somewhere else. (Validation reports every other bad name.)
+        if self.name == "." || self.name == ".." || self.name.contains(['/', '\\', '\0']) {
+            return error(format!(
+                "the name `{}` is not a folder name (it has a `/`, `\\`, NUL or is `.` or `..`); a name is lowercase letters, digits and hyphens",
+                self.name.escape_debug()
+            ));
+        }
         one_line("`title`", self.title.as_deref().unwrap_or_default())?;
         let mut execution_steps = 0;
         for section in &self.sections {

@@ -37,6 +37,21 @@ pub fn resolve(skill_dir: &Path, name: &str) -> Result<PathBuf, String> {
     Ok(path)
 }
 
+/// Why the target path `target` is not a path inside the project the agent works in, if it
+/// is not: a target is where the agent writes the rendered template, so an absolute path
+/// (`/etc/x`, `\\server\x`, `C:\x`, `~/x`) or a `..` part would send a write outside the project.
+/// Both separators count, since the agent may work on Windows.
+pub fn target_outside_project(target: &str) -> Option<String> {
+    let trimmed = target.trim();
+    let bytes = trimmed.as_bytes();
+    let absolute = trimmed.starts_with(['/', '\\', '~'])
+        || (bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':');
+    let climbs = trimmed.split(['/', '\\']).any(|part| part.trim() == "..");
+    (absolute || climbs).then(|| {
+        format!("target `{target}` must be a path inside the project (no `..`, no absolute path)")
+    })
+}
+
 /// Where a skill's template files come from: its folder on disk, or its stored files.
 pub trait TemplateSource {
     /// The text of template `name` (a path relative to the skill), or why it cannot be used.
@@ -315,6 +330,25 @@ mod tests {
     fn fences_outgrow_the_content() {
         assert_eq!(fence_for("no ticks"), "```");
         assert_eq!(fence_for("```rust\n```"), "````");
+    }
+
+    #[test]
+    fn targets_stay_inside_the_project() {
+        for target in ["src/{ServiceName}/x.cs", "x", "a..b/c", "{Root}/x"] {
+            assert_eq!(target_outside_project(target), None, "{target}");
+        }
+        for target in [
+            "../x",
+            "src/../../x",
+            "/etc/x",
+            "\\\\host\\x",
+            "C:\\x",
+            "c:x",
+            "~/x",
+            "a\\..\\b",
+        ] {
+            assert!(target_outside_project(target).is_some(), "{target}");
+        }
     }
 
     #[test]

@@ -68,6 +68,7 @@ fn example(code: Code) -> (Layout, Mode, bool, Severity) {
             content: b"---\nname: demo\xc3\x28\ndescription: x\n---\n".to_vec(),
         }),
         Code::ByteOrderMark => spec_warning(skill(format!("\u{feff}{}", demo("")))),
+        Code::NulCharacter => spec(skill(format!("{}a\0b\n", demo("")))),
         Code::FrontmatterMissing => spec(skill("# Demo\n".into())),
         Code::FrontmatterUnclosed => spec(skill("---\nname: demo\n".into())),
         Code::FrontmatterNotMapping => spec(skill("---\n- demo\n---\n".into())),
@@ -210,6 +211,13 @@ fn example(code: Code) -> (Layout, Mode, bool, Severity) {
                 demo(
                     "args:\n  - name: style\n    description: x\n    enum: [controller, minimal-api]\n"
                 )
+            ),
+            file: ("A.cs", "class A {}\n"),
+        }),
+        Code::TargetOutsideProject => spec(Layout::SkillWithFile {
+            content: format!(
+                "{}## Execution Steps\n\n### Phase 1: Write\n\n**Template:** `A.cs`\n**Target:** `../A.cs`\n",
+                demo("")
             ),
             file: ("A.cs", "class A {}\n"),
         }),

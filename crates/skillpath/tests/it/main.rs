@@ -6,6 +6,7 @@ mod cli;
 mod differential;
 mod edge_cases;
 mod examples;
+mod hostile_inputs;
 mod mcp_conformance;
 mod mcp_http;
 mod mcp_protocol;

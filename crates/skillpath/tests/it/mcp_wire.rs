@@ -1,10 +1,12 @@
 //! A raw JSON-RPC client for `skillpath serve` over stdio, so tests see exactly what is on the
 //! wire: requests with their responses, and notifications as they come.
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -14,28 +16,52 @@ use crate::support::skillpath_bin;
 pub(crate) struct Server {
     instructions: String,
     child: Child,
-    input: ChildStdin,
+    input: Option<ChildStdin>,
     messages: Receiver<Value>,
     next_id: u64,
+    /// Everything the server wrote to stderr so far.
+    log: Arc<Mutex<String>>,
 }
 
 impl Server {
     /// Starts `skillpath serve` on `skills` with `extra` arguments (`--tools` among them, or the
     /// default applies), and initializes a session.
     pub(crate) fn start_with(skills: &Path, work: &Path, extra: &[&str]) -> Server {
+        Server::start_with_env(skills, work, extra, &[])
+    }
+
+    /// Starts `skillpath serve` like [`Server::start_with`], with more environment variables.
+    pub(crate) fn start_with_env(
+        skills: &Path,
+        work: &Path,
+        extra: &[&str],
+        env: &[(&str, &OsStr)],
+    ) -> Server {
         let mut child = Command::new(skillpath_bin())
             .args(["serve", "--no-discover", "--skills"])
             .arg(skills)
             .args(extra)
             .env("SKILLPATH_DB", work.join("store.db"))
             .env("HOME", work)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("start skillpath serve");
         let input = child.stdin.take().expect("stdin");
         let output = child.stdout.take().expect("stdout");
+        let errors = child.stderr.take().expect("stderr");
+        let log = Arc::new(Mutex::new(String::new()));
+        let sink = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in BufReader::new(errors).lines().map_while(Result::ok) {
+                if let Ok(mut log) = sink.lock() {
+                    log.push_str(&line);
+                    log.push('\n');
+                }
+            }
+        });
         let (sender, messages) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(output).lines().map_while(Result::ok) {
@@ -49,9 +75,10 @@ impl Server {
         let mut server = Server {
             instructions: String::new(),
             child,
-            input,
+            input: Some(input),
             messages,
             next_id: 1,
+            log,
         };
         let initialized = server.request(
             "initialize",
@@ -71,8 +98,43 @@ impl Server {
     }
 
     fn send(&mut self, message: Value) {
-        writeln!(self.input, "{message}").expect("write to the server");
-        self.input.flush().expect("flush");
+        self.send_line(&message.to_string());
+    }
+
+    /// Sends `line` as it is (it should not contain a newline), followed by a newline.
+    pub(crate) fn send_line(&mut self, line: &str) {
+        let input = self.input.as_mut().expect("stdin is open");
+        writeln!(input, "{line}").expect("write to the server");
+        input.flush().expect("flush");
+    }
+
+    /// The next message from the server, if one comes within `timeout`.
+    pub(crate) fn next_message(&mut self, timeout: Duration) -> Option<Value> {
+        self.messages.recv_timeout(timeout).ok()
+    }
+
+    /// What the server wrote to stderr so far.
+    pub(crate) fn log(&self) -> String {
+        self.log.lock().map(|log| log.clone()).unwrap_or_default()
+    }
+
+    /// Closes the server's stdin and waits (up to 10 s) for it to exit: its exit code (`None`
+    /// when a signal ended it or it did not exit) and everything it wrote to stderr.
+    pub(crate) fn finish(mut self) -> (Option<i32>, String) {
+        drop(self.input.take());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let code = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break status.code(),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                _ => break None,
+            }
+        };
+        // The stderr reader finishes once the process is gone.
+        std::thread::sleep(Duration::from_millis(50));
+        (code, self.log())
     }
 
     /// Sends a request and waits for its response (notifications before it are dropped);

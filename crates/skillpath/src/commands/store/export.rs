@@ -24,6 +24,14 @@ pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
         } else {
             names
         };
+        // The store keeps any name a `SKILL.md` gives; one that is not a plain folder name
+        // (`../x`, `/etc/x`) would be written outside `--to`. Checked for every skill before the
+        // first is written, so a refused export writes nothing.
+        if let Some(name) = names.iter().find(|name| !is_folder_name(name)) {
+            return Err(StoreError::InvalidSkill(format!(
+                "the skill `{name}` cannot be exported: its name is not a folder name (it has a `/`, `\\`, NUL or is `.` or `..`)"
+            )));
+        }
         let mut written = Vec::new();
         for name in &names {
             let skill = store.get(name, None).await?;
@@ -50,4 +58,24 @@ pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
         })?;
         Ok(ExitStatus::Success)
     })
+}
+
+/// Whether `name` can be one folder inside the export folder: not empty, `.` or `..`, and
+/// without path separators or NUL.
+fn is_folder_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_folder_name;
+
+    #[test]
+    fn folder_names_stay_inside_the_export_folder() {
+        assert!(is_folder_name("pdf-tools"));
+        assert!(is_folder_name("..."));
+        for name in ["", ".", "..", "../x", "/etc/x", "a/b", "a\\b", "a\0b"] {
+            assert!(!is_folder_name(name), "{name:?}");
+        }
+    }
 }

@@ -98,11 +98,14 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
             serde_json::to_value(&report).map_err(|e| StoreError::Database(e.to_string()))?;
         super::print(format, &json, || {
             let mut text = format!(
-                "imported {count} skills: {} created, {} updated, {} unchanged ({} not read again), {} shadowed\n",
+                "imported {count} skills: {} created, {} updated, {} unchanged{}, {} shadowed\n",
                 report.created.len(),
                 report.updated.len(),
                 report.unchanged.len(),
-                report.not_read,
+                match report.not_read {
+                    0 => String::new(),
+                    n => format!(" ({n} not read again: their folders did not change)"),
+                },
                 report.shadowed.len()
             );
             for shadowed in &report.shadowed {
