@@ -72,12 +72,15 @@ pub fn find_skill_dirs(root: &Path, limits: WalkLimits) -> WalkResult {
     // the tree, or a symlink loop) is reported once.
     let mut visited = HashSet::new();
     let mut dirs_read = 0;
-    let mut stack = vec![(root.to_path_buf(), 0usize)];
+    // Each folder comes with its canonical path: a real folder's is its parent's joined with
+    // its name, so only symlinks need resolving (resolving every folder's path cost a lookup
+    // of each of its components, most of a large walk's time).
+    let mut stack = vec![(root.to_path_buf(), canonical_root.clone(), 0usize)];
     // Symlinked folders are walked after all real ones, so a skill reachable both ways is
     // reported under its real path.
     let mut links = Vec::new();
-    while let Some((dir, depth)) = stack.pop().or_else(|| links.pop()) {
-        if !visited.insert(dir.canonicalize().unwrap_or_else(|_| dir.clone())) {
+    while let Some((dir, canonical, depth)) = stack.pop().or_else(|| links.pop()) {
+        if !visited.insert(canonical.clone()) {
             continue;
         }
         if is_skill_dir(&dir) {
@@ -123,19 +126,18 @@ pub fn find_skill_dirs(root: &Path, limits: WalkLimits) -> WalkResult {
                         continue;
                     }
                     Ok(target) if target.is_dir() && depth < limits.max_depth => {
-                        links.push((path, depth + 1));
+                        links.push((path, target, depth + 1));
                         continue;
                     }
-                    Ok(target) if target.is_dir() => {}
+                    Ok(target) if target.is_dir() => children.push((path, target)),
                     _ => continue,
                 }
-            } else if !file_type.is_dir() {
-                continue;
+            } else if file_type.is_dir() {
+                children.push((path, canonical.join(&name)));
             }
-            children.push(path);
         }
         if depth >= limits.max_depth {
-            for child in children {
+            for (child, _) in children {
                 result.skipped.push((
                     child,
                     format!("not searched: deeper than {} levels", limits.max_depth),
@@ -144,8 +146,12 @@ pub fn find_skill_dirs(root: &Path, limits: WalkLimits) -> WalkResult {
             continue;
         }
         // Reverse-sorted onto the stack so folders come off it in name order.
-        children.sort_unstable_by(|a, b| b.cmp(a));
-        stack.extend(children.into_iter().map(|child| (child, depth + 1)));
+        children.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        stack.extend(
+            children
+                .into_iter()
+                .map(|(child, canonical)| (child, canonical, depth + 1)),
+        );
     }
     result.skills.sort();
     result

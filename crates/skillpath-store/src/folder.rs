@@ -33,7 +33,7 @@ pub fn read_skill_folder(dir: &Path) -> StoreResult<SkillSnapshot> {
     )
     .map_err(|diagnostic| StoreError::InvalidSkill(diagnostic.message))?;
     let mut files = Vec::new();
-    for entry in skill_files(dir)? {
+    for entry in skill_files(dir)?.1 {
         if entry.metadata.len() > MAX_FILE_SIZE {
             return Err(StoreError::InvalidSkill(format!(
                 "`{}` is {} bytes, over the limit of {MAX_FILE_SIZE} bytes for a skill's file",
@@ -62,9 +62,9 @@ struct FolderEntry {
     metadata: fs::Metadata,
 }
 
-/// The files of the skill folder `dir`, in no particular order: what [`read_skill_folder`]
-/// reads and what [`folder_stamp`] describes, found one way for both.
-fn skill_files(dir: &Path) -> StoreResult<Vec<FolderEntry>> {
+/// The canonical path of the skill folder `dir` and its files, in no particular order: what
+/// [`read_skill_folder`] reads and what [`folder_stamp`] describes, found one way for both.
+fn skill_files(dir: &Path) -> StoreResult<(PathBuf, Vec<FolderEntry>)> {
     let root = dir
         .canonicalize()
         .map_err(io(format!("cannot read `{}`", dir.display())))?;
@@ -89,9 +89,17 @@ fn skill_files(dir: &Path) -> StoreResult<Vec<FolderEntry>> {
                 continue;
             }
             let path = entry.path();
-            let real = path
-                .canonicalize()
+            let file_type = entry
+                .file_type()
                 .map_err(io(format!("cannot read `{}`", path.display())))?;
+            // `folder` is canonical, so only a symlink needs resolving (which costs a lookup
+            // of every component of its path: most of the time of a re-import).
+            let real = if file_type.is_symlink() {
+                path.canonicalize()
+                    .map_err(io(format!("cannot read `{}`", path.display())))?
+            } else {
+                path.clone()
+            };
             if !real.starts_with(&root) {
                 return Err(StoreError::InvalidSkill(format!(
                     "`{}` is a symlink that leads out of the skill folder",
@@ -103,8 +111,12 @@ fn skill_files(dir: &Path) -> StoreResult<Vec<FolderEntry>> {
             } else {
                 format!("{prefix}/{name}")
             };
-            let metadata =
-                fs::metadata(&real).map_err(io(format!("cannot read `{}`", path.display())))?;
+            let metadata = if file_type.is_symlink() {
+                fs::metadata(&real)
+            } else {
+                entry.metadata()
+            }
+            .map_err(io(format!("cannot read `{}`", path.display())))?;
             if metadata.is_dir() {
                 if real.join("SKILL.md").exists() {
                     continue;
@@ -128,7 +140,7 @@ fn skill_files(dir: &Path) -> StoreResult<Vec<FolderEntry>> {
             });
         }
     }
-    Ok(files)
+    Ok((root, files))
 }
 
 /// How close to now a file's change time may be for its folder to get a stamp. A file written
@@ -155,9 +167,10 @@ fn stamp_trusting_times_older_than(
     let skill_md = dir.join("SKILL.md");
     let metadata =
         fs::metadata(&skill_md).map_err(io(format!("cannot read `{}`", skill_md.display())))?;
+    let (folder, files) = skill_files(dir)?;
     let mut entries: Vec<(String, fs::Metadata)> = vec![(String::new(), metadata)];
     entries.extend(
-        skill_files(dir)?
+        files
             .into_iter()
             .map(|entry| (entry.relative, entry.metadata)),
     );
@@ -186,9 +199,6 @@ fn stamp_trusting_times_older_than(
             marks.inode
         ));
     }
-    let folder = dir
-        .canonicalize()
-        .map_err(io(format!("cannot read `{}`", dir.display())))?;
     Ok(Some(FolderStamp {
         folder: folder.display().to_string(),
         stamp: format!("{:x}", hasher.finalize()),

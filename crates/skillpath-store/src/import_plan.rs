@@ -3,6 +3,8 @@
 //! first is kept and the others are reported as shadowed by it (items left unread because
 //! their folder is unchanged take part by the name recorded for them).
 
+use std::collections::HashMap;
+
 use crate::error::StoreResult;
 use crate::model::{FolderContent, FolderImport, ImportReport, Provenance, ShadowedImport};
 use crate::sqlite::{checked, meta};
@@ -23,6 +25,9 @@ pub(crate) fn plan(
     items: Vec<FolderImport>,
 ) -> StoreResult<(Vec<Planned>, Vec<ShadowedImport>, GivenOrder)> {
     let mut planned: Vec<Planned> = Vec::new();
+    // Where each name is in `planned`, so that finding a shadowing item does not grow with
+    // the square of the import's size.
+    let mut kept_at: HashMap<String, usize> = HashMap::new();
     let mut shadowed = Vec::new();
     for item in items {
         let (name, content) = match item.content {
@@ -38,17 +43,20 @@ pub(crate) fn plan(
             provenance: item.provenance,
         };
         let path = folder_of(&item.provenance);
-        match planned.iter().find(|p| p.name == name) {
+        match kept_at.get(&name).and_then(|&index| planned.get(index)) {
             Some(kept) => shadowed.push(ShadowedImport {
                 name,
                 path,
                 kept: folder_of(&kept.item.provenance),
             }),
-            None => planned.push(Planned {
-                name,
-                item,
-                position: 0,
-            }),
+            None => {
+                kept_at.insert(name.clone(), planned.len());
+                planned.push(Planned {
+                    name,
+                    item,
+                    position: 0,
+                });
+            }
         }
     }
     for (position, item) in planned.iter_mut().enumerate() {

@@ -135,6 +135,10 @@ impl SqliteStore {
         connection.pragma_update(None, "journal_mode", "WAL")?;
         connection.pragma_update(None, "synchronous", "FULL")?;
         connection.pragma_update(None, "foreign_keys", "ON")?;
+        // Up to 32 MiB of pages in memory (SQLite's default is 2 MiB): a large import no
+        // longer spills pages to the log before it commits, and searches over a large catalog
+        // read the index from memory. Pages are allocated only as they are used.
+        connection.pragma_update(None, "cache_size", -32 * 1024)?;
         migrate(&mut connection)?;
         Ok(SqliteStore {
             connection: Arc::new(Mutex::new(connection)),
@@ -317,6 +321,63 @@ fn write_revision(
     deleted: bool,
     provenance: &Provenance,
 ) -> StoreResult<StoredSkill> {
+    let mut index = SearchIndexWrites::default();
+    let stored = write_revision_unindexed(
+        transaction,
+        id,
+        number,
+        operation,
+        change,
+        snapshot,
+        deleted,
+        provenance,
+        &mut index,
+    )?;
+    index.write(transaction)?;
+    Ok(stored)
+}
+
+/// Changes to the search index, written together at the end of a transaction. Each statement
+/// that may fail halfway opens a savepoint, and at every savepoint FTS5 writes out the terms
+/// it holds in memory; interleaving index writes with the other writes of an import made an
+/// index of thousands of tiny segments, merged over and over (half of an import's time).
+#[derive(Default)]
+struct SearchIndexWrites {
+    /// Skills to take out of the index, by id.
+    removed: Vec<i64>,
+    /// Skills to put in: id, name, description, body.
+    added: Vec<(i64, String, String, String)>,
+}
+
+impl SearchIndexWrites {
+    fn write(self, transaction: &Transaction<'_>) -> StoreResult<()> {
+        let mut remove = transaction.prepare_cached("DELETE FROM skills_fts WHERE rowid = ?1")?;
+        for id in self.removed {
+            remove.execute(params![id])?;
+        }
+        let mut add = transaction.prepare_cached(
+            "INSERT INTO skills_fts (rowid, name, description, body) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for (id, name, description, body) in self.added {
+            add.execute(params![id, name, description, body])?;
+        }
+        Ok(())
+    }
+}
+
+/// [`write_revision`], leaving the change to the search index in `index`.
+#[allow(clippy::too_many_arguments)]
+fn write_revision_unindexed(
+    transaction: &Transaction<'_>,
+    id: i64,
+    number: u64,
+    operation: Operation,
+    change: &Change,
+    snapshot: &SkillSnapshot,
+    deleted: bool,
+    provenance: &Provenance,
+    index: &mut SearchIndexWrites,
+) -> StoreResult<StoredSkill> {
     let meta = meta(snapshot)?;
     let now = now_rfc3339();
     let content_hash = snapshot.content_hash();
@@ -354,12 +415,13 @@ fn write_revision(
         "UPDATE skills SET description = ?2, tool_name = ?3, revision = ?4, deleted = ?5, content_hash = ?6, provenance = ?7, updated_at = ?8 WHERE id = ?1",
         params![id, meta.description, meta.tool_name, number as i64, deleted, content_hash, provenance_json, now],
     )?;
-    transaction.execute("DELETE FROM skills_fts WHERE rowid = ?1", params![id])?;
+    if number > 1 {
+        index.removed.push(id);
+    }
     if !deleted {
-        transaction.execute(
-            "INSERT INTO skills_fts (rowid, name, description, body) VALUES (?1, ?2, ?3, ?4)",
-            params![id, meta.name, meta.description, meta.body],
-        )?;
+        index
+            .added
+            .push((id, meta.name.clone(), meta.description.clone(), meta.body));
     }
     Ok(StoredSkill {
         name: meta.name,
@@ -816,6 +878,8 @@ impl Store for SqliteStore {
                 shadowed,
                 ..ImportReport::default()
             };
+            let mut stamps = Vec::new();
+            let mut index = SearchIndexWrites::default();
             for Planned { name, item, .. } in planned {
                 let FolderContent::Read { snapshot, stamp } = item.content else {
                     report.unchanged.push(name);
@@ -825,7 +889,7 @@ impl Store for SqliteStore {
                 let current = match row(transaction, &name)? {
                     None => {
                         let id = insert_skill(transaction, &name, &item.provenance)?;
-                        write_revision(
+                        write_revision_unindexed(
                             transaction,
                             id,
                             1,
@@ -834,6 +898,7 @@ impl Store for SqliteStore {
                             &snapshot,
                             false,
                             &item.provenance,
+                            &mut index,
                         )?;
                         report.created.push(name);
                         (id, 1)
@@ -848,7 +913,7 @@ impl Store for SqliteStore {
                         } else {
                             Operation::Update
                         };
-                        write_revision(
+                        write_revision_unindexed(
                             transaction,
                             row.id,
                             row.revision + 1,
@@ -857,19 +922,23 @@ impl Store for SqliteStore {
                             &snapshot,
                             false,
                             &item.provenance,
+                            &mut index,
                         )?;
                         report.updated.push(name);
                         (row.id, row.revision + 1)
                     }
                 };
                 if let Some(stamp) = stamp {
-                    transaction
-                        .prepare_cached(
-                            "INSERT INTO folder_stamps (folder, skill_id, revision, stamp) VALUES (?1, ?2, ?3, ?4)
-                             ON CONFLICT (folder) DO UPDATE SET skill_id = excluded.skill_id, revision = excluded.revision, stamp = excluded.stamp",
-                        )?
-                        .execute(params![stamp.folder, current.0, current.1 as i64, stamp.stamp])?;
+                    stamps.push((stamp, current));
                 }
+            }
+            index.write(transaction)?;
+            let mut upsert = transaction.prepare_cached(
+                "INSERT INTO folder_stamps (folder, skill_id, revision, stamp) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (folder) DO UPDATE SET skill_id = excluded.skill_id, revision = excluded.revision, stamp = excluded.stamp",
+            )?;
+            for (stamp, (id, revision)) in stamps {
+                upsert.execute(params![stamp.folder, id, revision as i64, stamp.stamp])?;
             }
             given_order.restore(&mut report);
             Ok(report)
