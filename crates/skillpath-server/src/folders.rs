@@ -120,6 +120,8 @@ pub struct FolderSync {
     store: Arc<dyn Store>,
     /// Names the last sync imported, to notice skills whose folder went away.
     known: Mutex<BTreeSet<String>>,
+    /// The folders to watch, as the last sync found them.
+    watched: Mutex<Vec<PathBuf>>,
 }
 
 impl FolderSync {
@@ -129,18 +131,23 @@ impl FolderSync {
             sources,
             store,
             known: Mutex::new(BTreeSet::new()),
+            watched: Mutex::new(Vec::new()),
         }
     }
 
-    /// The folders to watch.
+    /// The folders to watch, as the last sync found them (none before the first).
     pub fn watched(&self) -> Vec<PathBuf> {
-        self.sources.locate().watched
+        self.watched
+            .lock()
+            .map(|watched| watched.clone())
+            .unwrap_or_default()
     }
 
     /// Imports every skill of the sources (unchanged ones get no revision) and deletes those
     /// whose folder disappeared since the last sync.
     pub async fn sync(&self) -> Result<SyncReport, StoreError> {
         let located = self.sources.locate();
+        *self.watched.lock().map_err(|_| poisoned())? = located.watched;
         let mut problems = located.problems;
         // Folders unchanged since their skill's current revision was read from them are not
         // read again (their files' metadata says so).
@@ -214,37 +221,63 @@ fn folder_of(provenance: &Provenance) -> &str {
     }
 }
 
-/// Watches the sources' folders; after each burst of changes, syncs and, when the store
-/// changed, reloads the server's catalog (which notifies clients). Keep the returned watcher
-/// alive for as long as watching should go on.
-pub fn watch(
-    sync: Arc<FolderSync>,
-    server: SkillServer,
-) -> notify::Result<notify::RecommendedWatcher> {
-    let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<()>();
-    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if event.is_ok_and(|event| !event.kind.is_access()) {
-            let _ = sender.send(());
-        }
-    })?;
-    for folder in sync.watched() {
-        if Path::new(&folder).is_dir() {
-            watcher.watch(&folder, RecursiveMode::Recursive)?;
-        }
-    }
+/// Watches the sources' folders as the last sync found them; after each burst of changes,
+/// syncs and, when the store changed, reloads the server's catalog (which notifies clients).
+///
+/// Setting up the watches walks every folder under them (one watch per folder), so it runs in
+/// the background and the server answers meanwhile; a sync once the watches are in place picks
+/// up whatever changed while they were being set up. Watching goes on for as long as the
+/// runtime runs; if the folders cannot be watched, the server goes on without and says so.
+pub fn watch(sync: Arc<FolderSync>, server: SkillServer) {
     tokio::spawn(async move {
+        let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<()>();
+        let folders = sync.watched();
+        let watcher = tokio::task::spawn_blocking(move || {
+            let mut watcher =
+                notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                    if event.is_ok_and(|event| !event.kind.is_access()) {
+                        let _ = sender.send(());
+                    }
+                })?;
+            for folder in folders {
+                if Path::new(&folder).is_dir() {
+                    watcher.watch(&folder, RecursiveMode::Recursive)?;
+                }
+            }
+            Ok::<_, notify::Error>(watcher)
+        })
+        .await;
+        // Kept for as long as the task runs: dropping it stops the watching.
+        let _watcher = match watcher {
+            Ok(Ok(watcher)) => watcher,
+            Ok(Err(error)) => {
+                eprintln!(
+                    "skillpath: cannot watch the skill folders, so changes on disk are not seen until a restart: {error}"
+                );
+                return;
+            }
+            Err(error) => {
+                eprintln!("skillpath: cannot watch the skill folders: {error}");
+                return;
+            }
+        };
+        sync_and_refresh(&sync, &server).await;
         while receiver.recv().await.is_some() {
             // Let the burst settle, then drop the events it queued.
             tokio::time::sleep(SETTLE).await;
             while receiver.try_recv().is_ok() {}
-            match sync.sync().await {
-                Ok(report) if report.changed() => {
-                    let _ = server.refresh().await;
-                }
-                Ok(_) => {}
-                Err(error) => eprintln!("skillpath: syncing the skill folders failed: {error}"),
-            }
+            sync_and_refresh(&sync, &server).await;
         }
     });
-    Ok(watcher)
+}
+
+/// One sync; a reload of the server's catalog if it changed the store.
+async fn sync_and_refresh(sync: &FolderSync, server: &SkillServer) {
+    match sync.sync().await {
+        Ok(report) if report.changed() => {
+            let _ = server.refresh().await;
+        }
+        Ok(_) => {}
+        Err(error) => eprintln!("skillpath: syncing the skill folders failed: {error}"),
+    }
 }

@@ -63,7 +63,7 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
             ))?;
         }
         // Edits in the skill folders reach the store and the clients while serving.
-        let _watcher = watch(sync, server.clone())?;
+        watch(sync, server.clone());
         // Changes made by other processes on a shared database (other replicas, imports) too.
         if server.follow_store() {
             output::stderr("skillpath: following changes to the store made by other processes\n")?;
