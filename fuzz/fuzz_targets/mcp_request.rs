@@ -77,10 +77,22 @@ fuzz_target!(|data: &[u8]| {
         let (client_read, mut client_write) = tokio::io::split(client);
         let mut lines = BufReader::new(client_read).lines();
         let mut message = Vec::new();
-        for part in [INITIALIZE.as_bytes(), b"\n", INITIALIZED.as_bytes(), b"\n", data, b"\n", PING.as_bytes(), b"\n"] {
+        for part in [
+            INITIALIZE.as_bytes(),
+            b"\n",
+            INITIALIZED.as_bytes(),
+            b"\n",
+            data,
+            b"\n",
+            PING.as_bytes(),
+            b"\n",
+        ] {
             message.extend_from_slice(part);
         }
-        client_write.write_all(&message).await.expect("the server reads");
+        client_write
+            .write_all(&message)
+            .await
+            .expect("the server reads");
         let answered = tokio::time::timeout(Duration::from_secs(10), async {
             while let Ok(Some(line)) = lines.next_line().await {
                 if line.contains("\"fuzz-ping\"") {

@@ -23,8 +23,16 @@ fn fixture() -> &'static Fixture {
         let store = SqliteStore::open(&temp.path().join("store.db")).expect("a store");
         runtime.block_on(async {
             for (name, description, body) in [
-                ("pdf-forms", "Fill PDF forms. Use when a form must be filled.", "Read the fields first; \"quoted\" AND OR NOT NEAR(a b) * ^ -x"),
-                ("add-caching", "Add caching to a service with Redis or memory.", "# Steps\n\n{ServiceName} gets a cache."),
+                (
+                    "pdf-forms",
+                    "Fill PDF forms. Use when a form must be filled.",
+                    "Read the fields first; \"quoted\" AND OR NOT NEAR(a b) * ^ -x",
+                ),
+                (
+                    "add-caching",
+                    "Add caching to a service with Redis or memory.",
+                    "# Steps\n\n{ServiceName} gets a cache.",
+                ),
                 ("日本語-skill", "Unicode: é, 技, 😀", "Ünïcödé body"),
             ] {
                 let snapshot = SkillSnapshot::new(
@@ -55,9 +63,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let fixture = fixture();
-    let result = fixture
-        .runtime
-        .block_on(fixture.store.search(query, 10));
+    let result = fixture.runtime.block_on(fixture.store.search(query, 10));
     if let Err(error) = result {
         panic!("the query {query:?} failed: {error}");
     }
