@@ -401,6 +401,10 @@ fn rss_kib(pid: u32) -> Option<u64> {
         .ok()
 }
 
+fn mib(kib: u64) -> f64 {
+    kib as f64 / 1024.0
+}
+
 fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
@@ -519,12 +523,12 @@ fn load_fifty_clients_mixed_reads_calls_and_writes() {
         warm.iter().copied().max().unwrap_or(0),
     );
     eprintln!(
-        "load:   RSS after warm-up ({} samples): first {} MiB, min {} MiB, max {} MiB, last {} MiB (all samples: {:?} KiB)",
+        "load:   RSS after warm-up ({} samples): first {:.1} MiB, min {:.1} MiB, max {:.1} MiB, last {:.1} MiB (all samples: {:?} KiB)",
         warm.len(),
-        first / 1024,
-        low / 1024,
-        high / 1024,
-        warm.last().copied().unwrap_or(0) / 1024,
+        mib(first),
+        mib(low),
+        mib(high),
+        mib(warm.last().copied().unwrap_or(0)),
         samples.iter().map(|(_, kib)| *kib).collect::<Vec<_>>()
     );
 
@@ -560,8 +564,8 @@ fn load_fifty_clients_mixed_reads_calls_and_writes() {
         .map(|metadata| metadata.len() / 1024)
         .sum();
     eprintln!(
-        "load:   database and log at the end: {} MiB",
-        database_kib / 1024
+        "load:   database and log at the end: {:.1} MiB",
+        mib(database_kib)
     );
 
     // Every acknowledged revision is in its skill's history with the description sent.
