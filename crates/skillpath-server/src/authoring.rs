@@ -2,6 +2,7 @@
 //! failure the model can fix is an `isError` result that says what to do.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use rmcp::model::{CallToolResponse, JsonObject};
 use serde_json::Value;
@@ -15,6 +16,7 @@ use skillpath_store::keys::{self, Role};
 
 use crate::auth::Caller;
 use crate::builtin::plan;
+use crate::catalog::CatalogSkill;
 use crate::server::{SkillServer, error_result, render_skill, skill_content, text_result};
 
 /// Runs built-in tool `name` with `arguments` for `caller` (who may use it).
@@ -195,10 +197,7 @@ async fn run(
         "update_skill" => {
             let skill_name = text_arg(arguments, "name")?;
             let expected = revision_arg(arguments, "expected_revision")?;
-            let catalog = server.catalog();
-            let current = catalog
-                .skill(skill_name)
-                .ok_or_else(|| format!("no skill named `{skill_name}`"))?;
+            let current = merge_base(server, skill_name, expected).await?;
             let files = current.files();
             let base = SkillSpec::from_skill(&current.skill_md, &current.golden, |path| {
                 files
@@ -313,6 +312,38 @@ async fn run(
         }
         other => Err(format!("unknown built-in tool `{other}`")),
     }
+}
+
+/// The skill `update_skill` merges the caller's fields into: revision `expected` itself, from
+/// the catalog when it holds that revision, else read from the store.
+///
+/// The catalog can be behind the store: a write by another process (`skillpath import` on
+/// SQLite, which has no change signals; another replica on PostgreSQL until its catalog
+/// follows), or a concurrent call that has committed but not yet refreshed the catalog. A
+/// caller who read revision N from the store (`get_skill` reads it there) and updates with
+/// `expected_revision` N would otherwise have its fields merged into an older revision, and
+/// the write, accepted as made at revision N, would silently undo every change since that
+/// older one. When the store's current revision is not `expected` the update is refused as
+/// stale here, as the store would refuse it.
+async fn merge_base(
+    server: &SkillServer,
+    name: &str,
+    expected: u64,
+) -> Result<Arc<CatalogSkill>, String> {
+    if let Some(skill) = server.catalog().skill(name)
+        && skill.stored.revision == expected
+    {
+        return Ok(Arc::clone(skill));
+    }
+    let stored = server.store().get(name, None).await.map_err(store_error)?;
+    if stored.revision != expected {
+        return Err(store_error(StoreError::StaleRevision {
+            name: name.to_owned(),
+            expected,
+            actual: stored.revision,
+        }));
+    }
+    Ok(Arc::new(CatalogSkill::new(stored)))
 }
 
 fn parse_spec(value: Value) -> Result<SkillSpec, String> {

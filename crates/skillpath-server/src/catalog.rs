@@ -33,7 +33,7 @@ pub struct CatalogSkill {
 }
 
 impl CatalogSkill {
-    fn new(stored: StoredSkill) -> CatalogSkill {
+    pub(crate) fn new(stored: StoredSkill) -> CatalogSkill {
         let skill_md = skill_md::parse(
             "SKILL.md".into(),
             stored.snapshot.skill_md.clone(),

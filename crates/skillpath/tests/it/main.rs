@@ -3,10 +3,12 @@
 mod api_keys;
 mod backup_restore;
 mod cli;
+mod crash_consistency;
 mod differential;
 mod edge_cases;
 mod examples;
 mod hostile_inputs;
+mod load;
 mod mcp_conformance;
 mod mcp_http;
 mod mcp_protocol;

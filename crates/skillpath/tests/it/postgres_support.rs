@@ -76,3 +76,21 @@ impl Drop for Schema {
         );
     }
 }
+
+/// Runs `sql` (one statement returning one `bigint`) on `url` and returns the value.
+pub(crate) fn query_i64(url: &str, sql: &str) -> i64 {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+            .await
+            .unwrap_or_else(|error| panic!("PostgreSQL is not reachable at `{url}`: {error}"));
+        let driver = tokio::spawn(connection);
+        let value: i64 = client.query_one(sql, &[]).await.expect(sql).get(0);
+        drop(client);
+        let _ = driver.await;
+        value
+    })
+}

@@ -1,11 +1,14 @@
 //! The store under real processes: two `skillpath` processes writing one database at once,
-//! and an import killed with SIGKILL in the middle of its transaction.
+//! an import killed with SIGKILL in the middle of its transaction, and a server's
+//! `update_skill` after another process wrote the skill. (More kills: `crash_consistency.rs`.)
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::skillpath_bin;
+use serde_json::{Value, json};
+
+use crate::support::{HttpServer, call_tool, skillpath_bin};
 
 fn skillpath(db: &Path, args: &[&str]) -> Output {
     Command::new(skillpath_bin())
@@ -190,5 +193,85 @@ fn an_import_killed_mid_transaction_leaves_the_previous_state() {
     assert_eq!(
         (integrity.as_str(), skills, revisions),
         ("ok", count + 1, count + 1)
+    );
+}
+
+/// A revision written by another process (an import; SQLite gives the server no signal of it)
+/// is the base of the next `update_skill` that expects it: the update changes only the fields
+/// it names and keeps everything that revision changed.
+#[test]
+fn an_update_through_the_server_keeps_the_revision_another_process_wrote() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let db = temp.path().join("store.db");
+    let server = HttpServer::start(temp.path(), &["--stateless"]);
+    let (is_error, text) = call_tool(
+        &server.address,
+        "create_skill",
+        json!({
+            "name": "merged",
+            "description": "Use when testing merges.",
+            "title": "First Title",
+            "sections": [{"type": "execution-steps", "heading": "Execution Steps", "content": ""}],
+            "phases": [{"name": "Write it", "content": "Write the first version."}],
+        }),
+    )
+    .expect("create_skill");
+    assert!(!is_error, "{text}");
+    let incoming = temp.path().join("incoming/merged");
+    std::fs::create_dir_all(&incoming).expect("mkdir");
+    std::fs::write(
+        incoming.join("SKILL.md"),
+        "---\nname: merged\ndescription: Use when testing merges.\n---\n\n# Second Title\n\n\
+         ## Execution Steps\n\n### Phase 1: Write it\n\nWrite the second version.\n",
+    )
+    .expect("write");
+    let import = skillpath(&db, &["import", incoming.to_str().expect("utf-8")]);
+    assert!(import.status.success(), "{import:?}");
+    let read = |revision: Option<u64>| -> Value {
+        let mut arguments = json!({"name": "merged"});
+        if let Some(revision) = revision {
+            arguments["revision"] = json!(revision);
+        }
+        let (is_error, text) =
+            call_tool(&server.address, "get_skill", arguments).expect("get_skill");
+        assert!(!is_error, "{text}");
+        serde_json::from_str(&text).expect("JSON")
+    };
+    assert_eq!(read(None)["revision"], 2);
+    let (is_error, text) = call_tool(
+        &server.address,
+        "update_skill",
+        json!({"name": "merged", "expected_revision": 2, "description": "Use when testing merges again."}),
+    )
+    .expect("update_skill");
+    assert_eq!(
+        (is_error, text.as_str()),
+        (false, "Updated `merged` to revision 3.")
+    );
+    let skill_md = read(Some(3))["skill_md"].as_str().expect("text").to_owned();
+    for kept in [
+        "description: Use when testing merges again.\n",
+        "# Second Title\n",
+        "Write the second version.\n",
+    ] {
+        assert!(
+            skill_md.contains(kept),
+            "revision 3 lacks {kept:?}: {skill_md}"
+        );
+    }
+    assert!(
+        !skill_md.contains("first"),
+        "revision 1 came back: {skill_md}"
+    );
+    // Expecting the revision the import replaced is refused as stale, with both numbers.
+    let (is_error, text) = call_tool(
+        &server.address,
+        "update_skill",
+        json!({"name": "merged", "expected_revision": 2, "description": "Use when testing merges once more."}),
+    )
+    .expect("update_skill");
+    assert!(
+        is_error && text.contains("is at revision 3, not 2"),
+        "{text}"
     );
 }

@@ -114,6 +114,17 @@ impl HttpServer {
         }
     }
 
+    /// The server's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Kills the server with SIGKILL (no shutdown code runs) and reaps it.
+    pub(crate) fn kill(&mut self) {
+        self.child.kill().expect("SIGKILL");
+        self.child.wait().expect("reaped");
+    }
+
     /// What the server wrote to stderr so far.
     pub(crate) fn log(&self) -> String {
         self.log.lock().map(|log| log.clone()).unwrap_or_default()
@@ -169,6 +180,111 @@ impl HttpServer {
     }
 }
 
+/// One stateless MCP request (`method` with `params`, JSON-RPC id 1) to the server at
+/// `address`: the JSON-RPC answer (plain JSON or the last SSE `data:` line). Unlike
+/// [`HttpServer::exchange`] it never panics: a refused connection, a cut-off answer (the server
+/// was killed) or a status other than 200 is an `Err` describing it.
+pub(crate) fn mcp_request(
+    address: &str,
+    method: &str,
+    params: &serde_json::Value,
+) -> Result<serde_json::Value, String> {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+        .to_string();
+    let mut stream = TcpStream::connect(address).map_err(|error| format!("connect: {error}"))?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .map_err(|error| error.to_string())?;
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+         MCP-Protocol-Version: 2025-11-25\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream
+        .write_all(request.as_bytes())
+        .map_err(|error| format!("send: {error}"))?;
+    let mut response = Vec::new();
+    stream
+        .read_to_end(&mut response)
+        .map_err(|error| format!("receive: {error}"))?;
+    let split = response
+        .windows(4)
+        .position(|window| window == b"\r\n\r\n")
+        .ok_or_else(|| {
+            format!(
+                "no complete answer: {:?}",
+                String::from_utf8_lossy(&response)
+            )
+        })?;
+    let head = String::from_utf8_lossy(&response[..split]);
+    let payload = &response[split + 4..];
+    if !head.starts_with("HTTP/1.1 200") {
+        return Err(format!("not 200: {head}"));
+    }
+    let chunked = head.lines().any(|line| {
+        let line = line.to_ascii_lowercase();
+        line.starts_with("transfer-encoding:") && line.contains("chunked")
+    });
+    let payload = if chunked {
+        dechunk(payload)?
+    } else {
+        payload.to_vec()
+    };
+    let payload = String::from_utf8(payload).map_err(|error| error.to_string())?;
+    payload
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str::<serde_json::Value>(data.trim()).ok())
+        .next_back()
+        .or_else(|| serde_json::from_str(payload.trim()).ok())
+        .filter(|answer| answer.get("result").is_some() || answer.get("error").is_some())
+        .ok_or_else(|| format!("no JSON-RPC answer in: {head}\n\n{payload}"))
+}
+
+/// The body of a chunked HTTP/1.1 response; an `Err` when it is cut off.
+fn dechunk(mut rest: &[u8]) -> Result<Vec<u8>, String> {
+    let cut_off = || "a chunked body is cut off".to_owned();
+    let mut body = Vec::new();
+    loop {
+        let end = rest
+            .windows(2)
+            .position(|window| window == b"\r\n")
+            .ok_or_else(cut_off)?;
+        let size = String::from_utf8_lossy(&rest[..end]);
+        let size = usize::from_str_radix(size.split(';').next().unwrap_or("").trim(), 16)
+            .map_err(|error| format!("bad chunk size {size:?}: {error}"))?;
+        if size == 0 {
+            return Ok(body);
+        }
+        let after = &rest[end + 2..];
+        body.extend_from_slice(after.get(..size).ok_or_else(cut_off)?);
+        rest = after.get(size + 2..).ok_or_else(cut_off)?;
+    }
+}
+
+/// What a `tools/call` answered: the text of its first content item, and whether it is an
+/// `isError` result; a JSON-RPC error or a broken exchange is an `Err`.
+pub(crate) fn call_tool(
+    address: &str,
+    tool: &str,
+    arguments: serde_json::Value,
+) -> Result<(bool, String), String> {
+    let answer = mcp_request(
+        address,
+        "tools/call",
+        &serde_json::json!({"name": tool, "arguments": arguments}),
+    )?;
+    let result = answer
+        .get("result")
+        .ok_or_else(|| format!("JSON-RPC error: {answer}"))?;
+    let text = result["content"][0]["text"]
+        .as_str()
+        .ok_or_else(|| format!("no text content: {answer}"))?
+        .to_owned();
+    Ok((result["isError"].as_bool().unwrap_or(false), text))
+}
+
 fn append(log: &Mutex<String>, line: &str) {
     if let Ok(mut log) = log.lock() {
         log.push_str(line);
@@ -180,5 +296,29 @@ impl Drop for HttpServer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// A small deterministic random generator (xorshift64*): the tests that pick delays or
+/// operations at random take a fixed seed, so a failing run can be repeated.
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    /// A generator from `seed` (any value; 0 is replaced).
+    pub(crate) fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+
+    /// The next number.
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..bound` (`bound` > 0).
+    pub(crate) fn below(&mut self, bound: u64) -> u64 {
+        self.next() % bound
     }
 }
