@@ -264,6 +264,18 @@ impl SkillSpec {
                 self.name.escape_debug()
             ));
         }
+        // An argument whose name breaks the grammar is dropped when the skill is read (with an
+        // error), so it would not read back.
+        if let Some(arg) = self
+            .args
+            .iter()
+            .find(|arg| !super::args::is_valid_arg_name(&arg.name))
+        {
+            return error(format!(
+                "argument name `{}` is not snake_case: use lowercase letters, digits and single underscores, starting with a letter",
+                arg.name
+            ));
+        }
         one_line("`title`", self.title.as_deref().unwrap_or_default())?;
         let mut execution_steps = 0;
         for section in &self.sections {

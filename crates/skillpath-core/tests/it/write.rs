@@ -299,6 +299,22 @@ fn unwritable_specs_are_refused_with_a_reason() {
         templates: Vec::new(),
     };
     let cases: Vec<(SkillSpec, &str)> = vec![
+        // Found by the `write_round_trip` fuzz target: the argument was written, then dropped
+        // when the skill was read back.
+        (
+            SkillSpec {
+                args: vec![Arg {
+                    name: "se'vice_name".into(),
+                    description: Some("The service.".into()),
+                    required: true,
+                    arg_type: ArgType::String,
+                    allowed: None,
+                    default: None,
+                }],
+                ..base.clone()
+            },
+            "argument name `se'vice_name` is not snake_case",
+        ),
         (
             SkillSpec {
                 phases: vec![phase("## Sneaky section")],
