@@ -81,14 +81,7 @@ impl FolderSources {
         }
         located.folders = sources
             .into_iter()
-            .map(|(dir, root, scope)| FolderSource {
-                provenance: Provenance::Imported {
-                    path: dir.display().to_string(),
-                    root,
-                    scope,
-                },
-                dir,
-            })
+            .map(|(dir, root, scope)| FolderSource::imported(dir, root, scope))
             .collect();
         located
     }

@@ -9,6 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::error::{StoreError, StoreResult};
@@ -26,6 +27,11 @@ fn io(context: String) -> impl FnOnce(std::io::Error) -> StoreError {
 
 /// Reads the skill folder `dir`.
 pub fn read_skill_folder(dir: &Path) -> StoreResult<SkillSnapshot> {
+    read_found(dir, skill_files(dir)?.1)
+}
+
+/// Reads the `SKILL.md` of `dir` and the files `entries` that [`skill_files`] found in it.
+fn read_found(dir: &Path, entries: Vec<FolderEntry>) -> StoreResult<SkillSnapshot> {
     let skill_md_path = dir.join("SKILL.md");
     let skill_md = skillpath_core::load::read_text(
         &skill_md_path,
@@ -33,7 +39,7 @@ pub fn read_skill_folder(dir: &Path) -> StoreResult<SkillSnapshot> {
     )
     .map_err(|diagnostic| StoreError::InvalidSkill(diagnostic.message))?;
     let mut files = Vec::new();
-    for entry in skill_files(dir)?.1 {
+    for entry in entries {
         if entry.metadata.len() > MAX_FILE_SIZE {
             return Err(StoreError::InvalidSkill(format!(
                 "`{}` is {} bytes, over the limit of {MAX_FILE_SIZE} bytes for a skill's file",
@@ -164,22 +170,38 @@ fn stamp_trusting_times_older_than(
     dir: &Path,
     racy_window: Duration,
 ) -> StoreResult<Option<FolderStamp>> {
-    let skill_md = dir.join("SKILL.md");
-    let metadata =
-        fs::metadata(&skill_md).map_err(io(format!("cannot read `{}`", skill_md.display())))?;
+    let skill_md = skill_md_metadata(dir)?;
     let (folder, files) = skill_files(dir)?;
-    let mut entries: Vec<(String, fs::Metadata)> = vec![(String::new(), metadata)];
+    stamp_of(dir, &folder, &skill_md, &files, racy_window)
+}
+
+/// The metadata of the `SKILL.md` of `dir` (taken before its files are listed, for a stamp).
+fn skill_md_metadata(dir: &Path) -> StoreResult<fs::Metadata> {
+    let skill_md = dir.join("SKILL.md");
+    fs::metadata(&skill_md).map_err(io(format!("cannot read `{}`", skill_md.display())))
+}
+
+/// The stamp of the skill folder `dir` (canonically `folder`) from the metadata of its
+/// `SKILL.md` and of the files [`skill_files`] found in it.
+fn stamp_of(
+    dir: &Path,
+    folder: &Path,
+    skill_md: &fs::Metadata,
+    files: &[FolderEntry],
+    racy_window: Duration,
+) -> StoreResult<Option<FolderStamp>> {
+    let mut entries: Vec<(&str, &fs::Metadata)> = vec![("", skill_md)];
     entries.extend(
         files
-            .into_iter()
-            .map(|entry| (entry.relative, entry.metadata)),
+            .iter()
+            .map(|entry| (entry.relative.as_str(), &entry.metadata)),
     );
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    entries.sort_by(|a, b| a.0.cmp(b.0));
     let racy_since = SystemTime::now()
         .checked_sub(racy_window)
         .unwrap_or(SystemTime::UNIX_EPOCH);
     let mut hasher = Sha256::new();
-    for (relative, metadata) in &entries {
+    for (relative, metadata) in entries {
         let modified = metadata
             .modified()
             .map_err(io(format!("cannot read the times of `{}`", dir.display())))?;
@@ -241,6 +263,20 @@ pub struct FolderSource {
     pub provenance: Provenance,
 }
 
+impl FolderSource {
+    /// The folder `dir`, found under `root` in `scope` (e.g. `project`, `user`, `folder`).
+    pub fn imported(dir: PathBuf, root: String, scope: String) -> FolderSource {
+        FolderSource {
+            provenance: Provenance::Imported {
+                path: dir.display().to_string(),
+                root,
+                scope,
+            },
+            dir,
+        }
+    }
+}
+
 /// What [`read_folders`] could not read, and why.
 pub type Unreadable = (PathBuf, StoreError);
 
@@ -261,7 +297,15 @@ pub fn read_folders(
         .collect();
     let read_one = |source: FolderSource| -> Result<FolderImport, Unreadable> {
         progress(&source.dir);
-        let stamp = folder_stamp(&source.dir).map_err(|error| (source.dir.clone(), error))?;
+        let dir = source.dir.as_path();
+        // One listing of the folder serves both the stamp and the reading; the stamp is made
+        // from metadata taken before any file is read.
+        let found = skill_md_metadata(dir).and_then(|skill_md| {
+            let (folder, files) = skill_files(dir)?;
+            let stamp = stamp_of(dir, &folder, &skill_md, &files, RACY_WINDOW)?;
+            Ok((stamp, files))
+        });
+        let (stamp, files) = found.map_err(|error| (source.dir.clone(), error))?;
         if let Some(stamp) = &stamp
             && let Some(known) = recorded.get(stamp.folder.as_str())
             && known.stamp == stamp.stamp
@@ -273,13 +317,14 @@ pub fn read_folders(
                 },
             });
         }
-        let snapshot = read_skill_folder(&source.dir).map_err(|error| (source.dir, error))?;
+        let snapshot = read_found(dir, files).map_err(|error| (source.dir.clone(), error))?;
         Ok(FolderImport {
             provenance: source.provenance,
             content: FolderContent::Read { snapshot, stamp },
         })
     };
-    let results = parallel_map(sources, &read_one);
+    let results: Vec<Result<FolderImport, Unreadable>> =
+        sources.into_par_iter().map(read_one).collect();
     let mut items = Vec::with_capacity(results.len());
     let mut unreadable = Vec::new();
     for result in results {
@@ -289,32 +334,6 @@ pub fn read_folders(
         }
     }
     (items, unreadable)
-}
-
-/// `f` over `items` on every core, results in the order of `items`.
-fn parallel_map<T: Send, R: Send>(items: Vec<T>, f: &(dyn Fn(T) -> R + Sync)) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut chunks: Vec<Vec<T>> = Vec::new();
-    let per_chunk = items.len().div_ceil(threads).max(1);
-    let mut items = items.into_iter().peekable();
-    while items.peek().is_some() {
-        chunks.push(items.by_ref().take(per_chunk).collect());
-    }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| scope.spawn(move || chunk.into_iter().map(f).collect::<Vec<R>>()))
-            .collect();
-        handles
-            .into_iter()
-            // A panic in `f` is a bug; carry it on to the caller as it would be without threads.
-            .flat_map(|handle| {
-                handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    })
 }
 
 /// Writes `snapshot` into `dir` (created if needed): `SKILL.md` and every file. Paths are

@@ -878,7 +878,6 @@ impl Store for SqliteStore {
                 shadowed,
                 ..ImportReport::default()
             };
-            let mut stamps = Vec::new();
             let mut index = SearchIndexWrites::default();
             for Planned { name, item, .. } in planned {
                 let FolderContent::Read { snapshot, stamp } = item.content else {
@@ -929,17 +928,16 @@ impl Store for SqliteStore {
                     }
                 };
                 if let Some(stamp) = stamp {
-                    stamps.push((stamp, current));
+                    let (id, revision) = current;
+                    transaction
+                        .prepare_cached(
+                            "INSERT INTO folder_stamps (folder, skill_id, revision, stamp) VALUES (?1, ?2, ?3, ?4)
+                             ON CONFLICT (folder) DO UPDATE SET skill_id = excluded.skill_id, revision = excluded.revision, stamp = excluded.stamp",
+                        )?
+                        .execute(params![stamp.folder, id, revision as i64, stamp.stamp])?;
                 }
             }
             index.write(transaction)?;
-            let mut upsert = transaction.prepare_cached(
-                "INSERT INTO folder_stamps (folder, skill_id, revision, stamp) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (folder) DO UPDATE SET skill_id = excluded.skill_id, revision = excluded.revision, stamp = excluded.stamp",
-            )?;
-            for (stamp, (id, revision)) in stamps {
-                upsert.execute(params![stamp.folder, id, revision as i64, stamp.stamp])?;
-            }
             given_order.restore(&mut report);
             Ok(report)
         })

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use skillpath_core::walk::{self, WalkLimits};
+use skillpath_store::StoreError;
 use skillpath_store::discovery::{self, DiscoveryLimits};
 use skillpath_store::folder::{FolderSource, read_folders};
-use skillpath_store::{Provenance, StoreError};
 
 use crate::cli::ImportArgs;
 use crate::inputs;
@@ -58,13 +58,12 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
 
     let sources: Vec<FolderSource> = sources
         .into_iter()
-        .map(|source| FolderSource {
-            provenance: Provenance::Imported {
-                path: source.dir.display().to_string(),
-                root: source.root.display().to_string(),
-                scope: source.scope.to_owned(),
-            },
-            dir: source.dir,
+        .map(|source| {
+            FolderSource::imported(
+                source.dir,
+                source.root.display().to_string(),
+                source.scope.to_owned(),
+            )
         })
         .collect();
     let format = args.format;
