@@ -12,8 +12,8 @@
 //! in the first schema of the connection's `search_path` (set it with the URL's `options`,
 //! e.g. `?options=-c%20search_path%3Dskills`).
 //!
-//! Connections are plain TCP or Unix sockets: **TLS is not supported yet** (no TLS crate is
-//! linked), so use it on localhost, a private network, or through a tunnel.
+//! Connections over TCP use TLS as libpq would for the URL's `sslmode` and `sslrootcert`
+//! (see [`tls`]); Unix sockets never do.
 //!
 //! Every committed write announces itself with `pg_notify('skillpath_changes', <schema>)` in its
 //! transaction (so it is delivered on commit, and never for a rolled-back write);
@@ -36,7 +36,7 @@ use deadpool_postgres::Transaction;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio::sync::{broadcast, mpsc};
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{AsyncMessage, IsolationLevel, NoTls, Row as PgRow};
+use tokio_postgres::{AsyncMessage, IsolationLevel, Row as PgRow};
 
 use crate::error::{StoreError, StoreResult};
 use crate::import_plan::{self, Planned};
@@ -46,12 +46,14 @@ use crate::model::{
     Provenance, RecordedStamp, Revision, SearchHit, SkillFile, SkillSnapshot, SkillSummary,
     StoredSkill,
 };
-use crate::rules;
+use crate::rules::{self, NewRevision};
 use crate::schema::{self, Migration};
 use crate::search;
 use crate::sqlite::{checked, decode_cursor, encode_cursor, meta, parse_provenance};
 use crate::store::Store;
 use crate::time::now_rfc3339;
+
+mod tls;
 
 /// The schema, one entry per version; `skillpath_migrations` records the versions that ran.
 ///
@@ -174,6 +176,8 @@ pub struct PostgresStore {
     display: String,
     /// The connection settings, for the change listener's own connection.
     config: tokio_postgres::Config,
+    /// How connections speak TLS (the listener's too).
+    tls: tls::Connector,
     /// The schema the tables are in (the first of the `search_path`): the payload of this
     /// store's change notifications.
     schema: String,
@@ -190,14 +194,27 @@ impl std::fmt::Debug for PostgresStore {
 }
 
 /// A database error as a sentence: the server's message (and detail) when there is one, since
-/// `tokio_postgres::Error`'s own text is only "db error".
+/// `tokio_postgres::Error`'s own text is only "db error"; otherwise the error and its causes.
 fn database_error(error: tokio_postgres::Error) -> StoreError {
     match error.as_db_error() {
         Some(db) => StoreError::Database(match db.detail() {
             Some(detail) => format!("{} ({detail})", db.message()),
             None => db.message().to_owned(),
         }),
-        None => StoreError::Database(error.to_string()),
+        None => {
+            // tokio-postgres says what failed ("error performing TLS handshake") and keeps why
+            // in the source chain.
+            let mut text = error.to_string();
+            let mut source = std::error::Error::source(&error);
+            while let Some(cause) = source {
+                let cause_text = cause.to_string();
+                if !text.contains(&cause_text) {
+                    text = format!("{text}: {cause_text}");
+                }
+                source = cause.source();
+            }
+            StoreError::Database(text)
+        }
     }
 }
 
@@ -227,9 +244,12 @@ fn describe(config: &tokio_postgres::Config) -> String {
 
 impl PostgresStore {
     /// Connects to the database `url` names (`postgres://user@host:port/database`, with any
-    /// libpq-style parameters tokio-postgres understands), and brings its schema up to date.
-    /// Fails with the server's reason when the database cannot be reached.
+    /// libpq-style parameters tokio-postgres understands, and `sslmode`/`sslrootcert` as libpq
+    /// reads them), and brings its schema up to date. Fails with the server's reason when the
+    /// database cannot be reached.
     pub async fn open(url: &str) -> StoreResult<PostgresStore> {
+        let (url, tls_settings) = tls::split_url(url)?;
+        let url = url.as_str();
         let mut config = tokio_postgres::Config::from_str(url).map_err(|error| {
             StoreError::Database(format!(
                 "`{url}` is not a PostgreSQL URL this build reads: {error}"
@@ -239,10 +259,11 @@ impl PostgresStore {
             // An unreachable host fails in seconds, not at the OS's TCP timeout.
             config.connect_timeout(Duration::from_secs(10));
         }
+        let tls = tls::connector(&tls_settings, &mut config)?;
         let display = describe(&config);
         let manager = Manager::from_config(
             config.clone(),
-            NoTls,
+            tls.clone(),
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
             },
@@ -257,6 +278,7 @@ impl PostgresStore {
             pool,
             display,
             config,
+            tls,
             schema: String::new(),
             changes: Arc::default(),
         };
@@ -278,6 +300,7 @@ impl PostgresStore {
     /// when the store (every clone) is gone.
     async fn listen(
         config: tokio_postgres::Config,
+        tls: tls::Connector,
         schema: String,
         display: String,
         sender: broadcast::WeakSender<()>,
@@ -296,7 +319,7 @@ impl PostgresStore {
             .keepalives_retries(3);
         let mut backoff = LISTEN_BACKOFF.0;
         loop {
-            let result = Self::listen_once(&config, &schema, &sender, || {
+            let result = Self::listen_once(&config, &tls, &schema, &sender, || {
                 backoff = LISTEN_BACKOFF.0;
             })
             .await;
@@ -321,11 +344,12 @@ impl PostgresStore {
     /// One connection of the change listener, until it drops (or the store is gone).
     async fn listen_once(
         config: &tokio_postgres::Config,
+        tls: &tls::Connector,
         schema: &str,
         sender: &broadcast::WeakSender<()>,
         connected: impl FnOnce(),
     ) -> Result<(), tokio_postgres::Error> {
-        let (client, mut connection) = config.connect(NoTls).await?;
+        let (client, mut connection) = config.connect(tls.clone()).await?;
         let (payloads, mut received) = mpsc::unbounded_channel::<String>();
         // The connection must be polled for `LISTEN` to complete and for notifications.
         let driver = tokio::spawn(async move {
@@ -378,9 +402,11 @@ impl PostgresStore {
                 },
                 other => other.to_string(),
             };
+            let hint = tls::hint(&reason).map(|hint| format!("; {hint}"));
             StoreError::Database(format!(
-                "cannot connect to PostgreSQL at `{}`: {reason}",
-                self.display
+                "cannot connect to PostgreSQL at `{}`: {reason}{}",
+                self.display,
+                hint.unwrap_or_default()
             ))
         })
     }
@@ -589,18 +615,20 @@ async fn insert_skill(
         .map_err(Into::into)
 }
 
-/// Writes revision `number` of skill `id` with `snapshot`, and makes it current.
-#[allow(clippy::too_many_arguments)]
+/// Writes `revision` and makes it current.
 async fn write_revision(
     transaction: &Transaction<'_>,
-    id: i64,
-    revision: u64,
-    operation: Operation,
-    change: &Change,
-    snapshot: &SkillSnapshot,
-    deleted: bool,
-    provenance: &Provenance,
+    revision: &NewRevision<'_>,
 ) -> StoreResult<StoredSkill> {
+    let NewRevision {
+        skill_id: id,
+        number: revision,
+        operation,
+        change,
+        snapshot,
+        deleted,
+        provenance,
+    } = *revision;
     let meta = meta(snapshot)?;
     let now = now_rfc3339();
     let content_hash = snapshot.content_hash();
@@ -908,6 +936,7 @@ impl Store for PostgresStore {
             let (sender, _) = broadcast::channel(16);
             runtime.spawn(Self::listen(
                 self.config.clone(),
+                self.tls.clone(),
                 self.schema.clone(),
                 self.display.clone(),
                 sender.downgrade(),
@@ -938,13 +967,7 @@ impl Store for PostgresStore {
             };
             write_revision(
                 transaction,
-                id,
-                1,
-                Operation::Create,
-                &change,
-                &snapshot,
-                false,
-                &provenance,
+                &NewRevision::first(id, &change, &snapshot, &provenance),
             )
             .await
         })
@@ -973,13 +996,14 @@ impl Store for PostgresStore {
             let provenance = parse_provenance(&provenance_text)?;
             write_revision(
                 transaction,
-                row.id,
-                row.revision + 1,
-                Operation::Update,
-                &change,
-                &snapshot,
-                false,
-                &provenance,
+                &NewRevision::after(
+                    row.id,
+                    row.revision,
+                    Operation::Update,
+                    &change,
+                    &snapshot,
+                    &provenance,
+                ),
             )
             .await
         })
@@ -993,13 +1017,14 @@ impl Store for PostgresStore {
             let current = load(transaction, name, Some(row.revision)).await?;
             write_revision(
                 transaction,
-                row.id,
-                row.revision + 1,
-                Operation::Delete,
-                &change,
-                &current.snapshot,
-                true,
-                &current.provenance,
+                &NewRevision::after(
+                    row.id,
+                    row.revision,
+                    Operation::Delete,
+                    &change,
+                    &current.snapshot,
+                    &current.provenance,
+                ),
             )
             .await
         })
@@ -1013,13 +1038,14 @@ impl Store for PostgresStore {
             let current = load(transaction, name, Some(row.revision)).await?;
             write_revision(
                 transaction,
-                row.id,
-                row.revision + 1,
-                Operation::Restore,
-                &change,
-                &current.snapshot,
-                false,
-                &current.provenance,
+                &NewRevision::after(
+                    row.id,
+                    row.revision,
+                    Operation::Restore,
+                    &change,
+                    &current.snapshot,
+                    &current.provenance,
+                ),
             )
             .await
         })
@@ -1039,13 +1065,14 @@ impl Store for PostgresStore {
             let target = load(transaction, name, Some(to)).await?;
             write_revision(
                 transaction,
-                row.id,
-                row.revision + 1,
-                Operation::Rollback,
-                &change,
-                &target.snapshot,
-                false,
-                &target.provenance,
+                &NewRevision::after(
+                    row.id,
+                    row.revision,
+                    Operation::Rollback,
+                    &change,
+                    &target.snapshot,
+                    &target.provenance,
+                ),
             )
             .await
         })
@@ -1268,13 +1295,7 @@ impl Store for PostgresStore {
                         Some(id) => {
                             write_revision(
                                 transaction,
-                                id,
-                                1,
-                                Operation::Create,
-                                &change,
-                                &snapshot,
-                                false,
-                                &item.provenance,
+                                &NewRevision::first(id, &change, &snapshot, &item.provenance),
                             )
                             .await?;
                             report.created.push(name);
@@ -1302,13 +1323,14 @@ impl Store for PostgresStore {
                 };
                 write_revision(
                     transaction,
-                    row.id,
-                    row.revision + 1,
-                    operation,
-                    &change,
-                    &snapshot,
-                    false,
-                    &item.provenance,
+                    &NewRevision::after(
+                        row.id,
+                        row.revision,
+                        operation,
+                        &change,
+                        &snapshot,
+                        &item.provenance,
+                    ),
                 )
                 .await?;
                 report.updated.push(name);

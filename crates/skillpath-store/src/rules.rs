@@ -3,7 +3,7 @@
 //! (locked, inside the write's transaction) and asks these before it writes.
 
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Operation, SkillSnapshot};
+use crate::model::{Change, Operation, Provenance, SkillSnapshot};
 use crate::sqlite::meta;
 
 /// The current row of skill `name`, which must exist and be at revision `expected` (`revision`
@@ -53,4 +53,49 @@ pub(crate) fn check_keeps_name(name: &str, snapshot: &SkillSnapshot) -> StoreRes
         )));
     }
     Ok(())
+}
+
+/// One revision a backend is about to write: revision `number` of the skill with row id
+/// `skill_id`, holding `snapshot`, which becomes the skill's current state.
+pub(crate) struct NewRevision<'a> {
+    pub skill_id: i64,
+    pub number: u64,
+    pub operation: Operation,
+    pub change: &'a Change,
+    pub snapshot: &'a SkillSnapshot,
+    /// Whether the skill is deleted from this revision on.
+    pub deleted: bool,
+    pub provenance: &'a Provenance,
+}
+
+impl<'a> NewRevision<'a> {
+    /// Revision 1 of a skill being created.
+    pub(crate) fn first(
+        skill_id: i64,
+        change: &'a Change,
+        snapshot: &'a SkillSnapshot,
+        provenance: &'a Provenance,
+    ) -> Self {
+        Self::after(skill_id, 0, Operation::Create, change, snapshot, provenance)
+    }
+
+    /// The revision after `current`, made by `operation`; only a delete leaves the skill deleted.
+    pub(crate) fn after(
+        skill_id: i64,
+        current: u64,
+        operation: Operation,
+        change: &'a Change,
+        snapshot: &'a SkillSnapshot,
+        provenance: &'a Provenance,
+    ) -> Self {
+        NewRevision {
+            skill_id,
+            number: current + 1,
+            operation,
+            change,
+            snapshot,
+            deleted: operation == Operation::Delete,
+            provenance,
+        }
+    }
 }

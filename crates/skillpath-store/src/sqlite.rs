@@ -19,7 +19,7 @@ use crate::model::{
     Change, FolderContent, FolderImport, ImportReport, ListFilter, Operation, Page, Provenance,
     RecordedStamp, Revision, SearchHit, SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
 };
-use crate::rules;
+use crate::rules::{self, NewRevision};
 use crate::schema::{self, Migration};
 use crate::search;
 use crate::store::Store;
@@ -309,30 +309,13 @@ fn existing(transaction: &Connection, name: &str, expected: u64) -> StoreResult<
     rules::at_expected(name, row(transaction, name)?, |row| row.revision, expected)
 }
 
-/// Writes revision `number` of skill `id` with `snapshot`, and makes it current.
-#[allow(clippy::too_many_arguments)]
+/// Writes `revision` and makes it current.
 fn write_revision(
     transaction: &Transaction<'_>,
-    id: i64,
-    number: u64,
-    operation: Operation,
-    change: &Change,
-    snapshot: &SkillSnapshot,
-    deleted: bool,
-    provenance: &Provenance,
+    revision: &NewRevision<'_>,
 ) -> StoreResult<StoredSkill> {
     let mut index = SearchIndexWrites::default();
-    let stored = write_revision_unindexed(
-        transaction,
-        id,
-        number,
-        operation,
-        change,
-        snapshot,
-        deleted,
-        provenance,
-        &mut index,
-    )?;
+    let stored = write_revision_unindexed(transaction, revision, &mut index)?;
     index.write(transaction)?;
     Ok(stored)
 }
@@ -369,15 +352,18 @@ impl SearchIndexWrites {
 #[allow(clippy::too_many_arguments)]
 fn write_revision_unindexed(
     transaction: &Transaction<'_>,
-    id: i64,
-    number: u64,
-    operation: Operation,
-    change: &Change,
-    snapshot: &SkillSnapshot,
-    deleted: bool,
-    provenance: &Provenance,
+    revision: &NewRevision<'_>,
     index: &mut SearchIndexWrites,
 ) -> StoreResult<StoredSkill> {
+    let NewRevision {
+        skill_id: id,
+        number,
+        operation,
+        change,
+        snapshot,
+        deleted,
+        provenance,
+    } = *revision;
     let meta = meta(snapshot)?;
     let now = now_rfc3339();
     let content_hash = snapshot.content_hash();
@@ -565,13 +551,7 @@ impl Store for SqliteStore {
             let id = insert_skill(transaction, &name, &provenance)?;
             write_revision(
                 transaction,
-                id,
-                1,
-                Operation::Create,
-                &change,
-                &snapshot,
-                false,
-                &provenance,
+                &NewRevision::first(id, &change, &snapshot, &provenance),
             )
         })
         .await
@@ -593,13 +573,14 @@ impl Store for SqliteStore {
             let provenance = provenance_of(transaction, row.id)?;
             write_revision(
                 transaction,
-                row.id,
-                row.revision + 1,
-                Operation::Update,
-                &change,
-                &snapshot,
-                false,
-                &provenance,
+                &NewRevision::after(
+                    row.id,
+                    row.revision,
+                    Operation::Update,
+                    &change,
+                    &snapshot,
+                    &provenance,
+                ),
             )
         })
         .await
@@ -613,13 +594,14 @@ impl Store for SqliteStore {
             let current = load(transaction, &name, Some(row.revision))?;
             write_revision(
                 transaction,
-                row.id,
-                row.revision + 1,
-                Operation::Delete,
-                &change,
-                &current.snapshot,
-                true,
-                &current.provenance,
+                &NewRevision::after(
+                    row.id,
+                    row.revision,
+                    Operation::Delete,
+                    &change,
+                    &current.snapshot,
+                    &current.provenance,
+                ),
             )
         })
         .await
@@ -633,13 +615,14 @@ impl Store for SqliteStore {
             let current = load(transaction, &name, Some(row.revision))?;
             write_revision(
                 transaction,
-                row.id,
-                row.revision + 1,
-                Operation::Restore,
-                &change,
-                &current.snapshot,
-                false,
-                &current.provenance,
+                &NewRevision::after(
+                    row.id,
+                    row.revision,
+                    Operation::Restore,
+                    &change,
+                    &current.snapshot,
+                    &current.provenance,
+                ),
             )
         })
         .await
@@ -659,13 +642,14 @@ impl Store for SqliteStore {
             let target = load(transaction, &name, Some(to))?;
             write_revision(
                 transaction,
-                row.id,
-                row.revision + 1,
-                Operation::Rollback,
-                &change,
-                &target.snapshot,
-                false,
-                &target.provenance,
+                &NewRevision::after(
+                    row.id,
+                    row.revision,
+                    Operation::Rollback,
+                    &change,
+                    &target.snapshot,
+                    &target.provenance,
+                ),
             )
         })
         .await
@@ -890,13 +874,7 @@ impl Store for SqliteStore {
                         let id = insert_skill(transaction, &name, &item.provenance)?;
                         write_revision_unindexed(
                             transaction,
-                            id,
-                            1,
-                            Operation::Create,
-                            &change,
-                            &snapshot,
-                            false,
-                            &item.provenance,
+                            &NewRevision::first(id, &change, &snapshot, &item.provenance),
                             &mut index,
                         )?;
                         report.created.push(name);
@@ -914,13 +892,7 @@ impl Store for SqliteStore {
                         };
                         write_revision_unindexed(
                             transaction,
-                            row.id,
-                            row.revision + 1,
-                            operation,
-                            &change,
-                            &snapshot,
-                            false,
-                            &item.provenance,
+                            &NewRevision::after(row.id, row.revision, operation, &change, &snapshot, &item.provenance),
                             &mut index,
                         )?;
                         report.updated.push(name);

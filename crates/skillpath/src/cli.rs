@@ -220,7 +220,8 @@ pub(crate) struct NewArgs {
 #[derive(Debug, Args)]
 pub(crate) struct DbArgs {
     /// The database: a SQLite file path, `sqlite://PATH`, or `postgres://USER@HOST:PORT/DB`
-    /// (no TLS yet) [default: the platform data directory, e.g.
+    /// (`?sslmode=verify-full&sslrootcert=CA.pem` as with psql) [default: the platform data
+    /// directory, e.g.
     /// `~/.local/share/skillpath/skillpath.db`].
     #[arg(long, env = "SKILLPATH_DB", value_name = "PATH|URL")]
     pub(crate) db: Option<String>,

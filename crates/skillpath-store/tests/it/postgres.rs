@@ -369,3 +369,108 @@ async fn committed_writes_in_a_schema_reach_its_watchers_and_no_others() {
         "after the reconnection"
     );
 }
+
+/// Whether the connection of the client named `application_name` is encrypted, as the
+/// server sees it (`None`: no such connection).
+async fn encrypted(observer: &tokio_postgres::Client, application_name: &str) -> Option<bool> {
+    observer
+        .query_opt(
+            "SELECT s.ssl FROM pg_stat_ssl s JOIN pg_stat_activity a ON a.pid = s.pid
+             WHERE a.application_name = $1 LIMIT 1",
+            &[&application_name],
+        )
+        .await
+        .expect("query pg_stat_ssl")
+        .map(|row| row.get(0))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sslmode_and_sslrootcert_encrypt_and_check_the_certificate_as_libpq_does() {
+    let observer = connect(&server_url()).await;
+    let ssl: String = observer
+        .query_one("SHOW ssl", &[])
+        .await
+        .expect("SHOW ssl")
+        .get(0);
+    assert_eq!(
+        ssl, "on",
+        "the test server must offer TLS (`ssl = on` in postgresql.conf; Debian's default uses \
+         the snakeoil certificate for `localhost`)"
+    );
+    // The server's own certificate, self-signed, serves as the trusted authority.
+    let certificate: String = observer
+        .query_one("SHOW ssl_cert_file", &[])
+        .await
+        .expect("SHOW ssl_cert_file")
+        .get(0);
+    let schema = Schema::create().await;
+    let base = schema.url();
+    assert!(
+        base.contains("127.0.0.1"),
+        "the tests connect by address: {base}"
+    );
+    let by_name = base.replacen("127.0.0.1", "localhost", 1);
+    let cert = format!("sslrootcert={certificate}");
+    // An authority that signed nothing: naming it makes even `require` check the certificate.
+    let unrelated =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/fixtures/unrelated-ca.pem");
+
+    let accepted = [
+        (base.clone(), "sslmode=disable", false),
+        (base.clone(), "connect_timeout=10", true), // no sslmode: prefer
+        (base.clone(), "sslmode=require", true),
+        (base.clone(), &*format!("sslmode=verify-ca&{cert}"), true),
+        (
+            by_name.clone(),
+            &*format!("sslmode=verify-full&{cert}"),
+            true,
+        ),
+    ]
+    .map(|(url, parameters, expected)| (url, parameters.to_owned(), expected));
+    for (index, (url, parameters, expected)) in accepted.iter().enumerate() {
+        let name = format!("{}_tls_{index}", schema.name);
+        let url = format!("{url}&{parameters}&application_name={name}");
+        let store = PostgresStore::open(&url)
+            .await
+            .unwrap_or_else(|error| panic!("`{parameters}` connects: {error}"));
+        store
+            .get("tls-check", None)
+            .await
+            .expect_err("the schema is empty");
+        assert_eq!(
+            encrypted(&observer, &name).await,
+            Some(*expected),
+            "`{parameters}`: encrypted as expected"
+        );
+    }
+
+    let refused = [
+        (
+            base.clone(),
+            format!("sslmode=verify-full&{cert}"),
+            "not for the host in the URL",
+        ),
+        (
+            base.clone(),
+            format!("sslmode=require&sslrootcert={}", unrelated.display()),
+            "not signed by an authority skillpath trusts",
+        ),
+        (
+            base.clone(),
+            "sslmode=verify-full&sslrootcert=/nonexistent/ca.pem".to_owned(),
+            "cannot read the certificate authorities in `sslrootcert=/nonexistent/ca.pem`",
+        ),
+        (
+            base.clone(),
+            "sslmode=verify".to_owned(),
+            "is not a TLS mode",
+        ),
+    ];
+    for (url, parameters, expected) in refused {
+        let error = PostgresStore::open(&format!("{url}&{parameters}"))
+            .await
+            .expect_err(&parameters);
+        let text = error.to_string();
+        assert!(text.contains(expected), "`{parameters}`: {text}");
+    }
+}
