@@ -347,29 +347,10 @@ fn parse_arg(file: &SourceFile, item: &Node, out: &mut Vec<Diagnostic>) -> Optio
                 );
                 return None;
             };
-            if coerce(arg_type, &serde_json::Value::String(text.to_owned())).is_none() {
-                out.push(
-                    Diagnostic::error(
-                        Code::ArgDefaultInvalid,
-                        format!(
-                            "the default `{text}` of argument `{name}` is not a {}",
-                            arg_type.as_str()
-                        ),
-                    )
-                    .at(file, entry.value.range.clone()),
-                );
-                return None;
-            }
-            if let Some(values) = &allowed
-                && !values.iter().any(|value| value == text)
+            if let Some((code, message)) =
+                default_problem(&name, arg_type, allowed.as_deref(), text)
             {
-                out.push(
-                    Diagnostic::error(
-                        Code::ArgDefaultNotInEnum,
-                        format!("the default `{text}` of argument `{name}` is not one of its allowed values: {}", values.join(", ")),
-                    )
-                    .at(file, entry.value.range.clone()),
-                );
+                out.push(Diagnostic::error(code, message).at(file, entry.value.range.clone()));
                 return None;
             }
             if required {
@@ -395,6 +376,60 @@ fn parse_arg(file: &SourceFile, item: &Node, out: &mut Vec<Diagnostic>) -> Optio
     })
 }
 
+/// Why the allowed values of argument `name` are not valid (an error that drops the argument
+/// on reading): none, one not of the type, or one listed twice. The writer asks too, so that
+/// it never writes an argument that would not read back.
+pub(crate) fn enum_problem(name: &str, arg_type: ArgType, values: &[String]) -> Option<String> {
+    if values.is_empty() {
+        return Some(format!("the `enum` of argument `{name}` is empty"));
+    }
+    for (index, text) in values.iter().enumerate() {
+        if coerce(arg_type, &serde_json::Value::String(text.clone())).is_none() {
+            return Some(format!(
+                "the allowed value `{text}` of argument `{name}` is not a {}",
+                arg_type.as_str()
+            ));
+        }
+        if values[..index].contains(text) {
+            return Some(format!(
+                "the `enum` of argument `{name}` lists `{text}` twice"
+            ));
+        }
+    }
+    None
+}
+
+/// Why `default` cannot be the default of argument `name` (an error that drops the argument
+/// on reading): not of the type, or not one of the allowed values. Shared with the writer.
+pub(crate) fn default_problem(
+    name: &str,
+    arg_type: ArgType,
+    allowed: Option<&[String]>,
+    default: &str,
+) -> Option<(Code, String)> {
+    if coerce(arg_type, &serde_json::Value::String(default.to_owned())).is_none() {
+        return Some((
+            Code::ArgDefaultInvalid,
+            format!(
+                "the default `{default}` of argument `{name}` is not a {}",
+                arg_type.as_str()
+            ),
+        ));
+    }
+    if let Some(values) = allowed
+        && !values.iter().any(|value| value == default)
+    {
+        return Some((
+            Code::ArgDefaultNotInEnum,
+            format!(
+                "the default `{default}` of argument `{name}` is not one of its allowed values: {}",
+                values.join(", ")
+            ),
+        ));
+    }
+    None
+}
+
 fn parse_enum(
     file: &SourceFile,
     name: &str,
@@ -411,10 +446,6 @@ fn parse_enum(
         )));
         return None;
     };
-    if items.is_empty() {
-        out.push(invalid(format!("the `enum` of argument `{name}` is empty")));
-        return None;
-    }
     let mut values: Vec<String> = Vec::with_capacity(items.len());
     for item in items {
         let Some(text) = scalar_text(item) else {
@@ -423,20 +454,11 @@ fn parse_enum(
             )));
             return None;
         };
-        if coerce(arg_type, &serde_json::Value::String(text.to_owned())).is_none() {
-            out.push(invalid(format!(
-                "the allowed value `{text}` of argument `{name}` is not a {}",
-                arg_type.as_str()
-            )));
-            return None;
-        }
-        if values.iter().any(|value| value == text) {
-            out.push(invalid(format!(
-                "the `enum` of argument `{name}` lists `{text}` twice"
-            )));
-            return None;
-        }
         values.push(text.to_owned());
+    }
+    if let Some(message) = enum_problem(name, arg_type, &values) {
+        out.push(invalid(message));
+        return None;
     }
     Some(values)
 }

@@ -276,6 +276,25 @@ impl SkillSpec {
                 arg.name
             ));
         }
+        // Allowed values or a default the reader refuses drop the argument on reading too.
+        for arg in &self.args {
+            let enum_problem = arg
+                .allowed
+                .as_deref()
+                .and_then(|values| super::args::enum_problem(&arg.name, arg.arg_type, values));
+            let default_problem = arg.default.as_deref().and_then(|default| {
+                super::args::default_problem(
+                    &arg.name,
+                    arg.arg_type,
+                    arg.allowed.as_deref(),
+                    default,
+                )
+                .map(|(_, message)| message)
+            });
+            if let Some(message) = enum_problem.or(default_problem) {
+                return error(message);
+            }
+        }
         one_line("`title`", self.title.as_deref().unwrap_or_default())?;
         let mut execution_steps = 0;
         for section in &self.sections {

@@ -315,6 +315,50 @@ fn unwritable_specs_are_refused_with_a_reason() {
             },
             "argument name `se'vice_name` is not snake_case",
         ),
+        // Found by the `write_round_trip` fuzz target too: a default outside the allowed values
+        // was written, and reading drops such an argument.
+        (
+            SkillSpec {
+                args: vec![Arg {
+                    name: "cache".into(),
+                    description: Some("Which cache.".into()),
+                    required: false,
+                    arg_type: ArgType::String,
+                    allowed: Some(vec!["redis".into(), "memory".into()]),
+                    default: Some("memomplates/cache.md".into()),
+                }],
+                ..base.clone()
+            },
+            "the default `memomplates/cache.md` of argument `cache` is not one of its allowed values: redis, memory",
+        ),
+        (
+            SkillSpec {
+                args: vec![Arg {
+                    name: "ttl_seconds".into(),
+                    description: Some("How long.".into()),
+                    required: false,
+                    arg_type: ArgType::Number,
+                    allowed: None,
+                    default: Some("soon".into()),
+                }],
+                ..base.clone()
+            },
+            "the default `soon` of argument `ttl_seconds` is not a number",
+        ),
+        (
+            SkillSpec {
+                args: vec![Arg {
+                    name: "cache".into(),
+                    description: Some("Which cache.".into()),
+                    required: false,
+                    arg_type: ArgType::String,
+                    allowed: Some(vec!["redis".into(), "redis".into()]),
+                    default: None,
+                }],
+                ..base.clone()
+            },
+            "lists `redis` twice",
+        ),
         (
             SkillSpec {
                 phases: vec![phase("## Sneaky section")],

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::postgres_support::{Schema, query_i64};
+use crate::postgres_support::{Schema, query_value};
 use crate::support::{HttpServer, Rng, call_tool, skillpath_bin};
 
 /// Skills whose history is not numbered 1..n, or whose current revision's row disagrees with
@@ -120,7 +120,7 @@ impl Database {
                     .query_row(sql, [], |row| row.get(0))
                     .expect("query")
             }
-            None => query_i64(&self.db, sql),
+            None => query_value::<i64>(&self.db, sql),
         }
     }
 

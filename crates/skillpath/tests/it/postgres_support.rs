@@ -77,8 +77,11 @@ impl Drop for Schema {
     }
 }
 
-/// Runs `sql` (one statement returning one `bigint`) on `url` and returns the value.
-pub(crate) fn query_i64(url: &str, sql: &str) -> i64 {
+/// Runs `sql` (one statement returning one value) on `url` and returns the value.
+pub(crate) fn query_value<T: for<'a> tokio_postgres::types::FromSql<'a>>(
+    url: &str,
+    sql: &str,
+) -> T {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -88,7 +91,7 @@ pub(crate) fn query_i64(url: &str, sql: &str) -> i64 {
             .await
             .unwrap_or_else(|error| panic!("PostgreSQL is not reachable at `{url}`: {error}"));
         let driver = tokio::spawn(connection);
-        let value: i64 = client.query_one(sql, &[]).await.expect(sql).get(0);
+        let value: T = client.query_one(sql, &[]).await.expect(sql).get(0);
         drop(client);
         let _ = driver.await;
         value

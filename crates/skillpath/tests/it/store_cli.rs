@@ -6,6 +6,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+use crate::postgres_support::{Schema, query_value, server_url};
 use crate::support::skillpath_bin;
 
 struct Env {
@@ -354,6 +355,34 @@ fn import_refuses_what_it_cannot_read_and_writes_nothing() {
         text(&postgres.stderr).contains("PostgreSQL"),
         "{}",
         text(&postgres.stderr)
+    );
+}
+
+#[test]
+fn a_postgres_certificate_that_does_not_check_out_is_refused_with_the_fix() {
+    let env = Env::new();
+    let schema = Schema::create("tls");
+    // The test server's own certificate (self-signed, for `localhost`) as the authority.
+    let certificate: String = query_value(&server_url(), "SHOW ssl_cert_file");
+    let by_address = format!(
+        "{}&sslmode=verify-full&sslrootcert={certificate}",
+        schema.url()
+    );
+    let refused = env.run(&["list", "--db", &by_address]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    let stderr = text(&refused.stderr);
+    assert!(
+        stderr.contains("not valid for name \"127.0.0.1\""),
+        "{stderr}"
+    );
+    assert!(stderr.contains("sslmode=verify-ca"), "{stderr}");
+
+    let by_name = by_address.replacen("127.0.0.1", "localhost", 1);
+    let listed = env.json(&["list", "--db", &by_name, "--format", "json"]);
+    assert_eq!(
+        listed["items"].as_array().map(Vec::len),
+        Some(0),
+        "{listed}"
     );
 }
 
