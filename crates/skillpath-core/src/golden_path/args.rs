@@ -1,6 +1,6 @@
 //! Typed arguments (`args` in the frontmatter): the model, its rules, and coercion of values.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use crate::diagnostic::{Code, Diagnostic, SourceFile};
@@ -188,37 +188,57 @@ pub(crate) fn parse_args(
         }
     };
     let mut args = Vec::new();
-    let mut placeholders: HashMap<String, String> = HashMap::new();
+    let mut declared = Declared::default();
     for item in items {
         let Some(arg) = parse_arg(file, item, &mut diagnostics) else {
             continue;
         };
-        if args.iter().any(|other: &Arg| other.name == arg.name) {
-            diagnostics.push(
-                Diagnostic::error(
-                    Code::ArgDuplicate,
-                    format!("argument `{}` is declared twice", arg.name),
-                )
-                .at(file, name_range(item)),
-            );
+        if let Err((code, message)) = declared.add(&arg.name) {
+            let diagnostic = Diagnostic::error(code, message).at(file, name_range(item));
+            diagnostics.push(if code == Code::ArgPlaceholderCollision {
+                diagnostic.with_hint("rename one of them")
+            } else {
+                diagnostic
+            });
             continue;
         }
-        let placeholder = arg.placeholder();
-        if let Some(other) = placeholders.get(&placeholder) {
-            diagnostics.push(
-                Diagnostic::error(
-                    Code::ArgPlaceholderCollision,
-                    format!("arguments `{other}` and `{}` both map to the placeholder `{{{placeholder}}}`", arg.name),
-                )
-                .with_hint("rename one of them")
-                .at(file, name_range(item)),
-            );
-            continue;
-        }
-        placeholders.insert(placeholder, arg.name.clone());
         args.push(arg);
     }
     (args, diagnostics)
+}
+
+/// The names of the arguments declared so far and their placeholders, to refuse one that
+/// clashes with them: a name declared twice, or two names with one placeholder (`a_1` and
+/// `a1` are both `{A1}`). Reading drops such an argument, so the writer asks too.
+#[derive(Debug, Default)]
+pub(crate) struct Declared {
+    /// Placeholder → the argument that has it.
+    placeholders: HashMap<String, String>,
+    names: HashSet<String>,
+}
+
+impl Declared {
+    /// Records argument `name`, or says why it clashes with one declared before.
+    pub(crate) fn add(&mut self, name: &str) -> Result<(), (Code, String)> {
+        if self.names.contains(name) {
+            return Err((
+                Code::ArgDuplicate,
+                format!("argument `{name}` is declared twice"),
+            ));
+        }
+        let placeholder = placeholder_name(name);
+        if let Some(other) = self.placeholders.get(&placeholder) {
+            return Err((
+                Code::ArgPlaceholderCollision,
+                format!(
+                    "arguments `{other}` and `{name}` both map to the placeholder `{{{placeholder}}}`"
+                ),
+            ));
+        }
+        self.names.insert(name.to_owned());
+        self.placeholders.insert(placeholder, name.to_owned());
+        Ok(())
+    }
 }
 
 const ARG_FIELDS: [&str; 6] = ["name", "description", "required", "type", "enum", "default"];

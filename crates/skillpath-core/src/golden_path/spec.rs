@@ -276,8 +276,13 @@ impl SkillSpec {
                 arg.name
             ));
         }
-        // Allowed values or a default the reader refuses drop the argument on reading too.
+        // Allowed values or a default the reader refuses, a name declared twice or two names
+        // with one placeholder drop the argument on reading too.
+        let mut declared = super::args::Declared::default();
         for arg in &self.args {
+            if let Err((_, message)) = declared.add(&arg.name) {
+                return error(message);
+            }
             let enum_problem = arg
                 .allowed
                 .as_deref()

@@ -359,6 +359,55 @@ fn unwritable_specs_are_refused_with_a_reason() {
             },
             "lists `redis` twice",
         ),
+        // And an argument declared twice, or two with one placeholder: reading drops the second.
+        (
+            SkillSpec {
+                args: vec![
+                    Arg {
+                        name: "cache".into(),
+                        description: Some("A value.".into()),
+                        required: false,
+                        arg_type: ArgType::String,
+                        allowed: None,
+                        default: None,
+                    },
+                    Arg {
+                        name: "cache".into(),
+                        description: Some("A value.".into()),
+                        required: false,
+                        arg_type: ArgType::String,
+                        allowed: None,
+                        default: None,
+                    },
+                ],
+                ..base.clone()
+            },
+            "argument `cache` is declared twice",
+        ),
+        (
+            SkillSpec {
+                args: vec![
+                    Arg {
+                        name: "a_1".into(),
+                        description: Some("A value.".into()),
+                        required: false,
+                        arg_type: ArgType::String,
+                        allowed: None,
+                        default: None,
+                    },
+                    Arg {
+                        name: "a1".into(),
+                        description: Some("A value.".into()),
+                        required: false,
+                        arg_type: ArgType::String,
+                        allowed: None,
+                        default: None,
+                    },
+                ],
+                ..base.clone()
+            },
+            "arguments `a_1` and `a1` both map to the placeholder `{A1}`",
+        ),
         (
             SkillSpec {
                 phases: vec![phase("## Sneaky section")],

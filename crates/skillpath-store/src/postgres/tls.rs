@@ -146,8 +146,11 @@ pub(super) fn connector(
     let builder = ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
         .map_err(|error| StoreError::Database(format!("cannot set up TLS: {error}")))?;
-    let check_chain = matches!(settings.mode, SslMode::VerifyCa | SslMode::VerifyFull)
-        || matches!(settings.root_certs, RootCerts::System | RootCerts::File(_));
+    let check_chain = match settings.mode {
+        SslMode::Disable => false,
+        SslMode::Prefer | SslMode::Require => settings.root_certs != RootCerts::Unset,
+        SslMode::VerifyCa | SslMode::VerifyFull => true,
+    };
     let chain = if check_chain {
         let roots = Arc::new(root_store(&settings.root_certs)?);
         let chain = WebPkiServerVerifier::builder_with_provider(roots, provider.clone())
@@ -363,5 +366,12 @@ mod tests {
             error.to_string().contains("holds no PEM certificate"),
             "{error}"
         );
+
+        // Without TLS no certificate is read, so a bad file does not matter (as with libpq).
+        let settings = TlsSettings {
+            mode: SslMode::Disable,
+            root_certs: RootCerts::File(missing),
+        };
+        assert!(connector(&settings, &mut config).is_ok());
     }
 }
