@@ -624,9 +624,11 @@ fn is_plain_safe(value: &str, in_flow: bool) -> bool {
         && !value.ends_with(':')
         && !value.starts_with("---")
         && !value.starts_with("...")
-        && !value
-            .chars()
-            .any(|c| c.is_control() || matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{feff}'))
+        && !value.chars().any(|c| {
+            c.is_control()
+                || !is_yaml_printable(c)
+                || matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{feff}')
+        })
         && !(in_flow && value.contains([',', '[', ']', '{', '}']))
 }
 
@@ -637,6 +639,14 @@ fn yaml_reads_as_string(value: &str) -> Option<bool> {
     let entry = root.get("k")?;
     let scalar = entry.value.as_scalar()?;
     Some(scalar.text == value && yaml::to_json(&entry.value).is_string())
+}
+
+/// Whether YAML lets `c` stand as itself in a file (its `c-printable` set): not the C0 and C1
+/// controls (but tab, line feed, carriage return and NEL), DEL, nor the noncharacters U+FFFE
+/// and U+FFFF. Any other character must be written as an escape, or the file does not parse.
+fn is_yaml_printable(c: char) -> bool {
+    matches!(c,
+        '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
 }
 
 fn double_quoted(value: &str) -> String {
@@ -652,7 +662,7 @@ fn double_quoted(value: &str) -> String {
             '\u{85}' => out.push_str("\\N"),
             '\u{2028}' => out.push_str("\\L"),
             '\u{2029}' => out.push_str("\\P"),
-            c if c.is_control() || c == '\u{feff}' => {
+            c if !is_yaml_printable(c) || c == '\u{feff}' => {
                 let _ = write!(out, "\\u{:04x}", u32::from(c));
             }
             c => out.push(c),

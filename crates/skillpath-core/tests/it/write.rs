@@ -41,11 +41,14 @@ fn round_trip(spec: &SkillSpec) -> (String, SkillSpec, String) {
 }
 
 /// Text for YAML values: letters, digits, punctuation YAML cares about, quotes, `#`, `: `,
-/// tabs, line breaks and non-ASCII.
+/// tabs, line breaks, non-ASCII, and characters YAML only takes escaped (DEL, a C1 control, the
+/// noncharacters U+FFFE and U+FFFF).
 fn yaml_text() -> impl Strategy<Value = String> {
-    prop::string::string_regex("[a-zA-Z0-9 .,:;!?#&*|>'\"%@`{}\\[\\]\\-_/\\\\\t\né技😀]{1,40}")
-        .expect("regex")
-        .prop_filter("not blank", |s| !s.trim().is_empty())
+    prop::string::string_regex(
+        "[a-zA-Z0-9 .,:;!?#&*|>'\"%@`{}\\[\\]\\-_/\\\\\t\né技😀\u{7f}\u{9b}\u{fffe}\u{ffff}]{1,40}",
+    )
+    .expect("regex")
+    .prop_filter("not blank", |s| !s.trim().is_empty())
 }
 
 fn one_line() -> impl Strategy<Value = String> {
@@ -274,6 +277,26 @@ fn the_seed_skill_round_trips() {
         written,
         "---\nname: add-caching\ndescription: Adds Redis caching to a service with cache-aside pattern.\nargs:\n  - name: service_name\n    description: Name of the target service (PascalCase)\n    required: true\n  - name: cache_provider\n    description: Cache backend to use\n    required: false\n    enum: [redis, memory]\n    default: \"redis\"\n  - name: ttl_minutes\n    description: Default cache TTL in minutes\n    required: false\n    type: number\n    default: \"30\"\n---\n\n# Add Caching\n\n## Prerequisites\n\n- [ ] Target service exists and builds\n\n## Architecture Notes\n\nCache-aside: read through, invalidate on write.\n\n## Execution Steps\n\n### Phase 1: Install packages\n\nAdd `Microsoft.Extensions.Caching.StackExchangeRedis`.\n\n### Phase 2: Create cache service\n\nCreate the cache service implementation.\n\n**Template:** `CacheService.cs`\n**Target:** `src/{ServiceName}/Infrastructure/Caching/{ServiceName}CacheService.cs`\n\n## Success Criteria\n\n- [ ] Solution builds without errors\n"
     );
+}
+
+/// Found by the `write_round_trip` fuzz target: U+FFFF was written as itself inside a quoted
+/// value, and YAML refuses it there, so the file did not parse.
+#[test]
+fn characters_yaml_takes_only_escaped_are_written_escaped() {
+    let spec: SkillSpec = serde_json::from_value(serde_json::json!({
+        "name": "add-caching",
+        "description": "Ad\u{ffff}d cac\u{7f}he\u{fffe}. Use when\u{9b} slow.",
+        "args": [{"name": "mode", "description": "One of \u{ffff}.", "enum": ["a\u{ffff}", "b"], "default": "a\u{ffff}"}]
+    }))
+    .expect("the create_skill shape deserializes");
+    let (written, read, rewritten) = round_trip(&spec);
+    assert!(
+        !written.contains(['\u{ffff}', '\u{fffe}', '\u{7f}', '\u{9b}']),
+        "{written}"
+    );
+    assert!(written.contains("\\uffff"), "{written}");
+    assert_eq!(read, spec.normalized());
+    assert_eq!(rewritten, written);
 }
 
 #[test]
