@@ -74,6 +74,10 @@ pub(crate) struct Lists {
 /// A tool name wanted by more than one skill (or by a skill and a built-in tool).
 pub use skillpath_core::tool_names::Collision;
 
+/// How many changed skills [`Catalog::reloaded`] reads one at a time before it reads the whole
+/// catalog in one query instead.
+const READ_ONE_BY_ONE_AT_MOST: usize = 32;
+
 /// Every live skill, by name, with the tool-name table.
 #[derive(Debug, Default)]
 pub struct Catalog {
@@ -88,12 +92,52 @@ pub struct Catalog {
 impl Catalog {
     /// Reads every live skill from `store` and gives each its tool by the collision rule.
     pub async fn load(store: &dyn Store) -> StoreResult<Catalog> {
-        let skills: BTreeMap<String, Arc<CatalogSkill>> = store
+        let skills = store
             .current_skills()
             .await?
             .into_iter()
             .map(|stored| (stored.name.clone(), Arc::new(CatalogSkill::new(stored))))
             .collect();
+        Ok(Catalog::of(skills))
+    }
+
+    /// The catalog after what changed in `store` since this one was loaded, or `None` when
+    /// nothing did. Skills still at the same revision are kept as they are (a revision never
+    /// changes), so a write reads and parses one skill rather than the whole catalog; after a
+    /// change to many skills (an import) everything is read in one query instead, which is
+    /// faster than one query per skill.
+    pub async fn reloaded(&self, store: &dyn Store) -> StoreResult<Option<Catalog>> {
+        let revisions = store.current_revisions().await?;
+        let kept = |name: &str, revision: u64| {
+            self.skills
+                .get(name)
+                .filter(|skill| skill.stored.revision == revision)
+        };
+        let changed = revisions
+            .iter()
+            .filter(|(name, revision)| kept(name, *revision).is_none())
+            .count();
+        if changed == 0 && revisions.len() == self.skills.len() {
+            return Ok(None);
+        }
+        if changed > READ_ONE_BY_ONE_AT_MOST {
+            return Catalog::load(store).await.map(Some);
+        }
+        let mut skills = BTreeMap::new();
+        for (name, revision) in revisions {
+            let skill = match kept(&name, revision) {
+                Some(skill) => Arc::clone(skill),
+                // The revision listed, not the current one: the catalog stays one moment's view
+                // even if the skill changes again meanwhile (the next reload catches that).
+                None => Arc::new(CatalogSkill::new(store.get(&name, Some(revision)).await?)),
+            };
+            skills.insert(name, skill);
+        }
+        Ok(Some(Catalog::of(skills)))
+    }
+
+    /// A catalog of `skills`, each given its tool by the collision rule.
+    fn of(skills: BTreeMap<String, Arc<CatalogSkill>>) -> Catalog {
         let wanted: Vec<(String, String)> = skills
             .values()
             .map(|skill| (skill.stored.name.clone(), skill.tool_name.clone()))
@@ -104,13 +148,12 @@ impl Catalog {
             .into_iter()
             .filter_map(|(tool, name)| Some((tool, Arc::clone(skills.get(&name)?))))
             .collect();
-        let collisions = resolution.collisions;
-        Ok(Catalog {
+        Catalog {
             skills,
             tools,
-            collisions,
+            collisions: resolution.collisions,
             lists: Lists::default(),
-        })
+        }
     }
 
     /// The skill named `name`.
@@ -162,6 +205,76 @@ mod tests {
             .create(snapshot, Provenance::Api, change)
             .await
             .expect("create");
+    }
+
+    /// A reload keeps the skills that did not change (the same parsed skill, not read again),
+    /// reads the changed and new ones, drops the deleted, and says so when nothing changed;
+    /// after a change to many skills it reads everything and gets the same result.
+    #[tokio::test]
+    async fn reloads_read_only_what_changed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = SqliteStore::open(&dir.path().join("store.db")).expect("open");
+        for name in ["kept", "changed", "gone"] {
+            add(&store, name, None).await;
+        }
+        let before = Catalog::load(&store).await.expect("load");
+        assert!(before.reloaded(&store).await.expect("reload").is_none());
+
+        let change = || Change {
+            author: "test".into(),
+            message: "change".into(),
+        };
+        let text =
+            "---\nname: changed\ndescription: Use when testing again.\ntool_name: renamed\n---\n";
+        let snapshot = SkillSnapshot::new(text.into(), Vec::new()).expect("a snapshot");
+        store
+            .update("changed", 1, snapshot, change())
+            .await
+            .expect("update");
+        store.delete("gone", 1, change()).await.expect("delete");
+        add(&store, "new", None).await;
+
+        let after = before
+            .reloaded(&store)
+            .await
+            .expect("reload")
+            .expect("a change");
+        let names: Vec<&str> = after.skills().map(|s| s.stored.name.as_str()).collect();
+        assert_eq!(names, ["changed", "kept", "new"]);
+        assert!(Arc::ptr_eq(
+            before.skill("kept").expect("kept"),
+            after.skill("kept").expect("kept")
+        ));
+        let changed = after.skill("changed").expect("changed");
+        assert_eq!(changed.stored.revision, 2);
+        assert_eq!(changed.tool_name, "renamed");
+        assert!(after.tool("renamed").is_some() && after.tool("changed").is_none());
+        assert!(after.reloaded(&store).await.expect("reload").is_none());
+
+        // Past the one-by-one limit: one read of everything, the same view as a fresh load.
+        for index in 0..=READ_ONE_BY_ONE_AT_MOST {
+            add(&store, &format!("bulk-{index}"), None).await;
+        }
+        let bulk = after
+            .reloaded(&store)
+            .await
+            .expect("reload")
+            .expect("a change");
+        let fresh = Catalog::load(&store).await.expect("load");
+        let view = |catalog: &Catalog| -> Vec<(String, u64, String)> {
+            catalog
+                .skills()
+                .map(|s| {
+                    (
+                        s.stored.name.clone(),
+                        s.stored.revision,
+                        s.tool_name.clone(),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(view(&bulk), view(&fresh));
+        assert_eq!(bulk.len(), 3 + READ_ONE_BY_ONE_AT_MOST + 1);
     }
 
     /// The catalog applies core's rule: the skill named like the tool wins even when it sorts

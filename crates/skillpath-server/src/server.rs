@@ -148,26 +148,24 @@ impl SkillServer {
         self.reload(false).await.map(|_| ())
     }
 
-    /// Reloads the catalog from the store; with `only_if_changed`, replaces it and tells the
+    /// Reloads what changed in the store into the catalog; with `only_if_changed`, tells the
     /// clients only when some skill's revision differs (one added, changed or removed).
-    /// Whether it replaced the catalog.
+    /// Whether the catalog changed.
     async fn reload(&self, only_if_changed: bool) -> Result<bool, StoreError> {
         let _reloading = self.inner.reloading.lock().await;
-        let catalog = Catalog::load(self.store()).await?;
-        let revisions = |catalog: &Catalog| {
-            catalog
-                .skills()
-                .map(|skill| (skill.stored.name.clone(), skill.stored.revision))
-                .collect::<Vec<_>>()
+        let changed = match self.catalog().reloaded(self.store()).await? {
+            Some(catalog) => {
+                if let Ok(mut current) = self.inner.catalog.write() {
+                    *current = Arc::new(catalog);
+                }
+                true
+            }
+            None => false,
         };
-        if only_if_changed && revisions(&self.catalog()) == revisions(&catalog) {
-            return Ok(false);
+        if changed || !only_if_changed {
+            self.announce_changes();
         }
-        if let Ok(mut current) = self.inner.catalog.write() {
-            *current = Arc::new(catalog);
-        }
-        self.announce_changes();
-        Ok(true)
+        Ok(changed)
     }
 
     /// Follows the changes anyone makes to the store (another server on the same database,

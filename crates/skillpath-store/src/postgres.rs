@@ -1134,6 +1134,21 @@ impl Store for PostgresStore {
         .await
     }
 
+    async fn current_revisions(&self) -> StoreResult<Vec<(String, u64)>> {
+        self.read(async |transaction| {
+            cached_query(
+                transaction,
+                "SELECT name, revision FROM skills WHERE NOT deleted ORDER BY name",
+                &[],
+            )
+            .await?
+            .iter()
+            .map(|row| Ok((row.try_get(0)?, revision_of(row.try_get(1)?))))
+            .collect()
+        })
+        .await
+    }
+
     async fn list(
         &self,
         filter: ListFilter,

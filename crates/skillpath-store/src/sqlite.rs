@@ -712,6 +712,17 @@ impl Store for SqliteStore {
         .await
     }
 
+    async fn current_revisions(&self) -> StoreResult<Vec<(String, u64)>> {
+        self.with(|connection| {
+            let mut statement = connection.prepare_cached(
+                "SELECT name, revision FROM skills WHERE NOT deleted ORDER BY name",
+            )?;
+            let rows = statement.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
     async fn list(
         &self,
         filter: ListFilter,

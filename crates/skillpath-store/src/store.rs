@@ -54,6 +54,10 @@ pub trait Store: Send + Sync {
     /// loads at start, read at once (one consistent snapshot, no query per skill).
     async fn current_skills(&self) -> StoreResult<Vec<StoredSkill>>;
 
+    /// The name and current revision of every live skill, in name order: what a server checks
+    /// to reload only the skills that changed (a revision never changes once written).
+    async fn current_revisions(&self) -> StoreResult<Vec<(String, u64)>>;
+
     /// Skills in name order, `limit` at a time; pass the returned cursor for the next page.
     async fn list(
         &self,
