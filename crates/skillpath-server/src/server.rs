@@ -789,10 +789,19 @@ impl ServerHandler for SkillServer {
         tokio::spawn(async move {
             let mut seen = session.catalog();
             loop {
-                if matches!(
-                    changes.recv().await,
-                    Err(broadcast::error::RecvError::Closed)
-                ) {
+                let signal = tokio::select! {
+                    signal = changes.recv() => signal,
+                    () = tokio::time::sleep(SESSION_END_CHECK) => {
+                        // Nothing says when a session ends but its closed transport; without
+                        // this check every ended session would keep its task (and the server's
+                        // state) until the next change, however long that takes.
+                        if peer.is_transport_closed() {
+                            return;
+                        }
+                        continue;
+                    }
+                };
+                if matches!(signal, Err(broadcast::error::RecvError::Closed)) {
                     return;
                 }
                 let now = session.catalog();
@@ -817,6 +826,9 @@ impl ServerHandler for SkillServer {
         });
     }
 }
+
+/// How often a session's change listener checks whether its session has ended.
+const SESSION_END_CHECK: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Sends a `subscriptions/listen` stream what changed from `before` to `after`: an update for
 /// each subscribed resource that changed, then the `list_changed` notifications it accepted. An error means the stream is gone.
@@ -845,7 +857,70 @@ async fn notify_listener(
 
 #[cfg(test)]
 mod tests {
-    use super::{PAGE_BYTES, paginate};
+    use std::sync::Arc;
+
+    use rmcp::ServiceExt;
+    use skillpath_store::SqliteStore;
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    use super::{PAGE_BYTES, SESSION_END_CHECK, SkillServer, paginate};
+    use crate::ServerOptions;
+
+    /// Found by the `mcp_request` fuzz target (memory grew with every session): each session's
+    /// change listener lived on after the session ended, until the next change, holding the
+    /// server's state. Now it ends within [`SESSION_END_CHECK`] of its session.
+    #[tokio::test(start_paused = true)]
+    async fn a_session_s_change_listener_ends_with_the_session() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Arc::new(SqliteStore::open(&dir.path().join("store.db")).expect("open"));
+        let server = SkillServer::new(store, ServerOptions::default())
+            .await
+            .expect("a server");
+        let alone = Arc::strong_count(&server.inner);
+        let (client, server_end) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(server_end);
+        let session = server.for_session();
+        let running = tokio::spawn(async move {
+            if let Ok(service) = session.serve((read, write)).await {
+                let _ = service.waiting().await;
+            }
+        });
+        let (client_read, mut client_write) = tokio::io::split(client);
+        client_write
+            .write_all(
+                concat!(
+                    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+                    "\n",
+                    r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                    "\n",
+                    r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
+                    "\n"
+                )
+                .as_bytes(),
+            )
+            .await
+            .expect("the server reads");
+        let mut lines = BufReader::new(client_read).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            if line.contains(r#""id":2"#) {
+                break;
+            }
+        }
+        assert!(
+            Arc::strong_count(&server.inner) > alone,
+            "the session and its listener hold the server"
+        );
+        drop(client_write);
+        drop(lines);
+        running.abort();
+        let _ = running.await;
+        tokio::time::sleep(SESSION_END_CHECK * 2).await;
+        assert_eq!(
+            Arc::strong_count(&server.inner),
+            alone,
+            "an ended session's listener still holds the server"
+        );
+    }
 
     /// Every page of `items`, following the cursors.
     fn pages(items: &[String], page_size: usize) -> Vec<Vec<String>> {
