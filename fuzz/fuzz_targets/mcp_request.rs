@@ -69,7 +69,7 @@ fuzz_target!(|data: &[u8]| {
             .expect("a server");
         let (client, server_end) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_end);
-        let running = tokio::spawn(async move {
+        let mut running = tokio::spawn(async move {
             if let Ok(service) = server.serve((server_read, server_write)).await {
                 let _ = service.waiting().await;
             }
@@ -107,7 +107,16 @@ fuzz_target!(|data: &[u8]| {
             "the server stopped answering after {:?}",
             String::from_utf8_lossy(data)
         );
+        // End the session the way a client does, by closing its end, and let the server finish
+        // what it was doing (a `create_skill` may still be writing).
         drop(client_write);
-        running.abort();
+        drop(lines);
+        if tokio::time::timeout(Duration::from_secs(10), &mut running)
+            .await
+            .is_err()
+        {
+            running.abort();
+            panic!("the server did not end its session after the client closed it");
+        }
     });
 });
