@@ -248,7 +248,7 @@ impl PostgresStore {
     /// reads them), and brings its schema up to date. Fails with the server's reason when the
     /// database cannot be reached.
     pub async fn open(url: &str) -> StoreResult<PostgresStore> {
-        let (url, tls_settings) = tls::split_url(url)?;
+        let (url, tls_settings) = tls::split_url(url, |key| std::env::var(key).ok())?;
         let url = url.as_str();
         let mut config = tokio_postgres::Config::from_str(url).map_err(|error| {
             StoreError::Database(format!(

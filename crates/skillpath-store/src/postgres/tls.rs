@@ -13,7 +13,8 @@
 //! | `verify-ca` | always | signed by a trusted authority |
 //! | `verify-full` | always | signed by a trusted authority, and for the host connected to |
 //!
-//! The trusted authorities are those in the `sslrootcert` file (PEM), or the system's when
+//! A URL without them takes them from `PGSSLMODE` and `PGSSLROOTCERT`, as libpq does. The
+//! trusted authorities are those in the `sslrootcert` file (PEM), or the system's when
 //! `sslrootcert=system` or when a `verify-*` mode names none (libpq would look for
 //! `~/.postgresql/root.crt` instead). `allow` is refused: tokio-postgres cannot start in plain
 //! text and then retry with TLS.
@@ -93,17 +94,17 @@ pub(super) struct TlsSettings {
 }
 
 /// Splits `url` into what tokio-postgres reads (every other parameter, untouched) and its TLS
-/// settings.
-pub(super) fn split_url(url: &str) -> StoreResult<(String, TlsSettings)> {
-    let mut settings = TlsSettings {
-        mode: SslMode::Prefer,
-        root_certs: RootCerts::Unset,
-    };
-    let Some((base, query)) = url.split_once('?') else {
-        return Ok((url.to_owned(), settings));
-    };
+/// settings. A setting the URL leaves out comes from libpq's environment variable for it
+/// (`PGSSLMODE`, `PGSSLROOTCERT`), looked up with `env`, as `psql` would.
+pub(super) fn split_url(
+    url: &str,
+    env: impl Fn(&str) -> Option<String>,
+) -> StoreResult<(String, TlsSettings)> {
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let mut mode = None;
+    let mut root_certs = None;
     let mut kept = Vec::new();
-    for pair in query.split('&') {
+    for pair in query.split('&').filter(|pair| !pair.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
         let decoded = || {
             percent_encoding::percent_decode_str(value)
@@ -114,24 +115,26 @@ pub(super) fn split_url(url: &str) -> StoreResult<(String, TlsSettings)> {
                 })
         };
         match key {
-            "sslmode" => settings.mode = SslMode::parse(&decoded()?)?,
-            "sslrootcert" => {
-                let value = decoded()?;
-                settings.root_certs = match value.as_str() {
-                    "" => RootCerts::Unset,
-                    "system" => RootCerts::System,
-                    _ => RootCerts::File(PathBuf::from(value)),
-                }
-            }
+            "sslmode" => mode = Some(decoded()?),
+            "sslrootcert" => root_certs = Some(decoded()?),
             _ => kept.push(pair),
         }
     }
+    let mode = match mode.or_else(|| env("PGSSLMODE")) {
+        Some(mode) => SslMode::parse(&mode)?,
+        None => SslMode::Prefer,
+    };
+    let root_certs = match root_certs.or_else(|| env("PGSSLROOTCERT")).as_deref() {
+        None | Some("") => RootCerts::Unset,
+        Some("system") => RootCerts::System,
+        Some(path) => RootCerts::File(PathBuf::from(path)),
+    };
     let rest = if kept.is_empty() {
         base.to_owned()
     } else {
         format!("{base}?{}", kept.join("&"))
     };
-    Ok((rest, settings))
+    Ok((rest, TlsSettings { mode, root_certs }))
 }
 
 /// Sets `config`'s wire mode and builds the connector `settings` ask for.
@@ -295,7 +298,7 @@ mod tests {
     use super::*;
 
     fn split(url: &str) -> (String, TlsSettings) {
-        split_url(url).expect("a URL skillpath reads")
+        split_url(url, |_| None).expect("a URL skillpath reads")
     }
 
     #[test]
@@ -327,13 +330,39 @@ mod tests {
     }
 
     #[test]
+    fn libpq_environment_variables_fill_in_what_the_url_leaves_out() {
+        let env = |key: &str| match key {
+            "PGSSLMODE" => Some("verify-full".to_owned()),
+            "PGSSLROOTCERT" => Some("/etc/db-ca.pem".to_owned()),
+            _ => None,
+        };
+        let (_, settings) = split_url("postgres://u@db/skills", env).expect("reads");
+        assert_eq!(settings.mode, SslMode::VerifyFull);
+        assert_eq!(
+            settings.root_certs,
+            RootCerts::File(PathBuf::from("/etc/db-ca.pem"))
+        );
+        // The URL wins.
+        let (_, settings) = split_url(
+            "postgres://u@db/skills?sslmode=disable&sslrootcert=system",
+            env,
+        )
+        .expect("reads");
+        assert_eq!(settings.mode, SslMode::Disable);
+        assert_eq!(settings.root_certs, RootCerts::System);
+        let bad = |key: &str| (key == "PGSSLMODE").then(|| "sometimes".to_owned());
+        let error = split_url("postgres://u@db/skills", bad).expect_err("not a mode");
+        assert!(error.to_string().contains("`sslmode=sometimes`"), "{error}");
+    }
+
+    #[test]
     fn unknown_and_unsupported_modes_are_refused_with_the_choices() {
-        let error = split_url("postgres://db/x?sslmode=verify").expect_err("not a mode");
+        let error = split_url("postgres://db/x?sslmode=verify", |_| None).expect_err("not a mode");
         assert!(
             error.to_string().contains("verify-ca or verify-full"),
             "{error}"
         );
-        let error = split_url("postgres://db/x?sslmode=allow").expect_err("unsupported");
+        let error = split_url("postgres://db/x?sslmode=allow", |_| None).expect_err("unsupported");
         assert!(error.to_string().contains("use `prefer`"), "{error}");
     }
 
