@@ -19,8 +19,9 @@ pub(crate) fn url_in_schema(url: &str, schema: &str) -> String {
     format!("{url}{separator}options=-c%20search_path%3D{schema}")
 }
 
-/// Runs `sql` on the test server, failing the test with the fix when it is down.
-pub(crate) fn execute(url: &str, sql: &str) {
+/// Runs `work` with a connection to `url`, failing the test with the fix when the server is
+/// down.
+fn with_client<T>(url: &str, work: impl AsyncFnOnce(&tokio_postgres::Client) -> T) -> T {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -35,9 +36,17 @@ pub(crate) fn execute(url: &str, sql: &str) {
                 )
             });
         let driver = tokio::spawn(connection);
-        client.batch_execute(sql).await.expect(sql);
+        let value = work(&client).await;
         drop(client);
         let _ = driver.await;
+        value
+    })
+}
+
+/// Runs `sql` on the test server.
+pub(crate) fn execute(url: &str, sql: &str) {
+    with_client(url, async |client| {
+        client.batch_execute(sql).await.expect(sql)
     });
 }
 
@@ -82,18 +91,7 @@ pub(crate) fn query_value<T: for<'a> tokio_postgres::types::FromSql<'a>>(
     url: &str,
     sql: &str,
 ) -> T {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(async {
-        let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-            .await
-            .unwrap_or_else(|error| panic!("PostgreSQL is not reachable at `{url}`: {error}"));
-        let driver = tokio::spawn(connection);
-        let value: T = client.query_one(sql, &[]).await.expect(sql).get(0);
-        drop(client);
-        let _ = driver.await;
-        value
+    with_client(url, async |client| {
+        client.query_one(sql, &[]).await.expect(sql).get(0)
     })
 }
