@@ -316,6 +316,20 @@ fn unwritable_specs_are_refused_with_a_reason() {
         phases: Vec::new(),
         templates: Vec::new(),
     };
+    let with_args = |args: Vec<Arg>| SkillSpec {
+        args,
+        ..base.clone()
+    };
+    // An optional argument; `allowed` empty for no `enum`.
+    let optional_arg =
+        |name: &str, arg_type: ArgType, allowed: &[&str], default: Option<&str>| Arg {
+            name: name.into(),
+            description: Some("A value.".into()),
+            required: false,
+            arg_type,
+            allowed: (!allowed.is_empty()).then(|| allowed.iter().map(|v| v.to_string()).collect()),
+            default: default.map(str::to_owned),
+        };
     let phase = |content: &str| PhaseSpec {
         name: "p".into(),
         content: content.into(),
@@ -341,94 +355,45 @@ fn unwritable_specs_are_refused_with_a_reason() {
         // Found by the `write_round_trip` fuzz target too: a default outside the allowed values
         // was written, and reading drops such an argument.
         (
-            SkillSpec {
-                args: vec![Arg {
-                    name: "cache".into(),
-                    description: Some("Which cache.".into()),
-                    required: false,
-                    arg_type: ArgType::String,
-                    allowed: Some(vec!["redis".into(), "memory".into()]),
-                    default: Some("memomplates/cache.md".into()),
-                }],
-                ..base.clone()
-            },
+            with_args(vec![optional_arg(
+                "cache",
+                ArgType::String,
+                &["redis", "memory"],
+                Some("memomplates/cache.md"),
+            )]),
             "the default `memomplates/cache.md` of argument `cache` is not one of its allowed values: redis, memory",
         ),
         (
-            SkillSpec {
-                args: vec![Arg {
-                    name: "ttl_seconds".into(),
-                    description: Some("How long.".into()),
-                    required: false,
-                    arg_type: ArgType::Number,
-                    allowed: None,
-                    default: Some("soon".into()),
-                }],
-                ..base.clone()
-            },
+            with_args(vec![optional_arg(
+                "ttl_seconds",
+                ArgType::Number,
+                &[],
+                Some("soon"),
+            )]),
             "the default `soon` of argument `ttl_seconds` is not a number",
         ),
         (
-            SkillSpec {
-                args: vec![Arg {
-                    name: "cache".into(),
-                    description: Some("Which cache.".into()),
-                    required: false,
-                    arg_type: ArgType::String,
-                    allowed: Some(vec!["redis".into(), "redis".into()]),
-                    default: None,
-                }],
-                ..base.clone()
-            },
+            with_args(vec![optional_arg(
+                "cache",
+                ArgType::String,
+                &["redis", "redis"],
+                None,
+            )]),
             "lists `redis` twice",
         ),
         // And an argument declared twice, or two with one placeholder: reading drops the second.
         (
-            SkillSpec {
-                args: vec![
-                    Arg {
-                        name: "cache".into(),
-                        description: Some("A value.".into()),
-                        required: false,
-                        arg_type: ArgType::String,
-                        allowed: None,
-                        default: None,
-                    },
-                    Arg {
-                        name: "cache".into(),
-                        description: Some("A value.".into()),
-                        required: false,
-                        arg_type: ArgType::String,
-                        allowed: None,
-                        default: None,
-                    },
-                ],
-                ..base.clone()
-            },
+            with_args(vec![
+                optional_arg("cache", ArgType::String, &[], None),
+                optional_arg("cache", ArgType::String, &[], None),
+            ]),
             "argument `cache` is declared twice",
         ),
         (
-            SkillSpec {
-                args: vec![
-                    Arg {
-                        name: "a_1".into(),
-                        description: Some("A value.".into()),
-                        required: false,
-                        arg_type: ArgType::String,
-                        allowed: None,
-                        default: None,
-                    },
-                    Arg {
-                        name: "a1".into(),
-                        description: Some("A value.".into()),
-                        required: false,
-                        arg_type: ArgType::String,
-                        allowed: None,
-                        default: None,
-                    },
-                ],
-                ..base.clone()
-            },
+            with_args(vec![
+                optional_arg("a_1", ArgType::String, &[], None),
+                optional_arg("a1", ArgType::String, &[], None),
+            ]),
             "arguments `a_1` and `a1` both map to the placeholder `{A1}`",
         ),
         (
