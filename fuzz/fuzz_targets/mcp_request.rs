@@ -10,8 +10,12 @@ use std::time::Duration;
 use libfuzzer_sys::fuzz_target;
 use rmcp::ServiceExt;
 use skillpath_server::{ServerOptions, SkillServer};
-use skillpath_store::{Change, Provenance, SkillSnapshot, SqliteStore, Store};
+use skillpath_store::{SkillSnapshot, Store};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+#[path = "common/seeded_store.rs"]
+mod seeded_store;
+use seeded_store::seeded_store;
 
 struct Fixture {
     _temp: tempfile::TempDir,
@@ -22,33 +26,22 @@ struct Fixture {
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let temp = tempfile::tempdir().expect("a temporary folder");
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .expect("a runtime");
-        let store: Arc<dyn Store> =
-            Arc::new(SqliteStore::open(&temp.path().join("store.db")).expect("a store"));
-        runtime.block_on(async {
-            let skill_md = "---\nname: add-caching\ndescription: Add caching to a service.\nargs:\n  - name: service_name\n    description: The service.\n    required: true\n  - name: cache\n    description: Which cache.\n    enum: [redis, memory]\n    default: memory\n---\n# Add caching\n\n## Execution Steps\n\n### Phase 1: Write it\n\n**Template:** `templates/cache.md`\n**Target:** `src/{ServiceName}/Cache.cs`\n**Condition:** cache == redis\n";
-            let snapshot = SkillSnapshot::new(
-                skill_md.to_owned(),
-                vec![skillpath_store::SkillFile {
-                    path: "templates/cache.md".into(),
-                    bytes: b"{{#if redis}}Redis for {ServiceName}{{/if}}\n".to_vec(),
-                }],
-            )
-            .expect("a snapshot");
-            let change = Change {
-                author: "fuzz".into(),
-                message: "seed".into(),
-            };
-            store
-                .create(snapshot, Provenance::Api, change)
-                .await
-                .expect("create");
-        });
+        let skill_md = "---\nname: add-caching\ndescription: Add caching to a service.\nargs:\n  - name: service_name\n    description: The service.\n    required: true\n  - name: cache\n    description: Which cache.\n    enum: [redis, memory]\n    default: memory\n---\n# Add caching\n\n## Execution Steps\n\n### Phase 1: Write it\n\n**Template:** `templates/cache.md`\n**Target:** `src/{ServiceName}/Cache.cs`\n**Condition:** cache == redis\n";
+        let snapshot = SkillSnapshot::new(
+            skill_md.to_owned(),
+            vec![skillpath_store::SkillFile {
+                path: "templates/cache.md".into(),
+                bytes: b"{{#if redis}}Redis for {ServiceName}{{/if}}\n".to_vec(),
+            }],
+        )
+        .expect("a snapshot");
+        let (temp, store) = seeded_store(&runtime, vec![snapshot]);
+        let store: Arc<dyn Store> = Arc::new(store);
         Fixture {
             _temp: temp,
             runtime,

@@ -5,7 +5,11 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use skillpath_store::{Change, Provenance, SkillSnapshot, SqliteStore, Store};
+use skillpath_store::{SkillSnapshot, SqliteStore, Store};
+
+#[path = "common/seeded_store.rs"]
+mod seeded_store;
+use seeded_store::seeded_store;
 
 struct Fixture {
     _temp: tempfile::TempDir,
@@ -16,40 +20,30 @@ struct Fixture {
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let temp = tempfile::tempdir().expect("a temporary folder");
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
             .expect("a runtime");
-        let store = SqliteStore::open(&temp.path().join("store.db")).expect("a store");
-        runtime.block_on(async {
-            for (name, description, body) in [
-                (
-                    "pdf-forms",
-                    "Fill PDF forms. Use when a form must be filled.",
-                    "Read the fields first; \"quoted\" AND OR NOT NEAR(a b) * ^ -x",
-                ),
-                (
-                    "add-caching",
-                    "Add caching to a service with Redis or memory.",
-                    "# Steps\n\n{ServiceName} gets a cache.",
-                ),
-                ("日本語-skill", "Unicode: é, 技, 😀", "Ünïcödé body"),
-            ] {
-                let snapshot = SkillSnapshot::new(
-                    format!("---\nname: {name}\ndescription: {description}\n---\n{body}\n"),
-                    Vec::new(),
-                )
-                .expect("a snapshot");
-                let change = Change {
-                    author: "fuzz".into(),
-                    message: "seed".into(),
-                };
-                store
-                    .create(snapshot, Provenance::Api, change)
-                    .await
-                    .expect("create");
-            }
+        let skills = [
+            (
+                "pdf-forms",
+                "Fill PDF forms. Use when a form must be filled.",
+                "Read the fields first; \"quoted\" AND OR NOT NEAR(a b) * ^ -x",
+            ),
+            (
+                "add-caching",
+                "Add caching to a service with Redis or memory.",
+                "# Steps\n\n{ServiceName} gets a cache.",
+            ),
+            ("日本語-skill", "Unicode: é, 技, 😀", "Ünïcödé body"),
+        ]
+        .map(|(name, description, body)| {
+            SkillSnapshot::new(
+                format!("---\nname: {name}\ndescription: {description}\n---\n{body}\n"),
+                Vec::new(),
+            )
+            .expect("a snapshot")
         });
+        let (temp, store) = seeded_store(&runtime, skills.into());
         Fixture {
             _temp: temp,
             runtime,
