@@ -57,6 +57,9 @@ codes! {
     InvalidUtf8 => "invalid-utf8",
     ByteOrderMark => "byte-order-mark",
     NulCharacter => "nul-character",
+    FileNotRegular => "file-not-regular",
+    FileSymlinkLeftOut => "file-symlink-left-out",
+    FileNameInvalid => "file-name-invalid",
     FrontmatterMissing => "frontmatter-missing",
     FrontmatterUnclosed => "frontmatter-unclosed",
     FrontmatterNotMapping => "frontmatter-not-mapping",
@@ -121,6 +124,49 @@ codes! {
     LinkMissing => "link-missing",
     LinkOutsideSkill => "link-outside-skill",
     ToolNameCollision => "tool-name-collision",
+}
+
+impl Code {
+    /// Whether the rule is about what a loader needs to load a skill at all: reading its
+    /// files, parsing its frontmatter, its `name` and its `description`. An error of such a
+    /// rule in lenient mode is why `import` and `serve` skip a folder (the client guide's
+    /// "skip the skill, log it, load the rest"); a warning of one (a name that does not match
+    /// its folder, or is too long) is reported with the skill, which loads. Every other finding
+    /// is the author's to fix and never keeps a skill from loading.
+    pub fn concerns_loading(self) -> bool {
+        use Code::*;
+        matches!(
+            self,
+            PathNotFound
+                | NotADirectory
+                | SkillMdMissing
+                | SkillMdNotAFile
+                | SkillMdUnreadable
+                | FileTooLarge
+                | InvalidUtf8
+                | NulCharacter
+                | FileNotRegular
+                | FileSymlinkLeftOut
+                | FileNameInvalid
+                | FrontmatterMissing
+                | FrontmatterUnclosed
+                | FrontmatterNotMapping
+                | YamlSyntax
+                | YamlDuplicateKey
+                | YamlNonStringKey
+                | YamlTooComplex
+                | YamlRepaired
+                | NameMissing
+                | NameNotString
+                | NameEmpty
+                | NameTooLong
+                | NameDirectoryMismatch
+                | DescriptionMissing
+                | DescriptionNotString
+                | DescriptionEmpty
+                | DescriptionTooLong
+        )
+    }
 }
 
 impl fmt::Display for Code {

@@ -27,6 +27,7 @@ mod mode;
 pub mod pathlib;
 pub mod python_unicode;
 pub mod render_diagnostics;
+pub mod skill_files;
 pub mod skill_md;
 pub mod skills_ref;
 pub mod source;

@@ -1,11 +1,11 @@
 //! Reading a skill folder's `SKILL.md` from disk, within limits.
 
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Code, Diagnostic, Location};
 use crate::mode::Mode;
+use crate::skill_files::{self, ReadProblem};
 use crate::skill_md::{self, SkillMd};
 use crate::source::LineColumn;
 
@@ -78,15 +78,16 @@ pub fn load_skill_md(dir: &Path, options: LoadOptions) -> Result<SkillMd, Diagno
     Ok(skill)
 }
 
-/// Reads a UTF-8 text file of at most `max_size` bytes.
+/// Reads a UTF-8 text file of at most `max_size` bytes. A FIFO, socket or device is never
+/// read (reading one would wait forever for a writer).
 pub fn read_text(path: &Path, max_size: u64) -> Result<String, Diagnostic> {
-    let unreadable = |error: std::io::Error| {
+    let unreadable = |why: String| {
         Diagnostic::error(
             Code::SkillMdUnreadable,
-            format!("cannot read `{}`: {error}", path.display()),
+            format!("cannot read `{}`: {why}", path.display()),
         )
     };
-    let metadata = fs::metadata(path).map_err(unreadable)?;
+    let metadata = fs::metadata(path).map_err(|error| unreadable(error.to_string()))?;
     if metadata.is_dir() {
         return Err(Diagnostic::error(
             Code::SkillMdNotAFile,
@@ -94,17 +95,14 @@ pub fn read_text(path: &Path, max_size: u64) -> Result<String, Diagnostic> {
         )
         .with_hint("`SKILL.md` must be a regular file"));
     }
-    if metadata.len() > max_size {
-        return Err(too_large(path, metadata.len(), max_size));
-    }
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    // Read at most one byte past the limit, so a file that grows while we read is still bounded.
-    fs::File::open(path)
-        .and_then(|file| file.take(max_size + 1).read_to_end(&mut bytes))
-        .map_err(unreadable)?;
-    if bytes.len() as u64 > max_size {
-        return Err(too_large(path, bytes.len() as u64, max_size));
-    }
+    let bytes = skill_files::read_regular(path, max_size).map_err(|problem| match problem {
+        ReadProblem::Io(error) => unreadable(error.to_string()),
+        ReadProblem::NotRegular(kind) => unreadable(format!(
+            "it is {kind}, not a regular file, so it is not read"
+        ))
+        .with_hint("`SKILL.md` must be a regular file"),
+        ReadProblem::TooLarge(size) => too_large(path, size, max_size),
+    })?;
     String::from_utf8(bytes).map_err(|error| {
         let offset = error.utf8_error().valid_up_to();
         let bytes = error.as_bytes();

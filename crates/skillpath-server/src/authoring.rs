@@ -86,9 +86,18 @@ async fn run(
                 .iter()
                 .map(|s| serde_json::json!({"name": s.name, "description": s.description, "tool_name": s.tool_name, "revision": s.revision}))
                 .collect();
-            Ok(serde_json::to_string_pretty(
-                &serde_json::json!({"skills": items, "next_cursor": page.next_cursor}),
-            )
+            // Folders the server could not load are listed with every page, so an agent (or
+            // its user) learns why a skill it expects is missing.
+            let skipped: Vec<Value> = server
+                .skipped_folders()
+                .iter()
+                .map(|folder| folder.to_json())
+                .collect();
+            Ok(serde_json::to_string_pretty(&serde_json::json!({
+                "skills": items,
+                "next_cursor": page.next_cursor,
+                "skipped_folders": skipped,
+            }))
             .unwrap_or_default())
         }
         "search_skills" => {

@@ -6,15 +6,16 @@
 //! removed skill folder deletes the skill (a revision; it can be restored). Skills created
 //! through the API are never touched by a folder sync.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use notify::{RecursiveMode, Watcher};
 use skillpath_core::walk::{self, WalkLimits};
+use skillpath_core::{Code, Diagnostic};
 use skillpath_store::discovery::{self, DiscoveryLimits};
-use skillpath_store::folder::{FolderSource, read_folders};
+use skillpath_store::folder::{FolderDiagnostics, FolderSource, read_folders};
 use skillpath_store::{Change, ImportReport, Provenance, Store, StoreError};
 
 use crate::SkillServer;
@@ -94,7 +95,15 @@ pub struct SyncReport {
     pub import: ImportReport,
     /// Skills deleted because their folder is gone.
     pub deleted: Vec<String>,
-    /// What could not be read.
+    /// Skills whose folder cannot be loaded right now (it is broken, or in the middle of an
+    /// editor's save): they keep their last good revision.
+    pub kept: Vec<String>,
+    /// The skill folders that cannot be loaded, with why.
+    pub skipped: Vec<FolderDiagnostics>,
+    /// The skill folders that loaded with something to say (files left out, a name that does
+    /// not match its folder).
+    pub warned: Vec<FolderDiagnostics>,
+    /// What the search for skill folders passed over, and why.
     pub problems: Vec<String>,
 }
 
@@ -111,10 +120,12 @@ impl SyncReport {
 pub struct FolderSync {
     sources: FolderSources,
     store: Arc<dyn Store>,
-    /// Names the last sync imported, to notice skills whose folder went away.
+    /// Names the last sync imported or kept, to notice skills whose folder went away.
     known: Mutex<BTreeSet<String>>,
     /// The folders to watch, as the last sync found them.
     watched: Mutex<Vec<PathBuf>>,
+    /// What was last said of each folder, so each problem is said once, not at every sync.
+    said: Mutex<BTreeMap<PathBuf, String>>,
 }
 
 impl FolderSync {
@@ -125,7 +136,45 @@ impl FolderSync {
             store,
             known: Mutex::new(BTreeSet::new()),
             watched: Mutex::new(Vec::new()),
+            said: Mutex::new(BTreeMap::new()),
         }
+    }
+
+    /// What to tell the operator of `report`: each folder skipped or warned about that was not
+    /// said before in these words (every one at the first sync), and each folder that was
+    /// skipped before and loads now.
+    pub fn news(&self, report: &SyncReport) -> Vec<String> {
+        let Ok(mut said) = self.said.lock() else {
+            return Vec::new();
+        };
+        let mut now = BTreeMap::new();
+        let mut news = Vec::new();
+        for (folder, skipped) in report
+            .skipped
+            .iter()
+            .map(|folder| (folder, true))
+            .chain(report.warned.iter().map(|folder| (folder, false)))
+        {
+            let text = folder.to_text();
+            if said.get(&folder.folder) != Some(&text) {
+                news.push(if skipped {
+                    format!(
+                        "skipped `{}` (it cannot be loaded; a skill it held keeps its last good revision):\n{text}",
+                        folder.folder.display()
+                    )
+                } else {
+                    format!("loaded `{}` with warnings:\n{text}", folder.folder.display())
+                });
+            }
+            now.insert(folder.folder.clone(), text);
+        }
+        for folder in said.keys() {
+            if !now.contains_key(folder) {
+                news.push(format!("`{}` loads again\n", folder.display()));
+            }
+        }
+        *said = now;
+        news
     }
 
     /// The folders to watch, as the last sync found them (none before the first).
@@ -137,56 +186,64 @@ impl FolderSync {
     }
 
     /// Imports every skill of the sources (unchanged ones get no revision) and deletes those
-    /// whose folder disappeared since the last sync.
+    /// whose folder disappeared since the last sync. A folder that cannot be loaded is
+    /// skipped and reported; a skill it held keeps its last good revision, because text that
+    /// cannot be read says nothing about whether the skill should go.
     pub async fn sync(&self) -> Result<SyncReport, StoreError> {
         let located = self.sources.locate();
         *self.watched.lock().map_err(|_| poisoned())? = located.watched;
-        let mut problems = located.problems;
         // Folders unchanged since their skill's current revision was read from them are not
         // read again (their files' metadata says so).
         let recorded = self.store.folder_stamps().await?;
         let folders = located.folders;
-        let (items, unreadable) =
-            tokio::task::spawn_blocking(move || read_folders(folders, &recorded, &|_| {}))
-                .await
-                .map_err(|error| {
-                    StoreError::Database(format!("reading skill folders failed: {error}"))
-                })?;
-        problems.extend(
-            unreadable
-                .into_iter()
-                .map(|(dir, error)| format!("skipped `{}`: {error}", dir.display())),
-        );
+        let read = tokio::task::spawn_blocking(move || read_folders(folders, &recorded, &|_| {}))
+            .await
+            .map_err(|error| {
+                StoreError::Database(format!("reading skill folders failed: {error}"))
+            })?;
         let change = Change {
             author: "serve".to_owned(),
             message: "sync from skill folders".to_owned(),
         };
-        let import = if items.is_empty() {
+        let import = if read.items.is_empty() {
             ImportReport::default()
         } else {
-            self.store.import_folders(items, change.clone()).await?
+            self.store
+                .import_folders(read.items, change.clone())
+                .await?
         };
-        let now: BTreeSet<String> = import
+        let mut now: BTreeSet<String> = import
             .created
             .iter()
             .chain(&import.updated)
             .chain(&import.unchanged)
             .cloned()
             .collect();
-        let before = std::mem::replace(
-            &mut *self.known.lock().map_err(|_| poisoned())?,
-            now.clone(),
-        );
+        let before = self.known.lock().map_err(|_| poisoned())?.clone();
+        let skipped_folders: BTreeSet<String> = read
+            .skipped
+            .iter()
+            .map(|skipped| skipped.folder.display().to_string())
+            .collect();
         let mut deleted = Vec::new();
-        for name in before.difference(&now) {
+        let mut kept = Vec::new();
+        for name in before.difference(&now.clone()) {
             let Ok(current) = self.store.get(name, None).await else {
                 continue;
             };
             if current.deleted || !matches!(current.provenance, Provenance::Imported { .. }) {
                 continue;
             }
+            let folder = folder_of(&current.provenance);
+            // A folder that is still there but cannot be loaded (broken, or without its
+            // `SKILL.md` for the moment of an editor's save) keeps its skill as it was.
+            if skipped_folders.contains(folder) || Path::new(folder).is_dir() {
+                now.insert(name.clone());
+                kept.push(name.clone());
+                continue;
+            }
             let change = Change {
-                message: format!("its folder `{}` is gone", folder_of(&current.provenance)),
+                message: format!("its folder `{folder}` is gone"),
                 ..change.clone()
             };
             match self.store.delete(name, current.revision, change).await {
@@ -195,10 +252,36 @@ impl FolderSync {
                 Err(error) => return Err(error),
             }
         }
+        *self.known.lock().map_err(|_| poisoned())? = now;
+        let mut skipped = read.skipped;
+        for name in &kept {
+            if let Ok(current) = self.store.get(name, None).await {
+                let folder = PathBuf::from(folder_of(&current.provenance));
+                if !skipped_folders.contains(folder_of(&current.provenance)) {
+                    let skill_md = folder.join("SKILL.md");
+                    skipped.push(FolderDiagnostics {
+                        diagnostics: vec![
+                            Diagnostic::error(
+                                Code::SkillMdMissing,
+                                format!("no `SKILL.md` in `{}`", folder.display()),
+                            )
+                            .with_hint(
+                                "put the `SKILL.md` back; remove the folder to delete the skill",
+                            )
+                            .in_file(skill_md),
+                        ],
+                        folder,
+                    });
+                }
+            }
+        }
         Ok(SyncReport {
             import,
             deleted,
-            problems,
+            kept,
+            skipped,
+            warned: read.warned,
+            problems: located.problems,
         })
     }
 }
@@ -264,13 +347,19 @@ pub fn watch(sync: Arc<FolderSync>, server: SkillServer) {
     });
 }
 
-/// One sync; a reload of the server's catalog if it changed the store.
+/// One sync; a reload of the server's catalog if it changed the store. What is new about the
+/// folders (a folder broken by an edit, one fixed) is said on stderr.
 async fn sync_and_refresh(sync: &FolderSync, server: &SkillServer) {
     match sync.sync().await {
-        Ok(report) if report.changed() => {
-            let _ = server.refresh().await;
+        Ok(report) => {
+            for news in sync.news(&report) {
+                eprint!("skillpath: {news}");
+            }
+            server.set_skipped_folders(report.skipped.clone());
+            if report.changed() {
+                let _ = server.refresh().await;
+            }
         }
-        Ok(_) => {}
         Err(error) => eprintln!("skillpath: syncing the skill folders failed: {error}"),
     }
 }

@@ -20,6 +20,7 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use skillpath_core::golden_path::render::{self, ArgumentsError};
 use skillpath_core::golden_path::schema;
+use skillpath_store::folder::FolderDiagnostics;
 use skillpath_store::keys::Role as KeyRole;
 use skillpath_store::{Store, StoreError};
 use tokio::sync::broadcast;
@@ -75,6 +76,8 @@ struct Inner {
     reloading: tokio::sync::Mutex<()>,
     changes: broadcast::Sender<()>,
     options: ServerOptions,
+    /// The skill folders the last folder sync could not load, for `list_skills` to show.
+    skipped_folders: RwLock<Arc<Vec<FolderDiagnostics>>>,
 }
 
 /// The skillpath MCP server: a cheap handle, cloned for every session.
@@ -100,6 +103,7 @@ impl SkillServer {
                 reloading: tokio::sync::Mutex::new(()),
                 changes,
                 options,
+                skipped_folders: RwLock::default(),
             }),
             subscriptions: Arc::default(),
         })
@@ -127,6 +131,22 @@ impl SkillServer {
             .catalog
             .read()
             .map(|c| Arc::clone(&c))
+            .unwrap_or_default()
+    }
+
+    /// Records the skill folders the last folder sync could not load.
+    pub fn set_skipped_folders(&self, skipped: Vec<FolderDiagnostics>) {
+        if let Ok(mut current) = self.inner.skipped_folders.write() {
+            *current = Arc::new(skipped);
+        }
+    }
+
+    /// The skill folders the last folder sync could not load.
+    pub(crate) fn skipped_folders(&self) -> Arc<Vec<FolderDiagnostics>> {
+        self.inner
+            .skipped_folders
+            .read()
+            .map(|skipped| Arc::clone(&skipped))
             .unwrap_or_default()
     }
 

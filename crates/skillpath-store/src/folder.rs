@@ -1,8 +1,12 @@
 //! Skill folders on disk: reading one into a [`SkillSnapshot`], writing one back.
 //!
-//! A skill's files are everything under its folder except `SKILL.md` itself, `.git`,
-//! `node_modules`, and sub-folders that are skills of their own (they are imported as such).
-//! Symlinks are followed only when they stay inside the skill folder.
+//! What files a skill has is core's rule ([`skillpath_core::skill_files`]): everything under
+//! its folder except `SKILL.md` itself, `.git`, `node_modules`, and sub-folders that are skills
+//! of their own; special files and symlinks out of the folder are left out and reported.
+//!
+//! Every folder is read on its own: one that cannot be loaded (lenient loading's rules,
+//! [`skillpath_core::validate::loading`]) is skipped with its diagnostics, and the others are
+//! read as if it were not there.
 
 use std::collections::HashMap;
 use std::fs;
@@ -11,6 +15,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
+use skillpath_core::skill_files::{self, FileEntry};
+use skillpath_core::{Diagnostic, Mode};
 
 use crate::error::{StoreError, StoreResult};
 use crate::model::{
@@ -19,134 +25,135 @@ use crate::model::{
 };
 
 /// Largest file a skill may hold.
-pub const MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
+pub const MAX_FILE_SIZE: u64 = skill_files::MAX_FILE_SIZE;
 
 fn io(context: String) -> impl FnOnce(std::io::Error) -> StoreError {
     move |source| StoreError::Io { context, source }
 }
 
-/// Reads the skill folder `dir`.
-pub fn read_skill_folder(dir: &Path) -> StoreResult<SkillSnapshot> {
-    read_found(dir, skill_files(dir)?.1)
+/// A skill folder's diagnostics: why it was skipped, or what was left out of it.
+#[derive(Debug, Clone)]
+pub struct FolderDiagnostics {
+    /// The skill folder, as found.
+    pub folder: PathBuf,
+    /// Each placed in its file.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Reads the `SKILL.md` of `dir` and the files `entries` that [`skill_files`] found in it.
-fn read_found(dir: &Path, entries: Vec<FolderEntry>) -> StoreResult<SkillSnapshot> {
+impl FolderDiagnostics {
+    /// The first error, else the first diagnostic: the one to name in a one-line summary.
+    pub fn first(&self) -> Option<&Diagnostic> {
+        self.diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .or(self.diagnostics.first())
+    }
+
+    /// As JSON for scripts: `path` (the folder), the first diagnostic's `code` and `message`,
+    /// and every diagnostic in `validate --format json`'s form.
+    pub fn to_json(&self) -> serde_json::Value {
+        let first = self.first();
+        serde_json::json!({
+            "path": self.folder.display().to_string(),
+            "code": first.map(|d| d.code.as_str()),
+            "message": first.map(|d| d.message.clone()),
+            "diagnostics": self
+                .diagnostics
+                .iter()
+                .map(skillpath_core::render_diagnostics::json)
+                .collect::<Vec<_>>(),
+        })
+    }
+
+    /// As text for people: every diagnostic as `validate` prints it (file, line and column,
+    /// code, message and hint).
+    pub fn to_text(&self) -> String {
+        self.diagnostics
+            .iter()
+            .map(|d| skillpath_core::render_diagnostics::text(d, None))
+            .collect()
+    }
+}
+
+/// Reads the skill folder `dir`; a folder that cannot be loaded is an error that names its
+/// first problem.
+pub fn read_skill_folder(dir: &Path) -> StoreResult<SkillSnapshot> {
+    let refused = |diagnostics: Vec<Diagnostic>| {
+        let message = diagnostics
+            .into_iter()
+            .find(Diagnostic::is_error)
+            .map_or_else(|| "the folder cannot be read".to_owned(), |d| d.message);
+        StoreError::InvalidSkill(message)
+    };
+    let listing = listed(dir).map_err(refused)?;
+    read_listed(dir, &listing)
+        .map(|(snapshot, _)| snapshot)
+        .map_err(refused)
+}
+
+/// A skill folder's `SKILL.md` metadata and files, listed (nothing read yet).
+struct Listing {
+    skill_md: fs::Metadata,
+    files: skill_files::SkillFiles,
+}
+
+/// Lists the skill folder `dir`; `Err` holds the errors that skip it.
+fn listed(dir: &Path) -> Result<Listing, Vec<Diagnostic>> {
+    let skill_md_path = dir.join("SKILL.md");
+    // Taken before the files are listed, for a stamp.
+    let skill_md = fs::metadata(&skill_md_path).map_err(|error| {
+        vec![
+            Diagnostic::error(
+                skillpath_core::Code::SkillMdUnreadable,
+                format!("cannot read `{}`: {error}", skill_md_path.display()),
+            )
+            .in_file(skill_md_path.clone()),
+        ]
+    })?;
+    let files = skill_files::list(dir).map_err(|diagnostic| vec![diagnostic])?;
+    if files.diagnostics.iter().any(Diagnostic::is_error) {
+        return Err(files.diagnostics);
+    }
+    Ok(Listing { skill_md, files })
+}
+
+/// Reads the `SKILL.md` of `dir` and the files `listing` found in it, with what lenient loading
+/// warns of (a name that does not match its folder); `Err` holds the errors that skip it.
+fn read_listed(
+    dir: &Path,
+    listing: &Listing,
+) -> Result<(SkillSnapshot, Vec<Diagnostic>), Vec<Diagnostic>> {
     let skill_md_path = dir.join("SKILL.md");
     let skill_md = skillpath_core::load::read_text(
         &skill_md_path,
         skillpath_core::load::DEFAULT_MAX_FILE_SIZE,
     )
-    .map_err(|diagnostic| StoreError::InvalidSkill(diagnostic.message))?;
-    let mut files = Vec::new();
-    for entry in entries {
-        if entry.metadata.len() > MAX_FILE_SIZE {
-            return Err(StoreError::InvalidSkill(format!(
-                "`{}` is {} bytes, over the limit of {MAX_FILE_SIZE} bytes for a skill's file",
-                entry.path.display(),
-                entry.metadata.len()
-            )));
-        }
-        let bytes =
-            fs::read(&entry.real).map_err(io(format!("cannot read `{}`", entry.path.display())))?;
+    .map_err(|diagnostic| vec![diagnostic.in_file(skill_md_path.clone())])?;
+    let parsed = skillpath_core::skill_md::parse(skill_md_path, skill_md, Mode::Lenient);
+    let directory_name = listing
+        .files
+        .root
+        .file_name()
+        .and_then(|name| name.to_str());
+    let problems = skillpath_core::validate::loading(&parsed, directory_name);
+    if problems.iter().any(Diagnostic::is_error) {
+        return Err(problems);
+    }
+    let mut files = Vec::with_capacity(listing.files.entries.len());
+    for entry in &listing.files.entries {
+        let bytes = skill_files::read(entry).map_err(|diagnostic| vec![diagnostic])?;
         files.push(SkillFile {
-            path: entry.relative,
+            path: entry.relative.clone(),
             bytes,
         });
     }
-    SkillSnapshot::new(skill_md, files)
-}
-
-/// One file of a skill folder (not `SKILL.md`), found by [`skill_files`].
-struct FolderEntry {
-    /// Its path in the skill, `/`-separated.
-    relative: String,
-    /// Where it was found.
-    path: PathBuf,
-    /// Where it really is (symlinks resolved, inside the skill folder).
-    real: PathBuf,
-    metadata: fs::Metadata,
-}
-
-/// The canonical path of the skill folder `dir` and its files, in no particular order: what
-/// [`read_skill_folder`] reads and what [`folder_stamp`] describes, found one way for both.
-fn skill_files(dir: &Path) -> StoreResult<(PathBuf, Vec<FolderEntry>)> {
-    let root = dir
-        .canonicalize()
-        .map_err(io(format!("cannot read `{}`", dir.display())))?;
-    let mut files = Vec::new();
-    // Each folder to read comes with the real folders above it, so a symlink back to one of
-    // them (a loop, which would be read forever) is caught.
-    let mut stack = vec![(root.clone(), String::new(), Vec::<PathBuf>::new())];
-    while let Some((folder, prefix, above)) = stack.pop() {
-        let entries =
-            fs::read_dir(&folder).map_err(io(format!("cannot read `{}`", folder.display())))?;
-        for entry in entries {
-            let entry = entry.map_err(io(format!("cannot read `{}`", folder.display())))?;
-            let name = entry.file_name();
-            let Some(name) = name.to_str() else {
-                return Err(StoreError::InvalidSkill(format!(
-                    "`{}` has a file name that is not UTF-8",
-                    entry.path().display()
-                )));
-            };
-            if name == ".git" || name == "node_modules" || (prefix.is_empty() && name == "SKILL.md")
-            {
-                continue;
-            }
-            let path = entry.path();
-            let file_type = entry
-                .file_type()
-                .map_err(io(format!("cannot read `{}`", path.display())))?;
-            // `folder` is canonical, so only a symlink needs resolving (which costs a lookup
-            // of every component of its path: most of the time of a re-import).
-            let real = if file_type.is_symlink() {
-                path.canonicalize()
-                    .map_err(io(format!("cannot read `{}`", path.display())))?
-            } else {
-                path.clone()
-            };
-            if !real.starts_with(&root) {
-                return Err(StoreError::InvalidSkill(format!(
-                    "`{}` is a symlink that leads out of the skill folder",
-                    path.display()
-                )));
-            }
-            let relative = if prefix.is_empty() {
-                name.to_owned()
-            } else {
-                format!("{prefix}/{name}")
-            };
-            let metadata = if file_type.is_symlink() {
-                fs::metadata(&real)
-            } else {
-                entry.metadata()
-            }
-            .map_err(io(format!("cannot read `{}`", path.display())))?;
-            if metadata.is_dir() {
-                if real.join("SKILL.md").exists() {
-                    continue;
-                }
-                if real == folder || above.contains(&real) {
-                    return Err(StoreError::InvalidSkill(format!(
-                        "`{}` is a symlink to a folder that contains it (a symlink loop)",
-                        path.display()
-                    )));
-                }
-                let mut chain = above.clone();
-                chain.push(folder.clone());
-                stack.push((real, relative, chain));
-                continue;
-            }
-            files.push(FolderEntry {
-                relative,
-                path,
-                real,
-                metadata,
-            });
-        }
-    }
-    Ok((root, files))
+    let snapshot = SkillSnapshot::new(parsed.file.text, files).map_err(|error| {
+        vec![
+            Diagnostic::error(skillpath_core::Code::SkillMdUnreadable, error.to_string())
+                .in_file(dir.join("SKILL.md")),
+        ]
+    })?;
+    Ok((snapshot, problems))
 }
 
 /// How close to now a file's change time may be for its folder to get a stamp. A file written
@@ -170,31 +177,27 @@ fn stamp_trusting_times_older_than(
     dir: &Path,
     racy_window: Duration,
 ) -> StoreResult<Option<FolderStamp>> {
-    let skill_md = skill_md_metadata(dir)?;
-    let (folder, files) = skill_files(dir)?;
-    stamp_of(dir, &folder, &skill_md, &files, racy_window)
+    let listing = listed(dir).map_err(|diagnostics| {
+        StoreError::InvalidSkill(
+            diagnostics
+                .into_iter()
+                .next()
+                .map_or_else(String::new, |d| d.message),
+        )
+    })?;
+    Ok(stamp_of(&listing, racy_window))
 }
 
-/// The metadata of the `SKILL.md` of `dir` (taken before its files are listed, for a stamp).
-fn skill_md_metadata(dir: &Path) -> StoreResult<fs::Metadata> {
-    let skill_md = dir.join("SKILL.md");
-    fs::metadata(&skill_md).map_err(io(format!("cannot read `{}`", skill_md.display())))
-}
-
-/// The stamp of the skill folder `dir` (canonically `folder`) from the metadata of its
-/// `SKILL.md` and of the files [`skill_files`] found in it.
-fn stamp_of(
-    dir: &Path,
-    folder: &Path,
-    skill_md: &fs::Metadata,
-    files: &[FolderEntry],
-    racy_window: Duration,
-) -> StoreResult<Option<FolderStamp>> {
-    let mut entries: Vec<(&str, &fs::Metadata)> = vec![("", skill_md)];
+/// The stamp of a listed skill folder, from the metadata of its `SKILL.md` and of its files;
+/// `None` when a time is too recent to trust, or cannot be read.
+fn stamp_of(listing: &Listing, racy_window: Duration) -> Option<FolderStamp> {
+    let mut entries: Vec<(&str, &fs::Metadata)> = vec![("", &listing.skill_md)];
     entries.extend(
-        files
+        listing
+            .files
+            .entries
             .iter()
-            .map(|entry| (entry.relative.as_str(), &entry.metadata)),
+            .map(|entry: &FileEntry| (entry.relative.as_str(), &entry.metadata)),
     );
     entries.sort_by(|a, b| a.0.cmp(b.0));
     let racy_since = SystemTime::now()
@@ -202,13 +205,11 @@ fn stamp_of(
         .unwrap_or(SystemTime::UNIX_EPOCH);
     let mut hasher = Sha256::new();
     for (relative, metadata) in entries {
-        let modified = metadata
-            .modified()
-            .map_err(io(format!("cannot read the times of `{}`", dir.display())))?;
+        let modified = metadata.modified().ok()?;
         let marks = change_marks(metadata);
         let changed = UNIX_EPOCH + Duration::new(marks.changed_seconds, marks.changed_nanos);
         if modified >= racy_since || changed >= racy_since {
-            return Ok(None);
+            return None;
         }
         let modified = modified.duration_since(UNIX_EPOCH).unwrap_or_default();
         hasher.update(format!(
@@ -221,10 +222,10 @@ fn stamp_of(
             marks.inode
         ));
     }
-    Ok(Some(FolderStamp {
-        folder: folder.display().to_string(),
+    Some(FolderStamp {
+        folder: listing.files.root.display().to_string(),
         stamp: format!("{:x}", hasher.finalize()),
-    }))
+    })
 }
 
 /// What a file's metadata says besides its size and modification time, where the platform
@@ -277,63 +278,95 @@ impl FolderSource {
     }
 }
 
-/// What [`read_folders`] could not read, and why.
-pub type Unreadable = (PathBuf, StoreError);
+/// What [`read_folders`] made of the folders it was given.
+#[derive(Debug, Default)]
+pub struct FoldersRead {
+    /// The folders to import, read or known unchanged.
+    pub items: Vec<FolderImport>,
+    /// The folders that cannot be loaded, each with the errors that say why.
+    pub skipped: Vec<FolderDiagnostics>,
+    /// Folders that load, with what was said of them (files left out, a name that does not
+    /// match its folder).
+    pub warned: Vec<FolderDiagnostics>,
+}
 
 /// Reads the skill folders `sources` for an import, skipping those whose stamp equals the one
 /// `recorded` with their skill's current revision (see [`Store::folder_stamps`]): those are
 /// given to the import unread, by name. `progress` is called once per folder. Folders are read
-/// on every core: an import of many skills waits mostly on the disk.
+/// on every core: an import of many skills waits mostly on the disk. A folder that cannot be
+/// loaded is skipped with its diagnostics; it never stops the others.
 ///
 /// [`Store::folder_stamps`]: crate::Store::folder_stamps
 pub fn read_folders(
     sources: Vec<FolderSource>,
     recorded: &[RecordedStamp],
     progress: &(dyn Fn(&Path) + Sync),
-) -> (Vec<FolderImport>, Vec<Unreadable>) {
+) -> FoldersRead {
     let recorded: HashMap<&str, &RecordedStamp> = recorded
         .iter()
         .map(|stamp| (stamp.folder.as_str(), stamp))
         .collect();
-    let read_one = |source: FolderSource| -> Result<FolderImport, Unreadable> {
-        progress(&source.dir);
-        let dir = source.dir.as_path();
-        // One listing of the folder serves both the stamp and the reading; the stamp is made
-        // from metadata taken before any file is read.
-        let found = skill_md_metadata(dir).and_then(|skill_md| {
-            let (folder, files) = skill_files(dir)?;
-            let stamp = stamp_of(dir, &folder, &skill_md, &files, RACY_WINDOW)?;
-            Ok((stamp, files))
-        });
-        let (stamp, files) = found.map_err(|error| (source.dir.clone(), error))?;
-        if let Some(stamp) = &stamp
-            && let Some(known) = recorded.get(stamp.folder.as_str())
-            && known.stamp == stamp.stamp
-        {
-            return Ok(FolderImport {
+    // The item, and what was said of it; or the errors that skip it.
+    let read_one =
+        |source: FolderSource| -> Result<(FolderImport, Vec<Diagnostic>), Vec<Diagnostic>> {
+            progress(&source.dir);
+            let dir = source.dir.as_path();
+            // One listing of the folder serves both the stamp and the reading; the stamp is made
+            // from metadata taken before any file is read.
+            let listing = listed(dir)?;
+            let mut said = listing.files.diagnostics.clone();
+            // A folder with something left out gets no stamp, so what was left out is said again
+            // at every import until it is fixed.
+            let stamp = said
+                .is_empty()
+                .then(|| stamp_of(&listing, RACY_WINDOW))
+                .flatten();
+            if let Some(stamp) = &stamp
+                && let Some(known) = recorded.get(stamp.folder.as_str())
+                && known.stamp == stamp.stamp
+            {
+                let item = FolderImport {
+                    provenance: source.provenance,
+                    content: FolderContent::Unchanged {
+                        name: known.name.clone(),
+                    },
+                };
+                return Ok((item, said));
+            }
+            let (snapshot, warnings) = read_listed(dir, &listing)?;
+            said.extend(warnings);
+            let item = FolderImport {
                 provenance: source.provenance,
-                content: FolderContent::Unchanged {
-                    name: known.name.clone(),
-                },
-            });
-        }
-        let snapshot = read_found(dir, files).map_err(|error| (source.dir.clone(), error))?;
-        Ok(FolderImport {
-            provenance: source.provenance,
-            content: FolderContent::Read { snapshot, stamp },
-        })
+                content: FolderContent::Read { snapshot, stamp },
+            };
+            Ok((item, said))
+        };
+    let results: Vec<(PathBuf, Result<_, _>)> = sources
+        .into_par_iter()
+        .map(|source| (source.dir.clone(), read_one(source)))
+        .collect();
+    let mut read = FoldersRead {
+        items: Vec::with_capacity(results.len()),
+        ..FoldersRead::default()
     };
-    let results: Vec<Result<FolderImport, Unreadable>> =
-        sources.into_par_iter().map(read_one).collect();
-    let mut items = Vec::with_capacity(results.len());
-    let mut unreadable = Vec::new();
-    for result in results {
+    for (folder, result) in results {
         match result {
-            Ok(item) => items.push(item),
-            Err(problem) => unreadable.push(problem),
+            Ok((item, said)) => {
+                read.items.push(item);
+                if !said.is_empty() {
+                    read.warned.push(FolderDiagnostics {
+                        folder,
+                        diagnostics: said,
+                    });
+                }
+            }
+            Err(diagnostics) => read.skipped.push(FolderDiagnostics {
+                folder,
+                diagnostics,
+            }),
         }
     }
-    (items, unreadable)
+    read
 }
 
 /// Writes `snapshot` into `dir` (created if needed): `SKILL.md` and every file. Paths are
@@ -390,10 +423,51 @@ mod tests {
         fs::write(temp.path().join("secret"), "x").expect("write");
         std::os::unix::fs::symlink(temp.path().join("secret"), skill.join("link"))
             .expect("symlink");
-        let error = read_skill_folder(&skill).expect_err("escapes");
-        assert!(
-            error.to_string().contains("symlink that leads out"),
-            "{error}"
+        // The link is left out of the skill, which still reads, and reported.
+        let snapshot = read_skill_folder(&skill).expect("reads");
+        let paths: Vec<&str> = snapshot.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["b.bin", "references/a.md"]);
+        let read = read_folders(
+            vec![FolderSource::imported(
+                skill.clone(),
+                String::new(),
+                "folder".into(),
+            )],
+            &[],
+            &|_| {},
+        );
+        assert_eq!(read.items.len(), 1);
+        let said = &read.warned[0].diagnostics;
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert_eq!(said[0].code, skillpath_core::Code::FileSymlinkLeftOut);
+        assert!(said[0].message.contains("leads out"), "{}", said[0].message);
+    }
+
+    #[test]
+    fn a_broken_folder_is_skipped_with_its_diagnostic_and_the_others_are_read() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let good = temp.path().join("good");
+        let broken = temp.path().join("good/assets/fixture");
+        fs::create_dir_all(&broken).expect("mkdir");
+        fs::write(
+            good.join("SKILL.md"),
+            "---\nname: good\ndescription: d\n---\n",
+        )
+        .expect("write");
+        fs::write(broken.join("SKILL.md"), "---\nname: fixture\n---\n").expect("write");
+        let sources = [&good, &broken]
+            .into_iter()
+            .map(|dir| FolderSource::imported(dir.clone(), String::new(), "folder".into()))
+            .collect();
+        let read = read_folders(sources, &[], &|_| {});
+        assert_eq!(read.items.len(), 1);
+        assert_eq!(read.skipped.len(), 1);
+        assert_eq!(read.skipped[0].folder, broken);
+        let diagnostic = &read.skipped[0].diagnostics[0];
+        assert_eq!(diagnostic.code, skillpath_core::Code::DescriptionMissing);
+        assert_eq!(
+            diagnostic.location.as_ref().map(|l| l.file.clone()),
+            Some(broken.join("SKILL.md"))
         );
     }
 
@@ -467,7 +541,7 @@ mod tests {
     }
 
     #[test]
-    fn refuses_symlink_loops() {
+    fn leaves_symlink_loops_out() {
         let temp = tempfile::tempdir().expect("tempdir");
         let skill = temp.path().join("s");
         fs::create_dir_all(skill.join("a")).expect("mkdir");
@@ -482,13 +556,24 @@ mod tests {
         let snapshot = read_skill_folder(&skill).expect("reads");
         assert!(snapshot.files.is_empty());
         // `a/to-b/to-a/to-b/…` never ends.
+        // Loops are left out (and reported), and the rest is read.
         std::os::unix::fs::symlink("../a", skill.join("b/to-a")).expect("symlink");
-        let error = read_skill_folder(&skill).expect_err("a loop");
-        assert!(error.to_string().contains("symlink loop"), "{error}");
+        fs::write(skill.join("b/kept.md"), "K").expect("write");
+        let loops = |skill: &Path| {
+            let files = skill_files::list(skill).expect("lists");
+            files
+                .diagnostics
+                .iter()
+                .filter(|d| d.message.contains("symlink loop"))
+                .count()
+        };
+        assert!(loops(&skill) > 0);
+        let snapshot = read_skill_folder(&skill).expect("reads");
+        assert!(snapshot.files.iter().any(|f| f.path == "b/kept.md"));
         fs::remove_file(skill.join("b/to-a")).expect("unlink");
         std::os::unix::fs::symlink(".", skill.join("b/here")).expect("symlink");
-        let error = read_skill_folder(&skill).expect_err("a loop");
-        assert!(error.to_string().contains("symlink loop"), "{error}");
+        assert!(loops(&skill) > 0);
+        read_skill_folder(&skill).expect("reads");
     }
 
     #[test]

@@ -37,7 +37,12 @@ pub(crate) enum Command {
     /// Import skill folders (or trees of them) into the store, in one transaction.
     ///
     /// Unchanged skills get no revision; changed ones exactly one. Of two skills with one name,
-    /// the first (in path order) is imported and the other reported.
+    /// the first (in path order) is imported and the other reported. A folder that cannot be
+    /// loaded (no frontmatter, unparseable YAML, no name or description, unreadable) is skipped
+    /// and named with its file, line, code and fix; the rest is imported.
+    ///
+    /// Exit status: 0 when every folder was imported, 1 when some were skipped (the rest is
+    /// stored; with `--strict`, nothing is), 2 for usage or database errors.
     Import(ImportArgs),
     /// Write stored skills back as folders.
     Export(ExportArgs),
@@ -255,6 +260,10 @@ pub(crate) struct ImportArgs {
     /// Also import what `skillpath scan` finds in the standard skill folders (project ones first).
     #[arg(long)]
     pub(crate) discover: bool,
+    /// Import nothing when a skill folder cannot be loaded (for CI): by default such folders
+    /// are skipped, named with their diagnostics, and the rest is imported (exit status 1).
+    #[arg(long)]
+    pub(crate) strict: bool,
     #[command(flatten)]
     pub(crate) db: DbArgs,
     #[command(flatten)]

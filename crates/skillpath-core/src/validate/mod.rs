@@ -12,6 +12,7 @@ use crate::golden_path;
 use crate::load::{self, LoadOptions};
 use crate::mode::Mode;
 use crate::pathlib;
+use crate::skill_files;
 use crate::skill_md::SkillMd;
 
 /// How to validate.
@@ -133,6 +134,11 @@ pub fn validate_dir(dir: &Path, options: &ValidateOptions) -> Report {
             let directory_name = real_dir.file_name().and_then(|name| name.to_str());
             diagnostics.extend(spec::check(&skill, directory_name, mode));
             diagnostics.extend(golden_path::check(&skill, dir));
+            // What the store would leave out of the skill, or refuse it for.
+            match skill_files::list(dir) {
+                Ok(files) => diagnostics.extend(files.diagnostics),
+                Err(diagnostic) => diagnostics.push(diagnostic),
+            }
             if options.lints {
                 diagnostics.extend(lints::check(&skill, dir));
             }
@@ -140,4 +146,22 @@ pub fn validate_dir(dir: &Path, options: &ValidateOptions) -> Report {
         }
     }
     report(Some(skill), diagnostics)
+}
+
+/// What lenient loading says of `skill` (parsed in [`Mode::Lenient`]) in a folder named
+/// `directory_name`: the diagnostics of the rules that concern loading
+/// ([`Code::concerns_loading`]), each placed in its file. An error among them means a loader
+/// skips the skill; warnings go with the skill, which loads. The same findings, in the same
+/// words, as `validate --mode lenient` reports for them.
+pub fn loading(skill: &SkillMd, directory_name: Option<&str>) -> Vec<Diagnostic> {
+    let mut diagnostics: Vec<Diagnostic> = skill
+        .diagnostics
+        .iter()
+        .cloned()
+        .chain(spec::check(skill, directory_name, Mode::Lenient))
+        .filter(|diagnostic| diagnostic.code.concerns_loading())
+        .map(|diagnostic| diagnostic.in_file(skill.file.path.clone()))
+        .collect();
+    diagnostics.sort_by_key(|d| (d.severity, d.location.as_ref().map(|l| l.start)));
+    diagnostics
 }

@@ -31,6 +31,12 @@ enum Layout {
     SkillMdSocket,
     /// A `SKILL.md` larger than the limit.
     TooLarge,
+    /// A valid skill `demo` with a socket among its files.
+    SocketAmongFiles,
+    /// A valid skill `demo` with a symlink among its files that leads out of it.
+    LinkOutAmongFiles,
+    /// A valid skill `demo` with a file whose name is not UTF-8.
+    InvalidFileName,
     /// A folder `demo` with `SKILL.md` = `content` and one more file.
     SkillWithFile {
         content: String,
@@ -69,6 +75,9 @@ fn example(code: Code) -> (Layout, Mode, bool, Severity) {
         }),
         Code::ByteOrderMark => spec_warning(skill(format!("\u{feff}{}", demo("")))),
         Code::NulCharacter => spec(skill(format!("{}a\0b\n", demo("")))),
+        Code::FileNotRegular => spec_warning(Layout::SocketAmongFiles),
+        Code::FileSymlinkLeftOut => spec_warning(Layout::LinkOutAmongFiles),
+        Code::FileNameInvalid => spec_warning(Layout::InvalidFileName),
         Code::FrontmatterMissing => spec(skill("# Demo\n".into())),
         Code::FrontmatterUnclosed => spec(skill("---\nname: demo\n".into())),
         Code::FrontmatterNotMapping => spec(skill("---\n- demo\n---\n".into())),
@@ -258,6 +267,26 @@ fn run(sandbox: &Sandbox, layout: Layout, mode: Mode, lints: bool) -> Vec<Diagno
         Layout::SkillMdFolder => {
             sandbox.dir("demo/SKILL.md");
             sandbox.path().join("demo")
+        }
+        Layout::SocketAmongFiles => {
+            let dir = sandbox.skill("demo", demo("").into_bytes());
+            let listener =
+                std::os::unix::net::UnixListener::bind(dir.join("agent.sock")).expect("bind");
+            drop(listener);
+            dir
+        }
+        Layout::LinkOutAmongFiles => {
+            let dir = sandbox.skill("demo", demo("").into_bytes());
+            let outside = sandbox.file("outside.txt", "x");
+            std::os::unix::fs::symlink(outside, dir.join("notes.txt")).expect("symlink");
+            dir
+        }
+        Layout::InvalidFileName => {
+            use std::os::unix::ffi::OsStrExt;
+            let dir = sandbox.skill("demo", demo("").into_bytes());
+            let name = std::ffi::OsStr::from_bytes(b"caf\xe9.txt");
+            std::fs::write(dir.join(name), "x").expect("write");
+            dir
         }
         Layout::SkillMdSocket => {
             let dir = sandbox.dir("demo");

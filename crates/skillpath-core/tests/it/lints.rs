@@ -185,8 +185,16 @@ fn link_through_a_symlink_leaving_the_skill_is_outside() {
     sandbox.file("secret/notes.md", "secret\n");
     let dir = sandbox.skill("demo", with_body("See [notes](shared/notes.md).\n"));
     std::os::unix::fs::symlink(sandbox.path().join("secret"), dir.join("shared")).expect("symlink");
-    assert_eq!(check_dir(&dir), [(Code::LinkOutsideSkill, WARNING, 5, 5)]);
+    // The link is warned about, and the symlink itself is left out of the skill.
+    assert_eq!(
+        check_dir(&dir),
+        [
+            (Code::FileSymlinkLeftOut, WARNING, 1, 1),
+            (Code::LinkOutsideSkill, WARNING, 5, 5)
+        ]
+    );
     // A symlink that stays inside the skill is fine.
+    std::fs::remove_file(dir.join("shared")).expect("unlink");
     sandbox.file("demo/references/notes.md", "notes\n");
     std::os::unix::fs::symlink(dir.join("references"), dir.join("refs")).expect("symlink");
     let inside = sandbox.skill("demo", with_body("See [notes](refs/notes.md).\n"));

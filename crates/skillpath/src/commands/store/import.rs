@@ -1,13 +1,15 @@
-//! `skillpath import`: skill folders and trees into the store, in one transaction.
+//! `skillpath import`: skill folders and trees into the store, in one transaction. A folder
+//! that cannot be loaded is skipped and named with its diagnostics; the others are imported
+//! (`--strict`: nothing is, when one is skipped).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use skillpath_core::walk::{self, WalkLimits};
-use skillpath_store::StoreError;
+use skillpath_store::ImportReport;
 use skillpath_store::discovery::{self, DiscoveryLimits};
-use skillpath_store::folder::{FolderSource, read_folders};
+use skillpath_store::folder::{FolderDiagnostics, FolderSource, read_folders};
 
 use crate::cli::ImportArgs;
 use crate::inputs;
@@ -67,37 +69,58 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
         })
         .collect();
     let format = args.format;
+    let strict = args.strict;
     let change_args = args.change;
     super::run(&args.db, move |store| async move {
         // Folders whose files have the same metadata as when their skill's current revision
         // was imported from them are not read again.
         let recorded = store.folder_stamps().await?;
         let progress = progress_bar(sources.len() as u64);
-        let (items, unreadable) = read_folders(sources, &recorded, &|dir| {
+        let read = read_folders(sources, &recorded, &|dir| {
             progress.set_message(dir.display().to_string());
             progress.inc(1);
         });
         progress.finish_and_clear();
-        if !unreadable.is_empty() {
+        // What was said of each folder goes to stderr as `validate` says it, whatever the
+        // format: stdout is the report.
+        let said: String = read
+            .skipped
+            .iter()
+            .chain(&read.warned)
+            .map(|folder| folder.to_text())
+            .collect();
+        output::stderr(&said).map_err(super::io)?;
+        if strict && !read.skipped.is_empty() {
             let mut text = String::new();
-            for (dir, error) in &unreadable {
-                let _ = writeln!(text, "error: cannot import `{}`: {error}", dir.display());
+            for folder in &read.skipped {
+                let _ = writeln!(text, "error: cannot import `{}`", folder.folder.display());
             }
-            text.push_str("nothing was imported; fix or leave out these skills and import again\n");
-            output::stderr(&text).map_err(|source| StoreError::Io {
-                context: "cannot write the report".to_owned(),
-                source,
-            })?;
+            let _ = writeln!(
+                text,
+                "nothing was imported (`--strict`): {} of {} skill folders cannot be loaded; fix them or leave them out",
+                read.skipped.len(),
+                read.skipped.len() + read.items.len()
+            );
+            output::stderr(&text).map_err(super::io)?;
             return Ok(ExitStatus::Invalid);
         }
-        let count = items.len();
+        let count = read.items.len();
         let change = super::change(&change_args, &format!("import of {count} skills"));
-        let report = store.import_folders(items, change).await?;
-        let json =
-            serde_json::to_value(&report).map_err(|e| StoreError::Database(e.to_string()))?;
+        let report = if read.items.is_empty() {
+            ImportReport::default()
+        } else {
+            store.import_folders(read.items, change).await?
+        };
+        let mut json = super::to_json(&report)?;
+        json["skipped"] = read
+            .skipped
+            .iter()
+            .map(FolderDiagnostics::to_json)
+            .collect();
+        json["warnings"] = read.warned.iter().map(FolderDiagnostics::to_json).collect();
         super::print(format, &json, || {
             let mut text = format!(
-                "imported {count} skills: {} created, {} updated, {} unchanged{}, {} shadowed\n",
+                "imported {count} skills: {} created, {} updated, {} unchanged{}, {} shadowed, {} skipped\n",
                 report.created.len(),
                 report.updated.len(),
                 report.unchanged.len(),
@@ -105,7 +128,8 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
                     0 => String::new(),
                     n => format!(" ({n} not read again: their folders did not change)"),
                 },
-                report.shadowed.len()
+                report.shadowed.len(),
+                read.skipped.len(),
             );
             for shadowed in &report.shadowed {
                 let _ = writeln!(
@@ -114,13 +138,20 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
                     shadowed.name, shadowed.path, shadowed.kept
                 );
             }
+            for folder in &read.skipped {
+                let why = folder
+                    .first()
+                    .map_or_else(String::new, |d| format!(" [{}] {}", d.code, d.message));
+                let _ = writeln!(text, "skipped: `{}`:{why}", folder.folder.display());
+            }
             text
         })
-        .map_err(|source| StoreError::Io {
-            context: "cannot write the report".to_owned(),
-            source,
-        })?;
-        Ok(ExitStatus::Success)
+        .map_err(super::io)?;
+        Ok(if read.skipped.is_empty() {
+            ExitStatus::Success
+        } else {
+            ExitStatus::Invalid
+        })
     })
 }
 

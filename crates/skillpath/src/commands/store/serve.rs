@@ -42,19 +42,37 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
     let result: Result<(), Box<dyn std::error::Error + Send + Sync>> = runtime.block_on(async {
         let store: Arc<dyn skillpath_store::Store> = Arc::from(location::open(args.db.db.as_deref()).await?);
         let sync = Arc::new(FolderSync::new(sources, Arc::clone(&store)));
-        let report = sync.sync().await?;
-        for problem in &report.problems {
-            output::stderr(&format!("skillpath: {problem}\n"))?;
+        // The server starts whatever the folders hold: a folder that cannot be loaded is
+        // skipped and named, and a sync that fails (the store refused the import) is said
+        // and retried by the watcher, while the server answers from the store.
+        let report = match sync.sync().await {
+            Ok(report) => Some(report),
+            Err(error) => {
+                output::stderr(&format!("skillpath: syncing the skill folders failed: {error}\n"))?;
+                None
+            }
+        };
+        if let Some(report) = &report {
+            for problem in &report.problems {
+                output::stderr(&format!("skillpath: {problem}\n"))?;
+            }
+            for news in sync.news(report) {
+                output::stderr(&format!("skillpath: {news}"))?;
+            }
+            output::stderr(&format!(
+                "skillpath: skill folders synced: {} created, {} updated, {} unchanged, {} shadowed, {} deleted, {} skipped\n",
+                report.import.created.len(),
+                report.import.updated.len(),
+                report.import.unchanged.len(),
+                report.import.shadowed.len(),
+                report.deleted.len(),
+                report.skipped.len(),
+            ))?;
         }
-        output::stderr(&format!(
-            "skillpath: skill folders synced: {} created, {} updated, {} unchanged, {} shadowed, {} deleted\n",
-            report.import.created.len(),
-            report.import.updated.len(),
-            report.import.unchanged.len(),
-            report.import.shadowed.len(),
-            report.deleted.len()
-        ))?;
         let server = SkillServer::new(store, options).await?;
+        if let Some(report) = report {
+            server.set_skipped_folders(report.skipped);
+        }
         for collision in &server.catalog().collisions {
             let winner = collision.winner.as_deref().map_or("a built-in tool".to_owned(), |w| format!("skill `{w}`"));
             output::stderr(&format!(

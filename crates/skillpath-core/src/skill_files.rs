@@ -1,0 +1,391 @@
+//! What files a skill folder holds, by one rule for `validate`, `import` and `serve`: every
+//! file under the folder except `SKILL.md` itself, `.git`, `node_modules`, and sub-folders
+//! that are skills of their own (they are skills in their own right).
+//!
+//! Real folders hold things that are no skill's files: FIFOs and sockets, editors' lock files
+//! (dangling symlinks), symlinks to elsewhere. Those are left out and reported, never opened,
+//! so listing and reading a folder can neither hang nor leave it. A symlink is followed only
+//! while it stays inside the skill folder.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::{Code, Diagnostic};
+
+/// Largest file other than `SKILL.md` a skill may hold (the store keeps no larger one).
+pub const MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
+
+/// One file of a skill folder (not `SKILL.md`).
+#[derive(Debug, Clone)]
+pub struct FileEntry {
+    /// Its path in the skill, `/`-separated.
+    pub relative: String,
+    /// Where it was found.
+    pub path: PathBuf,
+    /// Where it really is (symlinks resolved, inside the skill folder).
+    pub real: PathBuf,
+    /// Its metadata (of the file a symlink leads to).
+    pub metadata: fs::Metadata,
+}
+
+/// The files of a skill folder, and what was left out of them.
+#[derive(Debug, Clone)]
+pub struct SkillFiles {
+    /// The folder's canonical path.
+    pub root: PathBuf,
+    /// The files, in no particular order.
+    pub entries: Vec<FileEntry>,
+    /// Why files were left out (warnings), or why the skill cannot be read whole (errors: a
+    /// file over [`MAX_FILE_SIZE`], a folder or file that cannot be read).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Lists the files of the skill folder `dir` without opening any. The `Err` case is a folder
+/// that cannot be read at all.
+pub fn list(dir: &Path) -> Result<SkillFiles, Diagnostic> {
+    let root = dir
+        .canonicalize()
+        .map_err(|error| unreadable(dir, &error))?;
+    let mut files = SkillFiles {
+        root: root.clone(),
+        entries: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    // Each folder to read comes with the real folders above it, so a symlink back to one of
+    // them (a loop, which would be read forever) is caught.
+    let mut stack = vec![(root.clone(), dir.to_path_buf(), String::new(), Vec::new())];
+    while let Some((folder, shown, prefix, above)) = stack.pop() {
+        let entries = match fs::read_dir(&folder) {
+            Ok(entries) => entries,
+            Err(error) => {
+                files.diagnostics.push(unreadable(&shown, &error));
+                continue;
+            }
+        };
+        for entry in entries {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(error) => {
+                    files.diagnostics.push(unreadable(&shown, &error));
+                    continue;
+                }
+            };
+            let name = entry.file_name();
+            let path = shown.join(&name);
+            let Some(name) = name.to_str().filter(|name| !name.contains('\\')) else {
+                files.diagnostics.push(
+                    Diagnostic::warning(
+                        Code::FileNameInvalid,
+                        format!(
+                            "`{}` has a name that is not UTF-8 or holds a backslash, so it is left out of the skill",
+                            path.display()
+                        ),
+                    )
+                    .with_hint("rename it; a skill's file names are UTF-8, with `/` the only separator")
+                    .in_file(path),
+                );
+                continue;
+            };
+            if name == ".git" || name == "node_modules" || (prefix.is_empty() && name == "SKILL.md")
+            {
+                continue;
+            }
+            let relative = if prefix.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{prefix}/{name}")
+            };
+            let file_type = match entry.file_type() {
+                Ok(file_type) => file_type,
+                Err(error) => {
+                    files.diagnostics.push(unreadable(&path, &error));
+                    continue;
+                }
+            };
+            // `folder` is canonical, so only a symlink needs resolving (which costs a lookup
+            // of every component of its path: most of the time of a re-import).
+            let (real, metadata) = if file_type.is_symlink() {
+                match path.canonicalize() {
+                    Ok(real) if real.starts_with(&root) => match fs::metadata(&real) {
+                        Ok(metadata) => (real, metadata),
+                        Err(error) => {
+                            files.diagnostics.push(unreadable(&path, &error));
+                            continue;
+                        }
+                    },
+                    Ok(_) => {
+                        files.diagnostics.push(left_out_link(
+                            &path,
+                            "is a symlink that leads out of the skill folder",
+                        ));
+                        continue;
+                    }
+                    Err(_) => {
+                        files.diagnostics.push(left_out_link(
+                            &path,
+                            "is a symlink that leads nowhere (its target does not exist)",
+                        ));
+                        continue;
+                    }
+                }
+            } else {
+                match entry.metadata() {
+                    Ok(metadata) => (folder.join(name), metadata),
+                    Err(error) => {
+                        files.diagnostics.push(unreadable(&path, &error));
+                        continue;
+                    }
+                }
+            };
+            if metadata.is_dir() {
+                if crate::walk::is_skill_dir(&real) {
+                    continue;
+                }
+                if real == folder || above.contains(&real) {
+                    files.diagnostics.push(left_out_link(
+                        &path,
+                        "is a symlink to a folder that contains it (a symlink loop)",
+                    ));
+                    continue;
+                }
+                let mut chain = above.clone();
+                chain.push(folder.clone());
+                stack.push((real, path, relative, chain));
+                continue;
+            }
+            if !metadata.is_file() {
+                files.diagnostics.push(
+                    Diagnostic::warning(
+                        Code::FileNotRegular,
+                        format!(
+                            "`{}` is {}, not a regular file, so it is left out of the skill",
+                            path.display(),
+                            special_kind(&metadata)
+                        ),
+                    )
+                    .with_hint("a skill's files are regular files; move it out of the skill folder")
+                    .in_file(path),
+                );
+                continue;
+            }
+            if metadata.len() > MAX_FILE_SIZE {
+                files.diagnostics.push(
+                    Diagnostic::error(
+                        Code::FileTooLarge,
+                        format!(
+                            "`{}` is {} bytes, over the limit of {MAX_FILE_SIZE} bytes for a skill's file",
+                            path.display(),
+                            metadata.len()
+                        ),
+                    )
+                    .with_hint("keep large data out of the skill folder and have the skill fetch it")
+                    .in_file(path),
+                );
+                continue;
+            }
+            files.entries.push(FileEntry {
+                relative,
+                path,
+                real,
+                metadata,
+            });
+        }
+    }
+    Ok(files)
+}
+
+/// Reads the file `entry`, at most [`MAX_FILE_SIZE`] bytes. It is opened without waiting and
+/// read only if it still is a regular file, so a file swapped for a FIFO after it was listed
+/// cannot hang the read.
+pub fn read(entry: &FileEntry) -> Result<Vec<u8>, Diagnostic> {
+    read_regular(&entry.real, MAX_FILE_SIZE)
+        .map_err(|problem| problem.diagnostic(&entry.path, MAX_FILE_SIZE))
+}
+
+/// Why [`read_regular`] read nothing.
+pub(crate) enum ReadProblem {
+    /// The system said no.
+    Io(std::io::Error),
+    /// Not a regular file: what it is instead.
+    NotRegular(&'static str),
+    /// Over the limit, with the size seen.
+    TooLarge(u64),
+}
+
+impl ReadProblem {
+    /// The diagnostic for a file of a skill that is not `SKILL.md`, shown as `path`.
+    fn diagnostic(self, path: &Path, limit: u64) -> Diagnostic {
+        match self {
+            ReadProblem::Io(error) => unreadable(path, &error),
+            ReadProblem::NotRegular(kind) => Diagnostic::error(
+                Code::SkillMdUnreadable,
+                format!(
+                    "`{}` became {kind} while it was read, so it was not read",
+                    path.display()
+                ),
+            )
+            .in_file(path.to_path_buf()),
+            ReadProblem::TooLarge(size) => Diagnostic::error(
+                Code::FileTooLarge,
+                format!(
+                    "`{}` is {size} bytes, over the limit of {limit} bytes for a skill's file",
+                    path.display()
+                ),
+            )
+            .in_file(path.to_path_buf()),
+        }
+    }
+}
+
+/// Reads the regular file at `path`, at most `limit` bytes. Opening does not wait (a FIFO
+/// opened for reading would wait for a writer forever); what was opened is read only if it is
+/// a regular file.
+pub(crate) fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadProblem> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(ReadProblem::Io)?;
+    let metadata = file.metadata().map_err(ReadProblem::Io)?;
+    if !metadata.is_file() {
+        return Err(ReadProblem::NotRegular(special_kind(&metadata)));
+    }
+    if metadata.len() > limit {
+        return Err(ReadProblem::TooLarge(metadata.len()));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    // Read at most one byte past the limit, so a file that grows while it is read is still
+    // bounded.
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(ReadProblem::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadProblem::TooLarge(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// What a file that is not a regular file is, in words.
+pub(crate) fn special_kind(metadata: &fs::Metadata) -> &'static str {
+    if metadata.is_dir() {
+        return "a folder";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let file_type = metadata.file_type();
+        if file_type.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_block_device() || file_type.is_char_device() {
+            return "a device";
+        }
+    }
+    "a special file"
+}
+
+fn unreadable(path: &Path, error: &std::io::Error) -> Diagnostic {
+    Diagnostic::error(
+        Code::SkillMdUnreadable,
+        format!("cannot read `{}`: {error}", path.display()),
+    )
+    .with_hint("make it readable, or move it out of the skill folder")
+    .in_file(path.to_path_buf())
+}
+
+fn left_out_link(path: &Path, what: &str) -> Diagnostic {
+    Diagnostic::warning(
+        Code::FileSymlinkLeftOut,
+        format!(
+            "`{}` {what}, so it is left out of the skill",
+            path.display()
+        ),
+    )
+    .with_hint("copy the file into the skill folder, or remove the link")
+    .in_file(path.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skill(temp: &Path) -> PathBuf {
+        let dir = temp.join("s");
+        fs::create_dir_all(&dir).expect("mkdir");
+        fs::write(dir.join("SKILL.md"), "---\nname: s\ndescription: d\n---\n").expect("write");
+        dir
+    }
+
+    fn codes(files: &SkillFiles) -> Vec<Code> {
+        files.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn fifos_and_foreign_links_are_left_out_and_named_without_being_opened() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let dir = skill(temp.path());
+        fs::write(dir.join("notes.md"), "N").expect("write");
+        let fifo = dir.join("pipe");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        std::os::unix::fs::symlink("/etc/hostname", dir.join("host")).expect("symlink");
+        std::os::unix::fs::symlink("gone", dir.join(".#notes.md")).expect("symlink");
+        let files = list(&dir).expect("lists");
+        let names: Vec<&str> = files.entries.iter().map(|e| e.relative.as_str()).collect();
+        assert_eq!(names, ["notes.md"]);
+        let mut found = codes(&files);
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                Code::FileNotRegular,
+                Code::FileSymlinkLeftOut,
+                Code::FileSymlinkLeftOut
+            ]
+        );
+        for diagnostic in &files.diagnostics {
+            assert_eq!(diagnostic.severity, crate::Severity::Warning);
+            let file = &diagnostic.location.as_ref().expect("a place").file;
+            assert!(file.starts_with(&dir), "{file:?}");
+        }
+        assert_eq!(read(&files.entries[0]).expect("reads"), b"N");
+    }
+
+    #[test]
+    fn a_file_swapped_for_a_fifo_is_not_read() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let dir = skill(temp.path());
+        fs::write(dir.join("a"), "A").expect("write");
+        let files = list(&dir).expect("lists");
+        fs::remove_file(dir.join("a")).expect("remove");
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.join("a"))
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        let problem = read(&files.entries[0]).expect_err("not a file any more");
+        assert!(problem.message.contains("FIFO"), "{}", problem.message);
+    }
+
+    #[test]
+    fn oversized_files_make_an_error() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let dir = skill(temp.path());
+        let file = fs::File::create(dir.join("big.bin")).expect("create");
+        file.set_len(MAX_FILE_SIZE + 1).expect("grow");
+        let files = list(&dir).expect("lists");
+        assert!(files.entries.is_empty());
+        assert_eq!(codes(&files), [Code::FileTooLarge]);
+        assert!(files.diagnostics[0].is_error());
+    }
+}
