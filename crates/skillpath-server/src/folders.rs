@@ -37,8 +37,10 @@ pub struct FolderSources {
 pub struct Located {
     /// The skill folders, in precedence order.
     pub folders: Vec<FolderSource>,
-    /// What was skipped, and why.
+    /// What was not searched, and why.
     pub problems: Vec<String>,
+    /// Skill folders found that cannot be loaded (discovery reads each one's name).
+    pub unloadable: Vec<FolderDiagnostics>,
     /// The folders to watch.
     pub watched: Vec<PathBuf>,
 }
@@ -57,6 +59,7 @@ impl FolderSources {
                     .problems
                     .push(format!("skipped `{}`: {why}", path.display()));
             }
+            located.unloadable = found.unloadable;
             sources.extend(found.skills.into_iter().map(|s| {
                 (
                     s.path,
@@ -125,7 +128,7 @@ pub struct FolderSync {
     /// The folders to watch, as the last sync found them.
     watched: Mutex<Vec<PathBuf>>,
     /// What was last said of each folder, so each problem is said once, not at every sync.
-    said: Mutex<BTreeMap<PathBuf, String>>,
+    said: Mutex<BTreeMap<PathBuf, Vec<String>>>,
 }
 
 impl FolderSync {
@@ -140,9 +143,9 @@ impl FolderSync {
         }
     }
 
-    /// What to tell the operator of `report`: each folder skipped or warned about that was not
-    /// said before in these words (every one at the first sync), and each folder that was
-    /// skipped before and loads now.
+    /// What to tell the operator of `report`, a line each: every diagnostic of a folder
+    /// skipped or warned about that was not said before in these words (all of them at the
+    /// first sync), and each folder that was skipped before and loads now.
     pub fn news(&self, report: &SyncReport) -> Vec<String> {
         let Ok(mut said) = self.said.lock() else {
             return Vec::new();
@@ -155,22 +158,16 @@ impl FolderSync {
             .map(|folder| (folder, true))
             .chain(report.warned.iter().map(|folder| (folder, false)))
         {
-            let text = folder.to_text();
-            if said.get(&folder.folder) != Some(&text) {
-                news.push(if skipped {
-                    format!(
-                        "skipped `{}` (it cannot be loaded; a skill it held keeps its last good revision):\n{text}",
-                        folder.folder.display()
-                    )
-                } else {
-                    format!("loaded `{}` with warnings:\n{text}", folder.folder.display())
-                });
+            let lines = folder.to_lines();
+            if said.get(&folder.folder) != Some(&lines) {
+                let what = if skipped { "skipped" } else { "loaded" };
+                news.extend(lines.iter().map(|line| format!("{what}: {line}")));
             }
-            now.insert(folder.folder.clone(), text);
+            now.insert(folder.folder.clone(), lines);
         }
         for folder in said.keys() {
             if !now.contains_key(folder) {
-                news.push(format!("`{}` loads again\n", folder.display()));
+                news.push(format!("`{}` loads again", folder.display()));
             }
         }
         *said = now;
@@ -220,8 +217,9 @@ impl FolderSync {
             .cloned()
             .collect();
         let before = self.known.lock().map_err(|_| poisoned())?.clone();
-        let skipped_folders: BTreeSet<String> = read
-            .skipped
+        let mut skipped = located.unloadable;
+        skipped.extend(read.skipped);
+        let skipped_folders: BTreeSet<String> = skipped
             .iter()
             .map(|skipped| skipped.folder.display().to_string())
             .collect();
@@ -253,7 +251,6 @@ impl FolderSync {
             }
         }
         *self.known.lock().map_err(|_| poisoned())? = now;
-        let mut skipped = read.skipped;
         for name in &kept {
             if let Ok(current) = self.store.get(name, None).await {
                 let folder = PathBuf::from(folder_of(&current.provenance));
@@ -353,7 +350,7 @@ async fn sync_and_refresh(sync: &FolderSync, server: &SkillServer) {
     match sync.sync().await {
         Ok(report) => {
             for news in sync.news(&report) {
-                eprint!("skillpath: {news}");
+                eprintln!("skillpath: {news}");
             }
             server.set_skipped_folders(report.skipped.clone());
             if report.changed() {

@@ -36,8 +36,10 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use skillpath_core::Mode;
 use skillpath_core::load::{self, LoadOptions};
+use skillpath_core::{Code, Diagnostic, Mode};
+
+use crate::folder::FolderDiagnostics;
 use skillpath_core::walk::{self, WalkLimits};
 
 /// Whose skills: the project's or the user's.
@@ -167,10 +169,12 @@ pub struct Discovery {
     pub skills: Vec<Found>,
     /// Every skill that lost to an earlier one with the same `name`, in the order found.
     pub shadowed: Vec<Shadowed>,
-    /// Everything not searched or not loaded, with the reason: unreadable skills, skills without
-    /// a `name`, symlinks leaving a location folder, bounds reached, location folders already
-    /// searched under another path.
+    /// Everything not searched, with the reason: symlinks leaving a location folder, bounds
+    /// reached, location folders already searched under another path.
     pub skipped: Vec<(PathBuf, String)>,
+    /// Skill folders that cannot be loaded (no frontmatter, no `name`, unreadable), each with
+    /// the diagnostics that say why, as `validate` words them.
+    pub unloadable: Vec<FolderDiagnostics>,
     /// Every location folder that existed and was searched, in precedence order.
     pub searched: Vec<PathBuf>,
 }
@@ -285,7 +289,10 @@ impl Search {
                     scope,
                     root: root.clone(),
                 }),
-                Err(reason) => self.result.skipped.push((path, reason)),
+                Err(diagnostics) => self.result.unloadable.push(FolderDiagnostics {
+                    folder: path,
+                    diagnostics,
+                }),
             }
         }
     }
@@ -328,29 +335,31 @@ impl Search {
     }
 }
 
-/// The `name` of the skill in `dir`, read in lenient mode, or why there is none.
-fn skill_name(dir: &Path) -> Result<String, String> {
+/// The `name` of the skill in `dir`, read as lenient loading reads it, or the diagnostics
+/// that say why it cannot be loaded (in `validate`'s words).
+fn skill_name(dir: &Path) -> Result<String, Vec<Diagnostic>> {
     let options = LoadOptions {
         mode: Mode::Lenient,
         ..LoadOptions::default()
     };
-    let skill = load::load_skill_md(dir, options).map_err(|diagnostic| diagnostic.message)?;
-    let Some(entry) = skill.field("name") else {
-        let why = skill
-            .diagnostics
-            .iter()
-            .find(|diagnostic| diagnostic.severity == skillpath_core::Severity::Error)
-            .filter(|_| skill.frontmatter.is_none());
-        return Err(match why {
-            Some(diagnostic) => format!("no `name`: {}", diagnostic.message),
-            None => "no `name` in the frontmatter".to_owned(),
-        });
-    };
-    match entry.value.as_scalar() {
-        Some(scalar) if !scalar.text.trim().is_empty() => Ok(scalar.text.clone()),
-        Some(_) => Err("the `name` is empty".to_owned()),
-        None => Err("the `name` is not text".to_owned()),
+    let skill = load::load_skill_md(dir, options)
+        .map_err(|diagnostic| vec![diagnostic.in_file(dir.join("SKILL.md"))])?;
+    let real = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let directory_name = real.file_name().and_then(|name| name.to_str());
+    let problems = skillpath_core::validate::loading(&skill, directory_name);
+    if problems.iter().any(Diagnostic::is_error) {
+        return Err(problems.into_iter().filter(Diagnostic::is_error).collect());
     }
+    skill
+        .field("name")
+        .and_then(|entry| entry.value.as_scalar())
+        .map(|scalar| scalar.text.clone())
+        .ok_or_else(|| {
+            vec![
+                Diagnostic::error(Code::NameMissing, "no `name` in the frontmatter")
+                    .in_file(dir.join("SKILL.md")),
+            ]
+        })
 }
 
 #[cfg(test)]
@@ -786,32 +795,32 @@ mod tests {
 
         let discovery = discover(Some(&root), None, DiscoveryLimits::default());
         assert_eq!(paths(&discovery.skills), [location.join("good").as_path()]);
-        let skipped: HashMap<&Path, &str> = discovery
-            .skipped
+        assert!(discovery.skipped.is_empty(), "{:?}", discovery.skipped);
+        let unloadable: HashMap<&Path, Vec<Code>> = discovery
+            .unloadable
             .iter()
-            .map(|(path, why)| (path.as_path(), why.as_str()))
+            .map(|folder| {
+                for diagnostic in &folder.diagnostics {
+                    let file = &diagnostic.location.as_ref().expect("placed").file;
+                    assert!(file.starts_with(&folder.folder), "{file:?}");
+                }
+                let codes = folder.diagnostics.iter().map(|d| d.code).collect();
+                (folder.folder.as_path(), codes)
+            })
             .collect();
-        assert_eq!(skipped.len(), 5, "{skipped:?}");
-        assert_eq!(
-            skipped[location.join("no-name").as_path()],
-            "no `name` in the frontmatter"
-        );
-        assert_eq!(
-            skipped[location.join("empty-name").as_path()],
-            "the `name` is empty"
-        );
-        assert_eq!(
-            skipped[location.join("list-name").as_path()],
-            "the `name` is not text"
-        );
-        assert!(
-            skipped[location.join("no-frontmatter").as_path()].starts_with("no `name`: "),
-            "{skipped:?}"
-        );
-        assert!(
-            skipped[location.join("folder-not-file").as_path()].contains("is a folder, not a file"),
-            "{skipped:?}"
-        );
+        assert_eq!(unloadable.len(), 5, "{unloadable:?}");
+        for (folder, code) in [
+            ("no-name", Code::NameMissing),
+            ("empty-name", Code::NameEmpty),
+            ("list-name", Code::NameNotString),
+            ("no-frontmatter", Code::FrontmatterMissing),
+            ("folder-not-file", Code::SkillMdNotAFile),
+        ] {
+            assert!(
+                unloadable[location.join(folder).as_path()].contains(&code),
+                "{folder}: {unloadable:?}"
+            );
+        }
     }
 
     #[test]

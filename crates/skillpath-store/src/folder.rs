@@ -32,12 +32,18 @@ fn io(context: String) -> impl FnOnce(std::io::Error) -> StoreError {
 }
 
 /// A skill folder's diagnostics: why it was skipped, or what was left out of it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FolderDiagnostics {
     /// The skill folder, as found.
     pub folder: PathBuf,
     /// Each placed in its file.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl serde::Serialize for FolderDiagnostics {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(serializer)
+    }
 }
 
 impl FolderDiagnostics {
@@ -63,6 +69,29 @@ impl FolderDiagnostics {
                 .map(skillpath_core::render_diagnostics::json)
                 .collect::<Vec<_>>(),
         })
+    }
+
+    /// One line per diagnostic, for a log: `FILE:LINE:COLUMN: error[CODE]: MESSAGE (hint: …)`.
+    pub fn to_lines(&self) -> Vec<String> {
+        self.diagnostics
+            .iter()
+            .map(|d| {
+                let place = d.location.as_ref().map_or_else(
+                    || self.folder.display().to_string(),
+                    |l| format!("{}:{}:{}", l.file.display(), l.start.line, l.start.column),
+                );
+                let hint = d
+                    .hint
+                    .as_deref()
+                    .map_or_else(String::new, |hint| format!(" (hint: {hint})"));
+                format!(
+                    "{place}: {}[{}]: {}{hint}",
+                    d.severity.as_str(),
+                    d.code,
+                    d.message
+                )
+            })
+            .collect()
     }
 
     /// As text for people: every diagnostic as `validate` prints it (file, line and column,

@@ -1,4 +1,6 @@
-//! `skillpath to-prompt`: the reference validator's `<available_skills>` block.
+//! `skillpath to-prompt`: the reference validator's `<available_skills>` block. In
+//! `skills-ref` mode the first skill that cannot be read aborts, as in the reference; in the
+//! other modes an invalid skill is left out and named, and the block holds the rest.
 
 use skillpath_core::Mode;
 use skillpath_core::catalog::CatalogEntry;
@@ -40,18 +42,26 @@ pub(crate) fn run(args: ToPromptArgs) -> anyhow::Result<ExitStatus> {
         },
         lints: false,
     };
+    // An invalid skill is left out and named; the others are still put in the block.
     let mut entries = Vec::with_capacity(dirs.len());
+    let mut status = ExitStatus::Success;
     for dir in &dirs {
         match super::catalog::entry(&validate::validate_dir(dir, &options)) {
             Ok(entry) => entries.push(entry),
             Err(text) => {
-                output::stderr(&text)?;
-                return Ok(ExitStatus::Invalid);
+                output::stderr(&format!(
+                    "error: left out `{}`: it is not valid in {} mode\n{text}",
+                    dir.display(),
+                    args.read.mode
+                ))?;
+                status = ExitStatus::Invalid;
             }
         }
     }
-    output::stdout(&format!("{}\n", prompt_block(&entries)))?;
-    Ok(ExitStatus::Success)
+    if !entries.is_empty() {
+        output::stdout(&format!("{}\n", prompt_block(&entries)))?;
+    }
+    Ok(status)
 }
 
 /// The reference's layout, with the location escaped too (the reference leaves it raw, which

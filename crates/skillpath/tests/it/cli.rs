@@ -1114,10 +1114,16 @@ fn to_prompt_refuses_an_invalid_skill() {
         .skill("Bad", "---\nname: Bad\ndescription: Use when x.\n---\n");
     let run = sandbox.run(&["to-prompt", "alpha", "Bad"]);
     assert_eq!(run.code, 1);
-    assert_eq!(run.stdout, "");
+    // The invalid skill is left out and named; the valid one is still in the block.
+    assert!(
+        run.stdout.contains("<name>\nalpha\n</name>"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("Bad"), "{}", run.stdout);
     assert!(
         run.stderr.starts_with(
-            "error[name-not-lowercase]: `name` `Bad` must be lowercase\n --> Bad/SKILL.md:2:7\n"
+            "error: left out `Bad`: it is not valid in spec mode\nerror[name-not-lowercase]: `name` `Bad` must be lowercase\n --> Bad/SKILL.md:2:7\n"
         ),
         "{}",
         run.stderr

@@ -32,32 +32,65 @@ pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
                 "the skill `{name}` cannot be exported: its name is not a folder name (it has a `/`, `\\`, NUL or is `.` or `..`)"
             )));
         }
-        let mut written = Vec::new();
-        for name in &names {
-            let skill = store.get(name, None).await?;
-            let dir = to.join(name);
-            let occupied = std::fs::read_dir(&dir)
-                .map(|mut entries| entries.next().is_some())
-                .unwrap_or(false);
-            if occupied && !force {
-                return Err(StoreError::InvalidState(format!(
-                    "`{}` exists and is not empty; pass `--force` to overwrite it",
-                    dir.display()
-                )));
-            }
-            write_skill_folder(&dir, &skill.snapshot)?;
-            written.push(dir.display().to_string());
+        // Folders that are there already are refused before anything is written, too.
+        if !force
+            && let Some(dir) = names
+                .iter()
+                .map(|name| to.join(name))
+                .find(|dir| is_occupied(dir))
+        {
+            return Err(StoreError::InvalidState(format!(
+                "`{}` exists and is not empty; pass `--force` to overwrite it",
+                dir.display()
+            )));
         }
-        let json = serde_json::json!({ "exported": written });
+        // A skill that cannot be read or written is named and the others are still exported.
+        let mut written = Vec::new();
+        let mut failed = Vec::new();
+        for name in &names {
+            let dir = to.join(name);
+            let outcome = match store.get(name, None).await {
+                Ok(skill) => write_skill_folder(&dir, &skill.snapshot),
+                Err(error @ (StoreError::Database(_) | StoreError::Io { .. })) => {
+                    return Err(error);
+                }
+                Err(error) => Err(error),
+            };
+            match outcome {
+                Ok(()) => written.push(dir.display().to_string()),
+                Err(error) => failed.push(serde_json::json!({
+                    "name": name,
+                    "path": dir.display().to_string(),
+                    "message": error.to_string(),
+                })),
+            }
+        }
+        let json = serde_json::json!({ "exported": written, "failed": failed });
         super::print(format, &json, || {
-            format!("exported {} skills to `{}`\n", written.len(), to.display())
+            let mut text = format!("exported {} skills to `{}`\n", written.len(), to.display());
+            for failure in &failed {
+                text.push_str(&format!(
+                    "failed: `{}`: {}\n",
+                    failure["name"].as_str().unwrap_or_default(),
+                    failure["message"].as_str().unwrap_or_default()
+                ));
+            }
+            text
         })
-        .map_err(|source| StoreError::Io {
-            context: "cannot write the report".to_owned(),
-            source,
-        })?;
-        Ok(ExitStatus::Success)
+        .map_err(super::io)?;
+        Ok(if failed.is_empty() {
+            ExitStatus::Success
+        } else {
+            ExitStatus::Invalid
+        })
     })
+}
+
+/// Whether `dir` is a folder with something in it.
+fn is_occupied(dir: &std::path::Path) -> bool {
+    std::fs::read_dir(dir)
+        .map(|mut entries| entries.next().is_some())
+        .unwrap_or(false)
 }
 
 /// Whether `name` can be one folder inside the export folder: not empty, `.` or `..`, and

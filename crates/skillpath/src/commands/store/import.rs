@@ -29,6 +29,8 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
     inputs::require_existing(&args.paths)?;
     let mut sources = Vec::new();
     let mut skipped = Vec::new();
+    // Skill folders that discovery found but cannot be loaded; reported with those read below.
+    let mut unloadable = Vec::new();
     if args.discover {
         let cwd = std::env::current_dir()?;
         let home = std::env::var_os("HOME").map(PathBuf::from);
@@ -40,6 +42,7 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
             ));
         }
         skipped.extend(found.skipped);
+        unloadable = found.unloadable;
         sources.extend(found.skills.into_iter().map(|skill| Source {
             dir: skill.path,
             root: skill.root,
@@ -76,11 +79,12 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
         // was imported from them are not read again.
         let recorded = store.folder_stamps().await?;
         let progress = progress_bar(sources.len() as u64);
-        let read = read_folders(sources, &recorded, &|dir| {
+        let mut read = read_folders(sources, &recorded, &|dir| {
             progress.set_message(dir.display().to_string());
             progress.inc(1);
         });
         progress.finish_and_clear();
+        read.skipped.splice(0..0, unloadable);
         // What was said of each folder goes to stderr as `validate` says it, whatever the
         // format: stdout is the report.
         let said: String = read

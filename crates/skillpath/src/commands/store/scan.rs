@@ -74,6 +74,14 @@ pub(crate) fn run(args: ScanArgs) -> anyhow::Result<ExitStatus> {
         for (path, why) in &found.skipped {
             let _ = writeln!(text, "skipped: `{}`: {why}", path.display());
         }
+        for folder in &found.unloadable {
+            let _ = writeln!(
+                text,
+                "cannot be loaded: `{}`\n{}",
+                folder.folder.display(),
+                folder.to_text().trim_end()
+            );
+        }
         let searched: Vec<String> = found
             .searched
             .iter()

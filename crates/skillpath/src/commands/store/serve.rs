@@ -57,10 +57,10 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
                 output::stderr(&format!("skillpath: {problem}\n"))?;
             }
             for news in sync.news(report) {
-                output::stderr(&format!("skillpath: {news}"))?;
+                output::stderr(&format!("skillpath: {news}\n"))?;
             }
             output::stderr(&format!(
-                "skillpath: skill folders synced: {} created, {} updated, {} unchanged, {} shadowed, {} deleted, {} skipped\n",
+                "skillpath: skill folders synced: {} created, {} updated, {} unchanged, {} shadowed, {} deleted, {} skipped (they cannot be loaded; `list_skills` names them too)\n",
                 report.import.created.len(),
                 report.import.updated.len(),
                 report.import.unchanged.len(),
