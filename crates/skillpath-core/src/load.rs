@@ -59,6 +59,9 @@ pub fn load_skill_md(dir: &Path, options: LoadOptions) -> Result<SkillMd, Diagno
             .with_hint("a skill is a folder with a `SKILL.md` file in it")
             .in_file(dir.join("SKILL.md")));
     };
+    if !reference {
+        refuse_link_out(dir, &path)?;
+    }
     let text = read_text(&path, options.max_file_size)
         .map_err(|diagnostic| diagnostic.in_file(path.clone()))?;
     let mut skill = skill_md::parse(path.clone(), text, options.mode);
@@ -76,6 +79,28 @@ pub fn load_skill_md(dir: &Path, options: LoadOptions) -> Result<SkillMd, Diagno
         );
     }
     Ok(skill)
+}
+
+/// Refuses the file `path` of the skill folder `dir` when it is a symlink that leads out of the
+/// folder: a skill is read from inside its folder only.
+pub fn refuse_link_out(dir: &Path, path: &Path) -> Result<(), Diagnostic> {
+    let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let (Ok(target), Ok(folder)) = (path.canonicalize(), dir.canonicalize()) else {
+        return Ok(());
+    };
+    if !is_link || target.starts_with(folder) {
+        return Ok(());
+    }
+    Err(Diagnostic::error(
+        Code::FileSymlinkLeftOut,
+        format!(
+            "`{}` is a symlink that leads out of the skill folder (to `{}`), so it is not read",
+            path.display(),
+            target.display()
+        ),
+    )
+    .with_hint("copy the file into the skill folder, or link the whole skill folder instead")
+    .in_file(path.to_path_buf()))
 }
 
 /// Reads a UTF-8 text file of at most `max_size` bytes. A FIFO, socket or device is never

@@ -153,6 +153,8 @@ fn read_listed(
     listing: &Listing,
 ) -> Result<(SkillSnapshot, Vec<Diagnostic>), Vec<Diagnostic>> {
     let skill_md_path = dir.join("SKILL.md");
+    skillpath_core::load::refuse_link_out(dir, &skill_md_path)
+        .map_err(|diagnostic| vec![diagnostic])?;
     let skill_md = skillpath_core::load::read_text(
         &skill_md_path,
         skillpath_core::load::DEFAULT_MAX_FILE_SIZE,

@@ -318,8 +318,8 @@ fn yaml_alias_bomb_import() {
     let run = sandbox.run(&["import", "bomb"]);
     run.exited(1);
     assert!(
-        run.stderr
-            .contains("has no readable `name`, so it cannot be stored"),
+        run.stderr.starts_with("error[yaml-too-complex")
+            && run.stderr.contains(" --> bomb/SKILL.md:"),
         "{}",
         run.stderr
     );
@@ -349,8 +349,7 @@ fn yaml_deep_nesting_import() {
     let run = sandbox.run(&["import", "deep"]);
     run.exited(1);
     assert!(
-        run.stderr
-            .contains("has no readable `name`, so it cannot be stored"),
+        run.stderr.starts_with("error[yaml-") && run.stderr.contains(" --> deep/SKILL.md:"),
         "{}",
         run.stderr
     );
@@ -402,16 +401,14 @@ fn skill_md_100mb_import() {
     let run = sandbox.run(&["import", "tree"]);
     run.exited(1);
     assert!(
-        run.stderr.contains("over the limit of 4194304 bytes"),
+        run.stderr.contains("error[file-too-large]: ")
+            && run.stderr.contains("over the limit of 4194304 bytes")
+            && run.stderr.contains(" --> tree/huge/SKILL.md:1:1"),
         "{}",
         run.stderr
     );
-    assert!(
-        run.stderr.contains("nothing was imported"),
-        "{}",
-        run.stderr
-    );
-    sandbox.assert_store_empty();
+    // The huge skill is skipped; the small one beside it is imported.
+    assert_eq!(sandbox.stored(), [("small".to_owned(), 1)]);
 }
 
 #[test]
@@ -423,7 +420,8 @@ fn skill_md_100mb_serve() {
     assert_eq!(listed(&mut server), ["small"]);
     let log = finish_cleanly(server);
     assert!(
-        log.contains("skills/huge`: ") && log.contains("over the limit of 4194304 bytes"),
+        log.contains("skills/huge/SKILL.md:1:1: error[file-too-large]: ")
+            && log.contains("over the limit of 4194304 bytes"),
         "{log}"
     );
     assert_eq!(sandbox.stored(), [("small".to_owned(), 1)]);
@@ -480,16 +478,13 @@ fn invalid_utf8_import() {
     let run = sandbox.run(&["import", "latin1"]);
     run.exited(1);
     assert!(
-        run.stderr
-            .contains("is not valid UTF-8: byte 0xe9 at line 3, column 17"),
+        run.stderr.contains(
+            "error[invalid-utf8]: `latin1/SKILL.md` is not valid UTF-8: byte 0xe9 at line 3, column 17"
+        ),
         "{}",
         run.stderr
     );
-    assert!(
-        run.stderr.contains("nothing was imported"),
-        "{}",
-        run.stderr
-    );
+    assert!(run.stdout.contains("1 skipped"), "{}", run.stdout);
     sandbox.assert_store_empty();
 }
 
@@ -521,9 +516,11 @@ fn nul_bytes_import() {
     );
     let run = sandbox.run(&["import", "nul"]);
     run.exited(1);
-    assert_eq!(
-        run.stderr,
-        "error: the `SKILL.md` contains a NUL character (U+0000), which cannot be stored; remove it\n"
+    assert!(
+        run.stderr.starts_with("error[nul-character]: ")
+            && run.stderr.contains(" --> nul/SKILL.md:3:"),
+        "{}",
+        run.stderr
     );
     sandbox.assert_store_empty();
 }
@@ -542,9 +539,11 @@ fn nul_bytes_body() {
     assert_eq!(run.diagnostic("nul-character")["column"], 2);
     let import = sandbox.run(&["import", "nul"]);
     import.exited(1);
-    assert_eq!(
-        import.stderr,
-        "error: the `SKILL.md` contains a NUL character (U+0000), which cannot be stored; remove it\n"
+    assert!(
+        import.stderr.starts_with("error[nul-character]: ")
+            && import.stderr.contains(" --> nul/SKILL.md:7:2\n"),
+        "{}",
+        import.stderr
     );
     sandbox.assert_store_empty();
 }
@@ -594,20 +593,18 @@ fn symlink_loop_import() {
     std::os::unix::fs::symlink(".", sandbox.path().join("looped/references/again"))
         .expect("symlink");
     let run = sandbox.run(&["import", "looped"]);
-    run.exited(1);
+    // The loop is left out and said; the skill and its other files are imported.
+    run.exited(0);
     assert!(
         run.stderr.contains(
-            "/looped/references/again` is a symlink to a folder that contains it (a symlink loop)"
+            "`looped/references/again` is a symlink to a folder that contains it (a symlink loop), so it is left out of the skill"
         ),
         "{}",
         run.stderr
     );
-    assert!(
-        run.stderr.contains("nothing was imported"),
-        "{}",
-        run.stderr
-    );
-    sandbox.assert_store_empty();
+    assert_eq!(sandbox.stored(), [("looped".to_owned(), 1)]);
+    let show = sandbox.run(&["show", "looped", "--format", "json"]);
+    assert!(show.stdout.contains("references/a.md"), "{}", show.stdout);
 }
 
 #[test]
@@ -616,14 +613,16 @@ fn symlink_self_loop_import() {
     sandbox.skill("looped", "looped");
     std::os::unix::fs::symlink("self", sandbox.path().join("looped/self")).expect("symlink");
     let run = sandbox.run(&["import", "looped"]);
-    run.exited(1);
+    // A link to itself leads nowhere: left out and said; the skill is imported.
+    run.exited(0);
     assert!(
-        run.stderr
-            .contains("/looped/self`: Too many levels of symbolic links (os error 40)"),
+        run.stderr.contains(
+            "warning[file-symlink-left-out]: `looped/self` is a symlink that leads nowhere"
+        ),
         "{}",
         run.stderr
     );
-    sandbox.assert_store_empty();
+    assert_eq!(sandbox.stored(), [("looped".to_owned(), 1)]);
 }
 
 #[test]
@@ -645,7 +644,7 @@ fn symlink_loop_skill_md() {
     );
     assert_eq!(
         import.stdout,
-        "imported 0 skills: 0 created, 0 updated, 0 unchanged, 0 shadowed\n"
+        "imported 0 skills: 0 created, 0 updated, 0 unchanged, 0 shadowed, 0 skipped\n"
     );
     sandbox.assert_store_empty();
 }
@@ -670,7 +669,13 @@ fn symlink_template_outside_validate() {
         .expect("symlink");
     let run = sandbox.run(&["validate", "linked", "--format", "json"]);
     run.exited(1);
-    assert_eq!(run.codes(), ["template-outside-skill"], "{}", run.stdout);
+    // The template is refused, and the link is not one of the skill's files.
+    assert_eq!(
+        run.codes(),
+        ["file-symlink-left-out", "template-outside-skill"],
+        "{}",
+        run.stdout
+    );
     assert_eq!(
         run.diagnostic("template-outside-skill")["message"],
         "template `Service.cs` leads out of the skill folder through a symlink"
@@ -706,14 +711,19 @@ fn symlink_file_outside_import() {
     std::os::unix::fs::symlink("../secret.txt", sandbox.path().join("leaky/notes.txt"))
         .expect("symlink");
     let run = sandbox.run(&["import", "leaky"]);
-    run.exited(1);
+    // The link is left out of the skill and said; the skill is imported without it.
+    run.exited(0);
     assert!(
-        run.stderr
-            .contains("/leaky/notes.txt` is a symlink that leads out of the skill folder"),
+        run.stderr.contains(
+            "warning[file-symlink-left-out]: `leaky/notes.txt` is a symlink that leads out of the skill folder"
+        ),
         "{}",
         run.stderr
     );
-    sandbox.assert_store_empty();
+    assert_eq!(sandbox.stored(), [("leaky".to_owned(), 1)]);
+    let show = sandbox.run(&["show", "leaky", "--format", "json"]);
+    assert!(!show.stdout.contains("notes.txt"), "{}", show.stdout);
+    assert!(!show.stdout.contains("SECRET"), "{}", show.stdout);
 }
 
 // ---- `../` and absolute paths in template references ----

@@ -113,6 +113,11 @@ impl Server {
         self.messages.recv_timeout(timeout).ok()
     }
 
+    /// The server's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// What the server wrote to stderr so far.
     pub(crate) fn log(&self) -> String {
         self.log.lock().map(|log| log.clone()).unwrap_or_default()

@@ -329,7 +329,7 @@ fn scan_and_import_discover_the_standard_folders_with_precedence() {
 }
 
 #[test]
-fn import_refuses_what_it_cannot_read_and_writes_nothing() {
+fn import_skips_what_it_cannot_read_and_stores_the_rest() {
     let env = Env::new();
     env.skill("tree/good", "good", "Use when testing.");
     std::fs::create_dir_all(env.path().join("tree/bad")).expect("mkdir");
@@ -341,12 +341,14 @@ fn import_refuses_what_it_cannot_read_and_writes_nothing() {
     let import = env.run(&["import", "tree"]);
     assert_eq!(import.status.code(), Some(1));
     assert!(
-        text(&import.stderr).contains("nothing was imported"),
+        text(&import.stderr).contains("error[invalid-utf8]: ")
+            && text(&import.stderr).contains(" --> tree/bad/SKILL.md:3:"),
         "{}",
         text(&import.stderr)
     );
     let list = env.json(&["list", "--format", "json"]);
-    assert_eq!(list["items"].as_array().map(Vec::len), Some(0));
+    assert_eq!(list["items"][0]["name"], "good");
+    assert_eq!(list["items"].as_array().map(Vec::len), Some(1));
     let nothing = env.run(&["import"]);
     assert_eq!(nothing.status.code(), Some(2));
     let postgres = env.run(&["list", "--db", "postgres://localhost/x"]);
