@@ -703,6 +703,88 @@ fn symlink_template_outside_render() {
     );
 }
 
+/// Makes a FIFO at `path`.
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+#[test]
+fn fifo_skill_md() {
+    let sandbox = Sandbox::new();
+    fs::create_dir_all(sandbox.path().join("piped")).expect("mkdir");
+    mkfifo(&sandbox.path().join("piped/SKILL.md"));
+    sandbox.skill("fine", "fine");
+    // Never opened for reading, so nothing waits for a writer.
+    let run = sandbox.run(&["validate", "piped", "--format", "json"]);
+    run.exited(1);
+    assert_eq!(run.codes(), ["skill-md-unreadable"], "{}", run.stdout);
+    assert!(
+        run.diagnostic("skill-md-unreadable")["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("is a FIFO (named pipe), not a regular file")),
+        "{}",
+        run.stdout
+    );
+    let import = sandbox.run(&["import", "piped", "fine"]);
+    import.exited(1);
+    assert!(
+        import.stderr.starts_with("error[skill-md-unreadable]: ")
+            && import.stderr.contains(" --> piped/SKILL.md:1:1"),
+        "{}",
+        import.stderr
+    );
+    assert_eq!(sandbox.stored(), [("fine".to_owned(), 1)]);
+}
+
+#[test]
+fn fifo_among_files_import() {
+    let sandbox = Sandbox::new();
+    sandbox.skill("piped", "piped");
+    mkfifo(&sandbox.path().join("piped/pipe"));
+    let run = sandbox.run(&["import", "piped"]);
+    run.exited(0);
+    assert!(
+        run.stderr.contains(
+            "warning[file-not-regular]: `piped/pipe` is a FIFO (named pipe), not a regular file, so it is left out of the skill"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(sandbox.stored(), [("piped".to_owned(), 1)]);
+}
+
+#[test]
+fn skill_md_symlink_outside_import() {
+    let sandbox = Sandbox::new();
+    sandbox.file(
+        "elsewhere.md",
+        "---\nname: linked\ndescription: Use when testing hostile input.\n---\n",
+    );
+    fs::create_dir_all(sandbox.path().join("linked")).expect("mkdir");
+    std::os::unix::fs::symlink("../elsewhere.md", sandbox.path().join("linked/SKILL.md"))
+        .expect("symlink");
+    let validate = sandbox.run(&["validate", "linked", "--format", "json"]);
+    validate.exited(1);
+    assert_eq!(
+        validate.codes(),
+        ["file-symlink-left-out"],
+        "{}",
+        validate.stdout
+    );
+    let import = sandbox.run(&["import", "linked"]);
+    import.exited(1);
+    assert!(
+        import.stderr.starts_with("error[file-symlink-left-out]: `linked/SKILL.md` is a symlink that leads out of the skill folder"),
+        "{}",
+        import.stderr
+    );
+    sandbox.assert_store_empty();
+}
+
 #[test]
 fn symlink_file_outside_import() {
     let sandbox = Sandbox::new();
