@@ -25,6 +25,8 @@ use crate::search;
 use crate::store::Store;
 use crate::time::now_rfc3339;
 
+mod changes;
+
 /// The schema, one entry per version; `PRAGMA user_version` says how many have run, and
 /// `schema_compatibility` (from version 2) the oldest version that can still use the database.
 const MIGRATIONS: &[Migration] = &[
@@ -111,6 +113,8 @@ const SEARCH_WEIGHTS: (f64, f64, f64) = (10.0, 5.0, 1.0);
 pub struct SqliteStore {
     connection: Arc<Mutex<Connection>>,
     path: PathBuf,
+    /// The change signals of [`Store::watch_changes`], started on first use.
+    changes: std::sync::OnceLock<tokio::sync::broadcast::Sender<()>>,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -143,6 +147,7 @@ impl SqliteStore {
         Ok(SqliteStore {
             connection: Arc::new(Mutex::new(connection)),
             path: path.to_path_buf(),
+            changes: std::sync::OnceLock::new(),
         })
     }
 
@@ -532,6 +537,18 @@ pub(crate) fn decode_cursor(cursor: &str) -> StoreResult<String> {
 
 #[async_trait]
 impl Store for SqliteStore {
+    /// Every commit to the file by any connection, this process's or another's, within
+    /// [`changes::POLL_INTERVAL`] (see [`changes`]).
+    fn watch_changes(&self) -> Option<tokio::sync::broadcast::Receiver<()>> {
+        let runtime = tokio::runtime::Handle::try_current().ok()?;
+        let sender = self.changes.get_or_init(|| {
+            let (sender, _) = tokio::sync::broadcast::channel(16);
+            runtime.spawn(changes::follow(self.path.clone(), sender.downgrade()));
+            sender
+        });
+        Some(sender.subscribe())
+    }
+
     async fn create(
         &self,
         snapshot: SkillSnapshot,

@@ -131,11 +131,10 @@ pub trait Store: Send + Sync {
     /// means "something changed"); a signal says only that the caller should reload, and may
     /// also come when the backend cannot be sure that nothing changed (after reconnecting).
     ///
-    /// `None` when the backend cannot tell, which is the default and what SQLite gives: an
-    /// SQLite file belongs to one host, and its one server already refreshes after its own
-    /// writes and folder syncs. Another process writing to the same file (e.g. `skillpath
-    /// import`) is not seen until the next refresh. Must be called inside a tokio runtime,
-    /// which a backend may use to run its listener.
+    /// Both backends give one: PostgreSQL through `LISTEN`/`NOTIFY`, SQLite by reading its
+    /// commit counter (`PRAGMA data_version`). `None` (the default) is for a backend that
+    /// cannot tell, or when called outside a tokio runtime, which a backend uses to run its
+    /// listener.
     fn watch_changes(&self) -> Option<tokio::sync::broadcast::Receiver<()>> {
         None
     }

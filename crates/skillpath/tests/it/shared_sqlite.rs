@@ -1,0 +1,236 @@
+//! Many agents, one embedded store: several `skillpath serve` processes on one SQLite file (as
+//! Claude Code and Cursor side by side would start them) follow every other writer. A change
+//! made by a third process (`skillpath import`, `skillpath rollback`) or through the other server
+//! (`create_skill`) reaches each client as `notifications/tools/list_changed` within a second,
+//! with the new tool listed; two servers watching one folder import each change once.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::mcp_wire::Server;
+use crate::support::skillpath_bin;
+
+/// How soon another process's change must reach a client.
+const DEADLINE: Duration = Duration::from_secs(1);
+
+fn write_skill(dir: &Path, name: &str, description: &str) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    std::fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n"),
+    )
+    .expect("write");
+}
+
+/// Runs the CLI on the shared store in `work`; its exit code and stderr.
+fn skillpath(work: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(skillpath_bin())
+        .args(args)
+        .current_dir(work)
+        .env("SKILLPATH_DB", work.join("store.db"))
+        .env("HOME", work)
+        .output()
+        .expect("run skillpath");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Drops what `servers` sent so far (the echoes of earlier steps), once they are quiet.
+fn drain(servers: [&mut Server; 2]) {
+    for server in servers {
+        while server.next_message(Duration::from_millis(300)).is_some() {}
+    }
+}
+
+/// Waits for `list_changed` on `server`, which must come within [`DEADLINE`] of `since`;
+/// then `tool` must be listed (or not, with `present` false).
+fn hears(server: &mut Server, since: Instant, tool: &str, present: bool, what: &str) -> Duration {
+    let latency = server.wait_for_list_changed(since);
+    assert!(latency < DEADLINE, "{what}: list_changed after {latency:?}");
+    assert_eq!(server.tool(tool).is_some(), present, "{what}: `{tool}`");
+    latency
+}
+
+#[test]
+fn every_server_on_one_sqlite_file_hears_every_other_writer_within_a_second() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    write_skill(&skills.join("alpha"), "alpha", "Use when testing alpha.");
+    let mut first = Server::start(&skills, work.path());
+    let mut second = Server::start(&skills, work.path());
+    // Let both settle (their start-up syncs and the watchers' first sync).
+    drain([&mut first, &mut second]);
+
+    // A third process imports a skill.
+    write_skill(
+        &work.path().join("more/imported"),
+        "imported",
+        "Use when testing an import by another process.",
+    );
+    let imported = Instant::now();
+    let (code, _, stderr) = skillpath(work.path(), &["import", "more"]);
+    assert_eq!(code, 0, "{stderr}");
+    let mut latencies = vec![
+        hears(
+            &mut first,
+            imported,
+            "imported",
+            true,
+            "import, first server",
+        ),
+        hears(
+            &mut second,
+            imported,
+            "imported",
+            true,
+            "import, second server",
+        ),
+    ];
+
+    // `create_skill` through the first server reaches the second server's client.
+    drain([&mut first, &mut second]);
+    let created = Instant::now();
+    let result = first.request(
+        "tools/call",
+        json!({"name": "create_skill", "arguments": {"name": "authored", "description": "Use when testing create_skill across processes."}}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    latencies.push(hears(
+        &mut second,
+        created,
+        "authored",
+        true,
+        "create_skill through the other server",
+    ));
+
+    // A delete and a rollback by a third process.
+    drain([&mut first, &mut second]);
+    let (code, _, stderr) = skillpath(work.path(), &["delete", "imported"]);
+    assert_eq!(code, 0, "{stderr}");
+    let deleted = Instant::now();
+    latencies.push(hears(
+        &mut first,
+        deleted,
+        "imported",
+        false,
+        "delete, first",
+    ));
+    latencies.push(hears(
+        &mut second,
+        deleted,
+        "imported",
+        false,
+        "delete, second",
+    ));
+    drain([&mut first, &mut second]);
+    let (code, _, stderr) = skillpath(work.path(), &["restore", "imported"]);
+    assert_eq!(code, 0, "{stderr}");
+    let restored = Instant::now();
+    latencies.push(hears(
+        &mut first,
+        restored,
+        "imported",
+        true,
+        "restore, first",
+    ));
+    latencies.push(hears(
+        &mut second,
+        restored,
+        "imported",
+        true,
+        "restore, second",
+    ));
+    // Revision 4 changes the description; a rollback to revision 3 brings the old one back.
+    write_skill(
+        &work.path().join("more/imported"),
+        "imported",
+        "Use when testing a changed import.",
+    );
+    let (code, _, stderr) = skillpath(work.path(), &["import", "more"]);
+    assert_eq!(code, 0, "{stderr}");
+    drain([&mut first, &mut second]);
+    let (code, _, stderr) = skillpath(work.path(), &["rollback", "imported", "--to", "3"]);
+    assert_eq!(code, 0, "{stderr}");
+    let rolled_back = Instant::now();
+    for (server, which) in [(&mut first, "first"), (&mut second, "second")] {
+        latencies.push(hears(server, rolled_back, "imported", true, which));
+        assert_eq!(
+            server.tool("imported").expect("listed")["description"],
+            "Use when testing an import by another process.",
+            "rollback, {which} server"
+        );
+    }
+    eprintln!("shared SQLite: list_changed after another process's change: {latencies:?}");
+
+    for server in [first, second] {
+        let (_, log) = server.finish();
+        assert!(!log.contains("failed"), "{log}");
+    }
+}
+
+#[test]
+fn two_servers_watching_one_folder_import_each_change_once() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    write_skill(&skills.join("alpha"), "alpha", "Use when testing alpha.");
+    let mut first = Server::start(&skills, work.path());
+    let mut second = Server::start(&skills, work.path());
+    std::thread::sleep(Duration::from_millis(600));
+
+    for round in 1..=5 {
+        let added = Instant::now();
+        let name = format!("added-{round}");
+        write_skill(
+            &skills.join(&name),
+            &name,
+            "Use when testing two watchers on one folder.",
+        );
+        // Both clients hear of it, whichever server imported it.
+        for server in [&mut first, &mut second] {
+            let deadline = added + Duration::from_secs(3);
+            while server.tool(&name).is_none() {
+                assert!(Instant::now() < deadline, "`{name}` never listed");
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+        // Both servers have synced it by now; it has one revision.
+        std::thread::sleep(Duration::from_millis(400));
+        let (code, history, stderr) =
+            skillpath(work.path(), &["history", &name, "--format", "json"]);
+        assert_eq!(code, 0, "{stderr}");
+        let history: serde_json::Value = serde_json::from_str(&history).expect("json");
+        let revisions = history["revisions"]
+            .as_array()
+            .or_else(|| history.as_array())
+            .expect("revisions");
+        assert_eq!(revisions.len(), 1, "{name}: {history:#}");
+    }
+    // An edit, once.
+    write_skill(
+        &skills.join("alpha"),
+        "alpha",
+        "Use when testing alpha, edited once.",
+    );
+    std::thread::sleep(Duration::from_secs(1));
+    let (_, history, _) = skillpath(work.path(), &["history", "alpha", "--format", "json"]);
+    let history: serde_json::Value = serde_json::from_str(&history).expect("json");
+    let revisions = history["revisions"]
+        .as_array()
+        .or_else(|| history.as_array())
+        .expect("revisions");
+    assert_eq!(revisions.len(), 2, "{history:#}");
+
+    for server in [first, second] {
+        let (_, log) = server.finish();
+        assert!(
+            !log.contains("failed") && !log.contains("error"),
+            "a server reported losing the race:\n{log}"
+        );
+    }
+}
