@@ -187,7 +187,7 @@ pub(crate) async fn call(
             "Done; no log level was requested, so nothing was logged.",
         )]),
         "test_trigger_tool_change" | "test_trigger_prompt_change" => {
-            server.announce_changes();
+            server.announce_every_list();
             success(vec![ContentBlock::text("Listening clients were notified.")])
         }
         JSON_SCHEMA_TOOL | HEADER_TOOL => success(vec![ContentBlock::text("ok")]),

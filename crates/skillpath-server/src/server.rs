@@ -74,7 +74,7 @@ struct Inner {
     /// Held while loading and replacing the catalog, so that a slow load never replaces the
     /// catalog of a later one.
     reloading: tokio::sync::Mutex<()>,
-    changes: broadcast::Sender<()>,
+    changes: broadcast::Sender<Announcement>,
     options: ServerOptions,
     /// The skill folders the last folder sync could not load, for `list_skills` to show.
     skipped_folders: RwLock<Arc<Vec<FolderDiagnostics>>>,
@@ -224,9 +224,15 @@ impl SkillServer {
         true
     }
 
-    /// Tells every connected client the lists changed.
+    /// Tells every connected client what changed in its lists.
     pub(crate) fn announce_changes(&self) {
-        let _ = self.inner.changes.send(());
+        let _ = self.inner.changes.send(Announcement::Changes);
+    }
+
+    /// Tells every connected client that every list changed, whatever the catalog holds (the
+    /// conformance suite's trigger tools ask for that).
+    pub(crate) fn announce_every_list(&self) {
+        let _ = self.inner.changes.send(Announcement::EveryList);
     }
 
     fn fixtures(&self) -> bool {
@@ -265,6 +271,49 @@ impl SkillServer {
             }
             self.with_fixtures(fixtures::tools, tools)
         })
+    }
+
+    /// Every resource, in listing order. Built once per catalog.
+    fn resource_list<'a>(&self, catalog: &'a Catalog) -> &'a [rmcp::model::Resource] {
+        catalog
+            .lists
+            .resources
+            .get_or_init(|| self.with_fixtures(fixtures::resources, resources::list(catalog)))
+    }
+
+    /// Every prompt, in listing order. Built once per catalog.
+    fn prompt_list<'a>(&self, catalog: &'a Catalog) -> &'a [Prompt] {
+        catalog.lists.prompts.get_or_init(|| {
+            let prompts = catalog.skills().map(|skill| skill_prompt(skill)).collect();
+            self.with_fixtures(fixtures::prompts, prompts)
+        })
+    }
+
+    /// Which lists changed from `before` to `after`, so that a client hears `list_changed`
+    /// for a list only when its items did: editing a skill's body changes no tool, prompt or
+    /// resource entry (its resources get `resources/updated` instead).
+    fn list_changes(&self, before: &Catalog, after: &Catalog) -> ListChanges {
+        // Skills' tools are everyone's and the built-ins never change between catalogs, so
+        // one role's list changes exactly when every role's does.
+        let role = KeyRole::Admin;
+        // A resource entry's size follows its content, which `resources/updated` reports.
+        let entries = |catalog| -> Vec<serde_json::Value> {
+            self.resource_list(catalog)
+                .iter()
+                .map(|resource| {
+                    let mut entry = serde_json::to_value(resource).unwrap_or_default();
+                    if let Some(fields) = entry.as_object_mut() {
+                        fields.remove("size");
+                    }
+                    entry
+                })
+                .collect()
+        };
+        ListChanges {
+            tools: self.tools(before, role) != self.tools(after, role),
+            prompts: self.prompt_list(before) != self.prompt_list(after),
+            resources: entries(before) != entries(after),
+        }
     }
 
     fn page_size(&self) -> usize {
@@ -557,10 +606,7 @@ impl ServerHandler for SkillServer {
     ) -> Result<ListResourcesResult, McpError> {
         let cursor = request.and_then(|r| r.cursor);
         let catalog = self.catalog();
-        let all = catalog
-            .lists
-            .resources
-            .get_or_init(|| self.with_fixtures(fixtures::resources, resources::list(&catalog)));
+        let all = self.resource_list(&catalog);
         let (items, next) = paginate(all, cursor.as_deref(), self.page_size())?;
         let mut result = ListResourcesResult::with_all_items(items);
         result.next_cursor = next;
@@ -607,10 +653,7 @@ impl ServerHandler for SkillServer {
     ) -> Result<ListPromptsResult, McpError> {
         let cursor = request.and_then(|r| r.cursor);
         let catalog = self.catalog();
-        let prompts = catalog.lists.prompts.get_or_init(|| {
-            let prompts = catalog.skills().map(|skill| skill_prompt(skill)).collect();
-            self.with_fixtures(fixtures::prompts, prompts)
-        });
+        let prompts = self.prompt_list(&catalog);
         let (items, next) = paginate(prompts, cursor.as_deref(), self.page_size())?;
         let mut result = ListPromptsResult::with_all_items(items);
         result.next_cursor = next;
@@ -760,7 +803,11 @@ impl ServerHandler for SkillServer {
                     // A lagging receiver has missed signals, not catalogs: comparing with the
                     // current catalog still finds every change.
                     let now = self.catalog();
-                    if notify_listener(&context, &seen, &now).await.is_err() {
+                    let changes = match change {
+                        Ok(Announcement::EveryList) => ListChanges::EVERY,
+                        _ => self.list_changes(&seen, &now),
+                    };
+                    if notify_listener(&context, &seen, &now, changes).await.is_err() {
                         return Ok(());
                     }
                     seen = now;
@@ -826,6 +873,10 @@ impl ServerHandler for SkillServer {
                 }
                 let now = session.catalog();
                 let updated = resources::updated(&seen, &now, &session.subscribed());
+                let changes = match signal {
+                    Ok(Announcement::EveryList) => ListChanges::EVERY,
+                    _ => session.list_changes(&seen, &now),
+                };
                 seen = now;
                 // Updates first, so a client that re-reads on `list_changed` already knows which
                 // of its resources changed.
@@ -834,9 +885,15 @@ impl ServerHandler for SkillServer {
                         peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
                             .await?;
                     }
-                    peer.notify_tool_list_changed().await?;
-                    peer.notify_prompt_list_changed().await?;
-                    peer.notify_resource_list_changed().await?;
+                    if changes.tools {
+                        peer.notify_tool_list_changed().await?;
+                    }
+                    if changes.prompts {
+                        peer.notify_prompt_list_changed().await?;
+                    }
+                    if changes.resources {
+                        peer.notify_resource_list_changed().await?;
+                    }
                     Ok::<(), rmcp::service::ServiceError>(())
                 };
                 if sent.await.is_err() {
@@ -845,6 +902,31 @@ impl ServerHandler for SkillServer {
             }
         });
     }
+}
+
+/// What a signal on the server's change channel asks its listeners to announce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Announcement {
+    /// What changed between the catalog a listener last saw and the current one.
+    Changes,
+    /// Every list, changed or not.
+    EveryList,
+}
+
+/// Which of the lists a client holds changed between two catalogs.
+#[derive(Debug, Clone, Copy)]
+struct ListChanges {
+    tools: bool,
+    prompts: bool,
+    resources: bool,
+}
+
+impl ListChanges {
+    const EVERY: ListChanges = ListChanges {
+        tools: true,
+        prompts: true,
+        resources: true,
+    };
 }
 
 /// How often a session's change listener checks whether its session has ended.
@@ -856,6 +938,7 @@ async fn notify_listener(
     context: &SubscriptionContext,
     before: &Catalog,
     after: &Catalog,
+    changes: ListChanges,
 ) -> Result<(), rmcp::service::SubscriptionSendError> {
     let sink = context.sink();
     let accepted = sink.accepted().clone();
@@ -863,13 +946,13 @@ async fn notify_listener(
     for uri in resources::updated(before, after, &subscribed) {
         sink.notify_resource_updated(uri).await?;
     }
-    if accepted.tools_list_changed == Some(true) {
+    if changes.tools && accepted.tools_list_changed == Some(true) {
         sink.notify_tool_list_changed().await?;
     }
-    if accepted.prompts_list_changed == Some(true) {
+    if changes.prompts && accepted.prompts_list_changed == Some(true) {
         sink.notify_prompt_list_changed().await?;
     }
-    if accepted.resources_list_changed == Some(true) {
+    if changes.resources && accepted.resources_list_changed == Some(true) {
         sink.notify_resource_list_changed().await?;
     }
     Ok(())

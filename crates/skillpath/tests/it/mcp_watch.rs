@@ -120,11 +120,71 @@ fn subscribers_hear_of_changes_to_the_resources_they_watch_and_no_others() {
     let notes = server.notifications_until_list_changed();
     assert!(updated_uris(&notes).is_empty(), "{notes:?}");
 
+    // The prompt and resource list changes that follow the tool list's.
+    server.notifications_for(Duration::from_millis(300));
+    // A new file is a new resource: the resource list changed, and no tool or prompt did.
     std::fs::write(skills.join("alpha/notes.md"), "# Notes\n").expect("write");
-    let notes = server.notifications_until_list_changed();
+    let notes = server.notifications_until("notifications/resources/list_changed");
     assert_eq!(
         updated_uris(&notes),
         ["skill://alpha/notes.md"],
         "{notes:?}"
+    );
+}
+
+/// The methods of `notifications`.
+fn methods(notifications: &[Value]) -> Vec<&str> {
+    notifications
+        .iter()
+        .filter_map(|n| n["method"].as_str())
+        .collect()
+}
+
+#[test]
+fn a_list_changed_notification_comes_only_when_that_list_changed() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    write_skill(&skills.join("alpha"), "alpha", "Use when testing alpha.");
+    let mut server = Server::start(&skills, work.path());
+    let subscribed = server.call(
+        "resources/subscribe",
+        json!({"uri": "skill://alpha/SKILL.md"}),
+    );
+    assert_eq!(subscribed["result"], json!({}), "{subscribed}");
+    server.notifications_for(Duration::from_millis(500));
+
+    // Only the body changes: the resource is updated, and no list changed.
+    std::fs::write(
+        skills.join("alpha/SKILL.md"),
+        "---\nname: alpha\ndescription: Use when testing alpha.\n---\n# alpha\n\nA longer body.\n",
+    )
+    .expect("write");
+    let notes = server.notifications_until("notifications/resources/updated");
+    let notes = [notes, server.notifications_for(Duration::from_millis(800))].concat();
+    assert_eq!(
+        methods(&notes),
+        ["notifications/resources/updated"],
+        "a body edit: {notes:?}"
+    );
+
+    // The description changes: tools, prompts and resources all list it.
+    write_skill(
+        &skills.join("alpha"),
+        "alpha",
+        "Use when testing a new description.",
+    );
+    let notes = server.notifications_until("notifications/tools/list_changed");
+    let notes = [notes, server.notifications_for(Duration::from_millis(800))].concat();
+    let mut got = methods(&notes);
+    got.sort_unstable();
+    assert_eq!(
+        got,
+        [
+            "notifications/prompts/list_changed",
+            "notifications/resources/list_changed",
+            "notifications/resources/updated",
+            "notifications/tools/list_changed",
+        ],
+        "a description edit: {notes:?}"
     );
 }

@@ -177,18 +177,32 @@ impl Server {
 
     /// Every notification up to and including the next `notifications/tools/list_changed`.
     pub(crate) fn notifications_until_list_changed(&mut self) -> Vec<Value> {
+        self.notifications_until("notifications/tools/list_changed")
+    }
+
+    /// Every notification up to and including the next one with `method`.
+    pub(crate) fn notifications_until(&mut self, method: &str) -> Vec<Value> {
         let mut received = Vec::new();
         loop {
             let message = self
                 .messages
                 .recv_timeout(Duration::from_secs(10))
-                .expect("a list_changed notification");
-            let done = message["method"] == "notifications/tools/list_changed";
+                .unwrap_or_else(|_| panic!("no {method} within 10 s; got {received:?}"));
+            let done = message["method"] == method;
             received.push(message);
             if done {
                 return received;
             }
         }
+    }
+
+    /// Every notification that arrives within `quiet` of the one before it.
+    pub(crate) fn notifications_for(&mut self, quiet: Duration) -> Vec<Value> {
+        let mut received = Vec::new();
+        while let Ok(message) = self.messages.recv_timeout(quiet) {
+            received.push(message);
+        }
+        received
     }
 
     pub(crate) fn tool(&mut self, name: &str) -> Option<Value> {
