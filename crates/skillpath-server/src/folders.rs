@@ -127,8 +127,9 @@ pub struct FolderSync {
     known: Mutex<BTreeSet<String>>,
     /// The folders to watch, as the last sync found them.
     watched: Mutex<Vec<PathBuf>>,
-    /// What was last said of each folder, so each problem is said once, not at every sync.
-    said: Mutex<BTreeMap<PathBuf, Vec<String>>>,
+    /// What was last said of each folder (whether it was skipped, and the lines), so each
+    /// problem is said once, not at every sync.
+    said: Mutex<BTreeMap<PathBuf, (bool, Vec<String>)>>,
 }
 
 impl FolderSync {
@@ -159,15 +160,22 @@ impl FolderSync {
             .chain(report.warned.iter().map(|folder| (folder, false)))
         {
             let lines = folder.to_lines();
-            if said.get(&folder.folder) != Some(&lines) {
+            if said.get(&folder.folder) != Some(&(skipped, lines.clone())) {
                 let what = if skipped { "skipped" } else { "loaded" };
                 news.extend(lines.iter().map(|line| format!("{what}: {line}")));
             }
-            now.insert(folder.folder.clone(), lines);
+            now.insert(folder.folder.clone(), (skipped, lines));
         }
-        for folder in said.keys() {
-            if !now.contains_key(folder) {
+        for (folder, (skipped, lines)) in std::mem::take(&mut *said) {
+            if now.contains_key(&folder) {
+                continue;
+            }
+            if skipped {
                 news.push(format!("`{}` loads again", folder.display()));
+            } else {
+                // An unchanged folder is not read again, so what it was warned of is not
+                // said again either: it still holds.
+                now.insert(folder, (false, lines));
             }
         }
         *said = now;

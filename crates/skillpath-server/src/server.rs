@@ -134,6 +134,18 @@ impl SkillServer {
             .unwrap_or_default()
     }
 
+    /// The skills the Skills extension (`skills/list`, `skills/get`) leaves out, each with why.
+    pub fn unlisted_skills(&self) -> Vec<(String, String)> {
+        self.catalog()
+            .skills()
+            .filter_map(|skill| {
+                skill_entry(skill)
+                    .err()
+                    .map(|why| (skill.stored.name.clone(), why))
+            })
+            .collect()
+    }
+
     /// Records the skill folders the last folder sync could not load.
     pub fn set_skipped_folders(&self, skipped: Vec<FolderDiagnostics>) {
         if let Ok(mut current) = self.inner.skipped_folders.write() {
@@ -428,18 +440,37 @@ pub(crate) fn skill_content(skill: &CatalogSkill, markdown: &str) -> String {
 }
 
 /// The Skills-extension entry of a skill: its `SKILL.md` URI, its frontmatter verbatim, and a
-/// digest of every file. `None` for a skill the extension cannot carry (a name outside its rules).
-pub(crate) fn skill_entry(skill: &CatalogSkill) -> Option<rmcp::model::Skill> {
+/// digest of every file; or why the extension cannot carry it. The extension carries skills
+/// of the Agent Skills specification, whose hard rules hosts check (a name outside its rules,
+/// a description over 1,024 characters); such a skill stays reachable as a tool, a prompt and
+/// resources, and `serve` says so at start.
+pub(crate) fn skill_entry(skill: &CatalogSkill) -> Result<rmcp::model::Skill, String> {
     let name = &skill.stored.name;
     let uri = format!("skill://{name}/SKILL.md");
-    let mut frontmatter = SkillFrontmatter::new(name.clone(), skill.stored.description.clone());
-    if let serde_json::Value::Object(fields) = skill.skill_md.frontmatter_json() {
-        for (key, value) in fields
-            .into_iter()
-            .filter(|(key, _)| key != "name" && key != "description")
-        {
-            frontmatter = frontmatter.with_field(key, value);
-        }
+    // Verbatim, as hosts compare it field by field with the file: the store's description is
+    // trimmed (a block scalar `description: |` keeps its final newline in the file).
+    let serde_json::Value::Object(mut fields) = skill.skill_md.frontmatter_json() else {
+        return Err("its frontmatter is not a mapping".to_owned());
+    };
+    let text = |value: Option<serde_json::Value>| match value {
+        Some(serde_json::Value::String(text)) => Some(text),
+        _ => None,
+    };
+    let description = text(fields.remove("description"))
+        .ok_or_else(|| "its `description` is not text".to_owned())?;
+    if text(fields.remove("name")).as_ref() != Some(name) {
+        return Err("its `name` is not text".to_owned());
+    }
+    if !skillpath_core::validate::description_within_limits(&description) {
+        return Err(format!(
+            "its description is {} characters, over the specification's {}",
+            description.chars().count(),
+            skillpath_core::validate::MAX_DESCRIPTION_CHARS
+        ));
+    }
+    let mut frontmatter = SkillFrontmatter::new(name.clone(), description);
+    for (key, value) in fields {
+        frontmatter = frontmatter.with_field(key, value);
     }
     let mut files = vec![SkillResource::from_bytes(
         uri.clone(),
@@ -449,7 +480,10 @@ pub(crate) fn skill_entry(skill: &CatalogSkill) -> Option<rmcp::model::Skill> {
         SkillResource::from_bytes(format!("skill://{name}/{}", file.path), &file.bytes)
     }));
     let entry = rmcp::model::Skill::new(uri, frontmatter, SkillResources::Files(files));
-    entry.validate().ok().map(|()| entry)
+    entry
+        .validate()
+        .map(|()| entry)
+        .map_err(|error| format!("the Skills extension refuses it: {error}"))
 }
 
 /// Renders `skill` with `arguments`; argument problems become the error text.
@@ -697,7 +731,7 @@ impl ServerHandler for SkillServer {
         let entries: Vec<rmcp::model::Skill> = self
             .catalog()
             .skills()
-            .filter_map(|skill| skill_entry(skill))
+            .filter_map(|skill| skill_entry(skill).ok())
             .collect();
         let (items, next) = paginate(&entries, cursor.as_deref(), self.page_size())?;
         let mut result = ListSkillsResult::with_all_items(items);
@@ -713,7 +747,7 @@ impl ServerHandler for SkillServer {
         let catalog = self.catalog();
         let entry = rmcp::model::skill_name_from_uri(&request.uri)
             .and_then(|name| catalog.skill(name))
-            .and_then(|skill| skill_entry(skill))
+            .and_then(|skill| skill_entry(skill).ok())
             .filter(|entry| entry.uri == request.uri)
             .ok_or_else(|| {
                 McpError::invalid_params(format!("no skill at `{}`", request.uri), None)

@@ -5,6 +5,8 @@ mod name;
 pub(crate) mod reference;
 pub(crate) mod spec;
 
+pub use spec::{MAX_DESCRIPTION_CHARS, description_within_limits};
+
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Code, Diagnostic, Severity};

@@ -36,7 +36,8 @@ const AGENT_EXTENSIONS: &[(&str, &str)] = &[
     ("when_to_use", "Claude Code"),
 ];
 
-const MAX_DESCRIPTION_CHARS: usize = 1024;
+/// The specification's limit on `description`, in characters (code points).
+pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 const MAX_COMPATIBILITY_CHARS: usize = 500;
 
 /// Checks the frontmatter fields. `directory_name` is the real name of the skill's folder.
@@ -384,4 +385,10 @@ fn suggested_name(name: &str) -> String {
         }
     }
     out.trim_matches('-').to_owned()
+}
+
+/// Whether `description` keeps the specification's hard rules: not blank, and at most
+/// [`MAX_DESCRIPTION_CHARS`] characters (counted as [`check`] counts them).
+pub fn description_within_limits(description: &str) -> bool {
+    !description.trim().is_empty() && description.chars().count() <= MAX_DESCRIPTION_CHARS
 }

@@ -12,6 +12,7 @@ mod hostile_inputs;
 mod load;
 mod mcp_conformance;
 mod mcp_http;
+mod mcp_inspector;
 mod mcp_protocol;
 mod mcp_python;
 mod mcp_watch;

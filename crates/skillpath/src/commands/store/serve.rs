@@ -80,6 +80,11 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
                 collision.tool_name, collision.loser, collision.reason.rule()
             ))?;
         }
+        for (name, why) in server.unlisted_skills() {
+            output::stderr(&format!(
+                "skillpath: skill `{name}` is not in the Skills extension's `skills/list`: {why}; it is still a tool, a prompt and resources\n"
+            ))?;
+        }
         // Edits in the skill folders reach the store and the clients while serving.
         watch(sync, server.clone());
         // Changes made by other processes on a shared database (other replicas, imports) too.
