@@ -56,6 +56,21 @@ async fn refuse_announced_oversize(
     next.run(request).await
 }
 
+/// Answers a session's end (`DELETE /mcp`) with `200 OK` where rmcp answers `202 Accepted`:
+/// the session is ended by then, not merely accepted for ending, and the official Python SDK
+/// takes only 200, 204 or 405 (it logs "Session termination failed: 202" on every close).
+async fn session_end_is_ok(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let deleting = request.method() == axum::http::Method::DELETE;
+    let mut response = next.run(request).await;
+    if deleting && response.status() == axum::http::StatusCode::ACCEPTED {
+        *response.status_mut() = axum::http::StatusCode::OK;
+    }
+    response
+}
+
 /// How the HTTP server runs: which `Host` and `Origin` values it accepts (DNS-rebinding
 /// protection), whether it keeps sessions, and whether requests need API keys.
 #[derive(Debug, Clone)]
@@ -127,6 +142,7 @@ pub async fn serve_http(
             auth::authenticate,
         ))
         .layer(axum::middleware::from_fn(refuse_announced_oversize))
+        .layer(axum::middleware::from_fn(session_end_is_ok))
         .route("/healthz", axum::routing::get(|| async { "ok" }));
     // Without TCP_NODELAY, a response written in two parts (headers, then the SSE event with the
     // result) waits for the client's delayed ACK of the first: about 40 ms per request on a

@@ -107,3 +107,28 @@ fn stateless_http_keeps_no_sessions_and_answers_any_request() {
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(response.contains("\"create_skill\""), "{response}");
 }
+
+#[test]
+fn ending_a_session_answers_200() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let server = HttpServer::start(work.path(), &[]);
+    let response = server.exchange("POST", "/mcp", &MCP_HEADERS, INITIALIZE.as_bytes());
+    let session = response
+        .lines()
+        .find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
+        })
+        .expect("a session id");
+    let end = [("Mcp-Session-Id", session.as_str())];
+    // The official Python SDK takes 200, 204 or 405 (rmcp says 202).
+    assert_eq!(server.status("DELETE", "/mcp", &end, b""), 200);
+    // The session is gone: a request in it is refused.
+    let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#;
+    let in_session = [MCP_HEADERS[0], MCP_HEADERS[1], end[0]];
+    assert_eq!(
+        server.status("POST", "/mcp", &in_session, list.as_bytes()),
+        404
+    );
+}

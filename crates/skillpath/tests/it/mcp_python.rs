@@ -24,4 +24,9 @@ fn the_python_sdk_uses_every_part_of_the_server() {
         output.status.success() && stdout.trim_end().ends_with("ok"),
         "the Python MCP client failed:\n{stdout}\n{stderr}"
     );
+    // The SDK logs a session end it does not take as done (rmcp's `202` to `DELETE /mcp`).
+    assert!(
+        !stderr.contains("Session termination failed"),
+        "the SDK could not end its HTTP sessions cleanly:\n{stderr}"
+    );
 }
