@@ -391,8 +391,14 @@ fn skill_tool(tool_name: &str, skill: &CatalogSkill) -> Tool {
 /// skills have long descriptions and many arguments.
 pub(crate) const PAGE_BYTES: usize = 256 * 1024;
 
+/// What a page's message holds besides its items, at most: the JSON-RPC envelope, the list's
+/// key, `nextCursor`, and the framing of an HTTP event stream. Reserved out of [`PAGE_BYTES`],
+/// so the budget holds for the whole message as sent.
+const PAGE_ENVELOPE_BYTES: usize = 4 * 1024;
+
 /// One page of `items` after `cursor` (an offset this server handed out): at most `page_size`
-/// items and [`PAGE_BYTES`] bytes, but never empty while items remain.
+/// items, and at most [`PAGE_BYTES`] bytes as sent (the items, their commas and the envelope),
+/// but never empty while items remain.
 pub(crate) fn paginate<T: serde::Serialize + Clone>(
     items: &[T],
     cursor: Option<&str>,
@@ -407,9 +413,10 @@ pub(crate) fn paginate<T: serde::Serialize + Clone>(
             .ok_or_else(|| McpError::invalid_params(format!("invalid cursor `{cursor}`"), None))?,
     };
     let mut end = start;
-    let mut bytes = 0;
+    let mut bytes = PAGE_ENVELOPE_BYTES;
     for item in items.iter().skip(start).take(page_size) {
-        let size = serde_json::to_vec(item).map_or(0, |json| json.len());
+        // The item and the comma before the next one.
+        let size = serde_json::to_vec(item).map_or(0, |json| json.len()) + 1;
         if end > start && bytes + size > PAGE_BYTES {
             break;
         }
@@ -511,7 +518,8 @@ not sure which applies. Skill content comes wrapped in <skill_content>; relative
 relative to the skill directory, readable as skill://<name>/<path> resources. To author a skill, \
 start with `plan_skill`.";
 
-/// The most characters of skill listing in the instructions; the rest is found by search.
+/// The most characters of the instructions, the skill listing included; the rest is found by
+/// search.
 const INSTRUCTIONS_BUDGET: usize = 4000;
 
 /// The instructions: how to use skills, then as many `- name: description` lines as fit the
@@ -522,7 +530,11 @@ fn instructions(catalog: &Catalog) -> String {
         return text;
     }
     text.push_str("\n\nSkills:\n");
-    let mut used = 0;
+    let more = |count: usize| format!("… and {count} more; find them with `search_skills`.\n");
+    // The budget holds for the whole text: room is kept for the line that says how many more
+    // there are (at its longest), unless every skill is listed.
+    let reserve = more(catalog.len()).chars().count();
+    let mut used = text.chars().count();
     let mut listed = 0;
     for skill in catalog.skills() {
         let description: String = skill
@@ -537,18 +549,17 @@ fn instructions(catalog: &Catalog) -> String {
             description
         };
         let line = format!("- {}: {description}\n", skill.stored.name);
-        if used + line.len() > INSTRUCTIONS_BUDGET {
+        let length = line.chars().count();
+        let last = listed + 1 == catalog.len();
+        if used + length + if last { 0 } else { reserve } > INSTRUCTIONS_BUDGET {
             break;
         }
-        used += line.len();
+        used += length;
         listed += 1;
         text.push_str(&line);
     }
     if listed < catalog.len() {
-        text.push_str(&format!(
-            "… and {} more; find them with `search_skills`.\n",
-            catalog.len() - listed
-        ));
+        text.push_str(&more(catalog.len() - listed));
     }
     text
 }

@@ -192,10 +192,60 @@ fn the_instructions_say_how_to_use_skills_and_list_them_within_a_budget() {
         "{instructions}"
     );
     assert!(
-        instructions.len() < 5000,
+        instructions.chars().count() <= 4000,
         "{} characters",
-        instructions.len()
+        instructions.chars().count()
     );
+}
+
+/// The largest JSON-RPC message of every page of `method`'s list, following the cursors.
+fn largest_page(server: &mut Server, method: &str) -> (usize, usize) {
+    let mut cursor: Option<String> = None;
+    let (mut largest, mut pages) = (0, 0);
+    loop {
+        let params = match &cursor {
+            Some(cursor) => json!({"cursor": cursor}),
+            None => json!({}),
+        };
+        let answer = server.call(method, params);
+        assert!(answer.get("result").is_some(), "{method}: {answer}");
+        // As sent: the server writes compact JSON with keys in order, as `to_string` does.
+        largest = largest.max(answer.to_string().len());
+        pages += 1;
+        match answer["result"]["nextCursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => return (largest, pages),
+        }
+    }
+}
+
+#[test]
+fn over_the_corpus_every_page_and_the_instructions_keep_their_budgets() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let corpus = crate::support::corpus_dir();
+    let mut server = Server::start_with(
+        &corpus,
+        work.path(),
+        &["--tools", "per-skill", "--page-size", "1000"],
+    );
+    let instructions = server.instructions().chars().count();
+    assert!(
+        instructions <= 4000,
+        "instructions of {instructions} characters"
+    );
+    for method in [
+        "tools/list",
+        "resources/list",
+        "prompts/list",
+        "skills/list",
+    ] {
+        let (largest, pages) = largest_page(&mut server, method);
+        assert!(
+            largest <= 256 * 1024,
+            "{method}: a page of {largest} bytes (of {pages})"
+        );
+        eprintln!("{method}: {pages} pages, the largest {largest} bytes");
+    }
 }
 
 #[test]
