@@ -293,10 +293,17 @@ impl SkillServer {
             .get_or_init(|| self.with_fixtures(fixtures::resources, resources::list(catalog)))
     }
 
-    /// Every prompt, in listing order. Built once per catalog.
+    /// Every prompt, in listing order. Built once per catalog. A skill's prompt is named as
+    /// its tool is, by the one tool-name table (`tool_name`, else `name`; see
+    /// [`skillpath_core::tool_names`]), so the slash command a user types and the tool the model
+    /// calls have one name; a skill that has no tool name of its own has no prompt either (it
+    /// stays reachable through `load_skill`), in every tools mode.
     fn prompt_list<'a>(&self, catalog: &'a Catalog) -> &'a [Prompt] {
         catalog.lists.prompts.get_or_init(|| {
-            let prompts = catalog.skills().map(|skill| skill_prompt(skill)).collect();
+            let prompts = catalog
+                .tools()
+                .map(|(name, skill)| skill_prompt(name, skill))
+                .collect();
             self.with_fixtures(fixtures::prompts, prompts)
         })
     }
@@ -333,8 +340,8 @@ impl SkillServer {
     }
 }
 
-/// A skill as MCP lists it as a prompt: its arguments as the prompt's.
-fn skill_prompt(skill: &CatalogSkill) -> Prompt {
+/// A skill as MCP lists it as the prompt `name`: its arguments as the prompt's.
+fn skill_prompt(name: &str, skill: &CatalogSkill) -> Prompt {
     let arguments: Vec<PromptArgument> = skill
         .golden
         .args
@@ -348,7 +355,7 @@ fn skill_prompt(skill: &CatalogSkill) -> Prompt {
         })
         .collect();
     Prompt::new(
-        skill.stored.name.clone(),
+        name.to_owned(),
         Some(skill.stored.description.clone()),
         Some(arguments),
     )
@@ -717,7 +724,7 @@ impl ServerHandler for SkillServer {
             return result.map(Into::into);
         }
         let catalog = self.catalog();
-        let Some(skill) = catalog.skill(&request.name) else {
+        let Some(skill) = catalog.tool(&request.name) else {
             return Err(McpError::invalid_params(
                 format!("unknown prompt `{}`", request.name),
                 None,
@@ -804,7 +811,7 @@ impl ServerHandler for SkillServer {
                 }
             }
             Reference::Prompt(prompt) => catalog
-                .skill(&prompt.name)
+                .tool(&prompt.name)
                 .and_then(|skill| {
                     skill
                         .golden

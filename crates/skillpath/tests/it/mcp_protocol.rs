@@ -309,3 +309,33 @@ fn directory_reads_list_a_skill_folder_level_by_level() {
         "{not_a_directory}"
     );
 }
+
+#[test]
+fn a_skill_s_prompt_and_tool_share_one_name() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let mut server = Server::start_with(examples(), work.path(), &["--tools", "per-skill"]);
+    // `add-github-workflow` sets `tool_name: add_ci_workflow`.
+    assert!(server.tool("add_ci_workflow").is_some());
+    let prompts = server.request("prompts/list", json!({}));
+    let names: Vec<&str> = prompts["prompts"]
+        .as_array()
+        .expect("prompts")
+        .iter()
+        .filter_map(|prompt| prompt["name"].as_str())
+        .collect();
+    assert!(names.contains(&"add_ci_workflow"), "{names:?}");
+    assert!(!names.contains(&"add-github-workflow"), "{names:?}");
+    assert!(names.contains(&"add-caching"), "{names:?}");
+    let prompt = server.call(
+        "prompts/get",
+        json!({"name": "add_ci_workflow", "arguments": {"project_name": "orders-api"}}),
+    );
+    assert!(
+        prompt["result"]["messages"][0]["content"]["text"]
+            .as_str()
+            .is_some_and(|text| text.contains("<skill_content name=\"add-github-workflow\">")),
+        "{prompt}"
+    );
+    let by_skill_name = server.call("prompts/get", json!({"name": "add-github-workflow"}));
+    assert_eq!(by_skill_name["error"]["code"], -32602, "{by_skill_name}");
+}
