@@ -233,8 +233,9 @@ impl FolderSync {
             .collect();
         let mut deleted = Vec::new();
         let mut kept = Vec::new();
-        for name in before.difference(&now.clone()) {
-            let Ok(current) = self.store.get(name, None).await else {
+        let gone: Vec<String> = before.difference(&now).cloned().collect();
+        for name in gone {
+            let Ok(current) = self.store.get(&name, None).await else {
                 continue;
             };
             if current.deleted || !matches!(current.provenance, Provenance::Imported { .. }) {
@@ -244,42 +245,24 @@ impl FolderSync {
             // A folder that is still there but cannot be loaded (broken, or without its
             // `SKILL.md` for the moment of an editor's save) keeps its skill as it was.
             if skipped_folders.contains(folder) || Path::new(folder).is_dir() {
+                if !skipped_folders.contains(folder) {
+                    skipped.push(without_skill_md(PathBuf::from(folder)));
+                }
                 now.insert(name.clone());
-                kept.push(name.clone());
+                kept.push(name);
                 continue;
             }
             let change = Change {
                 message: format!("its folder `{folder}` is gone"),
                 ..change.clone()
             };
-            match self.store.delete(name, current.revision, change).await {
-                Ok(_) => deleted.push(name.clone()),
+            match self.store.delete(&name, current.revision, change).await {
+                Ok(_) => deleted.push(name),
                 Err(StoreError::StaleRevision { .. }) => {} // changed meanwhile; the next sync decides
                 Err(error) => return Err(error),
             }
         }
         *self.known.lock().map_err(|_| poisoned())? = now;
-        for name in &kept {
-            if let Ok(current) = self.store.get(name, None).await {
-                let folder = PathBuf::from(folder_of(&current.provenance));
-                if !skipped_folders.contains(folder_of(&current.provenance)) {
-                    let skill_md = folder.join("SKILL.md");
-                    skipped.push(FolderDiagnostics {
-                        diagnostics: vec![
-                            Diagnostic::error(
-                                Code::SkillMdMissing,
-                                format!("no `SKILL.md` in `{}`", folder.display()),
-                            )
-                            .with_hint(
-                                "put the `SKILL.md` back; remove the folder to delete the skill",
-                            )
-                            .in_file(skill_md),
-                        ],
-                        folder,
-                    });
-                }
-            }
-        }
         Ok(SyncReport {
             import,
             deleted,
@@ -288,6 +271,21 @@ impl FolderSync {
             warned: read.warned,
             problems: located.problems,
         })
+    }
+}
+
+/// Why a skill folder that is still there but has no `SKILL.md` keeps its skill.
+fn without_skill_md(folder: PathBuf) -> FolderDiagnostics {
+    FolderDiagnostics {
+        diagnostics: vec![
+            Diagnostic::error(
+                Code::SkillMdMissing,
+                format!("no `SKILL.md` in `{}`", folder.display()),
+            )
+            .with_hint("put the `SKILL.md` back; remove the folder to delete the skill")
+            .in_file(folder.join("SKILL.md")),
+        ],
+        folder,
     }
 }
 
