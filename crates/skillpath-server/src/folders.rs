@@ -60,6 +60,13 @@ impl FolderSources {
                     .push(format!("skipped `{}`: {why}", path.display()));
             }
             located.unloadable = found.unloadable;
+            // Discovery keeps one skill per name (project over user); the others are said.
+            located.problems.extend(
+                found
+                    .shadowed
+                    .iter()
+                    .map(|shadowed| format!("shadowed: {shadowed}")),
+            );
             sources.extend(found.skills.into_iter().map(|s| {
                 (
                     s.path,

@@ -162,6 +162,22 @@ pub struct Shadowed {
     pub by: Found,
 }
 
+impl std::fmt::Display for Shadowed {
+    /// The one wording of a shadowed skill, with its winner: `` `name` at `path` (scope) by
+    /// `path` (scope) ``.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` at `{}` ({}) by `{}` ({})",
+            self.found.name,
+            self.found.path.display(),
+            self.found.scope.as_str(),
+            self.by.path.display(),
+            self.by.scope.as_str()
+        )
+    }
+}
+
 /// What [`discover`] found.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Discovery {

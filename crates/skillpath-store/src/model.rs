@@ -293,6 +293,18 @@ pub struct ShadowedImport {
     pub kept: String,
 }
 
+impl std::fmt::Display for ShadowedImport {
+    /// The one wording of a folder an import left out: `` `name` at `path` (kept the one at
+    /// `kept`) ``.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` at `{}` (kept the one at `{}`)",
+            self.name, self.path, self.kept
+        )
+    }
+}
+
 /// One skill to import.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImportItem {

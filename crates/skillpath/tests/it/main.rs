@@ -19,6 +19,7 @@ mod mcp_watch;
 mod mcp_wire;
 mod postgres_support;
 mod replicas;
+mod shadowing;
 mod shared_sqlite;
 mod store_cli;
 mod store_processes;

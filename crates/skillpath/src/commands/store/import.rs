@@ -136,11 +136,7 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
                 read.skipped.len(),
             );
             for shadowed in &report.shadowed {
-                let _ = writeln!(
-                    text,
-                    "shadowed: `{}` at `{}` (kept the one at `{}`)",
-                    shadowed.name, shadowed.path, shadowed.kept
-                );
+                let _ = writeln!(text, "shadowed: {shadowed}");
             }
             for folder in &read.skipped {
                 let why = folder

@@ -48,15 +48,7 @@ pub(crate) fn run(args: ScanArgs) -> anyhow::Result<ExitStatus> {
             table(&["NAME", "SCOPE", "PATH"], &rows)
         };
         for shadowed in &found.shadowed {
-            let _ = writeln!(
-                text,
-                "shadowed: `{}` at `{}` ({}) by `{}` ({})",
-                shadowed.found.name,
-                shadowed.found.path.display(),
-                shadowed.found.scope.as_str(),
-                shadowed.by.path.display(),
-                shadowed.by.scope.as_str()
-            );
+            let _ = writeln!(text, "shadowed: {shadowed}");
         }
         for collision in &collisions {
             let owner = collision

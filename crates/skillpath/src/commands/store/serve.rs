@@ -56,6 +56,9 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
             for problem in &report.problems {
                 output::stderr(&format!("skillpath: {problem}\n"))?;
             }
+            for shadowed in &report.import.shadowed {
+                output::stderr(&format!("skillpath: shadowed: {shadowed}\n"))?;
+            }
             for news in sync.news(report) {
                 output::stderr(&format!("skillpath: {news}\n"))?;
             }
