@@ -84,11 +84,15 @@ pub fn load_skill_md(dir: &Path, options: LoadOptions) -> Result<SkillMd, Diagno
 /// Refuses the file `path` of the skill folder `dir` when it is a symlink that leads out of the
 /// folder: a skill is read from inside its folder only.
 pub fn refuse_link_out(dir: &Path, path: &Path) -> Result<(), Diagnostic> {
-    let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    // Only a symlink is resolved: resolving a path costs a lookup per component, and this
+    // runs for every `SKILL.md` read.
+    if !fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Ok(());
+    }
     let (Ok(target), Ok(folder)) = (path.canonicalize(), dir.canonicalize()) else {
         return Ok(());
     };
-    if !is_link || target.starts_with(folder) {
+    if target.starts_with(folder) {
         return Ok(());
     }
     Err(Diagnostic::error(
@@ -112,16 +116,13 @@ pub fn read_text(path: &Path, max_size: u64) -> Result<String, Diagnostic> {
             format!("cannot read `{}`: {why}", path.display()),
         )
     };
-    let metadata = fs::metadata(path).map_err(|error| unreadable(error.to_string()))?;
-    if metadata.is_dir() {
-        return Err(Diagnostic::error(
+    let bytes = skill_files::read_regular(path, max_size).map_err(|problem| match problem {
+        ReadProblem::Io(error) => unreadable(error.to_string()),
+        ReadProblem::Folder => Diagnostic::error(
             Code::SkillMdNotAFile,
             format!("`{}` is a folder, not a file", path.display()),
         )
-        .with_hint("`SKILL.md` must be a regular file"));
-    }
-    let bytes = skill_files::read_regular(path, max_size).map_err(|problem| match problem {
-        ReadProblem::Io(error) => unreadable(error.to_string()),
+        .with_hint("`SKILL.md` must be a regular file"),
         ReadProblem::NotRegular(kind) => unreadable(format!(
             "it is {kind}, not a regular file, so it is not read"
         ))

@@ -207,7 +207,9 @@ pub fn read(entry: &FileEntry) -> Result<Vec<u8>, Diagnostic> {
 pub(crate) enum ReadProblem {
     /// The system said no.
     Io(std::io::Error),
-    /// Not a regular file: what it is instead.
+    /// A folder (which opens like a file, and reads as an error).
+    Folder,
+    /// Not a regular file nor a folder: what it is instead.
     NotRegular(&'static str),
     /// Over the limit, with the size seen.
     TooLarge(u64),
@@ -218,6 +220,7 @@ impl ReadProblem {
     fn diagnostic(self, path: &Path, limit: u64) -> Diagnostic {
         match self {
             ReadProblem::Io(error) => unreadable(path, &error),
+            ReadProblem::Folder => ReadProblem::NotRegular("a folder").diagnostic(path, limit),
             ReadProblem::NotRegular(kind) => Diagnostic::error(
                 Code::SkillMdUnreadable,
                 format!(
@@ -251,6 +254,9 @@ pub(crate) fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadProbl
     }
     let file = options.open(path).map_err(ReadProblem::Io)?;
     let metadata = file.metadata().map_err(ReadProblem::Io)?;
+    if metadata.is_dir() {
+        return Err(ReadProblem::Folder);
+    }
     if !metadata.is_file() {
         return Err(ReadProblem::NotRegular(special_kind(&metadata)));
     }
@@ -269,11 +275,8 @@ pub(crate) fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadProbl
     Ok(bytes)
 }
 
-/// What a file that is not a regular file is, in words.
+/// What a file that is neither a regular file nor a folder is, in words.
 pub(crate) fn special_kind(metadata: &fs::Metadata) -> &'static str {
-    if metadata.is_dir() {
-        return "a folder";
-    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -291,7 +294,8 @@ pub(crate) fn special_kind(metadata: &fs::Metadata) -> &'static str {
     "a special file"
 }
 
-fn unreadable(path: &Path, error: &std::io::Error) -> Diagnostic {
+/// A file or folder of a skill that the system will not let be read, in one wording.
+pub fn unreadable(path: &Path, error: &std::io::Error) -> Diagnostic {
     Diagnostic::error(
         Code::SkillMdUnreadable,
         format!("cannot read `{}`: {error}", path.display()),
