@@ -69,6 +69,24 @@ pub fn text(diagnostic: &Diagnostic, source: Option<&SourceFile>) -> String {
     out
 }
 
+/// Renders `diagnostic` on one line, for a log: `FILE:LINE:COLUMN: error[CODE]: MESSAGE
+/// (hint: …)` (without a place when it has none).
+pub fn line(diagnostic: &Diagnostic) -> String {
+    let place = diagnostic.location.as_ref().map_or_else(String::new, |l| {
+        format!("{}:{}:{}: ", l.file.display(), l.start.line, l.start.column)
+    });
+    let hint = diagnostic
+        .hint
+        .as_deref()
+        .map_or_else(String::new, |hint| format!(" (hint: {hint})"));
+    format!(
+        "{place}{}[{}]: {}{hint}",
+        diagnostic.severity.as_str(),
+        diagnostic.code,
+        diagnostic.message
+    )
+}
+
 /// The diagnostic as a JSON object: `code`, `severity`, `message`, `file`, `line`, `column`
 /// (1-based; columns count characters), `offset`/`length` in bytes, and `hint` (or null).
 pub fn json(diagnostic: &Diagnostic) -> serde_json::Value {
@@ -101,6 +119,10 @@ mod tests {
         assert_eq!(
             text(&diagnostic, Some(&file)),
             "error[name-not-lowercase]: `name` `Bad` must be lowercase\n --> s/SKILL.md:2:7\n  |\n2 | name: Bad\n  |       ^^^\n  = hint: use `bad`\n"
+        );
+        assert_eq!(
+            line(&diagnostic),
+            "s/SKILL.md:2:7: error[name-not-lowercase]: `name` `Bad` must be lowercase (hint: use `bad`)"
         );
         let value = json(&diagnostic);
         assert_eq!(value["line"], 2);

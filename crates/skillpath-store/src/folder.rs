@@ -71,26 +71,11 @@ impl FolderDiagnostics {
         })
     }
 
-    /// One line per diagnostic, for a log: `FILE:LINE:COLUMN: error[CODE]: MESSAGE (hint: …)`.
+    /// One line per diagnostic, for a log ([`skillpath_core::render_diagnostics::line`]).
     pub fn to_lines(&self) -> Vec<String> {
         self.diagnostics
             .iter()
-            .map(|d| {
-                let place = d.location.as_ref().map_or_else(
-                    || self.folder.display().to_string(),
-                    |l| format!("{}:{}:{}", l.file.display(), l.start.line, l.start.column),
-                );
-                let hint = d
-                    .hint
-                    .as_deref()
-                    .map_or_else(String::new, |hint| format!(" (hint: {hint})"));
-                format!(
-                    "{place}: {}[{}]: {}{hint}",
-                    d.severity.as_str(),
-                    d.code,
-                    d.message
-                )
-            })
+            .map(skillpath_core::render_diagnostics::line)
             .collect()
     }
 
@@ -107,17 +92,19 @@ impl FolderDiagnostics {
 /// Reads the skill folder `dir`; a folder that cannot be loaded is an error that names its
 /// first problem.
 pub fn read_skill_folder(dir: &Path) -> StoreResult<SkillSnapshot> {
-    let refused = |diagnostics: Vec<Diagnostic>| {
-        let message = diagnostics
-            .into_iter()
-            .find(Diagnostic::is_error)
-            .map_or_else(|| "the folder cannot be read".to_owned(), |d| d.message);
-        StoreError::InvalidSkill(message)
-    };
     let listing = listed(dir).map_err(refused)?;
     read_listed(dir, &listing)
         .map(|(snapshot, _)| snapshot)
         .map_err(refused)
+}
+
+/// The error for a folder that cannot be loaded: its first error's message.
+fn refused(diagnostics: Vec<Diagnostic>) -> StoreError {
+    let message = diagnostics
+        .into_iter()
+        .find(Diagnostic::is_error)
+        .map_or_else(|| "the folder cannot be read".to_owned(), |d| d.message);
+    StoreError::InvalidSkill(message)
 }
 
 /// A skill folder's `SKILL.md` metadata and files, listed (nothing read yet).
@@ -130,15 +117,8 @@ struct Listing {
 fn listed(dir: &Path) -> Result<Listing, Vec<Diagnostic>> {
     let skill_md_path = dir.join("SKILL.md");
     // Taken before the files are listed, for a stamp.
-    let skill_md = fs::metadata(&skill_md_path).map_err(|error| {
-        vec![
-            Diagnostic::error(
-                skillpath_core::Code::SkillMdUnreadable,
-                format!("cannot read `{}`: {error}", skill_md_path.display()),
-            )
-            .in_file(skill_md_path.clone()),
-        ]
-    })?;
+    let skill_md = fs::metadata(&skill_md_path)
+        .map_err(|error| vec![skill_files::unreadable(&skill_md_path, &error)])?;
     let files = skill_files::list(dir).map_err(|diagnostic| vec![diagnostic])?;
     if files.diagnostics.iter().any(Diagnostic::is_error) {
         return Err(files.diagnostics);
@@ -208,14 +188,7 @@ fn stamp_trusting_times_older_than(
     dir: &Path,
     racy_window: Duration,
 ) -> StoreResult<Option<FolderStamp>> {
-    let listing = listed(dir).map_err(|diagnostics| {
-        StoreError::InvalidSkill(
-            diagnostics
-                .into_iter()
-                .next()
-                .map_or_else(String::new, |d| d.message),
-        )
-    })?;
+    let listing = listed(dir).map_err(refused)?;
     Ok(stamp_of(&listing, racy_window))
 }
 
