@@ -315,29 +315,36 @@ impl SkillServer {
         // Skills' tools are everyone's and the built-ins never change between catalogs, so
         // one role's list changes exactly when every role's does.
         let role = KeyRole::Admin;
-        // A resource entry's size follows its content, which `resources/updated` reports.
-        let entries = |catalog| -> Vec<serde_json::Value> {
-            self.resource_list(catalog)
-                .iter()
-                .map(|resource| {
-                    let mut entry = serde_json::to_value(resource).unwrap_or_default();
-                    if let Some(fields) = entry.as_object_mut() {
-                        fields.remove("size");
-                    }
-                    entry
-                })
-                .collect()
-        };
+        let (resources_before, resources_after) =
+            (self.resource_list(before), self.resource_list(after));
         ListChanges {
             tools: self.tools(before, role) != self.tools(after, role),
             prompts: self.prompt_list(before) != self.prompt_list(after),
-            resources: entries(before) != entries(after),
+            resources: resources_before.len() != resources_after.len()
+                || resources_before
+                    .iter()
+                    .zip(resources_after)
+                    .any(|(a, b)| !same_entry(a, b)),
         }
     }
 
     fn page_size(&self) -> usize {
         self.inner.options.page_size.max(1)
     }
+}
+
+/// Whether two resource entries list the same thing: every field but the size, which follows
+/// the content (and `resources/updated` reports content changes). Runs for every session at
+/// every change, so it compares in place.
+fn same_entry(a: &rmcp::model::Resource, b: &rmcp::model::Resource) -> bool {
+    a.uri == b.uri
+        && a.name == b.name
+        && a.title == b.title
+        && a.description == b.description
+        && a.mime_type == b.mime_type
+        && a.icons == b.icons
+        && a.meta == b.meta
+        && a.annotations == b.annotations
 }
 
 /// A skill as MCP lists it as the prompt `name`: its arguments as the prompt's.
