@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::mcp_wire::Server;
-use crate::support::{HttpServer, call_tool, skillpath_bin};
+use crate::support::{HttpServer, call_tool, run_in as skillpath};
 
 /// A good skill's `SKILL.md`.
 fn good(name: &str, description: &str) -> String {
@@ -131,22 +131,6 @@ fn messy_tree(root: &Path) -> (BTreeMap<String, &'static str>, BTreeSet<String>)
     big.set_len(16 * 1024 * 1024 + 1).expect("grow");
     broken.insert("big-asset".to_owned(), "file-too-large");
     (broken, good_names)
-}
-
-/// Runs the binary in `dir` with the store in `dir/store.db`.
-fn skillpath(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(skillpath_bin())
-        .args(args)
-        .current_dir(dir)
-        .env("SKILLPATH_DB", dir.join("store.db"))
-        .env("HOME", dir)
-        .output()
-        .expect("run skillpath");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 fn stored_names(dir: &Path) -> BTreeSet<String> {

@@ -2,21 +2,12 @@
 //! the store and connected clients (`notifications/tools/list_changed`, and
 //! `notifications/resources/updated` for subscribed resources), and `tools/list` shows the change. Speaks raw JSON-RPC over stdio, so nothing stands between the test and the wire.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use crate::mcp_wire::Server;
-
-fn write_skill(dir: &Path, name: &str, description: &str) {
-    std::fs::create_dir_all(dir).expect("mkdir");
-    std::fs::write(
-        dir.join("SKILL.md"),
-        format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n"),
-    )
-    .expect("write");
-}
+use crate::support::write_skill;
 
 #[test]
 fn edits_additions_and_removals_on_disk_reach_connected_clients() {

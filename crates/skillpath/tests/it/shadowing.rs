@@ -2,19 +2,9 @@
 //! won: a user skill shadowed by the project's (discovery: project over user), and the second
 //! of two folders of one name under `--skills` (an import keeps the first).
 
-use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::support::skillpath_bin;
-
-fn write_skill(dir: &Path, name: &str, description: &str) {
-    std::fs::create_dir_all(dir).expect("mkdir");
-    std::fs::write(
-        dir.join("SKILL.md"),
-        format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n"),
-    )
-    .expect("write");
-}
+use crate::support::{skillpath_bin, write_skill};
 
 #[test]
 fn serve_names_every_shadowed_skill_with_its_winner() {

@@ -4,42 +4,15 @@
 //! (`create_skill`) reaches each client as `notifications/tools/list_changed` within a second,
 //! with the new tool listed; two servers watching one folder import each change once.
 
-use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 
 use crate::mcp_wire::Server;
-use crate::support::skillpath_bin;
+use crate::support::{run_in as skillpath, write_skill};
 
 /// How soon another process's change must reach a client.
 const DEADLINE: Duration = Duration::from_secs(1);
-
-fn write_skill(dir: &Path, name: &str, description: &str) {
-    std::fs::create_dir_all(dir).expect("mkdir");
-    std::fs::write(
-        dir.join("SKILL.md"),
-        format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n"),
-    )
-    .expect("write");
-}
-
-/// Runs the CLI on the shared store in `work`; its exit code and stderr.
-fn skillpath(work: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(skillpath_bin())
-        .args(args)
-        .current_dir(work)
-        .env("SKILLPATH_DB", work.join("store.db"))
-        .env("HOME", work)
-        .output()
-        .expect("run skillpath");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
 
 /// Drops what `servers` sent so far (the echoes of earlier steps), once they are quiet.
 fn drain(servers: [&mut Server; 2]) {

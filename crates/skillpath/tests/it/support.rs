@@ -60,6 +60,33 @@ pub(crate) fn corpus_dir() -> PathBuf {
     path.canonicalize().expect("corpus path")
 }
 
+/// Writes a plain skill `name` with `description` into the folder `dir` (created).
+pub(crate) fn write_skill(dir: &Path, name: &str, description: &str) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    std::fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n"),
+    )
+    .expect("write");
+}
+
+/// Runs the binary in `work` with its store in `work/store.db` and `work` as its home folder:
+/// the exit code (-1 for a signal), stdout and stderr.
+pub(crate) fn run_in(work: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(skillpath_bin())
+        .args(args)
+        .current_dir(work)
+        .env("SKILLPATH_DB", work.join("store.db"))
+        .env("HOME", work)
+        .output()
+        .expect("run skillpath");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
 /// `skillpath serve --http` on a free loopback port, with its store in a work folder; killed
 /// when dropped.
 pub(crate) struct HttpServer {
