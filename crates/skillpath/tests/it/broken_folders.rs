@@ -533,11 +533,7 @@ fn a_served_skill_edited_into_a_broken_state_keeps_its_last_good_revision() {
         listed_description(listing, "alpha").as_deref() == Some(fixed)
     });
     assert_eq!(skipped_codes(&listing), Vec::<String>::new());
-    assert!(
-        server.log().contains("loads again"),
-        "the recovery is said:\n{}",
-        server.log()
-    );
+    server.log_when("said the recovery", |log| log.contains("loads again"));
 
     // Removing the folder is still a deletion.
     fs::remove_dir_all(&alpha).expect("remove");
@@ -569,11 +565,9 @@ fn fifos_and_symlinks_out_in_a_served_folder_neither_freeze_the_watcher_nor_dele
     });
     assert!(skipped_codes(&listing).is_empty(), "{listing:#}");
     // The link and the FIFO are left out and said; the skill stays.
-    let log = server.log();
-    assert!(
-        log.contains("file-not-regular") && log.contains("file-symlink-left-out"),
-        "{log}"
-    );
+    server.log_when("named the FIFO and the link", |log| {
+        log.contains("file-not-regular") && log.contains("file-symlink-left-out")
+    });
     let read = server.call("resources/read", json!({"uri": "skill://alpha/notes.txt"}));
     assert!(
         read.get("error").is_some(),

@@ -123,6 +123,21 @@ impl Server {
         self.log.lock().map(|log| log.clone()).unwrap_or_default()
     }
 
+    /// What the server wrote to stderr once `ready` holds for it, waiting up to 10 s. A line
+    /// about a change may come a moment after the change is visible: the catalog follows the
+    /// store as soon as a write commits, and the watcher says what it saw after writing.
+    pub(crate) fn log_when(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let log = self.log();
+            if ready(&log) {
+                return log;
+            }
+            assert!(Instant::now() < deadline, "the log never {what}:\n{log}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Closes the server's stdin and waits (up to 10 s) for it to exit: its exit code (`None`
     /// when a signal ended it or it did not exit) and everything it wrote to stderr.
     pub(crate) fn finish(mut self) -> (Option<i32>, String) {
