@@ -224,11 +224,13 @@ impl FolderSync {
                 .import_folders(read.items, change.clone())
                 .await?
         };
+        // A skill left out for another of its name is still there, not gone.
         let mut now: BTreeSet<String> = import
             .created
             .iter()
             .chain(&import.updated)
             .chain(&import.unchanged)
+            .chain(import.shadowed.iter().map(|shadowed| &shadowed.name))
             .cloned()
             .collect();
         let before = self.known.lock().map_err(|_| poisoned())?.clone();
@@ -248,7 +250,7 @@ impl FolderSync {
             if current.deleted || !matches!(current.provenance, Provenance::Imported { .. }) {
                 continue;
             }
-            let folder = folder_of(&current.provenance);
+            let folder = current.provenance.folder();
             // A folder that is still there but cannot be loaded (broken, or without its
             // `SKILL.md` for the moment of an editor's save) keeps its skill as it was.
             if skipped_folders.contains(folder) || Path::new(folder).is_dir() {
@@ -298,13 +300,6 @@ fn without_skill_md(folder: PathBuf) -> FolderDiagnostics {
 
 fn poisoned() -> StoreError {
     StoreError::Database("the folder sync state is poisoned".to_owned())
-}
-
-fn folder_of(provenance: &Provenance) -> &str {
-    match provenance {
-        Provenance::Imported { path, .. } => path,
-        Provenance::Api => "",
-    }
 }
 
 /// Watches the sources' folders as the last sync found them; after each burst of changes,

@@ -51,7 +51,7 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 }
 
 async fn run(db: &str, rounds: usize) -> Result<serde_json::Value, String> {
-    let store = location::open(Some(db))
+    let store = location::open(Some(db), &skillpath_store::ProjectView::shared())
         .await
         .map_err(|e| format!("cannot open `{db}`: {e}"))?;
     let mut hits = 0usize;

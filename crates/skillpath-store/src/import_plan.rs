@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use crate::error::StoreResult;
-use crate::model::{FolderContent, FolderImport, ImportReport, Provenance, ShadowedImport};
+use crate::model::{FolderContent, FolderImport, ImportReport, ShadowedSkill};
 use crate::sqlite::{checked, meta};
 
 /// An item to import, under its skill's name.
@@ -23,7 +23,7 @@ pub(crate) struct Planned {
 /// order given by [`GivenOrder::restore`].
 pub(crate) fn plan(
     items: Vec<FolderImport>,
-) -> StoreResult<(Vec<Planned>, Vec<ShadowedImport>, GivenOrder)> {
+) -> StoreResult<(Vec<Planned>, Vec<ShadowedSkill>, GivenOrder)> {
     let mut planned: Vec<Planned> = Vec::new();
     // Where each name is in `planned`, so that finding a shadowing item does not grow with
     // the square of the import's size.
@@ -42,12 +42,12 @@ pub(crate) fn plan(
             content,
             provenance: item.provenance,
         };
-        let path = folder_of(&item.provenance);
+        let path = item.provenance.folder().to_owned();
         match kept_at.get(&name).and_then(|&index| planned.get(index)) {
-            Some(kept) => shadowed.push(ShadowedImport {
+            Some(kept) => shadowed.push(ShadowedSkill {
                 name,
                 path,
-                kept: folder_of(&kept.item.provenance),
+                kept: kept.item.provenance.folder().to_owned(),
             }),
             None => {
                 kept_at.insert(name.clone(), planned.len());
@@ -92,13 +92,5 @@ impl GivenOrder {
         ] {
             list.sort_by_key(position);
         }
-    }
-}
-
-/// The folder an item was read from (empty for an item that came through the API).
-fn folder_of(provenance: &Provenance) -> String {
-    match provenance {
-        Provenance::Imported { path, .. } => path.clone(),
-        Provenance::Api => String::new(),
     }
 }

@@ -18,6 +18,7 @@ pub mod model;
 pub mod postgres;
 mod rules;
 mod schema;
+pub mod scopes;
 pub mod search;
 pub mod sqlite;
 pub mod store;
@@ -26,9 +27,10 @@ pub mod time;
 pub use error::{StoreError, StoreResult};
 pub use model::{
     Change, FolderContent, FolderImport, FolderStamp, ImportItem, ImportReport, ListFilter,
-    Operation, Page, Provenance, RecordedStamp, Revision, SearchHit, SkillFile, SkillSnapshot,
-    SkillSummary, StoredSkill,
+    Operation, Page, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillFile,
+    SkillSnapshot, SkillSummary, StoredSkill,
 };
 pub use postgres::PostgresStore;
+pub use scopes::ProjectView;
 pub use sqlite::SqliteStore;
 pub use store::Store;

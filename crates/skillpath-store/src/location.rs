@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use crate::error::{StoreError, StoreResult};
 use crate::postgres::PostgresStore;
+use crate::scopes::ProjectView;
 use crate::sqlite::SqliteStore;
 use crate::store::Store;
 
@@ -30,12 +31,12 @@ pub fn default_database_path() -> Option<PathBuf> {
 }
 
 /// Opens the store `database` names (a file path, `sqlite://PATH`, or `postgres://…` /
-/// `postgresql://…`), or the default SQLite file. Async because opening PostgreSQL connects and
-/// migrates over the network.
-pub async fn open(database: Option<&str>) -> StoreResult<Box<dyn Store>> {
+/// `postgresql://…`), or the default SQLite file, showing the shared skills and those of the
+/// projects of `view`. Async because opening PostgreSQL connects and migrates over the network.
+pub async fn open(database: Option<&str>, view: &ProjectView) -> StoreResult<Box<dyn Store>> {
     let path = match database {
         Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
-            return Ok(Box::new(PostgresStore::open(url).await?));
+            return Ok(Box::new(PostgresStore::open_in(url, view).await?));
         }
         Some(url) if url.contains("://") && !url.starts_with("sqlite://") => {
             return Err(StoreError::Database(format!(
@@ -49,5 +50,5 @@ pub async fn open(database: Option<&str>) -> StoreResult<Box<dyn Store>> {
             ))
         })?,
     };
-    Ok(Box::new(SqliteStore::open(&path)?))
+    Ok(Box::new(SqliteStore::open_in(&path, view)?))
 }

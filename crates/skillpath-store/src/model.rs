@@ -123,6 +123,16 @@ pub enum Provenance {
     Api,
 }
 
+impl Provenance {
+    /// The skill folder it was imported from; empty for a skill created through the API.
+    pub fn folder(&self) -> &str {
+        match self {
+            Provenance::Imported { path, .. } => path,
+            Provenance::Api => "",
+        }
+    }
+}
+
 /// Who made a change, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Change {
@@ -278,29 +288,40 @@ pub struct ImportReport {
     /// How many of the unchanged skills were not read at all: their folder's stamp said
     /// nothing had changed since the import of their current revision.
     pub not_read: usize,
-    /// Skills left out because an earlier skill in the import has the same name.
-    pub shadowed: Vec<ShadowedImport>,
+    /// Skills left out for another with the same name: an earlier item of the import, or a
+    /// stored skill that takes precedence ([`crate::scopes`]).
+    pub shadowed: Vec<ShadowedSkill>,
 }
 
-/// A skill an import left out, and the one that has its name.
+/// A skill left out for another of the same name (see [`crate::scopes`] for which wins), and
+/// the one kept.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct ShadowedImport {
+pub struct ShadowedSkill {
     /// The shared name.
     pub name: String,
-    /// The folder that was left out.
+    /// The folder of the skill left out; empty for one created through tools.
     pub path: String,
-    /// The folder whose skill has the name.
+    /// The folder of the skill kept; empty for one created through tools.
     pub kept: String,
 }
 
-impl std::fmt::Display for ShadowedImport {
-    /// The one wording of a folder an import left out: `` `name` at `path` (kept the one at
-    /// `kept`) ``.
+impl std::fmt::Display for ShadowedSkill {
+    /// The one wording of a skill left out: `` `name` at `path` (kept the one at `kept`) ``,
+    /// where a skill created through tools is "the one created through tools".
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let place = |folder: &str| {
+            if folder.is_empty() {
+                "created through tools".to_owned()
+            } else {
+                format!("at `{folder}`")
+            }
+        };
         write!(
             f,
-            "`{}` at `{}` (kept the one at `{}`)",
-            self.name, self.path, self.kept
+            "`{}` {} (kept the one {})",
+            self.name,
+            place(&self.path),
+            place(&self.kept)
         )
     }
 }

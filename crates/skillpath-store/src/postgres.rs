@@ -43,11 +43,12 @@ use crate::import_plan::{self, Planned};
 use crate::keys::{KEY_COLUMNS, KeyInfo, Role, StoredKey};
 use crate::model::{
     Change, FolderContent, FolderImport, FolderStamp, ImportReport, ListFilter, Operation, Page,
-    Provenance, RecordedStamp, Revision, SearchHit, SkillFile, SkillSnapshot, SkillSummary,
-    StoredSkill,
+    Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillFile, SkillSnapshot,
+    SkillSummary, StoredSkill,
 };
 use crate::rules::{self, NewRevision};
 use crate::schema::{self, Migration};
+use crate::scopes::{self, ProjectView};
 use crate::search;
 use crate::sqlite::{checked, decode_cursor, encode_cursor, meta, parse_provenance};
 use crate::store::Store;
@@ -138,7 +139,34 @@ const MIGRATIONS: &[Migration] = &[
         stamp TEXT NOT NULL
     );",
     },
+    // Skills of a project (see `crate::scopes`): a name is unique per project, `''` being the
+    // skills every project shares; `visible_skills(projects)` is what a store whose view has
+    // those project folders shows, one skill per name: a live skill over a deleted one, then
+    // the nearest project (the longest folder, since a view's folders all contain its start)
+    // over the shared skills. Breaking: an older skillpath would serve every project's skills
+    // everywhere.
+    Migration {
+        additive: false,
+        sql: "ALTER TABLE skills ADD COLUMN project TEXT COLLATE \"C\" NOT NULL DEFAULT '';
+    ALTER TABLE skills DROP CONSTRAINT skills_name_key;
+    ALTER TABLE skills ADD CONSTRAINT skills_name_project_key UNIQUE (name, project);
+    CREATE FUNCTION visible_skills(projects TEXT[]) RETURNS SETOF skills
+    LANGUAGE sql STABLE AS $$
+        SELECT s.* FROM skills s
+        WHERE (s.project = '' OR s.project = ANY (projects))
+          AND NOT EXISTS (
+            SELECT 1 FROM skills o
+            WHERE o.name = s.name AND o.id <> s.id
+              AND (o.project = '' OR o.project = ANY (projects))
+              AND ((s.deleted AND NOT o.deleted)
+                   OR (o.deleted = s.deleted AND length(o.project) > length(s.project))))
+    $$;",
+    },
 ];
+
+/// The version whose migration gave skills their project; skills discovered in a project
+/// before it are given theirs as it runs ([`assign_projects`]).
+const PROJECTS_SINCE: usize = 4;
 
 /// The advisory lock key that serializes migrations (any fixed number; this one spells
 /// `skillpat` in ASCII).
@@ -183,6 +211,9 @@ pub struct PostgresStore {
     schema: String,
     /// The change signals, once [`Store::watch_changes`] has started the listener.
     changes: Arc<OnceLock<broadcast::Sender<()>>>,
+    /// The project folders whose skills this store shows besides the shared ones
+    /// ([`ProjectView`]), the argument of every `visible_skills`.
+    projects: Vec<String>,
 }
 
 impl std::fmt::Debug for PostgresStore {
@@ -246,8 +277,14 @@ impl PostgresStore {
     /// Connects to the database `url` names (`postgres://user@host:port/database`, with any
     /// libpq-style parameters tokio-postgres understands, and `sslmode`/`sslrootcert` as libpq
     /// reads them), and brings its schema up to date. Fails with the server's reason when the
-    /// database cannot be reached.
+    /// database cannot be reached. It shows only the skills every project shares
+    /// ([`PostgresStore::open_in`] for a project's).
     pub async fn open(url: &str) -> StoreResult<PostgresStore> {
+        PostgresStore::open_in(url, &ProjectView::shared()).await
+    }
+
+    /// [`PostgresStore::open`], showing also the skills of the projects of `view`.
+    pub async fn open_in(url: &str, view: &ProjectView) -> StoreResult<PostgresStore> {
         let (url, tls_settings) = tls::split_url(url, |key| std::env::var(key).ok())?;
         let url = url.as_str();
         let mut config = tokio_postgres::Config::from_str(url).map_err(|error| {
@@ -281,6 +318,7 @@ impl PostgresStore {
             tls,
             schema: String::new(),
             changes: Arc::default(),
+            projects: view.folders().to_vec(),
         };
         store.migrate().await?;
         store.schema = store
@@ -447,6 +485,9 @@ impl PostgresStore {
         schema::check_compatible(version, oldest, MIGRATIONS.len())?;
         for (index, migration) in MIGRATIONS.iter().enumerate().skip(version) {
             transaction.batch_execute(migration.sql).await?;
+            if index + 1 == PROJECTS_SINCE {
+                assign_projects(&transaction).await?;
+            }
             let to_number = |value: usize| {
                 i32::try_from(value)
                     .map_err(|_| StoreError::Database("too many migrations".to_owned()))
@@ -475,6 +516,26 @@ impl PostgresStore {
             .try_get(0)?;
         Ok(usize::try_from(version).unwrap_or(0))
     }
+}
+
+/// Gives each skill discovered in a project before skills had projects its project
+/// ([`Provenance::project`]), so it stops being shown in every other project.
+async fn assign_projects(transaction: &Transaction<'_>) -> StoreResult<()> {
+    for row in transaction
+        .query("SELECT id, provenance FROM skills", &[])
+        .await?
+    {
+        let id: i64 = row.try_get(0)?;
+        if let Some(project) = parse_provenance(row.try_get(1)?)?.project() {
+            transaction
+                .execute(
+                    "UPDATE skills SET project = $2 WHERE id = $1",
+                    &[&id, &project],
+                )
+                .await?;
+        }
+    }
+    Ok(())
 }
 
 /// A key from a row of `SELECT {KEY_COLUMNS}`.
@@ -556,6 +617,7 @@ struct SkillRow {
     revision: u64,
     deleted: bool,
     content_hash: String,
+    provenance: String,
 }
 
 fn skill_row(row: &PgRow) -> StoreResult<SkillRow> {
@@ -564,38 +626,64 @@ fn skill_row(row: &PgRow) -> StoreResult<SkillRow> {
         revision: revision_of(row.try_get(1)?),
         deleted: row.try_get(2)?,
         content_hash: row.try_get(3)?,
+        provenance: row.try_get(4)?,
     })
 }
 
-/// The skill's row, locked for the rest of the transaction when `lock` (a writer's read).
+/// The row of the skill `name` as a view of `projects` shows it, locked for the rest of the
+/// transaction when `lock` (a writer's read).
 async fn find(
     transaction: &Transaction<'_>,
+    projects: &[String],
     name: &str,
     lock: bool,
 ) -> StoreResult<Option<SkillRow>> {
     let sql = if lock {
-        "SELECT id, revision, deleted, content_hash FROM skills WHERE name = $1 FOR UPDATE"
+        // A function's rows cannot be locked: lock the row it names.
+        "SELECT id, revision, deleted, content_hash, provenance FROM skills
+         WHERE id = (SELECT id FROM visible_skills($2) WHERE name = $1) FOR UPDATE"
     } else {
-        "SELECT id, revision, deleted, content_hash FROM skills WHERE name = $1"
+        "SELECT id, revision, deleted, content_hash, provenance FROM visible_skills($2) WHERE name = $1"
     };
-    cached_query_opt(transaction, sql, &[&name])
+    cached_query_opt(transaction, sql, &[&name, &projects])
         .await?
         .as_ref()
         .map(skill_row)
         .transpose()
 }
 
-/// The locked row of `name`, which must be at revision `expected`.
+/// The locked row of the skill `name` in `project` (`""`: shared), whether a view shows it
+/// or not.
+async fn find_in(
+    transaction: &Transaction<'_>,
+    name: &str,
+    project: &str,
+) -> StoreResult<Option<SkillRow>> {
+    cached_query_opt(
+        transaction,
+        "SELECT id, revision, deleted, content_hash, provenance FROM skills
+         WHERE name = $1 AND project = $2 FOR UPDATE",
+        &[&name, &project],
+    )
+    .await?
+    .as_ref()
+    .map(skill_row)
+    .transpose()
+}
+
+/// The locked row of `name` as `projects` see it, which must be at revision `expected`.
 async fn existing(
     transaction: &Transaction<'_>,
+    projects: &[String],
     name: &str,
     expected: u64,
 ) -> StoreResult<SkillRow> {
-    let row = find(transaction, name, true).await?;
+    let row = find(transaction, projects, name, true).await?;
     rules::at_expected(name, row, |row| row.revision, expected)
 }
 
-/// Inserts a row for a new skill and gives its id, or `None` when the name exists (possibly
+/// Inserts a row for a new skill and gives its id, or `None` when the name exists in its
+/// project (possibly
 /// inserted by a concurrent transaction, which this one waits for: the unique index is the lock).
 async fn insert_skill(
     transaction: &Transaction<'_>,
@@ -605,9 +693,9 @@ async fn insert_skill(
     let provenance_json =
         serde_json::to_string(provenance).map_err(|e| StoreError::Database(e.to_string()))?;
     let row = cached_query_opt(transaction,
-            "INSERT INTO skills (name, description, revision, deleted, content_hash, provenance, updated_at)
-             VALUES ($1, '', 0, false, '', $2, '') ON CONFLICT (name) DO NOTHING RETURNING id",
-            &[&name, &provenance_json],
+            "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at)
+             VALUES ($1, $2, '', 0, false, '', $3, '') ON CONFLICT (name, project) DO NOTHING RETURNING id",
+            &[&name, &provenance.project_key(), &provenance_json],
         )
         .await?;
     row.map(|row| row.try_get(0))
@@ -702,16 +790,17 @@ async fn write_revision(
     })
 }
 
-/// Reads revision `revision` (or the current one) of skill `name`.
+/// Reads revision `revision` (or the current one) of skill `name` as `projects` see it.
 async fn load(
     transaction: &Transaction<'_>,
+    projects: &[String],
     name: &str,
     revision: Option<u64>,
 ) -> StoreResult<StoredSkill> {
     let Some(row) = cached_query_opt(
         transaction,
-        "SELECT id, revision, provenance FROM skills WHERE name = $1",
-        &[&name],
+        "SELECT id, revision, provenance FROM visible_skills($2) WHERE name = $1",
+        &[&name, &projects],
     )
     .await?
     else {
@@ -955,21 +1044,27 @@ impl Store for PostgresStore {
         let snapshot = checked(snapshot)?;
         let name = meta(&snapshot)?.name;
         self.write(async |transaction| {
-            let Some(id) = insert_skill(transaction, &name, &provenance).await? else {
-                let row = find(transaction, &name, true).await?.ok_or_else(|| {
-                    StoreError::Database(format!("skill `{name}` vanished while being created"))
-                })?;
-                return Err(StoreError::AlreadyExists {
-                    name: name.clone(),
-                    revision: row.revision,
-                    deleted: row.deleted,
-                });
+            let taken = match find(transaction, &self.projects, &name, true).await? {
+                Some(row) => Some(row),
+                None => match insert_skill(transaction, &name, &provenance).await? {
+                    Some(id) => {
+                        return write_revision(
+                            transaction,
+                            &NewRevision::first(id, &change, &snapshot, &provenance),
+                        )
+                        .await;
+                    }
+                    None => find_in(transaction, &name, provenance.project_key()).await?,
+                },
             };
-            write_revision(
-                transaction,
-                &NewRevision::first(id, &change, &snapshot, &provenance),
-            )
-            .await
+            let row = taken.ok_or_else(|| {
+                StoreError::Database(format!("skill `{name}` vanished while being created"))
+            })?;
+            Err(StoreError::AlreadyExists {
+                name: name.clone(),
+                revision: row.revision,
+                deleted: row.deleted,
+            })
         })
         .await
     }
@@ -983,7 +1078,7 @@ impl Store for PostgresStore {
     ) -> StoreResult<StoredSkill> {
         let snapshot = checked(snapshot)?;
         self.write(async |transaction| {
-            let row = existing(transaction, name, expected).await?;
+            let row = existing(transaction, &self.projects, name, expected).await?;
             rules::check_state(name, row.deleted, Operation::Update)?;
             rules::check_keeps_name(name, &snapshot)?;
             let provenance_text: String = cached_query_one(
@@ -1012,9 +1107,9 @@ impl Store for PostgresStore {
 
     async fn delete(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill> {
         self.write(async |transaction| {
-            let row = existing(transaction, name, expected).await?;
+            let row = existing(transaction, &self.projects, name, expected).await?;
             rules::check_state(name, row.deleted, Operation::Delete)?;
-            let current = load(transaction, name, Some(row.revision)).await?;
+            let current = load(transaction, &self.projects, name, Some(row.revision)).await?;
             write_revision(
                 transaction,
                 &NewRevision::after(
@@ -1033,9 +1128,9 @@ impl Store for PostgresStore {
 
     async fn restore(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill> {
         self.write(async |transaction| {
-            let row = existing(transaction, name, expected).await?;
+            let row = existing(transaction, &self.projects, name, expected).await?;
             rules::check_state(name, row.deleted, Operation::Restore)?;
-            let current = load(transaction, name, Some(row.revision)).await?;
+            let current = load(transaction, &self.projects, name, Some(row.revision)).await?;
             write_revision(
                 transaction,
                 &NewRevision::after(
@@ -1060,9 +1155,9 @@ impl Store for PostgresStore {
         change: Change,
     ) -> StoreResult<StoredSkill> {
         self.write(async |transaction| {
-            let row = existing(transaction, name, expected).await?;
+            let row = existing(transaction, &self.projects, name, expected).await?;
             rules::check_state(name, row.deleted, Operation::Rollback)?;
-            let target = load(transaction, name, Some(to)).await?;
+            let target = load(transaction, &self.projects, name, Some(to)).await?;
             write_revision(
                 transaction,
                 &NewRevision::after(
@@ -1080,7 +1175,7 @@ impl Store for PostgresStore {
     }
 
     async fn get(&self, name: &str, revision: Option<u64>) -> StoreResult<StoredSkill> {
-        self.read(async |transaction| load(transaction, name, revision).await)
+        self.read(async |transaction| load(transaction, &self.projects, name, revision).await)
             .await
     }
 
@@ -1089,11 +1184,11 @@ impl Store for PostgresStore {
             let mut files: HashMap<i64, Vec<SkillFile>> = HashMap::new();
             for row in cached_query(
                 transaction,
-                "SELECT f.skill_id, f.path, b.bytes FROM skills s
+                "SELECT f.skill_id, f.path, b.bytes FROM visible_skills($1) s
                  JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
                  JOIN blobs b ON b.sha256 = f.sha256
                  WHERE NOT s.deleted ORDER BY f.skill_id, f.path COLLATE \"C\"",
-                &[],
+                &[&self.projects],
             )
             .await?
             {
@@ -1106,9 +1201,9 @@ impl Store for PostgresStore {
                 transaction,
                 "SELECT s.id, s.name, s.revision, s.provenance, r.created_at, r.description,
                         r.tool_name, r.content_hash, r.skill_md
-                 FROM skills s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
+                 FROM visible_skills($1) s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
                  WHERE NOT s.deleted ORDER BY s.name",
-                &[],
+                &[&self.projects],
             )
             .await?
             .iter()
@@ -1138,8 +1233,8 @@ impl Store for PostgresStore {
         self.read(async |transaction| {
             cached_query(
                 transaction,
-                "SELECT name, revision FROM skills WHERE NOT deleted ORDER BY name",
-                &[],
+                "SELECT name, revision FROM visible_skills($1) WHERE NOT deleted ORDER BY name",
+                &[&self.projects],
             )
             .await?
             .iter()
@@ -1178,10 +1273,10 @@ impl Store for PostgresStore {
         let fetch = i64::try_from(limit + 1).unwrap_or(1001);
         self.read(async |transaction| {
             let rows = cached_query(transaction,
-                    "SELECT name, description, tool_name, revision, deleted, updated_at, provenance FROM skills
+                    "SELECT name, description, tool_name, revision, deleted, updated_at, provenance FROM visible_skills($5)
                      WHERE name > $1 AND ($2 OR NOT deleted) AND starts_with(name, $3)
                      ORDER BY name LIMIT $4",
-                    &[&after, &include_deleted, &prefix, &fetch],
+                    &[&after, &include_deleted, &prefix, &fetch, &self.projects],
                 )
                 .await?;
             let mut items = rows
@@ -1225,11 +1320,11 @@ impl Store for PostgresStore {
                 let sql = format!(
                     "SELECT s.id, s.name, s.description,
                             ts_rank('{RANK_WEIGHTS}'::float4[], x.document, q, {RANK_NORMALIZATION})::float8 AS rank
-                     FROM skill_search x JOIN skills s ON s.id = x.skill_id,
+                     FROM skill_search x JOIN visible_skills($3) s ON s.id = x.skill_id,
                           to_tsquery('english'::regconfig, $1) q
                      WHERE {filter} @@ q ORDER BY rank DESC, s.name LIMIT $2"
                 );
-                for r in cached_query(transaction, &sql, &[&ts_query, &pool]).await? {
+                for r in cached_query(transaction, &sql, &[&ts_query, &pool, &self.projects]).await? {
                     candidates.push(search::Candidate {
                         key: r.try_get(0)?,
                         name: r.try_get(1)?,
@@ -1258,7 +1353,7 @@ impl Store for PostgresStore {
 
     async fn history(&self, name: &str) -> StoreResult<Vec<Revision>> {
         self.read(async |transaction| {
-            let row = find(transaction, name, false)
+            let row = find(transaction, &self.projects, name, false)
                 .await?
                 .ok_or_else(|| StoreError::NotFound {
                     name: name.to_owned(),
@@ -1304,7 +1399,22 @@ impl Store for PostgresStore {
                     report.not_read += 1;
                     continue;
                 };
-                let existing = match find(transaction, &name, true).await? {
+                let project = item.provenance.project_key();
+                let existing = match find_in(transaction, &name, project).await? {
+                    Some(row)
+                        if !row.deleted
+                            && !scopes::import_may_replace(
+                                &parse_provenance(&row.provenance)?,
+                                &item.provenance,
+                            ) =>
+                    {
+                        report.shadowed.push(ShadowedSkill {
+                            path: item.provenance.folder().to_owned(),
+                            kept: parse_provenance(&row.provenance)?.folder().to_owned(),
+                            name,
+                        });
+                        continue;
+                    }
                     Some(row) => Some(row),
                     None => match insert_skill(transaction, &name, &item.provenance).await? {
                         Some(id) => {
@@ -1318,7 +1428,7 @@ impl Store for PostgresStore {
                             continue;
                         }
                         // Created by someone else meanwhile: treat it as existing.
-                        None => find(transaction, &name, true).await?,
+                        None => find_in(transaction, &name, project).await?,
                     },
                 };
                 let Some(row) = existing else {
@@ -1356,6 +1466,30 @@ impl Store for PostgresStore {
             }
             given_order.restore(&mut report);
             Ok(report)
+        })
+        .await
+    }
+
+    async fn shadowed(&self) -> StoreResult<Vec<ShadowedSkill>> {
+        self.read(async |transaction| {
+            cached_query(
+                transaction,
+                "SELECT s.name, s.provenance, v.provenance FROM skills s
+                 JOIN visible_skills($1) v ON v.name = s.name AND v.id <> s.id
+                 WHERE NOT s.deleted AND (s.project = '' OR s.project = ANY ($1))
+                 ORDER BY s.name, length(s.project) DESC",
+                &[&self.projects],
+            )
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(ShadowedSkill {
+                    name: row.try_get(0)?,
+                    path: parse_provenance(row.try_get(1)?)?.folder().to_owned(),
+                    kept: parse_provenance(row.try_get(2)?)?.folder().to_owned(),
+                })
+            })
+            .collect()
         })
         .await
     }

@@ -17,10 +17,12 @@ use crate::import_plan::{self, Planned};
 use crate::keys::{KEY_COLUMNS, KeyInfo, Role, StoredKey};
 use crate::model::{
     Change, FolderContent, FolderImport, ImportReport, ListFilter, Operation, Page, Provenance,
-    RecordedStamp, Revision, SearchHit, SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
+    RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillFile, SkillSnapshot, SkillSummary,
+    StoredSkill,
 };
 use crate::rules::{self, NewRevision};
 use crate::schema::{self, Migration};
+use crate::scopes::{self, ProjectView};
 use crate::search;
 use crate::store::Store;
 use crate::time::now_rfc3339;
@@ -100,7 +102,51 @@ const MIGRATIONS: &[Migration] = &[
         stamp TEXT NOT NULL
     );",
     },
+    // Skills of a project (see `crate::scopes`): a name is unique per project, `''` being the
+    // skills every project shares. SQLite cannot drop a column's `UNIQUE`, so the table is
+    // made again with its ids (which revisions, files, stamps and the search index use).
+    // Breaking: an older skillpath would serve every project's skills everywhere.
+    Migration {
+        additive: false,
+        sql: "CREATE TABLE skills_by_project (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        project TEXT NOT NULL DEFAULT '',
+        description TEXT NOT NULL,
+        tool_name TEXT,
+        revision INTEGER NOT NULL,
+        deleted INTEGER NOT NULL,
+        content_hash TEXT NOT NULL,
+        provenance TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (name, project)
+    );
+    INSERT INTO skills_by_project (id, name, description, tool_name, revision, deleted, content_hash, provenance, updated_at)
+        SELECT id, name, description, tool_name, revision, deleted, content_hash, provenance, updated_at FROM skills;
+    DROP TABLE skills;
+    ALTER TABLE skills_by_project RENAME TO skills;",
+    },
 ];
+
+/// The version whose migration gave skills their project; skills discovered in a project
+/// before it are given theirs as it runs ([`assign_projects`]).
+const PROJECTS_SINCE: usize = 4;
+
+/// What a connection sees of the skills: `visible_skills`, the skills every project shares
+/// and those of the store's [`ProjectView`] (`visible_projects`), one per name by the
+/// precedence of [`crate::scopes`]: a live skill over a deleted one, then the nearest project
+/// (the longest folder, since the view's folders all contain its start) over the shared
+/// skills (`''`). Temporary, so each connection has its own view.
+const VIEW: &str = "CREATE TEMP TABLE visible_projects (folder TEXT PRIMARY KEY);
+    CREATE TEMP VIEW visible_skills AS
+    SELECT s.* FROM main.skills s
+    WHERE (s.project = '' OR s.project IN (SELECT folder FROM visible_projects))
+      AND NOT EXISTS (
+        SELECT 1 FROM main.skills o
+        WHERE o.name = s.name AND o.id <> s.id
+          AND (o.project = '' OR o.project IN (SELECT folder FROM visible_projects))
+          AND (o.deleted < s.deleted
+               OR (o.deleted = s.deleted AND length(o.project) > length(s.project))));";
 
 /// The version whose migration made `schema_compatibility`.
 const COMPATIBILITY_RECORDED_SINCE: usize = 2;
@@ -126,8 +172,14 @@ impl std::fmt::Debug for SqliteStore {
 }
 
 impl SqliteStore {
-    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date; it
+    /// shows only the skills every project shares ([`SqliteStore::open_in`] for a project's).
     pub fn open(path: &Path) -> StoreResult<SqliteStore> {
+        SqliteStore::open_in(path, &ProjectView::shared())
+    }
+
+    /// [`SqliteStore::open`], showing also the skills of the projects of `view`.
+    pub fn open_in(path: &Path, view: &ProjectView) -> StoreResult<SqliteStore> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|source| StoreError::Io {
                 context: format!("cannot create the database folder `{}`", parent.display()),
@@ -144,6 +196,13 @@ impl SqliteStore {
         // read the index from memory. Pages are allocated only as they are used.
         connection.pragma_update(None, "cache_size", -32 * 1024)?;
         migrate(&mut connection)?;
+        connection.execute_batch(VIEW)?;
+        for folder in view.folders() {
+            connection.execute(
+                "INSERT OR IGNORE INTO visible_projects (folder) VALUES (?1)",
+                params![folder],
+            )?;
+        }
         Ok(SqliteStore {
             connection: Arc::new(Mutex::new(connection)),
             path: path.to_path_buf(),
@@ -195,8 +254,18 @@ fn migrate(connection: &mut Connection) -> StoreResult<()> {
         // Up to date, or newer: no write lock needed.
         return schema::check_compatible(current, recorded_oldest(connection, current), known);
     }
-    // One migration per write transaction, the version read inside it: two processes opening a
-    // new database at once do not both run a migration.
+    // Migrations may make a table again (SQLite's way to change a constraint), which must
+    // happen with foreign keys off; each checks them before it commits.
+    connection.pragma_update(None, "foreign_keys", "OFF")?;
+    let migrated = run_migrations(connection, known);
+    connection.pragma_update(None, "foreign_keys", "ON")?;
+    migrated
+}
+
+/// The migrations a database at an older version lacks. One migration per write transaction,
+/// the version read inside it: two processes opening a new database at once do not both run a
+/// migration.
+fn run_migrations(connection: &mut Connection, known: usize) -> StoreResult<()> {
     loop {
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let version = schema_version(&transaction)?;
@@ -206,6 +275,20 @@ fn migrate(connection: &mut Connection) -> StoreResult<()> {
             return Ok(());
         };
         transaction.execute_batch(migration.sql)?;
+        if version + 1 == PROJECTS_SINCE {
+            assign_projects(&transaction)?;
+        }
+        let broken: Option<String> = transaction
+            .query_row("SELECT \"table\" FROM pragma_foreign_key_check", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if let Some(table) = broken {
+            return Err(StoreError::Database(format!(
+                "migration {} would leave rows of `{table}` without the row they refer to; the database is unchanged",
+                version + 1
+            )));
+        }
         transaction.pragma_update(None, "user_version", (version + 1) as i64)?;
         let oldest = schema::oldest_compatible(MIGRATIONS, version + 1) as i64;
         if version + 1 >= COMPATIBILITY_RECORDED_SINCE {
@@ -216,6 +299,24 @@ fn migrate(connection: &mut Connection) -> StoreResult<()> {
         }
         transaction.commit()?;
     }
+}
+
+/// Gives each skill discovered in a project before skills had projects its project
+/// ([`Provenance::project`]), so it stops being shown in every other project.
+fn assign_projects(transaction: &Transaction<'_>) -> StoreResult<()> {
+    let mut statement = transaction.prepare("SELECT id, provenance FROM skills")?;
+    let rows = statement
+        .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?
+        .collect::<Result<Vec<_>, _>>()?;
+    for (id, provenance) in rows {
+        if let Some(project) = parse_provenance(&provenance)?.project() {
+            transaction.execute(
+                "UPDATE skills SET project = ?2 WHERE id = ?1",
+                params![id, project],
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// How many migrations have run on the database.
@@ -291,22 +392,38 @@ struct Row {
     revision: u64,
     deleted: bool,
     content_hash: String,
+    provenance: String,
 }
 
+impl Row {
+    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
+        Ok(Row {
+            id: r.get(0)?,
+            revision: r.get::<_, i64>(1)? as u64,
+            deleted: r.get(2)?,
+            content_hash: r.get(3)?,
+            provenance: r.get(4)?,
+        })
+    }
+}
+
+/// The row of the skill `name` as the store's view shows it (see [`VIEW`]).
 fn row(transaction: &Connection, name: &str) -> StoreResult<Option<Row>> {
     Ok(transaction
-        .query_row(
-            "SELECT id, revision, deleted, content_hash FROM skills WHERE name = ?1",
-            params![name],
-            |r| {
-                Ok(Row {
-                    id: r.get(0)?,
-                    revision: r.get::<_, i64>(1)? as u64,
-                    deleted: r.get(2)?,
-                    content_hash: r.get(3)?,
-                })
-            },
-        )
+        .prepare_cached(
+            "SELECT id, revision, deleted, content_hash, provenance FROM visible_skills WHERE name = ?1",
+        )?
+        .query_row(params![name], Row::read)
+        .optional()?)
+}
+
+/// The row of the skill `name` in `project` (`""`: shared), whether the view shows it or not.
+fn row_in(transaction: &Connection, name: &str, project: &str) -> StoreResult<Option<Row>> {
+    Ok(transaction
+        .prepare_cached(
+            "SELECT id, revision, deleted, content_hash, provenance FROM skills WHERE name = ?1 AND project = ?2",
+        )?
+        .query_row(params![name, project], Row::read)
         .optional()?)
 }
 
@@ -435,8 +552,8 @@ fn insert_skill(
     let provenance_json =
         serde_json::to_string(provenance).map_err(|e| StoreError::Database(e.to_string()))?;
     transaction.execute(
-        "INSERT INTO skills (name, description, revision, deleted, content_hash, provenance, updated_at) VALUES (?1, '', 0, 0, '', ?2, '')",
-        params![name, provenance_json],
+        "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at) VALUES (?1, ?2, '', 0, 0, '', ?3, '')",
+        params![name, provenance.project_key(), provenance_json],
     )?;
     Ok(transaction.last_insert_rowid())
 }
@@ -558,7 +675,11 @@ impl Store for SqliteStore {
         let snapshot = checked(snapshot)?;
         self.write(move |transaction| {
             let name = meta(&snapshot)?.name;
-            if let Some(row) = row(transaction, &name)? {
+            let taken = match row(transaction, &name)? {
+                Some(row) => Some(row),
+                None => row_in(transaction, &name, provenance.project_key())?,
+            };
+            if let Some(row) = taken {
                 return Err(StoreError::AlreadyExists {
                     name,
                     revision: row.revision,
@@ -685,7 +806,7 @@ impl Store for SqliteStore {
             let mut files: HashMap<i64, Vec<SkillFile>> = HashMap::new();
             {
                 let mut statement = transaction.prepare(
-                    "SELECT f.skill_id, f.path, b.bytes FROM skills s
+                    "SELECT f.skill_id, f.path, b.bytes FROM visible_skills s
                      JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
                      JOIN blobs b ON b.sha256 = f.sha256
                      WHERE NOT s.deleted ORDER BY f.skill_id, f.path",
@@ -701,7 +822,7 @@ impl Store for SqliteStore {
             let mut statement = transaction.prepare(
                 "SELECT s.id, s.name, s.revision, s.provenance, r.created_at, r.description,
                         r.tool_name, r.content_hash, r.skill_md
-                 FROM skills s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
+                 FROM visible_skills s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
                  WHERE NOT s.deleted ORDER BY s.name",
             )?;
             let mut rows = statement.query([])?;
@@ -732,7 +853,7 @@ impl Store for SqliteStore {
     async fn current_revisions(&self) -> StoreResult<Vec<(String, u64)>> {
         self.with(|connection| {
             let mut statement = connection.prepare_cached(
-                "SELECT name, revision FROM skills WHERE NOT deleted ORDER BY name",
+                "SELECT name, revision FROM visible_skills WHERE NOT deleted ORDER BY name",
             )?;
             let rows = statement.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?;
             Ok(rows.collect::<Result<_, _>>()?)
@@ -755,7 +876,7 @@ impl Store for SqliteStore {
         self.with(move |connection| {
             let prefix = filter.name_prefix.unwrap_or_default();
             let mut statement = connection.prepare_cached(
-                "SELECT name, description, tool_name, revision, deleted, updated_at, provenance FROM skills
+                "SELECT name, description, tool_name, revision, deleted, updated_at, provenance FROM visible_skills
                  WHERE name > ?1 AND (?2 OR deleted = 0) AND substr(name, 1, length(?3)) = ?3
                  ORDER BY name LIMIT ?4",
             )?;
@@ -821,7 +942,7 @@ impl Store for SqliteStore {
                 }
                 let mut statement = connection.prepare_cached(
                     "SELECT s.id, s.name, s.description, bm25(skills_fts, ?2, ?3, ?4) AS rank
-                     FROM skills_fts JOIN skills s ON s.id = skills_fts.rowid
+                     FROM skills_fts JOIN visible_skills s ON s.id = skills_fts.rowid
                      WHERE skills_fts MATCH ?1 ORDER BY rank LIMIT ?5",
                 )?;
                 let found = statement
@@ -897,7 +1018,19 @@ impl Store for SqliteStore {
                     report.not_read += 1;
                     continue;
                 };
-                let current = match row(transaction, &name)? {
+                let existing = row_in(transaction, &name, item.provenance.project_key())?;
+                if let Some(row) = &existing
+                    && !row.deleted
+                    && !scopes::import_may_replace(&parse_provenance(&row.provenance)?, &item.provenance)
+                {
+                    report.shadowed.push(ShadowedSkill {
+                        path: item.provenance.folder().to_owned(),
+                        kept: parse_provenance(&row.provenance)?.folder().to_owned(),
+                        name,
+                    });
+                    continue;
+                }
+                let current = match existing {
                     None => {
                         let id = insert_skill(transaction, &name, &item.provenance)?;
                         write_revision_unindexed(
@@ -940,6 +1073,30 @@ impl Store for SqliteStore {
             index.write(transaction)?;
             given_order.restore(&mut report);
             Ok(report)
+        })
+        .await
+    }
+
+    async fn shadowed(&self) -> StoreResult<Vec<ShadowedSkill>> {
+        self.with(|connection| {
+            let mut statement = connection.prepare_cached(
+                "SELECT s.name, s.provenance, v.provenance FROM main.skills s
+                 JOIN visible_skills v ON v.name = s.name AND v.id <> s.id
+                 WHERE NOT s.deleted AND (s.project = '' OR s.project IN (SELECT folder FROM visible_projects))
+                 ORDER BY s.name, length(s.project) DESC",
+            )?;
+            let rows = statement
+                .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?
+                .collect::<Result<Vec<_>, _>>()?;
+            rows.into_iter()
+                .map(|(name, hidden, shown)| {
+                    Ok(ShadowedSkill {
+                        name,
+                        path: parse_provenance(&hidden)?.folder().to_owned(),
+                        kept: parse_provenance(&shown)?.folder().to_owned(),
+                    })
+                })
+                .collect()
         })
         .await
     }

@@ -7,7 +7,7 @@ use crate::error::StoreResult;
 use crate::keys::{KeyInfo, StoredKey};
 use crate::model::{
     Change, FolderImport, ImportItem, ImportReport, ListFilter, Page, Provenance, RecordedStamp,
-    Revision, SearchHit, SkillSnapshot, SkillSummary, StoredSkill,
+    Revision, SearchHit, ShadowedSkill, SkillSnapshot, SkillSummary, StoredSkill,
 };
 
 /// A place that keeps skills with their revisions. Every write takes the revision the writer
@@ -69,6 +69,11 @@ pub trait Store: Send + Sync {
     /// Live skills matching `query`, best first: a match in the name counts most, then the
     /// description, then the body. Any text is a valid query.
     async fn search(&self, query: &str, limit: usize) -> StoreResult<Vec<SearchHit>>;
+
+    /// Every live skill the store's view would show but for another of the same name that
+    /// takes precedence (a project's skill over a shared one; see [`crate::scopes`]), with
+    /// the one shown, in name order.
+    async fn shadowed(&self) -> StoreResult<Vec<ShadowedSkill>>;
 
     /// Every revision of `name`, oldest first.
     async fn history(&self, name: &str) -> StoreResult<Vec<Revision>>;

@@ -7,6 +7,8 @@
 //! for one test. `sqlite` instantiates the suite for SQLite and adds the SQLite-specific tests;
 //! `postgres` does the same for PostgreSQL (`$SKILLPATH_TEST_POSTGRES`, a fresh schema per test).
 //!
+//! `scopes` opens stores with the views of several projects on one database (both backends).
+//!
 //! `corpus` runs the real-world skills corpus (`$SKILLPATH_CORPUS`, else `../shared/corpus` next
 //! to the workspace) through import, export and search; it fails, never skips, when the corpus
 //! is missing.
@@ -16,4 +18,5 @@ mod support;
 
 mod corpus;
 mod postgres;
+mod scopes;
 mod sqlite;

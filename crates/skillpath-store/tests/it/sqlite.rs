@@ -15,7 +15,20 @@ pub(crate) async fn open_sqlite() -> Backend {
     let dir = tempfile::tempdir().expect("a temp folder");
     let path = dir.path().join("skills.db");
     let store = SqliteStore::open(&path).expect("the database opens");
-    Backend::new(Arc::new(store), dir, move || Some(database_size(&path)))
+    let size_of = path.clone();
+    Backend::new(
+        Arc::new(store),
+        dir,
+        move || Some(database_size(&size_of)),
+        Box::new(move |view| {
+            let path = path.clone();
+            Box::pin(async move {
+                let store: Arc<dyn Store> =
+                    Arc::new(SqliteStore::open_in(&path, &view).expect("the database opens"));
+                store
+            })
+        }),
+    )
 }
 
 /// The sizes of the database file and its WAL and shared-memory files.
@@ -455,5 +468,56 @@ async fn two_connections_on_one_file_serialize_their_writes() {
     assert_eq!(
         first.get("contested", None).await.expect("get").revision,
         21
+    );
+}
+
+/// A database written by skillpath before skills had projects (schema 3, made by `skillpath
+/// import --discover` in `/tmp/skillpath-legacy/proj`, a repository with a project skill
+/// `deploy`, and a user skill `notes` in `/tmp/skillpath-legacy/home`): upgrading gives the
+/// project skill its project, so other projects stop seeing it, and keeps every revision.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn upgrading_a_database_gives_skills_discovered_in_a_project_their_project() {
+    let dir = tempfile::tempdir().expect("a temp folder");
+    let path = dir.path().join("legacy.db");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/it/fixtures/schema-3-with-project-skills.db");
+    std::fs::copy(&fixture, &path).expect("copy the fixture");
+    assert_eq!(
+        count(&path, "SELECT user_version FROM pragma_user_version"),
+        3
+    );
+
+    let elsewhere = SqliteStore::open(&path).expect("the upgrade runs");
+    let names = |skills: Vec<skillpath_store::StoredSkill>| -> Vec<String> {
+        skills.into_iter().map(|skill| skill.name).collect()
+    };
+    assert_eq!(
+        names(elsewhere.current_skills().await.expect("skills")),
+        ["notes"],
+        "another project no longer sees the project's skill"
+    );
+    // The project folder no longer exists here: the view is the folder as given.
+    let view = skillpath_store::ProjectView::of(Path::new("/tmp/skillpath-legacy/proj"));
+    let in_project = SqliteStore::open_in(&path, &view).expect("open in the project");
+    assert_eq!(
+        names(in_project.current_skills().await.expect("skills")),
+        ["deploy", "notes"]
+    );
+    let deploy = in_project.get("deploy", None).await.expect("deploy");
+    assert_eq!(deploy.description, "Use when deploying the legacy project.");
+    assert_eq!(
+        in_project.history("deploy").await.expect("history").len(),
+        1
+    );
+    assert_eq!(
+        count(&path, "SELECT count(*) FROM pragma_foreign_key_check"),
+        0
+    );
+    assert_eq!(
+        count(
+            &path,
+            "SELECT count(*) FROM skills WHERE project = '/tmp/skillpath-legacy/proj'"
+        ),
+        1
     );
 }

@@ -73,6 +73,19 @@ macro_rules! store_suite {
             corpus_round_trips_through_import_and_export,
             corpus_search_finds_the_expected_skill,
         );
+        $crate::suite::store_suite!(@scopes $open;
+            each_project_sees_its_own_skills_and_the_shared_ones,
+            a_user_skill_never_replaces_one_of_the_stores_own,
+        );
+    };
+    (@scopes $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::scopes::$test(&backend).await;
+            }
+        )*
     };
     (@borrowed $open:path; $($test:ident),* $(,)?) => {
         $(

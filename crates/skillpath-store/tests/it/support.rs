@@ -2,12 +2,18 @@
 //! and provenance.
 
 use std::any::Any;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use skillpath_store::{
-    Change, ListFilter, Provenance, Revision, SkillFile, SkillSnapshot, SkillSummary, Store,
-    StoreResult,
+    Change, ListFilter, ProjectView, Provenance, Revision, SkillFile, SkillSnapshot, SkillSummary,
+    Store, StoreResult,
 };
+
+/// Opens another store on the backend's database, with a view of some projects.
+pub(crate) type OpenIn =
+    Box<dyn Fn(ProjectView) -> Pin<Box<dyn Future<Output = Arc<dyn Store>> + Send>> + Send + Sync>;
 
 /// A fresh store for one test, with whatever must live as long as it (a temp folder, a
 /// throw-away database) and a way to measure its size on disk.
@@ -15,21 +21,30 @@ pub(crate) struct Backend {
     // Dropped first: the store closes before its temp folder goes.
     store: Arc<dyn Store>,
     size: Box<dyn Fn() -> Option<String> + Send + Sync>,
+    open_in: OpenIn,
     _keep: Box<dyn Any + Send + Sync>,
 }
 
 impl Backend {
-    /// A backend: the store, what it needs kept alive, and how to tell its size on disk.
+    /// A backend: the store, what it needs kept alive, how to tell its size on disk, and how
+    /// to open the same database with a view of some projects.
     pub(crate) fn new(
         store: Arc<dyn Store>,
         keep: impl Any + Send + Sync,
         size: impl Fn() -> Option<String> + Send + Sync + 'static,
+        open_in: OpenIn,
     ) -> Backend {
         Backend {
             store,
             size: Box::new(size),
+            open_in,
             _keep: Box::new(keep),
         }
+    }
+
+    /// Another store on the same database, showing the projects of `view`.
+    pub(crate) async fn open_in(&self, view: ProjectView) -> Arc<dyn Store> {
+        (self.open_in)(view).await
     }
 
     /// The store, borrowed.

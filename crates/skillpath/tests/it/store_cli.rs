@@ -318,7 +318,18 @@ fn scan_and_import_discover_the_standard_folders_with_precedence() {
         "{}",
         text(&import.stderr)
     );
-    let lint = env.json(&["show", "lint", "--format", "json"]);
+    // A project skill is the project's: shown in it, not outside it.
+    let outside = env.run(&["show", "lint"]);
+    assert_eq!(outside.status.code(), Some(1), "{outside:?}");
+    assert!(text(&outside.stderr).contains("no skill named `lint`"));
+    let inside = Command::new(skillpath_bin())
+        .args(["show", "lint", "--format", "json"])
+        .current_dir(env.path().join("project"))
+        .env("SKILLPATH_DB", env.path().join("store.db"))
+        .output()
+        .expect("run");
+    assert!(inside.status.success(), "{inside:?}");
+    let lint: Value = serde_json::from_slice(&inside.stdout).expect("JSON");
     assert!(
         lint["skill_md"]
             .as_str()

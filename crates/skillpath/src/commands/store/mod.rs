@@ -11,12 +11,13 @@ pub(crate) mod serve;
 
 use std::future::Future;
 
-use skillpath_store::{Change, Store, StoreError, location};
+use skillpath_store::{Change, ProjectView, Store, StoreError, location};
 
 use crate::cli::{ChangeArgs, DbArgs, OutputFormat};
 use crate::output::{self, ExitStatus};
 
-/// Opens the store the arguments name and runs `work` with it on a small runtime.
+/// Opens the store the arguments name, as a server started in the current folder sees it (its
+/// project's skills and the shared ones), and runs `work` with it on a small runtime.
 /// Store errors a user can act on exit 1 with the error and its hint; others exit 2.
 pub(crate) fn run<F, Fut>(db: &DbArgs, work: F) -> anyhow::Result<ExitStatus>
 where
@@ -27,7 +28,7 @@ where
         .enable_all()
         .build()?;
     let result = runtime.block_on(async {
-        let store = location::open(db.db.as_deref()).await?;
+        let store = location::open(db.db.as_deref(), &here()?).await?;
         work(store).await
     });
     match result {
@@ -46,6 +47,15 @@ where
             })
         }
     }
+}
+
+/// The view of the project the current folder is in.
+pub(crate) fn here() -> Result<ProjectView, StoreError> {
+    let folder = std::env::current_dir().map_err(|source| StoreError::Io {
+        context: "cannot read the current folder".to_owned(),
+        source,
+    })?;
+    Ok(ProjectView::of(&folder))
 }
 
 /// The change record for a command: `--author` or `$USER`, and `--message` or `default`.

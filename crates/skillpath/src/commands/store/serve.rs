@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use skillpath_server::folders::{FolderSources, FolderSync, watch};
 use skillpath_server::{KeyPolicy, ServerOptions, SkillServer, ToolsMode};
-use skillpath_store::{StoreError, location};
+use skillpath_store::{ProjectView, StoreError, location};
 
 use crate::cli::{AuthArg, ServeArgs, ToolsArg};
 use crate::inputs;
@@ -14,14 +14,14 @@ use crate::output::{self, ExitStatus};
 
 pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
     inputs::require_existing(&args.skills)?;
+    let project = std::env::current_dir()?;
+    // The server shows its own project's skills (and the shared ones), never another's.
+    let view = ProjectView::of(&project);
     let sources = FolderSources {
         discover: if args.no_discover {
             None
         } else {
-            Some((
-                std::env::current_dir()?,
-                std::env::var_os("HOME").map(PathBuf::from),
-            ))
+            Some((project, std::env::var_os("HOME").map(PathBuf::from)))
         },
         roots: args.skills.clone(),
     };
@@ -40,7 +40,7 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         .enable_all()
         .build()?;
     let result: Result<(), Box<dyn std::error::Error + Send + Sync>> = runtime.block_on(async {
-        let store: Arc<dyn skillpath_store::Store> = Arc::from(location::open(args.db.db.as_deref()).await?);
+        let store: Arc<dyn skillpath_store::Store> = Arc::from(location::open(args.db.db.as_deref(), &view).await?);
         let sync = Arc::new(FolderSync::new(sources, Arc::clone(&store)));
         // The server starts whatever the folders hold: a folder that cannot be loaded is
         // skipped and named, and a sync that fails (the store refused the import) is said

@@ -1,0 +1,147 @@
+//! Whose skills a store shows, and which of several skills with one name wins: the one rule
+//! of precedence that `serve`, `list_skills`, the Skills extension, the instructions' catalog,
+//! `scan` and every store command share.
+//!
+//! # Scopes
+//!
+//! One database holds the skills of every project on the machine (or the team), but a server
+//! started in a project shows only that project's own discovered skills, never another
+//! project's. Each stored skill belongs to one of:
+//!
+//! - **a project**: discovered in a project folder's standard skill folder (`.agents/skills`,
+//!   …). Its row carries that project folder ([`Provenance::project`]), and only a store opened
+//!   with a [`ProjectView`] that includes the folder shows it;
+//! - **everyone**: the store's own skills (created through tools, or imported by naming their
+//!   folder: `skillpath import DIR`, `serve --skills DIR`) and the user's discovered skills
+//!   (`~/.agents/skills`, …). Every view shows them.
+//!
+//! # Precedence
+//!
+//! When several skills a view shows share a name, the first of these wins and every other is
+//! reported as shadowed by it ([`crate::Store::shadowed`], [`crate::model::ImportReport::shadowed`]):
+//!
+//! 1. **the project's skills**, the nearest project folder first (a package's skills override
+//!    the repository's), as discovery orders them. The standard says project over user; a
+//!    project's authors put a skill in the repository for that project, which is more
+//!    specific than anything shared. A project skill is a row of its own, so it shadows a
+//!    shared skill of the same name in that project without changing it anywhere else.
+//! 2. **the store's own skills**: created through tools, or imported by naming their folder
+//!    (which makes a new revision of a store skill of the same name, as any explicit import
+//!    does). They are what someone put into the store on purpose, with their history and
+//!    authors; a same-named folder that happens to be in a home directory must not silently
+//!    replace them (and delete them again when that folder goes), so a user skill is left out
+//!    for them and reported.
+//! 3. **the user's discovered skills**.
+//!
+//! Deleted skills never shadow live ones.
+
+use std::path::Path;
+
+use crate::discovery::{self, PROJECT_LOCATIONS};
+use crate::model::Provenance;
+
+/// The project folders whose skills a store shows: a project folder and each parent up to the
+/// repository root, as [`discovery::project_dirs`] finds them, so exactly the skills that
+/// discovery from that folder would import. Empty: only the skills every project shares.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProjectView {
+    folders: Vec<String>,
+}
+
+impl ProjectView {
+    /// Only the skills every project shares (no project's own).
+    pub fn shared() -> ProjectView {
+        ProjectView::default()
+    }
+
+    /// The view of a server or command started in `start`.
+    pub fn of(start: &Path) -> ProjectView {
+        ProjectView {
+            folders: discovery::project_dirs(start)
+                .iter()
+                .map(|dir| dir.display().to_string())
+                .collect(),
+        }
+    }
+
+    /// The project folders, nearest first.
+    pub fn folders(&self) -> &[String] {
+        &self.folders
+    }
+}
+
+impl Provenance {
+    /// The project folder a project skill belongs to (the folder whose standard skill folder
+    /// it was discovered in), or `None` for a skill every project shares.
+    pub fn project(&self) -> Option<&str> {
+        let Provenance::Imported { root, scope, .. } = self else {
+            return None;
+        };
+        if scope != "project" {
+            return None;
+        }
+        PROJECT_LOCATIONS.iter().find_map(|relative| {
+            root.strip_suffix(relative)
+                .and_then(|folder| folder.strip_suffix('/'))
+                .filter(|folder| !folder.is_empty())
+        })
+    }
+
+    /// The row key of the project a skill belongs to: its project folder, or `""` for a
+    /// skill every project shares.
+    pub(crate) fn project_key(&self) -> &str {
+        self.project().unwrap_or("")
+    }
+
+    /// Whether this is a skill found in the user's standard skill folders.
+    fn is_user_discovered(&self) -> bool {
+        matches!(self, Provenance::Imported { scope, .. } if scope == "user")
+    }
+}
+
+/// Whether an import of `incoming` may write over the stored skill of the same name and
+/// project, which came from `existing` (rule 2 of the precedence above): a skill found in the
+/// user's folders never replaces one of the store's own.
+pub(crate) fn import_may_replace(existing: &Provenance, incoming: &Provenance) -> bool {
+    existing.is_user_discovered() || !incoming.is_user_discovered()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn imported(root: &str, scope: &str) -> Provenance {
+        Provenance::Imported {
+            path: format!("{root}/deploy"),
+            root: root.to_owned(),
+            scope: scope.to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_project_skill_belongs_to_the_folder_above_its_standard_location() {
+        for relative in PROJECT_LOCATIONS {
+            let provenance = imported(&format!("/work/app/{relative}"), "project");
+            assert_eq!(provenance.project(), Some("/work/app"), "{relative}");
+        }
+        assert_eq!(imported("/home/me/.agents/skills", "user").project(), None);
+        assert_eq!(imported("/work/skills", "folder").project(), None);
+        assert_eq!(Provenance::Api.project(), None);
+        // A project root not under a standard location is shared rather than lost.
+        assert_eq!(imported("/work/elsewhere", "project").project(), None);
+    }
+
+    #[test]
+    fn a_user_skill_never_replaces_one_of_the_stores_own() {
+        let user = imported("/home/me/.agents/skills", "user");
+        let folder = imported("/work/skills", "folder");
+        let project = imported("/work/app/.agents/skills", "project");
+        for store_own in [&Provenance::Api, &folder] {
+            assert!(!import_may_replace(store_own, &user));
+            assert!(import_may_replace(store_own, &folder));
+        }
+        assert!(import_may_replace(&user, &user));
+        assert!(import_may_replace(&user, &folder));
+        assert!(import_may_replace(&project, &project));
+    }
+}
