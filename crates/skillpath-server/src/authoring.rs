@@ -86,17 +86,21 @@ async fn run(
                 .iter()
                 .map(|s| serde_json::json!({"name": s.name, "description": s.description, "tool_name": s.tool_name, "revision": s.revision}))
                 .collect();
-            // Folders the server could not load are listed with every page, so an agent (or
-            // its user) learns why a skill it expects is missing.
+            // Folders the server could not load, and skills left out for another of their
+            // name, are listed with every page, so an agent (or its user) learns why a skill
+            // it expects is missing or is not the one it expects.
             let skipped: Vec<Value> = server
-                .skipped_folders()
+                .folder_report()
+                .skipped
                 .iter()
                 .map(|folder| folder.to_json())
                 .collect();
+            let shadowed = server.shadowed().await.map_err(store_error)?;
             Ok(serde_json::to_string_pretty(&serde_json::json!({
                 "skills": items,
                 "next_cursor": page.next_cursor,
                 "skipped_folders": skipped,
+                "shadowed": shadowed,
             }))
             .unwrap_or_default())
         }

@@ -16,7 +16,7 @@ use skillpath_core::walk::{self, WalkLimits};
 use skillpath_core::{Code, Diagnostic};
 use skillpath_store::discovery::{self, DiscoveryLimits};
 use skillpath_store::folder::{FolderDiagnostics, FolderSource, read_folders};
-use skillpath_store::{Change, ImportReport, Provenance, Store, StoreError};
+use skillpath_store::{Change, ImportReport, Provenance, ShadowedSkill, Store, StoreError};
 
 use crate::SkillServer;
 
@@ -41,6 +41,9 @@ pub struct Located {
     pub problems: Vec<String>,
     /// Skill folders found that cannot be loaded (discovery reads each one's name).
     pub unloadable: Vec<FolderDiagnostics>,
+    /// Skills discovery left out for another of the same name (a user skill for the
+    /// project's), each with the one kept.
+    pub shadowed: Vec<ShadowedSkill>,
     /// The folders to watch.
     pub watched: Vec<PathBuf>,
 }
@@ -67,6 +70,15 @@ impl FolderSources {
                     .iter()
                     .map(|shadowed| format!("shadowed: {shadowed}")),
             );
+            located.shadowed = found
+                .shadowed
+                .iter()
+                .map(|shadowed| ShadowedSkill {
+                    name: shadowed.found.name.clone(),
+                    path: shadowed.found.path.display().to_string(),
+                    kept: shadowed.by.path.display().to_string(),
+                })
+                .collect();
             sources.extend(found.skills.into_iter().map(|s| {
                 (
                     s.path,
@@ -115,6 +127,9 @@ pub struct SyncReport {
     pub warned: Vec<FolderDiagnostics>,
     /// What the search for skill folders passed over, and why.
     pub problems: Vec<String>,
+    /// Skills of the folders left out for another of the same name, by discovery or by the
+    /// import (see `skillpath_store::scopes`), each with the one kept.
+    pub shadowed: Vec<ShadowedSkill>,
 }
 
 impl SyncReport {
@@ -273,12 +288,17 @@ impl FolderSync {
         }
         *self.known.lock().map_err(|_| poisoned())? = now;
         Ok(SyncReport {
-            import,
             deleted,
             kept,
             skipped,
             warned: read.warned,
             problems: located.problems,
+            shadowed: located
+                .shadowed
+                .into_iter()
+                .chain(import.shadowed.iter().cloned())
+                .collect(),
+            import,
         })
     }
 }
@@ -360,7 +380,7 @@ async fn sync_and_refresh(sync: &FolderSync, server: &SkillServer) {
             for news in sync.news(&report) {
                 eprintln!("skillpath: {news}");
             }
-            server.set_skipped_folders(report.skipped.clone());
+            server.set_folder_report(report.skipped.clone(), report.shadowed.clone());
             if report.changed() {
                 let _ = server.refresh().await;
             }

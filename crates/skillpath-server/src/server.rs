@@ -22,7 +22,7 @@ use skillpath_core::golden_path::render::{self, ArgumentsError};
 use skillpath_core::golden_path::schema;
 use skillpath_store::folder::FolderDiagnostics;
 use skillpath_store::keys::Role as KeyRole;
-use skillpath_store::{Store, StoreError};
+use skillpath_store::{ShadowedSkill, Store, StoreError};
 use tokio::sync::broadcast;
 
 use crate::auth::Caller;
@@ -76,8 +76,18 @@ struct Inner {
     reloading: tokio::sync::Mutex<()>,
     changes: broadcast::Sender<Announcement>,
     options: ServerOptions,
-    /// The skill folders the last folder sync could not load, for `list_skills` to show.
-    skipped_folders: RwLock<Arc<Vec<FolderDiagnostics>>>,
+    /// What the last folder sync could not load, and what it left out for another skill of
+    /// the same name, for `list_skills` to show.
+    folder_report: RwLock<Arc<FolderReport>>,
+}
+
+/// What the last folder sync said about the folders, for `list_skills`.
+#[derive(Debug, Default)]
+pub(crate) struct FolderReport {
+    /// The skill folders that cannot be loaded, with why.
+    pub(crate) skipped: Vec<FolderDiagnostics>,
+    /// The skills left out for another of the same name, with the one kept.
+    pub(crate) shadowed: Vec<ShadowedSkill>,
 }
 
 /// The skillpath MCP server: a cheap handle, cloned for every session.
@@ -103,7 +113,7 @@ impl SkillServer {
                 reloading: tokio::sync::Mutex::new(()),
                 changes,
                 options,
-                skipped_folders: RwLock::default(),
+                folder_report: RwLock::default(),
             }),
             subscriptions: Arc::default(),
         })
@@ -146,19 +156,37 @@ impl SkillServer {
             .collect()
     }
 
-    /// Records the skill folders the last folder sync could not load.
-    pub fn set_skipped_folders(&self, skipped: Vec<FolderDiagnostics>) {
-        if let Ok(mut current) = self.inner.skipped_folders.write() {
-            *current = Arc::new(skipped);
+    /// Records what the last folder sync could not load (`skipped`) and left out for another
+    /// skill of the same name (`shadowed`).
+    pub fn set_folder_report(&self, skipped: Vec<FolderDiagnostics>, shadowed: Vec<ShadowedSkill>) {
+        if let Ok(mut current) = self.inner.folder_report.write() {
+            *current = Arc::new(FolderReport { skipped, shadowed });
         }
     }
 
-    /// The skill folders the last folder sync could not load.
-    pub(crate) fn skipped_folders(&self) -> Arc<Vec<FolderDiagnostics>> {
+    /// Every skill this server leaves out for another of the same name, with the one it
+    /// serves: what the folder sync left out (discovery's project over user, an import's
+    /// first of two folders, the store's own over a user skill) and what the store's view
+    /// hides (a shared skill under the project's), each once, the folder sync's first.
+    pub async fn shadowed(&self) -> Result<Vec<ShadowedSkill>, StoreError> {
+        let mut shadowed = self.folder_report().shadowed.clone();
+        for hidden in self.store().shadowed().await? {
+            if !shadowed
+                .iter()
+                .any(|known| known.name == hidden.name && known.path == hidden.path)
+            {
+                shadowed.push(hidden);
+            }
+        }
+        Ok(shadowed)
+    }
+
+    /// What the last folder sync said about the folders.
+    pub(crate) fn folder_report(&self) -> Arc<FolderReport> {
         self.inner
-            .skipped_folders
+            .folder_report
             .read()
-            .map(|skipped| Arc::clone(&skipped))
+            .map(|report| Arc::clone(&report))
             .unwrap_or_default()
     }
 

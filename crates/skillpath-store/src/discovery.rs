@@ -19,7 +19,9 @@
 //! 4. within one location folder, path order.
 //!
 //! The first skill with a given `name` wins. Every later skill with the same `name` is reported
-//! in [`Discovery::shadowed`] together with the winner, never dropped silently.
+//! in [`Discovery::shadowed`] together with the winner, never dropped silently. Where discovered
+//! skills stand against the store's own, and which project's skills a store shows, is
+//! [`crate::scopes`].
 //!
 //! # Bounds and safety
 //!

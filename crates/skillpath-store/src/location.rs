@@ -30,25 +30,54 @@ pub fn default_database_path() -> Option<PathBuf> {
     base.map(|base| base.join("skillpath").join("skillpath.db"))
 }
 
+/// What a `--db` value names.
+enum Target<'a> {
+    Postgres(&'a str),
+    Sqlite(PathBuf),
+}
+
+/// What `database` names: a PostgreSQL URL, or an SQLite file (given, or the default one).
+fn target(database: Option<&str>) -> StoreResult<Target<'_>> {
+    match database {
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            Ok(Target::Postgres(url))
+        }
+        Some(url) if url.contains("://") && !url.starts_with("sqlite://") => {
+            Err(StoreError::Database(format!(
+                "`{url}` is not a database this build knows; give a file path, `sqlite://PATH` or `postgres://…`"
+            )))
+        }
+        Some(url) => Ok(Target::Sqlite(PathBuf::from(
+            url.strip_prefix("sqlite://").unwrap_or(url),
+        ))),
+        None => default_database_path().map(Target::Sqlite).ok_or_else(|| {
+            StoreError::Database(format!(
+                "no home directory to put the database in; set {DATABASE_ENV} or pass --db"
+            ))
+        }),
+    }
+}
+
 /// Opens the store `database` names (a file path, `sqlite://PATH`, or `postgres://…` /
 /// `postgresql://…`), or the default SQLite file, showing the shared skills and those of the
 /// projects of `view`. Async because opening PostgreSQL connects and migrates over the network.
 pub async fn open(database: Option<&str>, view: &ProjectView) -> StoreResult<Box<dyn Store>> {
-    let path = match database {
-        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
-            return Ok(Box::new(PostgresStore::open_in(url, view).await?));
-        }
-        Some(url) if url.contains("://") && !url.starts_with("sqlite://") => {
-            return Err(StoreError::Database(format!(
-                "`{url}` is not a database this build knows; give a file path, `sqlite://PATH` or `postgres://…`"
-            )));
-        }
-        Some(url) => PathBuf::from(url.strip_prefix("sqlite://").unwrap_or(url)),
-        None => default_database_path().ok_or_else(|| {
-            StoreError::Database(format!(
-                "no home directory to put the database in; set {DATABASE_ENV} or pass --db"
-            ))
-        })?,
-    };
-    Ok(Box::new(SqliteStore::open_in(&path, view)?))
+    Ok(match target(database)? {
+        Target::Postgres(url) => Box::new(PostgresStore::open_in(url, view).await?),
+        Target::Sqlite(path) => Box::new(SqliteStore::open_in(&path, view)?),
+    })
+}
+
+/// [`open`], unless `database` is an SQLite file that does not exist yet: `None` then, for
+/// commands that read a store if there is one and must not create it.
+pub async fn open_existing(
+    database: Option<&str>,
+    view: &ProjectView,
+) -> StoreResult<Option<Box<dyn Store>>> {
+    if let Target::Sqlite(path) = target(database)?
+        && !path.exists()
+    {
+        return Ok(None);
+    }
+    open(database, view).await.map(Some)
 }

@@ -37,8 +37,10 @@
 
 use std::path::Path;
 
-use crate::discovery::{self, PROJECT_LOCATIONS};
-use crate::model::Provenance;
+use crate::discovery::{self, Discovery, PROJECT_LOCATIONS};
+use crate::error::{StoreError, StoreResult};
+use crate::model::{Provenance, ShadowedSkill};
+use crate::store::Store;
 
 /// The project folders whose skills a store shows: a project folder and each parent up to the
 /// repository root, as [`discovery::project_dirs`] finds them, so exactly the skills that
@@ -104,6 +106,45 @@ impl Provenance {
 /// user's folders never replaces one of the store's own.
 pub(crate) fn import_may_replace(existing: &Provenance, incoming: &Provenance) -> bool {
     existing.is_user_discovered() || !incoming.is_user_discovered()
+}
+
+/// What serving the discovered skills `found` from a store would leave out besides what
+/// discovery itself left out, by the precedence above, with the one kept: each user skill for
+/// the store's own skill of that name, and each live shared skill for the project's. `shared`
+/// is the store as every project sees it ([`ProjectView::shared`]). `skillpath scan` says
+/// these, so that it agrees with what `serve` then serves.
+pub async fn shadowed_in_store(
+    found: &Discovery,
+    shared: &dyn Store,
+) -> StoreResult<Vec<ShadowedSkill>> {
+    let mut shadowed = Vec::new();
+    for skill in &found.skills {
+        let stored = match shared.get(&skill.name, None).await {
+            Ok(stored) if !stored.deleted => stored,
+            Ok(_) | Err(StoreError::NotFound { .. }) => continue,
+            Err(error) => return Err(error),
+        };
+        let path = skill.path.display().to_string();
+        let incoming = Provenance::Imported {
+            path: path.clone(),
+            root: skill.root.display().to_string(),
+            scope: skill.scope.as_str().to_owned(),
+        };
+        if incoming.project().is_some() {
+            shadowed.push(ShadowedSkill {
+                name: skill.name.clone(),
+                path: stored.provenance.folder().to_owned(),
+                kept: path,
+            });
+        } else if !import_may_replace(&stored.provenance, &incoming) {
+            shadowed.push(ShadowedSkill {
+                name: skill.name.clone(),
+                path,
+                kept: stored.provenance.folder().to_owned(),
+            });
+        }
+    }
+    Ok(shadowed)
 }
 
 #[cfg(test)]

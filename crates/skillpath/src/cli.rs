@@ -69,6 +69,8 @@ pub(crate) enum Command {
     /// At start, the skills of the standard skill folders (see `scan`) and of `--skills` folders
     /// are imported into the store; then every skill is a tool, a resource and a prompt. The
     /// folders are watched: edits, additions and removals reach the store and connected clients.
+    /// The server serves the shared skills and those of the project it is started in, never
+    /// another project's: project over the store's own skills over the user's.
     Serve(ServeArgs),
     /// Manage the API keys that HTTP clients of `serve` present as `Authorization: Bearer sp_…`.
     ///
@@ -410,6 +412,13 @@ pub(crate) struct ScanArgs {
     /// Leave out the user's skill folders (`~/.agents/skills`, …).
     #[arg(long)]
     pub(crate) no_user: bool,
+    /// Do not compare with the store: without this, the skills that `serve` would leave out
+    /// for a stored skill of the same name (a user skill for one of the store's own, a stored
+    /// shared skill for the project's) are reported too, when the database exists.
+    #[arg(long)]
+    pub(crate) no_store: bool,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub(crate) format: OutputFormat,

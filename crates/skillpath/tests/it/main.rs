@@ -18,6 +18,7 @@ mod mcp_python;
 mod mcp_watch;
 mod mcp_wire;
 mod postgres_support;
+mod project_scopes;
 mod replicas;
 mod shadowing;
 mod shared_sqlite;

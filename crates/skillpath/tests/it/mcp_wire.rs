@@ -37,13 +37,21 @@ impl Server {
         extra: &[&str],
         env: &[(&str, &OsStr)],
     ) -> Server {
-        let mut child = Command::new(skillpath_bin())
+        let mut command = Command::new(skillpath_bin());
+        command
             .args(["serve", "--no-discover", "--skills"])
             .arg(skills)
             .args(extra)
             .env("SKILLPATH_DB", work.join("store.db"))
             .env("HOME", work)
-            .envs(env.iter().copied())
+            .envs(env.iter().copied());
+        Server::spawn(command)
+    }
+
+    /// Starts `command` (a `skillpath serve` over stdio, as the test set it up) and
+    /// initializes a session.
+    pub(crate) fn spawn(mut command: Command) -> Server {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -1,6 +1,7 @@
 //! `skillpath scan`: what discovery finds in the standard skill folders, where from, what is
-//! shadowed, and which of the skills found would lose their MCP tool name to another skill or a
-//! built-in tool (by the rule of [`skillpath_core::tool_names`]).
+//! shadowed (by discovery, and by the store's precedence, [`skillpath_store::scopes`], so that it
+//! agrees with what `serve` serves), and which of the skills found would lose their MCP tool
+//! name to another skill or a built-in tool (by the rule of [`skillpath_core::tool_names`]).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -9,6 +10,8 @@ use skillpath_core::Mode;
 use skillpath_core::load::{self, LoadOptions};
 use skillpath_core::tool_names::{self, Collision};
 use skillpath_store::discovery::{self, Discovery, DiscoveryLimits};
+use skillpath_store::model::ShadowedSkill;
+use skillpath_store::{ProjectView, location, scopes};
 
 use super::{print, table};
 use crate::cli::ScanArgs;
@@ -26,9 +29,18 @@ pub(crate) fn run(args: ScanArgs) -> anyhow::Result<ExitStatus> {
     };
     let found = discovery::discover(Some(&project), home.as_deref(), DiscoveryLimits::default());
     let collisions = collisions(&found);
+    let in_store = if args.no_store {
+        Vec::new()
+    } else {
+        shadowed_in_store(&found, args.db.db.as_deref())?
+    };
     let mut json = serde_json::to_value(&found)?;
     if let Some(object) = json.as_object_mut() {
         object.insert("collisions".to_owned(), serde_json::to_value(&collisions)?);
+        object.insert(
+            "shadowed_in_store".to_owned(),
+            serde_json::to_value(&in_store)?,
+        );
     }
     print(args.format, &json, || {
         let rows: Vec<Vec<String>> = found
@@ -49,6 +61,9 @@ pub(crate) fn run(args: ScanArgs) -> anyhow::Result<ExitStatus> {
         };
         for shadowed in &found.shadowed {
             let _ = writeln!(text, "shadowed: {shadowed}");
+        }
+        for shadowed in &in_store {
+            let _ = writeln!(text, "shadowed in the store: {shadowed}");
         }
         for collision in &collisions {
             let owner = collision
@@ -91,6 +106,24 @@ pub(crate) fn run(args: ScanArgs) -> anyhow::Result<ExitStatus> {
         text
     })?;
     Ok(ExitStatus::Success)
+}
+
+/// What `serve` would leave out of `found` for a stored skill, or of the store for `found`
+/// (see [`scopes::shadowed_in_store`]); nothing when the database does not exist yet (it is
+/// not created).
+fn shadowed_in_store(
+    found: &Discovery,
+    database: Option<&str>,
+) -> anyhow::Result<Vec<ShadowedSkill>> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    Ok(runtime.block_on(async {
+        match location::open_existing(database, &ProjectView::shared()).await? {
+            Some(store) => scopes::shadowed_in_store(found, store.as_ref()).await,
+            None => Ok(Vec::new()),
+        }
+    })?)
 }
 
 /// The tool-name collisions among the skills `found` (the winners of discovery, one per name),

@@ -73,8 +73,14 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
             ))?;
         }
         let server = SkillServer::new(store, options).await?;
+        let mut said = 0;
         if let Some(report) = report {
-            server.set_skipped_folders(report.skipped);
+            said = report.shadowed.len();
+            server.set_folder_report(report.skipped, report.shadowed);
+        }
+        // What the store's view hides under this project's skills (the sync said its own).
+        for hidden in server.shadowed().await?.iter().skip(said) {
+            output::stderr(&format!("skillpath: shadowed: {hidden}\n"))?;
         }
         for collision in &server.catalog().collisions {
             let winner = collision.winner.as_deref().map_or("a built-in tool".to_owned(), |w| format!("skill `{w}`"));
