@@ -17,7 +17,7 @@ use skillpath_store::keys::{self, Role};
 use crate::auth::Caller;
 use crate::builtin::plan;
 use crate::catalog::CatalogSkill;
-use crate::server::{SkillServer, error_result, render_skill, skill_content, text_result};
+use crate::server::{SkillServer, error_result, skill_content, text_result};
 
 /// Runs built-in tool `name` with `arguments` for `caller` (who may use it).
 pub(crate) async fn call(
@@ -160,7 +160,9 @@ async fn run(
                 .and_then(Value::as_object)
                 .cloned()
                 .unwrap_or_default();
-            let markdown = render_skill(skill, &given).map_err(|error| error.to_string())?;
+            let markdown = server
+                .render_skill(skill, &given)
+                .map_err(|error| error.to_string())?;
             Ok(skill_content(skill, &markdown))
         }
         "skill_history" => {

@@ -15,9 +15,13 @@ mod fixtures;
 pub mod folders;
 mod resources;
 mod server;
+mod sessions;
 
 pub use auth::{Caller, KeyPolicy};
-pub use server::{DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
+pub use server::{
+    DEFAULT_TOOL_THRESHOLD, MAX_INITIALIZE_BYTES, MAX_SUBSCRIBED_URI_BYTES, MAX_SUBSCRIPTIONS,
+    ServerOptions, SkillServer, ToolsMode,
+};
 
 /// Serves `server` over stdin/stdout until the client disconnects. Logs must go to stderr.
 pub async fn serve_stdio(
@@ -86,6 +90,35 @@ pub struct HttpOptions {
     /// Whether every request needs an API key. Required whenever the server can be reached
     /// from other hosts.
     pub keys: KeyPolicy,
+    /// Bounds on connections and sessions.
+    pub limits: HttpLimits,
+}
+
+/// Bounds on what HTTP clients can hold, so that slow, idle or hostile clients cannot take
+/// the server's descriptors, memory or attention from the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpLimits {
+    /// How long a connection may take to send a request's headers, and how long a kept-alive
+    /// connection may stay idle between requests; then it is closed.
+    pub header_timeout: std::time::Duration,
+    /// The most connections served at once; more wait to be accepted until one closes.
+    pub max_connections: usize,
+    /// The most sessions (2025-11-25 era) kept at once; an `initialize` past it is refused.
+    pub max_sessions: usize,
+    /// How long a session may go without a request before it ends.
+    pub session_idle: std::time::Duration,
+}
+
+impl Default for HttpLimits {
+    /// 10 s for headers, 1,024 connections, 1,000 sessions, each ending after 5 idle minutes.
+    fn default() -> Self {
+        HttpLimits {
+            header_timeout: std::time::Duration::from_secs(10),
+            max_connections: 1024,
+            max_sessions: 1000,
+            session_idle: std::time::Duration::from_secs(300),
+        }
+    }
 }
 
 impl Default for HttpOptions {
@@ -98,6 +131,7 @@ impl Default for HttpOptions {
                 .to_vec(),
             stateless: false,
             keys: KeyPolicy::Optional,
+            limits: HttpLimits::default(),
         }
     }
 }
@@ -113,7 +147,6 @@ pub async fn serve_http(
     options: HttpOptions,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::streamable_http_server::{
         StreamableHttpServerConfig, StreamableHttpService,
     };
@@ -132,7 +165,8 @@ pub async fn serve_http(
     };
     let service = StreamableHttpService::new(
         move || Ok(server.for_session()),
-        LocalSessionManager::default().into(),
+        sessions::BoundedSessions::new(options.limits.max_sessions, options.limits.session_idle)
+            .into(),
         config,
     );
     let router = axum::Router::new()
@@ -147,14 +181,97 @@ pub async fn serve_http(
     // Without TCP_NODELAY, a response written in two parts (headers, then the SSE event with the
     // result) waits for the client's delayed ACK of the first: about 40 ms per request on a
     // kept-alive connection.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            cancel.cancel();
-        })
-        .await?;
+    accept(listener, router, options.limits, shutdown).await;
+    cancel.cancel();
     Ok(())
+}
+
+/// How long the server waits, once asked to stop, for open connections to finish.
+const DRAIN: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Serves each connection `listener` accepts with `router` (HTTP/1.1), at most
+/// `limits.max_connections` at once, each closed when its headers take longer than
+/// `limits.header_timeout`, until `shutdown` completes; then waits up to [`DRAIN`] for the
+/// open ones.
+async fn accept(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    limits: HttpLimits,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout);
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let slot = tokio::select! {
+            slot = std::sync::Arc::clone(&slots).acquire_owned() => slot,
+            () = &mut shutdown => break,
+        };
+        let Ok(slot) = slot else { break }; // the semaphore is never closed
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut shutdown => break,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            Err(error) => {
+                // Out of descriptors, or a connection reset before it was accepted: wait a
+                // moment rather than spin, and go on.
+                eprintln!("skillpath: accepting a connection failed: {error}");
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        // Without TCP_NODELAY, a response written in two parts (headers, then the SSE event with
+        // the result) waits for the client's delayed ACK of the first: about 40 ms per request on
+        // a kept-alive connection.
+        let _ = stream.set_nodelay(true);
+        let connection = builder.serve_connection(
+            TokioIo::new(stream),
+            TowerToHyperService::new(router.clone()),
+        );
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            let _ = connection.await;
+            drop(slot);
+        });
+    }
+    drop(listener);
+    let _ = tokio::time::timeout(DRAIN, graceful.shutdown()).await;
+}
+
+/// Raises this process's soft limit on open files to its hard limit, so that a server with many
+/// clients does not run out of descriptors at the soft limit of 1,024 most systems start with.
+/// The limit reached, as `(soft, hard)`, or `None` where it cannot be read.
+pub fn raise_open_file_limit() -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+        let limit = getrlimit(Resource::Nofile);
+        let raised = Rlimit {
+            current: limit.maximum,
+            maximum: limit.maximum,
+        };
+        let now = if limit.current != limit.maximum && setrlimit(Resource::Nofile, raised).is_ok() {
+            raised
+        } else {
+            limit
+        };
+        // `None` is unlimited.
+        Some((
+            now.current.unwrap_or(u64::MAX),
+            now.maximum.unwrap_or(u64::MAX),
+        ))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }

@@ -7,18 +7,18 @@ use std::sync::{Arc, Mutex, RwLock};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
     CompletionInfo, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
-    GetSkillRequestParams, GetSkillResult, Implementation, JsonObject, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
-    PaginatedRequestParams, Prompt, PromptArgument, PromptMessage,
-    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Reference, ResourceContents, ResourceTemplate,
-    ResourceUpdatedNotificationParam, Role, ServerCapabilities, ServerConfig, SkillFrontmatter,
-    SkillResource, SkillResources, SubscribeRequestParams, SubscriptionFilter, Tool,
-    ToolAnnotations, UnsubscribeRequestParams,
+    GetSkillRequestParams, GetSkillResult, Implementation, InitializeRequestParams,
+    InitializeResult, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams, Prompt,
+    PromptArgument, PromptMessage, ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference,
+    ResourceContents, ResourceTemplate, ResourceUpdatedNotificationParam, Role, ServerCapabilities,
+    ServerConfig, SkillFrontmatter, SkillResource, SkillResources, SubscribeRequestParams,
+    SubscriptionFilter, Tool, ToolAnnotations, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
-use skillpath_core::golden_path::render::{self, ArgumentsError};
+use skillpath_core::golden_path::render::{self, ArgumentsError, RenderLimits};
 use skillpath_core::golden_path::schema;
 use skillpath_store::folder::FolderDiagnostics;
 use skillpath_store::keys::Role as KeyRole;
@@ -55,6 +55,10 @@ pub struct ServerOptions {
     pub page_size: usize,
     /// Also serve the MCP conformance suite's fixtures (`fixtures`); for that suite only.
     pub conformance_fixtures: bool,
+    /// Bounds on every render (a skill's tool, `load_skill`, a prompt). Renders run on the
+    /// server's worker threads without waiting, so at most as many run at once as there are
+    /// workers, each within these bounds.
+    pub render_limits: RenderLimits,
 }
 
 impl Default for ServerOptions {
@@ -64,6 +68,7 @@ impl Default for ServerOptions {
             tools: ToolsMode::Auto(DEFAULT_TOOL_THRESHOLD),
             page_size: 100,
             conformance_fixtures: false,
+            render_limits: RenderLimits::default(),
         }
     }
 }
@@ -535,14 +540,24 @@ pub(crate) fn skill_entry(skill: &CatalogSkill) -> Result<rmcp::model::Skill, St
         .map_err(|error| format!("the Skills extension refuses it: {error}"))
 }
 
-/// Renders `skill` with `arguments`; argument problems become the error text.
-pub(crate) fn render_skill(
-    skill: &CatalogSkill,
-    arguments: &JsonObject,
-) -> Result<String, ArgumentsError> {
-    let files = skill.files();
-    render::render(&skill.skill_md, &skill.golden, &files, arguments)
+impl SkillServer {
+    /// Renders `skill` with `arguments` within the server's render limits; argument problems
+    /// (a limit among them) become the error text.
+    pub(crate) fn render_skill(
+        &self,
+        skill: &CatalogSkill,
+        arguments: &JsonObject,
+    ) -> Result<String, ArgumentsError> {
+        let files = skill.files();
+        render::render_within(
+            &skill.skill_md,
+            &skill.golden,
+            &files,
+            arguments,
+            &self.inner.options.render_limits,
+        )
         .map(|rendered| rendered.markdown)
+    }
 }
 
 pub(crate) fn text_result(text: impl Into<String>) -> CallToolResponse {
@@ -552,6 +567,16 @@ pub(crate) fn text_result(text: impl Into<String>) -> CallToolResponse {
 pub(crate) fn error_result(text: impl Into<String>) -> CallToolResponse {
     CallToolResult::error(vec![ContentBlock::text(text.into())]).into()
 }
+
+/// The largest `initialize` parameters a session keeps (what a client says of itself is a
+/// few hundred bytes).
+pub const MAX_INITIALIZE_BYTES: usize = 64 * 1024;
+
+/// The most resource subscriptions one session holds.
+pub const MAX_SUBSCRIPTIONS: usize = 1000;
+
+/// The longest resource URI a session may subscribe to.
+pub const MAX_SUBSCRIBED_URI_BYTES: usize = 2048;
 
 const INSTRUCTIONS: &str = "This server holds skills: specialized instructions for specific tasks. \
 When a task matches a skill's description, call the skill's tool (or `load_skill` with its name) \
@@ -680,7 +705,7 @@ impl ServerHandler for SkillServer {
                 None,
             ));
         };
-        Ok(match render_skill(skill, &arguments) {
+        Ok(match self.render_skill(skill, &arguments) {
             Ok(markdown) => text_result(skill_content(skill, &markdown)),
             Err(error) => error_result(error.to_string()),
         })
@@ -765,7 +790,8 @@ impl ServerHandler for SkillServer {
                 None,
             ));
         };
-        let markdown = render_skill(skill, &arguments)
+        let markdown = self
+            .render_skill(skill, &arguments)
             .map_err(|error| McpError::invalid_params(error.to_string(), None))?;
         Ok(GetPromptResult::new(vec![PromptMessage::new_text(
             Role::User,
@@ -903,11 +929,39 @@ impl ServerHandler for SkillServer {
         }
     }
 
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, McpError> {
+        // A session keeps what its client said of itself for as long as it lives.
+        let size = serde_json::to_vec(&request).map_or(usize::MAX, |bytes| bytes.len());
+        if size > MAX_INITIALIZE_BYTES {
+            return Err(McpError::invalid_params(
+                format!(
+                    "the `initialize` parameters (`clientInfo`, capabilities) are {size} bytes; the limit is {MAX_INITIALIZE_BYTES}"
+                ),
+                None,
+            ));
+        }
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
+    }
+
     async fn subscribe(
         &self,
         request: SubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
+        if request.uri.len() > MAX_SUBSCRIBED_URI_BYTES {
+            return Err(McpError::invalid_params(
+                format!(
+                    "a resource URI of {} bytes; the limit is {MAX_SUBSCRIBED_URI_BYTES}",
+                    request.uri.len()
+                ),
+                None,
+            ));
+        }
         let fixture = self.fixtures() && fixtures::is_resource(&request.uri);
         if !fixture && !resources::is_skill_uri(&request.uri) {
             return Err(McpError::invalid_params(
@@ -920,6 +974,14 @@ impl ServerHandler for SkillServer {
             ));
         }
         if let Ok(mut uris) = self.subscriptions.lock() {
+            if uris.len() >= MAX_SUBSCRIPTIONS && !uris.contains(&request.uri) {
+                return Err(McpError::invalid_params(
+                    format!(
+                        "this session has {MAX_SUBSCRIPTIONS} subscriptions, the limit; unsubscribe from one first"
+                    ),
+                    None,
+                ));
+            }
             uris.insert(request.uri);
         }
         Ok(())

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skillpath_core::Mode;
+use skillpath_core::golden_path::render::RenderLimits;
+use skillpath_server::HttpLimits;
 
 /// Parse, validate and describe agent skills (`SKILL.md` folders).
 #[derive(Debug, Parser)]
@@ -479,6 +481,25 @@ pub(crate) struct ServeArgs {
     /// Items per page of every MCP list (a page also ends before 256 KiB).
     #[arg(long, default_value_t = 100)]
     pub(crate) page_size: usize,
+    /// The largest skill a call renders, in bytes (a call past it is refused and says so).
+    #[arg(long, value_name = "BYTES", default_value_t = RenderLimits::default().max_output_bytes)]
+    pub(crate) max_render_bytes: usize,
+    /// The longest argument value a call takes, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = RenderLimits::default().max_value_bytes)]
+    pub(crate) max_argument_bytes: usize,
+    /// With `--http`: seconds a connection may take to send a request's headers (and stay idle
+    /// between requests) before it is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = HttpLimits::default().header_timeout.as_secs())]
+    pub(crate) header_timeout: u64,
+    /// With `--http`: the most connections served at once (more wait to be accepted).
+    #[arg(long, value_name = "N", default_value_t = HttpLimits::default().max_connections)]
+    pub(crate) max_connections: usize,
+    /// With `--http`: the most sessions kept at once (an `initialize` past it is refused).
+    #[arg(long, value_name = "N", default_value_t = HttpLimits::default().max_sessions)]
+    pub(crate) max_sessions: usize,
+    /// With `--http`: seconds a session may go without a request before it ends.
+    #[arg(long, value_name = "SECONDS", default_value_t = HttpLimits::default().session_idle.as_secs())]
+    pub(crate) session_idle: u64,
     /// For the MCP conformance suite only: also serve the test tools, resources and prompts its
     /// scenarios call (`test_simple_text`, `test://static-text`, ...), next to the skills.
     #[arg(long, hide = true)]

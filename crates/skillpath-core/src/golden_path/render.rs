@@ -58,6 +58,95 @@ pub enum ArgProblem {
         /// Why, naming the target as filled in.
         problem: String,
     },
+    /// A value is longer than [`RenderLimits::max_value_bytes`].
+    TooLong {
+        /// The argument.
+        name: String,
+        /// The value's length in bytes.
+        length: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// With these values the rendered skill would pass one of the [`RenderLimits`].
+    TooLarge {
+        /// Which limit, and how much it allows.
+        exceeded: Exceeded,
+        /// The limits of the render.
+        limits: RenderLimits,
+    },
+}
+
+/// Bounds on one render, so that no call can make a server build more than a skill needs:
+/// a value of 7 MB, or a 1 KB value in a million placeholders, is refused with the limit named
+/// before the output grows past it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderLimits {
+    /// The longest argument value, in bytes.
+    pub max_value_bytes: usize,
+    /// The largest rendered markdown, in bytes.
+    pub max_output_bytes: usize,
+    /// The most placeholders substituted in one render.
+    pub max_substitutions: usize,
+}
+
+impl Default for RenderLimits {
+    /// 64 KiB per value, 4 MiB of output, 100,000 substitutions: the largest skill of the
+    /// corpus renders well within them, with every value a page of text.
+    fn default() -> Self {
+        RenderLimits {
+            max_value_bytes: 64 * 1024,
+            max_output_bytes: 4 * 1024 * 1024,
+            max_substitutions: 100_000,
+        }
+    }
+}
+
+/// Which of the [`RenderLimits`] a render reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exceeded {
+    /// [`RenderLimits::max_output_bytes`].
+    Output,
+    /// [`RenderLimits::max_substitutions`].
+    Substitutions,
+}
+
+/// What a render may still produce.
+pub(crate) struct Budget {
+    bytes: usize,
+    substitutions: usize,
+}
+
+impl Budget {
+    pub(crate) fn new(limits: &RenderLimits) -> Budget {
+        Budget {
+            bytes: limits.max_output_bytes,
+            substitutions: limits.max_substitutions,
+        }
+    }
+
+    /// No bounds (for texts whose size is already bounded).
+    pub(crate) fn unbounded() -> Budget {
+        Budget {
+            bytes: usize::MAX,
+            substitutions: usize::MAX,
+        }
+    }
+
+    /// Appends `text` to `out`, unless that would pass the output bound.
+    pub(crate) fn push(&mut self, out: &mut String, text: &str) -> Result<(), Exceeded> {
+        self.bytes = self.bytes.checked_sub(text.len()).ok_or(Exceeded::Output)?;
+        out.push_str(text);
+        Ok(())
+    }
+
+    /// Counts one substitution, unless that would pass the bound.
+    pub(crate) fn substitution(&mut self) -> Result<(), Exceeded> {
+        self.substitutions = self
+            .substitutions
+            .checked_sub(1)
+            .ok_or(Exceeded::Substitutions)?;
+        Ok(())
+    }
 }
 
 impl fmt::Display for ArgProblem {
@@ -105,6 +194,30 @@ impl fmt::Display for ArgProblem {
                 )
             }
             ArgProblem::TargetOutsideProject { problem } => f.write_str(problem),
+            ArgProblem::TooLong {
+                name,
+                length,
+                limit,
+            } => write!(
+                f,
+                "argument `{name}` is {length} bytes long; the limit is {limit} bytes"
+            ),
+            ArgProblem::TooLarge {
+                exceeded: Exceeded::Output,
+                limits,
+            } => write!(
+                f,
+                "with these values the rendered skill would be over {} bytes, the limit of one render; give shorter values",
+                limits.max_output_bytes
+            ),
+            ArgProblem::TooLarge {
+                exceeded: Exceeded::Substitutions,
+                limits,
+            } => write!(
+                f,
+                "the skill has more than {} placeholders to fill, the limit of one render",
+                limits.max_substitutions
+            ),
         }
     }
 }
@@ -161,10 +274,12 @@ pub struct ResolvedArg {
 }
 
 /// Checks and completes the arguments of a call: defaults applied, values coerced to their
-/// types. Every problem is reported, never just the first.
+/// types, each within [`RenderLimits::max_value_bytes`]. Every problem is reported, never just
+/// the first.
 pub fn resolve_args(
     args: &[Arg],
     given: &serde_json::Map<String, serde_json::Value>,
+    limits: &RenderLimits,
 ) -> Result<Vec<ResolvedArg>, ArgumentsError> {
     let mut problems = Vec::new();
     let known: Vec<String> = args.iter().map(|arg| arg.name.clone()).collect();
@@ -209,6 +324,14 @@ pub fn resolve_args(
             });
             continue;
         };
+        if coerced.text.len() > limits.max_value_bytes {
+            problems.push(ArgProblem::TooLong {
+                name: arg.name.clone(),
+                length: coerced.text.len(),
+                limit: limits.max_value_bytes,
+            });
+            continue;
+        }
         if let Some(allowed) = &arg.allowed
             && !allowed
                 .iter()
@@ -314,15 +437,26 @@ pub struct Rendered {
     pub warnings: Vec<String>,
 }
 
-/// Renders `skill` with the arguments `given`; template files come from `templates` (the skill's
-/// folder, or its stored files).
+/// Renders `skill` with the arguments `given` within the default [`RenderLimits`]; template
+/// files come from `templates` (the skill's folder, or its stored files).
 pub fn render<T: TemplateSource + ?Sized>(
     skill: &SkillMd,
     golden: &GoldenSkill,
     templates: &T,
     given: &serde_json::Map<String, serde_json::Value>,
 ) -> Result<Rendered, ArgumentsError> {
-    let values = Values::new(resolve_args(&golden.args, given)?);
+    render_within(skill, golden, templates, given, &RenderLimits::default())
+}
+
+/// [`render`] within `limits`.
+pub fn render_within<T: TemplateSource + ?Sized>(
+    skill: &SkillMd,
+    golden: &GoldenSkill,
+    templates: &T,
+    given: &serde_json::Map<String, serde_json::Value>,
+    limits: &RenderLimits,
+) -> Result<Rendered, ArgumentsError> {
+    let values = Values::new(resolve_args(&golden.args, given, limits)?);
     let escaping: Vec<ArgProblem> = golden
         .body
         .template_refs()
@@ -341,15 +475,25 @@ pub fn render<T: TemplateSource + ?Sized>(
     if !escaping.is_empty() {
         return Err(ArgumentsError { problems: escaping });
     }
+    let too_large = |exceeded| ArgumentsError {
+        problems: vec![ArgProblem::TooLarge {
+            exceeded,
+            limits: *limits,
+        }],
+    };
+    let mut budget = Budget::new(limits);
     let text = &skill.file.text;
     let mut markdown = String::new();
     let mut warnings = Vec::new();
     let mut cursor = skill.body.start;
     for reference in golden.body.template_refs() {
-        markdown.push_str(&templates::substitute(
+        templates::substitute_into(
+            &mut markdown,
             &text[cursor..reference.lines.start],
             &values,
-        ));
+            &mut budget,
+        )
+        .map_err(too_large)?;
         cursor = reference.lines.end;
         if reference
             .condition
@@ -371,12 +515,17 @@ pub fn render<T: TemplateSource + ?Sized>(
             &values,
             &mut markdown,
             &mut warnings,
-        );
+            &mut budget,
+        )
+        .map_err(too_large)?;
     }
-    markdown.push_str(&templates::substitute(
+    templates::substitute_into(
+        &mut markdown,
         &text[cursor..skill.body.end],
         &values,
-    ));
+        &mut budget,
+    )
+    .map_err(too_large)?;
 
     let mut markdown = markdown
         .trim_start_matches(['\n', '\r'])
@@ -384,12 +533,15 @@ pub fn render<T: TemplateSource + ?Sized>(
         .to_owned();
     markdown.push('\n');
     if !values.resolved.is_empty() {
-        markdown.push_str(&arguments_note(&values.resolved));
+        budget
+            .push(&mut markdown, &arguments_note(&values.resolved))
+            .map_err(too_large)?;
     }
     Ok(Rendered { markdown, warnings })
 }
 
-/// The reference's lines (its condition, now true, left out), then the template inlined.
+/// The reference's lines (its condition, now true, left out), then the template inlined,
+/// within `budget`.
 fn render_reference<T: TemplateSource + ?Sized>(
     skill: &SkillMd,
     reference: &TemplateRef,
@@ -397,33 +549,38 @@ fn render_reference<T: TemplateSource + ?Sized>(
     values: &Values,
     out: &mut String,
     warnings: &mut Vec<String>,
-) {
+    budget: &mut Budget,
+) -> Result<(), Exceeded> {
     let text = &skill.file.text;
     for line in text[reference.lines.clone()].split_inclusive('\n') {
         if !line.trim_start().starts_with("**Condition:**") {
-            out.push_str(&templates::substitute(line, values));
+            templates::substitute_into(out, line, values, budget)?;
         }
     }
     if !out.ends_with('\n') {
-        out.push('\n');
+        budget.push(out, "\n")?;
     }
     match templates.template(&reference.template.value) {
         Ok(content) => {
-            let processed = templates::process(&content, values);
+            let processed = templates::process(&content, values, budget)?;
             let fence = templates::fence_for(&processed);
             let language = templates::language(&reference.template.value);
-            let _ = write!(out, "\n{fence}{language}\n{processed}");
-            if !processed.ends_with('\n') {
-                out.push('\n');
-            }
-            let _ = writeln!(out, "{fence}");
+            let newline = if processed.ends_with('\n') { "" } else { "\n" };
+            // `processed` is counted already; the fences and the language are counted here.
+            budget.push(out, &format!("\n{fence}{language}\n"))?;
+            out.push_str(&processed);
+            budget.push(out, &format!("{newline}{fence}\n"))?;
         }
         Err(problem) => {
             let warning = format!("template `{}` {problem}", reference.template.value);
-            let _ = writeln!(out, "\n> **Warning:** {warning}; its content is not shown.");
+            budget.push(
+                out,
+                &format!("\n> **Warning:** {warning}; its content is not shown.\n"),
+            )?;
             warnings.push(warning);
         }
     }
+    Ok(())
 }
 
 /// The closing note: every argument's value, and which ones are defaults.
@@ -489,6 +646,7 @@ mod tests {
         let resolved = resolve_args(
             &seed_args(),
             &given(serde_json::json!({"service_name": "Orders", "ttl_minutes": "45"})),
+            &RenderLimits::default(),
         )
         .expect("valid");
         let values: Vec<(&str, Option<&str>, bool)> = resolved
@@ -510,6 +668,7 @@ mod tests {
         let error = resolve_args(
             &seed_args(),
             &given(serde_json::json!({"cache_provider": "memcached", "ttl_minutes": "soon", "colour": "blue"})),
+            &RenderLimits::default(),
         )
         .expect_err("invalid");
         assert_eq!(
@@ -527,6 +686,7 @@ mod tests {
         let error = resolve_args(
             &seed_args(),
             &given(serde_json::json!({"service_name": "  "})),
+            &RenderLimits::default(),
         )
         .expect_err("missing");
         assert!(matches!(error.problems[0], ArgProblem::Missing { .. }));
@@ -537,8 +697,29 @@ mod tests {
             Some(&["1", "2.5"]),
             None,
         )];
-        assert!(resolve_args(&numbers, &given(serde_json::json!({"level": 2.50}))).is_ok());
-        assert!(resolve_args(&numbers, &given(serde_json::json!({"level": "1.0"}))).is_ok());
-        assert!(resolve_args(&numbers, &given(serde_json::json!({"level": 3}))).is_err());
+        assert!(
+            resolve_args(
+                &numbers,
+                &given(serde_json::json!({"level": 2.50})),
+                &RenderLimits::default()
+            )
+            .is_ok()
+        );
+        assert!(
+            resolve_args(
+                &numbers,
+                &given(serde_json::json!({"level": "1.0"})),
+                &RenderLimits::default()
+            )
+            .is_ok()
+        );
+        assert!(
+            resolve_args(
+                &numbers,
+                &given(serde_json::json!({"level": 3})),
+                &RenderLimits::default()
+            )
+            .is_err()
+        );
     }
 }

@@ -3,7 +3,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::render::Values;
+use super::render::{Budget, Exceeded, Values};
 
 /// Templates larger than this are not read (the same bound as `SKILL.md`).
 const MAX_TEMPLATE_SIZE: u64 = crate::load::DEFAULT_MAX_FILE_SIZE;
@@ -153,8 +153,12 @@ pub(crate) fn if_blocks(content: &str) -> IfBlocks<'_> {
 }
 
 /// Processes a template: keeps or drops `{{#if}}` blocks (nesting allowed; the marker lines
-/// always go), then substitutes placeholders.
-pub(crate) fn process(content: &str, values: &Values) -> String {
+/// always go), then substitutes placeholders, within `budget`.
+pub(crate) fn process(
+    content: &str,
+    values: &Values,
+    budget: &mut Budget,
+) -> Result<String, Exceeded> {
     let mut kept = String::with_capacity(content.len());
     let mut stack: Vec<bool> = Vec::new();
     for line in content.split_inclusive('\n') {
@@ -167,14 +171,30 @@ pub(crate) fn process(content: &str, values: &Values) -> String {
             None => {}
         }
     }
-    substitute(&kept, values)
+    let mut out = String::new();
+    substitute_into(&mut out, &kept, values, budget)?;
+    Ok(out)
 }
 
-/// Replaces `{Name}` with the value of the argument whose placeholder is `Name`. Braces that
-/// name no argument, or an argument without a value, stay as written (code is full of braces);
-/// `\{Name}` writes a literal `{Name}`.
+/// [`substitute_into`] a new string, without bounds (for short texts such as a target path,
+/// whose values are already bounded).
 pub(crate) fn substitute(text: &str, values: &Values) -> String {
     let mut out = String::with_capacity(text.len());
+    // An unbounded budget is never exceeded.
+    let _ = substitute_into(&mut out, text, values, &mut Budget::unbounded());
+    out
+}
+
+/// Appends `text` to `out` with `{Name}` replaced by the value of the argument whose
+/// placeholder is `Name`. Braces that name no argument, or an argument without a value, stay
+/// as written (code is full of braces); `\{Name}` writes a literal `{Name}`. Stops as soon as
+/// `budget` would be exceeded, before the output grows past it.
+pub(crate) fn substitute_into(
+    out: &mut String,
+    text: &str,
+    values: &Values,
+    budget: &mut Budget,
+) -> Result<(), Exceeded> {
     let mut rest = text;
     while let Some(open) = rest.find('{') {
         let (before, from_brace) = rest.split_at(open);
@@ -182,24 +202,24 @@ pub(crate) fn substitute(text: &str, values: &Values) -> String {
         let value = name.and_then(|name| values.placeholder(name));
         match (name, value) {
             (Some(name), _) if before.ends_with('\\') => {
-                out.push_str(&before[..before.len() - 1]);
-                out.push_str(&from_brace[..name.len() + 2]);
+                budget.push(out, &before[..before.len() - 1])?;
+                budget.push(out, &from_brace[..name.len() + 2])?;
                 rest = &from_brace[name.len() + 2..];
             }
             (Some(name), Some(value)) => {
-                out.push_str(before);
-                out.push_str(value);
+                budget.push(out, before)?;
+                budget.substitution()?;
+                budget.push(out, value)?;
                 rest = &from_brace[name.len() + 2..];
             }
             _ => {
-                out.push_str(before);
-                out.push('{');
+                budget.push(out, before)?;
+                budget.push(out, "{")?;
                 rest = &from_brace[1..];
             }
         }
     }
-    out.push_str(rest);
-    out
+    budget.push(out, rest)
 }
 
 /// The `Name` of a `{Name}` at the start of `text`, when `Name` is `PascalCase` letters and digits.
@@ -309,6 +329,9 @@ mod tests {
             ("use_metrics", Some("false")),
         ]);
         let template = "a\n// {{#if redis}}\nredis line\n  // {{#if UseMetrics}}\n  metrics\n  // {{/if}}\n// {{/if}}\n# {{#if CacheProvider=memory}}\nmemory line\n# {{/if}}\n<!-- {{#if CacheProvider!=memory}} -->\nnot memory\n<!-- {{/if}} -->\nz\n";
+        let process = |template: &str, values: &Values| {
+            process(template, values, &mut Budget::unbounded()).expect("within bounds")
+        };
         assert_eq!(process(template, &redis), "a\nredis line\nnot memory\nz\n");
         // A flag is an allowed value of an argument, not any value: `Memory` as a service name
         // does not turn on `{{#if memory}}`.

@@ -4,7 +4,9 @@
 
 use skillpath_core::Mode;
 use skillpath_core::golden_path::GoldenSkill;
-use skillpath_core::golden_path::render::{ArgProblem, render};
+use skillpath_core::golden_path::render::{
+    ArgProblem, Exceeded, RenderLimits, render, render_within,
+};
 use skillpath_core::golden_path::schema::input_schema;
 use skillpath_core::load::{LoadOptions, load_skill_md};
 
@@ -344,4 +346,80 @@ fn template_if_expressions_must_name_an_argument_or_an_allowed_value() {
             ),
         ]
     );
+}
+
+/// A Golden Path skill with one argument `a` whose body is `body`, rendered with `value`
+/// within `limits`.
+fn render_a(body: &str, value: &str, limits: &RenderLimits) -> Result<String, Vec<ArgProblem>> {
+    let sandbox = Sandbox::new();
+    let dir = sandbox.skill(
+        "many",
+        &format!(
+            "---\nname: many\ndescription: Use when testing render limits.\nargs:\n  - name: a\n    required: true\n---\n\n{body}\n"
+        ),
+    );
+    let skill = load_skill_md(&dir, LoadOptions::default()).expect("loads");
+    let (golden, _) = GoldenSkill::read(&skill);
+    let given = serde_json::json!({ "a": value })
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    render_within(&skill, &golden, dir.as_path(), &given, limits)
+        .map(|r| r.markdown)
+        .map_err(|e| e.problems)
+}
+
+#[test]
+fn an_argument_value_over_the_limit_is_refused_with_the_limit() {
+    let limits = RenderLimits::default();
+    let long = "x".repeat(limits.max_value_bytes + 1);
+    let problems = render_a("Use {A}.", &long, &limits).expect_err("too long");
+    assert_eq!(
+        problems,
+        [ArgProblem::TooLong {
+            name: "a".to_owned(),
+            length: limits.max_value_bytes + 1,
+            limit: limits.max_value_bytes,
+        }]
+    );
+    assert!(problems[0].to_string().contains("the limit is 65536 bytes"));
+    let fits = "x".repeat(limits.max_value_bytes);
+    assert!(render_a("Use {A}.", &fits, &limits).is_ok());
+}
+
+#[test]
+fn a_million_placeholders_stop_at_the_output_limit_not_at_a_gigabyte() {
+    // The hostile skill: a 3 MB body of `{A}`, a 1 KB value: 1 GB if rendered.
+    let body = "{A}".repeat(1_000_000);
+    let value = "v".repeat(1024);
+    let limits = RenderLimits::default();
+    let problems = render_a(&body, &value, &limits).expect_err("too large");
+    assert_eq!(
+        problems,
+        [ArgProblem::TooLarge {
+            exceeded: Exceeded::Output,
+            limits
+        }]
+    );
+    assert!(
+        problems[0].to_string().contains("over 4194304 bytes"),
+        "{}",
+        problems[0]
+    );
+    // Short values: within the output, over the count of substitutions.
+    let problems = render_a(&body, "v", &limits).expect_err("too many");
+    assert_eq!(
+        problems,
+        [ArgProblem::TooLarge {
+            exceeded: Exceeded::Substitutions,
+            limits
+        }]
+    );
+    // Limits are the caller's: a larger one renders it all.
+    let generous = RenderLimits {
+        max_substitutions: 1_000_000,
+        ..limits
+    };
+    let rendered = render_a(&body, "v", &generous).expect("renders");
+    assert!(rendered.starts_with(&"v".repeat(1_000_000)));
 }

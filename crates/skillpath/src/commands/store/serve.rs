@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use skillpath_core::golden_path::render::RenderLimits;
 use skillpath_server::folders::{FolderSources, FolderSync, watch};
-use skillpath_server::{KeyPolicy, ServerOptions, SkillServer, ToolsMode};
+use skillpath_server::{HttpLimits, KeyPolicy, ServerOptions, SkillServer, ToolsMode};
 use skillpath_store::{ProjectView, StoreError, location};
 
 use crate::cli::{AuthArg, ServeArgs, ToolsArg};
@@ -34,6 +35,11 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         },
         page_size: args.page_size,
         conformance_fixtures: args.conformance_fixtures,
+        render_limits: RenderLimits {
+            max_output_bytes: args.max_render_bytes,
+            max_value_bytes: args.max_argument_bytes,
+            ..RenderLimits::default()
+        },
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -110,6 +116,22 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
                 options.allowed_origins.extend(args.allowed_origins.iter().cloned());
                 options.stateless = args.stateless;
                 options.keys = key_policy(args.auth, address);
+                options.limits = HttpLimits {
+                    header_timeout: std::time::Duration::from_secs(args.header_timeout.max(1)),
+                    max_connections: args.max_connections,
+                    max_sessions: args.max_sessions,
+                    session_idle: std::time::Duration::from_secs(args.session_idle.max(1)),
+                };
+                // Every connection is a descriptor: the soft limit most systems start with
+                // (1,024) is below `--max-connections`.
+                if let Some((soft, _)) = skillpath_server::raise_open_file_limit()
+                    && soft < args.max_connections as u64 + 64
+                {
+                    output::stderr(&format!(
+                        "skillpath: this process may open {soft} files, fewer than `--max-connections` {} needs; raise `LimitNOFILE` (systemd) or `ulimit -n`\n",
+                        args.max_connections
+                    ))?;
+                }
                 if options.keys == KeyPolicy::Required {
                     output::stderr("skillpath: every request needs an API key (`skillpath keys create`)\n")?;
                 }
