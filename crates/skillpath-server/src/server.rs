@@ -568,9 +568,9 @@ pub(crate) fn error_result(text: impl Into<String>) -> CallToolResponse {
     CallToolResult::error(vec![ContentBlock::text(text.into())]).into()
 }
 
-/// The largest `initialize` parameters a session keeps (what a client says of itself is a
-/// few hundred bytes).
-pub const MAX_INITIALIZE_BYTES: usize = 64 * 1024;
+/// The largest `initialize` parameters a session keeps (what a client says of itself, with
+/// its capabilities, is a few hundred bytes).
+pub const MAX_INITIALIZE_BYTES: usize = 16 * 1024;
 
 /// The most resource subscriptions one session holds.
 pub const MAX_SUBSCRIPTIONS: usize = 1000;

@@ -354,7 +354,7 @@ fn render_a(body: &str, value: &str, limits: &RenderLimits) -> Result<String, Ve
     let sandbox = Sandbox::new();
     let dir = sandbox.skill(
         "many",
-        &format!(
+        format!(
             "---\nname: many\ndescription: Use when testing render limits.\nargs:\n  - name: a\n    required: true\n---\n\n{body}\n"
         ),
     );

@@ -933,6 +933,104 @@ fn target_dotdot_through_argument() {
 }
 
 #[test]
+fn render_huge_arguments() {
+    let sandbox = Sandbox::new();
+    sandbox.file(
+        "skills/up/SKILL.md",
+        golden_skill_md("up", "Service.cs", "src/{ServiceName}/Service.cs"),
+    );
+    sandbox.file("skills/up/Service.cs", "class {ServiceName} {}\n");
+    let mut server = sandbox.serve();
+    let huge = "x".repeat(7_000_000);
+    let response = server.call(
+        "tools/call",
+        json!({"name": "up", "arguments": {"service_name": huge}}),
+    );
+    assert_eq!(
+        tool_error(&response),
+        "the arguments have 1 problem:\n- argument `service_name` is 7000000 bytes long; the limit is 65536 bytes\n"
+    );
+    finish_cleanly(server);
+}
+
+#[test]
+fn render_million_placeholders() {
+    let sandbox = Sandbox::new();
+    let body = "{A}".repeat(1_000_000);
+    sandbox.file(
+        "skills/many/SKILL.md",
+        format!(
+            "---\nname: many\ndescription: Use when testing a million placeholders.\nargs:\n  - name: a\n    required: true\n---\n\n{body}\n"
+        ),
+    );
+    let mut server = sandbox.serve();
+    let response = server.call(
+        "tools/call",
+        json!({"name": "many", "arguments": {"a": "v".repeat(1024)}}),
+    );
+    assert_eq!(
+        tool_error(&response),
+        "the arguments have 1 problem:\n- with these values the rendered skill would be over 4194304 bytes, the limit of one render; give shorter values\n"
+    );
+    finish_cleanly(server);
+}
+
+#[test]
+fn initialize_huge_client_info() {
+    let sandbox = Sandbox::new();
+    let mut server = sandbox.serve();
+    let response = server.call(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {},
+               "clientInfo": {"name": "n".repeat(15_000_000), "version": "1"}}),
+    );
+    let message = response["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("bytes; the limit is 16384"),
+        "{}",
+        &response.to_string()[..300]
+    );
+    finish_cleanly(server);
+}
+
+#[test]
+fn subscriptions_over_the_limit() {
+    let sandbox = Sandbox::new();
+    sandbox.file(
+        "skills/up/SKILL.md",
+        golden_skill_md("up", "Service.cs", "src/{ServiceName}/Service.cs"),
+    );
+    let mut server = sandbox.serve();
+    let long = format!("skill://up/{}", "a".repeat(5_000_000));
+    let response = server.call("resources/subscribe", json!({"uri": long}));
+    assert!(
+        response["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("a resource URI of 5000011 bytes; the limit is 2048")),
+        "{}",
+        &response.to_string()[..300.min(response.to_string().len())]
+    );
+    for index in 0..1000 {
+        let response = server.call(
+            "resources/subscribe",
+            json!({"uri": format!("skill://up/file-{index}.md")}),
+        );
+        assert!(response.get("error").is_none(), "{response}");
+    }
+    let response = server.call(
+        "resources/subscribe",
+        json!({"uri": "skill://up/one-more.md"}),
+    );
+    assert!(
+        response["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("this session has 1000 subscriptions, the limit")),
+        "{response}"
+    );
+    finish_cleanly(server);
+}
+
+#[test]
 fn template_dotdot_create_skill() {
     let sandbox = Sandbox::new();
     let text = refused_create(

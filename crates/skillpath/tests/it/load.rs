@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::crash_consistency::INCONSISTENT_SKILLS;
-use crate::support::{HttpServer, Rng};
+use crate::support::{HttpServer, Rng, rss_kib};
 
 /// Client threads.
 const CLIENTS: usize = 50;
@@ -387,18 +387,6 @@ fn client(address: String, index: usize, until: Instant) -> Tally {
         }
     }
     state.tally
-}
-
-/// The server's resident memory in KiB.
-fn rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
 }
 
 fn mib(kib: u64) -> f64 {

@@ -2,6 +2,7 @@
 
 mod api_keys;
 mod backup_restore;
+mod bounded;
 mod broken_folders;
 mod cli;
 mod crash_consistency;

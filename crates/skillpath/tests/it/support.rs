@@ -326,6 +326,18 @@ impl Drop for HttpServer {
     }
 }
 
+/// The resident memory of process `pid` in KiB (`VmRSS`).
+pub(crate) fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
 /// A small deterministic random generator (xorshift64*): the tests that pick delays or
 /// operations at random take a fixed seed, so a failing run can be repeated.
 pub(crate) struct Rng(u64);

@@ -109,7 +109,7 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         match args.http {
             None => skillpath_server::serve_stdio(server).await,
             Some(address) => {
-                let listener = tokio::net::TcpListener::bind(address).await?;
+                let listener = listen(address, args.max_connections)?;
                 let shutdown = shutdown_signal()?;
                 let mut options = skillpath_server::HttpOptions::default();
                 options.allowed_hosts.extend(args.allowed_hosts.iter().cloned());
@@ -152,6 +152,24 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
             })
         }
     }
+}
+
+/// A listening socket on `address` whose queue of connections not yet accepted holds a burst of
+/// `connections` (Rust's standard `bind` keeps 128, so a burst of more new clients than that
+/// waits for the kernel to retry their handshakes, a second or more).
+fn listen(
+    address: std::net::SocketAddr,
+    connections: usize,
+) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if address.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(u32::try_from(connections.clamp(128, 65_535)).unwrap_or(1024))
 }
 
 /// Keys are required when asked for, and whenever other hosts can reach the server.

@@ -1,0 +1,234 @@
+//! What one server's clients can hold is bounded: oversized arguments, many sessions with large
+//! `clientInfo`, and hundreds of half-open connections each leave the server's memory within a
+//! stated bound and the server answering everyone else. Real processes, real sockets; the
+//! memory is the server's `VmRSS`, sampled while the clients push.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::support::{HttpServer, call_tool, mcp_request, rss_kib};
+
+fn examples() -> &'static Path {
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/skills"
+    ))
+}
+
+/// Samples the server's RSS every 20 ms until `done`; the highest value, in KiB.
+fn peak_while(pid: u32, done: &Arc<AtomicBool>) -> std::thread::JoinHandle<u64> {
+    let done = Arc::clone(done);
+    std::thread::spawn(move || {
+        let mut peak = 0;
+        while !done.load(Ordering::Relaxed) {
+            peak = peak.max(rss_kib(pid).unwrap_or(0));
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        peak
+    })
+}
+
+fn healthy(server: &HttpServer) -> Duration {
+    let started = Instant::now();
+    assert_eq!(server.status("GET", "/healthz", &[], b""), 200);
+    started.elapsed()
+}
+
+/// Eight clients at once call a stock skill with two 7,000,000-character values each (what
+/// once cost 780 MB per call and aborted the process): each is refused naming the limit, and
+/// the server's memory grows by less than 400 MiB (the requests themselves are 14 MB each,
+/// parsed).
+#[test]
+fn eight_oversized_renders_at_once_are_refused_within_bounded_memory() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = examples().display().to_string();
+    let server = HttpServer::start(work.path(), &["--stateless", "--skills", &skills]);
+    let before = rss_kib(server.pid()).expect("rss");
+    let huge = "x".repeat(7_000_000);
+    let done = Arc::new(AtomicBool::new(false));
+    let sampler = peak_while(server.pid(), &done);
+    let calls: Vec<_> = (0..8)
+        .map(|_| {
+            let address = server.address.clone();
+            let huge = huge.clone();
+            std::thread::spawn(move || {
+                call_tool(
+                    &address,
+                    "add-endpoint",
+                    json!({"service_name": huge, "entity_name": huge}),
+                )
+            })
+        })
+        .collect();
+    for call in calls {
+        let (is_error, text) = call.join().expect("client").expect("an answer");
+        assert!(is_error, "{}", &text[..text.len().min(300)]);
+        assert!(
+            text.contains("is 7000000 bytes long; the limit is 65536 bytes"),
+            "{}",
+            &text[..text.len().min(300)]
+        );
+    }
+    done.store(true, Ordering::Relaxed);
+    let peak = sampler.join().expect("sampler");
+    let grown = peak.saturating_sub(before);
+    eprintln!(
+        "bounded: 8 oversized renders: RSS {} MiB before, peak {} MiB",
+        before / 1024,
+        peak / 1024
+    );
+    assert!(
+        grown < 400 * 1024,
+        "the server grew by {} MiB",
+        grown / 1024
+    );
+    assert!(healthy(&server) < Duration::from_secs(1));
+    let (is_error, text) = call_tool(
+        &server.address,
+        "add-endpoint",
+        json!({"service_name": "Orders", "entity_name": "Order"}),
+    )
+    .expect("a normal call");
+    assert!(!is_error, "{text}");
+}
+
+/// One `initialize` (a new session) with `client_info_name`; the JSON-RPC answer.
+fn initialize(address: &str, client_info_name: &str) -> serde_json::Value {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": client_info_name, "version": "1"}}})
+    .to_string();
+    let mut stream = TcpStream::connect(address).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str(data.trim()).ok())
+        .next_back()
+        .unwrap_or_else(|| json!({"http": response}))
+}
+
+/// A thousand sessions whose clients describe themselves at length (15 KiB each, under the
+/// 16 KiB limit) are kept within 256 MiB (about 150 MiB measured); the next session is refused (the limit is 1,000);
+/// 20 `initialize` requests with a 15 MB `clientInfo` are refused and keep nothing.
+#[test]
+fn a_thousand_sessions_with_large_client_info_stay_within_bounded_memory() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let server = HttpServer::start(work.path(), &[]);
+    let before = rss_kib(server.pid()).expect("rss");
+    let done = Arc::new(AtomicBool::new(false));
+    let sampler = peak_while(server.pid(), &done);
+
+    let huge = "n".repeat(15_000_000);
+    for _ in 0..20 {
+        let answer = initialize(&server.address, &huge);
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("the limit is 16384"),
+            "{}",
+            &answer.to_string()[..300.min(answer.to_string().len())]
+        );
+    }
+    let large = "n".repeat(15 * 1024);
+    let kept = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..10 {
+            scope.spawn(|| {
+                for _ in 0..100 {
+                    let answer = initialize(&server.address, &large);
+                    assert!(answer.get("result").is_some(), "{answer}");
+                    kept.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    assert_eq!(kept.load(Ordering::Relaxed), 1000);
+    let refused = initialize(&server.address, "one more");
+    assert!(
+        refused.to_string().contains("1000 open sessions"),
+        "{refused}"
+    );
+    done.store(true, Ordering::Relaxed);
+    let peak = sampler.join().expect("sampler");
+    eprintln!(
+        "bounded: 1,000 sessions: RSS {} MiB before, peak {} MiB",
+        before / 1024,
+        peak / 1024
+    );
+    assert!(
+        peak.saturating_sub(before) < 256 * 1024,
+        "the server grew by {} MiB",
+        peak.saturating_sub(before) / 1024
+    );
+    assert!(healthy(&server) < Duration::from_secs(1));
+}
+
+/// 500 connections that send a request line and a `Host` header and then nothing: `/healthz`
+/// and a real client are served meanwhile, and each of the 500 is closed once the header
+/// timeout (2 s here) passes.
+#[test]
+fn five_hundred_half_open_connections_stop_no_one_and_are_closed() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = examples().display().to_string();
+    let server = HttpServer::start(
+        work.path(),
+        &["--stateless", "--skills", &skills, "--header-timeout", "2"],
+    );
+    let opened = Instant::now();
+    let mut half_open: Vec<TcpStream> = (0..500)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.address).expect("connect");
+            let head = format!("POST /mcp HTTP/1.1\r\nHost: {}\r\n", server.address);
+            stream.write_all(head.as_bytes()).expect("send");
+            stream
+        })
+        .collect();
+    eprintln!(
+        "bounded: 500 half-open connections opened in {:?}",
+        opened.elapsed()
+    );
+    assert!(healthy(&server) < Duration::from_secs(1));
+    eprintln!("bounded: /healthz answered at {:?}", opened.elapsed());
+    let answer = mcp_request(&server.address, "tools/list", &json!({})).expect("a real client");
+    assert!(
+        answer["result"]["tools"]
+            .as_array()
+            .is_some_and(|tools| !tools.is_empty())
+    );
+    assert!(
+        opened.elapsed() < Duration::from_secs(2),
+        "the checks ran before the timeout"
+    );
+    for stream in &mut half_open {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .expect("timeout");
+        let mut rest = Vec::new();
+        // The server closes the connection (after a 408, or without a word): the read ends.
+        let ended = stream.read_to_end(&mut rest).is_ok();
+        assert!(ended, "a half-open connection was not closed");
+    }
+    assert!(
+        opened.elapsed() < Duration::from_secs(12),
+        "closed after the timeout: {:?}",
+        opened.elapsed()
+    );
+    assert!(healthy(&server) < Duration::from_secs(1));
+}
