@@ -1,6 +1,7 @@
-//! What files a skill folder holds, by one rule for `validate`, `import` and `serve`: every
-//! file under the folder except `SKILL.md` itself, `.git`, `node_modules`, and sub-folders
-//! that are skills of their own (they are skills in their own right).
+//! What files a skill holds, by one rule for `validate`, `import`, `serve`, `create_skill`,
+//! the store and `export`: every file under the folder except `SKILL.md` itself, `.git`,
+//! `node_modules`, and sub-folders that are skills of their own (they are skills in their own
+//! right); [`not_a_skill_file`] says the same of a path given without a folder.
 //!
 //! Real folders hold things that are no skill's files: FIFOs and sockets, editors' lock files
 //! (dangling symlinks), symlinks to elsewhere. Those are left out and reported, never opened,
@@ -15,6 +16,48 @@ use crate::diagnostic::{Code, Diagnostic};
 
 /// Largest file other than `SKILL.md` a skill may hold (the store keeps no larger one).
 pub const MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
+
+/// Folders that are never part of a skill, wherever they are in it: a repository's metadata (an
+/// exported `.git/config` could run commands in the next `git status`) and installed packages.
+/// Compared without case, as a case-insensitive file system would.
+const NEVER_PART: [&str; 2] = [".git", "node_modules"];
+
+/// Whether a folder named `name` is one of [`NEVER_PART`].
+fn never_part(name: &str) -> bool {
+    NEVER_PART
+        .iter()
+        .any(|never| never.eq_ignore_ascii_case(name))
+}
+
+/// Whether a file named `name` is a `SKILL.md` (which makes its folder a skill).
+fn is_skill_md_name(name: &str) -> bool {
+    name.eq_ignore_ascii_case("SKILL.md")
+}
+
+/// Why `relative`, a `/`-separated path inside a skill, can be no file of a skill, if it
+/// cannot: the rule of this module for content that does not come from a folder (a skill
+/// created through tools, a stored revision, an export). Nothing inside `.git` or
+/// `node_modules`, and no `SKILL.md` but the skill's own, stored apart (one in a sub-folder
+/// would make that folder a skill of its own, which could take another skill's name when the
+/// skill is exported and imported again).
+pub fn not_a_skill_file(relative: &str) -> Option<String> {
+    let parts: Vec<&str> = relative.split('/').collect();
+    if let Some(never) = parts.iter().find(|part| never_part(part)) {
+        return Some(format!(
+            "is inside `{never}`, which is never part of a skill"
+        ));
+    }
+    match parts.as_slice() {
+        [name] if is_skill_md_name(name) => {
+            Some("is the skill's `SKILL.md`, which is stored on its own".to_owned())
+        }
+        [.., name] if is_skill_md_name(name) => Some(
+            "is a `SKILL.md` in a sub-folder, which would make that folder a skill of its own"
+                .to_owned(),
+        ),
+        _ => None,
+    }
+}
 
 /// One file of a skill folder (not `SKILL.md`).
 #[derive(Debug, Clone)]
@@ -87,8 +130,7 @@ pub fn list(dir: &Path) -> Result<SkillFiles, Diagnostic> {
                 );
                 continue;
             };
-            if name == ".git" || name == "node_modules" || (prefix.is_empty() && name == "SKILL.md")
-            {
+            if never_part(name) || (prefix.is_empty() && name == "SKILL.md") {
                 continue;
             }
             let relative = if prefix.is_empty() {
@@ -329,6 +371,50 @@ mod tests {
 
     fn codes(files: &SkillFiles) -> Vec<Code> {
         files.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn a_path_is_a_skill_file_by_the_same_rule_as_a_folder() {
+        for path in [
+            "references/a.md",
+            "assets/icon.png",
+            "SKILL.md.bak",
+            "git/x",
+        ] {
+            assert_eq!(not_a_skill_file(path), None, "{path}");
+        }
+        for (path, why) in [
+            (".git/config", "inside `.git`"),
+            ("deep/.GIT/hooks/post-checkout", "inside `.GIT`"),
+            ("node_modules/x/index.js", "inside `node_modules`"),
+            ("evil/SKILL.md", "a `SKILL.md` in a sub-folder"),
+            ("a/b/skill.md", "a `SKILL.md` in a sub-folder"),
+            ("SKILL.md", "stored on its own"),
+        ] {
+            let said = not_a_skill_file(path).unwrap_or_default();
+            assert!(said.contains(why), "{path}: {said}");
+        }
+        // A folder holding the same paths gives none of them.
+        let temp = tempfile::tempdir().expect("tempdir");
+        let dir = skill(temp.path());
+        for path in [
+            ".git/config",
+            "deep/.GIT/hooks/x",
+            "node_modules/x/i.js",
+            "evil/SKILL.md",
+            "references/a.md",
+        ] {
+            let file = dir.join(path);
+            fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+            fs::write(&file, "x").expect("write");
+        }
+        let listed: Vec<String> = list(&dir)
+            .expect("lists")
+            .entries
+            .into_iter()
+            .map(|entry| entry.relative)
+            .collect();
+        assert_eq!(listed, ["references/a.md"]);
     }
 
     #[test]

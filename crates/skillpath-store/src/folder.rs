@@ -373,15 +373,17 @@ pub fn read_folders(
     read
 }
 
-/// Writes `snapshot` into `dir` (created if needed): `SKILL.md` and every file. Paths are
-/// checked again, so nothing is written outside `dir`.
+/// Writes `snapshot` into `dir`, a folder that does not exist yet or is empty: `SKILL.md` and
+/// every file, creating sub-folders. Each file is created new (never opened if something is
+/// already there, so never written through a symlink), and every path is checked by the rule
+/// of what a skill may hold first.
 pub fn write_skill_folder(dir: &Path, snapshot: &SkillSnapshot) -> StoreResult<()> {
-    fs::create_dir_all(dir).map_err(io(format!("cannot create `{}`", dir.display())))?;
-    let target = dir.join("SKILL.md");
-    fs::write(&target, &snapshot.skill_md)
-        .map_err(io(format!("cannot write `{}`", target.display())))?;
     for file in &snapshot.files {
         check_relative_path(&file.path)?;
+    }
+    fs::create_dir_all(dir).map_err(io(format!("cannot create `{}`", dir.display())))?;
+    create_new(&dir.join("SKILL.md"), snapshot.skill_md.as_bytes())?;
+    for file in &snapshot.files {
         let target: PathBuf = file
             .path
             .split('/')
@@ -390,10 +392,99 @@ pub fn write_skill_folder(dir: &Path, snapshot: &SkillSnapshot) -> StoreResult<(
             fs::create_dir_all(parent)
                 .map_err(io(format!("cannot create `{}`", parent.display())))?;
         }
-        fs::write(&target, &file.bytes)
-            .map_err(io(format!("cannot write `{}`", target.display())))?;
+        create_new(&target, &file.bytes)?;
     }
     Ok(())
+}
+
+/// Creates the file `path` with `bytes`; refused when anything (a file, a symlink) is there.
+fn create_new(path: &Path, bytes: &[u8]) -> StoreResult<()> {
+    use std::io::Write as _;
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .and_then(|mut file| file.write_all(bytes))
+        .map_err(io(format!("cannot write `{}`", path.display())))
+}
+
+/// Why the folder `dir` cannot receive an export, if it cannot: a symlink (the files would go
+/// wherever it leads), something that is not a folder, or (unless `replace`) a folder that is
+/// not empty. Checked for every skill before the first is written.
+pub fn export_refusal(dir: &Path, replace: bool) -> Option<String> {
+    let metadata = fs::symlink_metadata(dir).ok()?;
+    if metadata.file_type().is_symlink() {
+        return Some(format!(
+            "`{}` is a symlink; an export writes only into real folders (remove the link)",
+            dir.display()
+        ));
+    }
+    if !metadata.is_dir() {
+        return Some(format!(
+            "`{}` exists and is not a folder; move it away",
+            dir.display()
+        ));
+    }
+    let occupied = fs::read_dir(dir).map_or(true, |mut entries| entries.next().is_some());
+    (occupied && !replace).then(|| {
+        format!(
+            "`{}` exists and is not empty; pass `--force` to replace it",
+            dir.display()
+        )
+    })
+}
+
+/// Exports `snapshot` as the folder `dir`: written whole beside it first (a new folder in the
+/// same parent), then put in its place by renaming, so a failed export leaves `dir` as it was
+/// and a replaced folder keeps no stale file of the skill it held. Refused as
+/// [`export_refusal`] says.
+pub fn export_skill_folder(dir: &Path, snapshot: &SkillSnapshot, replace: bool) -> StoreResult<()> {
+    if let Some(refusal) = export_refusal(dir, replace) {
+        return Err(StoreError::InvalidState(refusal));
+    }
+    let parent = dir.parent().unwrap_or(Path::new("."));
+    let name = dir
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    fs::create_dir_all(parent).map_err(io(format!("cannot create `{}`", parent.display())))?;
+    let staging = beside(parent, &name, "export");
+    let written = write_skill_folder(&staging, snapshot);
+    if let Err(error) = written {
+        let _ = fs::remove_dir_all(&staging);
+        return Err(error);
+    }
+    let put = if fs::symlink_metadata(dir).is_ok() {
+        let old = beside(parent, &name, "replaced");
+        fs::rename(dir, &old)
+            .and_then(|()| {
+                fs::rename(&staging, dir).inspect_err(|_| {
+                    let _ = fs::rename(&old, dir);
+                })
+            })
+            .map(|()| {
+                // `remove_dir_all` does not follow symlinks inside what it removes.
+                let _ = fs::remove_dir_all(&old);
+            })
+    } else {
+        fs::rename(&staging, dir)
+    };
+    put.map_err(|error| {
+        let _ = fs::remove_dir_all(&staging);
+        StoreError::Io {
+            context: format!("cannot put the export in place at `{}`", dir.display()),
+            source: error,
+        }
+    })
+}
+
+/// A path beside `parent/name` that nothing uses: `parent/.name.skillpath-<what>-<pid>-<n>`.
+fn beside(parent: &Path, name: &str, what: &str) -> PathBuf {
+    let pid = std::process::id();
+    (0u32..)
+        .map(|n| parent.join(format!(".{name}.skillpath-{what}-{pid}-{n}")))
+        .find(|path| fs::symlink_metadata(path).is_err())
+        .unwrap_or_else(|| parent.join(format!(".{name}.skillpath-{what}-{pid}")))
 }
 
 #[cfg(test)]

@@ -84,7 +84,8 @@ impl SkillSnapshot {
     }
 }
 
-/// Refuses paths that could leave the skill folder or cannot be written portably.
+/// Refuses paths that could leave the skill folder, cannot be written portably, or are no
+/// file a skill may hold (core's `skill_files::not_a_skill_file`).
 pub fn check_relative_path(path: &str) -> Result<(), StoreError> {
     let invalid = |why: &str| {
         Err(StoreError::InvalidSkill(format!(
@@ -100,8 +101,8 @@ pub fn check_relative_path(path: &str) -> Result<(), StoreError> {
     {
         return invalid("must not contain empty, `.` or `..` parts");
     }
-    if path == "SKILL.md" {
-        return invalid("is the skill's `SKILL.md`, which is stored on its own");
+    if let Some(why) = skillpath_core::skill_files::not_a_skill_file(path) {
+        return invalid(&why);
     }
     Ok(())
 }

@@ -537,9 +537,13 @@ fn check_markdown(what: &str, content: &str) -> Result<(), SpecError> {
     Ok(())
 }
 
-/// A template path must be relative, inside the skill, and portable.
+/// A template path must be relative, inside the skill, portable, and a file a skill may hold
+/// ([`crate::skill_files::not_a_skill_file`]).
 fn check_file_path(path: &str) -> Result<(), SpecError> {
     let invalid = |why: &str| Err(SpecError(format!("template path `{path}` {why}")));
+    if let Some(why) = crate::skill_files::not_a_skill_file(path) {
+        return invalid(&why);
+    }
     if path.is_empty() || path.contains('\\') || path.contains('\0') {
         return invalid("must be a relative path with `/` separators");
     }
@@ -563,9 +567,6 @@ fn check_file_path(path: &str) -> Result<(), SpecError> {
         {
             return invalid("has a name that is not allowed on Windows");
         }
-    }
-    if path == "SKILL.md" {
-        return invalid("would overwrite `SKILL.md`");
     }
     Ok(())
 }

@@ -368,6 +368,10 @@ pub(crate) async fn unsafe_file_paths_are_refused_by_the_snapshot(_store: &dyn S
         "a/./b",
         "",
         "SKILL.md",
+        "nested/SKILL.md",
+        "nested/skill.md",
+        ".git/config",
+        "node_modules/x/index.js",
         "a\\b",
         "..\\x",
         "a\0b",
@@ -391,14 +395,15 @@ pub(crate) async fn unsafe_file_paths_are_refused_by_the_snapshot(_store: &dyn S
     .expect_err("twice");
     assert_eq!(error.to_string(), "the file `a.md` is given twice");
 
-    // Allowed: nested paths, dots inside names, a `SKILL.md` that is not the skill's own.
+    // Allowed: nested paths, dots inside names, names that only look like the excluded ones.
     let ok = SkillSnapshot::new(
         md("s", "d", "b"),
         vec![
             file("z.txt"),
-            file("nested/SKILL.md"),
+            file("nested/SKILL.md.orig"),
             file("a/b/c.d.e"),
             file(".hidden"),
+            file(".github/x.yml"),
             file("..x"),
             file("naïve file.md"),
         ],
@@ -409,10 +414,11 @@ pub(crate) async fn unsafe_file_paths_are_refused_by_the_snapshot(_store: &dyn S
         paths,
         [
             "..x",
+            ".github/x.yml",
             ".hidden",
             "a/b/c.d.e",
             "naïve file.md",
-            "nested/SKILL.md",
+            "nested/SKILL.md.orig",
             "z.txt"
         ],
         "sorted by path"

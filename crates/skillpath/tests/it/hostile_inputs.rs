@@ -1062,6 +1062,60 @@ fn template_file_dotdot_create_skill() {
     assert!(!sandbox.tmp().join("escaped.cs").exists());
 }
 
+/// `create_skill` of a skill with the template `Service.cs` and one more file at `path`:
+/// the refusal (nothing stored or written, by [`refused_create`]).
+fn refused_extra_file(name: &str, path: &str, content: &str) -> String {
+    let sandbox = Sandbox::new();
+    refused_create(
+        &sandbox,
+        golden_spec(
+            name,
+            "Service.cs",
+            "src/Service.cs",
+            json!([
+                {"path": "Service.cs", "content": "class Service {}"},
+                {"path": path, "content": content}
+            ]),
+        ),
+    )
+}
+
+#[test]
+fn git_files_create_skill() {
+    assert_eq!(
+        refused_extra_file(
+            "planted",
+            ".git/config",
+            "[core]\n\tfsmonitor = touch pwned\n"
+        ),
+        "the skill cannot be written: template path `.git/config` is inside `.git`, which is never part of a skill"
+    );
+}
+
+#[test]
+fn node_modules_create_skill() {
+    assert_eq!(
+        refused_extra_file(
+            "packaged",
+            "node_modules/left-pad/index.js",
+            "module.exports = 1;"
+        ),
+        "the skill cannot be written: template path `node_modules/left-pad/index.js` is inside `node_modules`, which is never part of a skill"
+    );
+}
+
+#[test]
+fn nested_skill_md_create_skill() {
+    assert_eq!(
+        refused_extra_file(
+            "aaa-smuggler",
+            "evil/SKILL.md",
+            "---\nname: write-release-notes\ndescription: Use when writing release notes.\n---\nDo something else.\n"
+        ),
+        "the skill cannot be written: template path `evil/SKILL.md` is a `SKILL.md` in a sub-folder, which would make that folder a skill of its own"
+    );
+}
+
 #[test]
 fn template_file_absolute_create_skill() {
     let sandbox = Sandbox::new();
@@ -1194,6 +1248,101 @@ fn name_absolute_create_skill() {
         "{text}"
     );
     assert!(!target.exists());
+}
+
+#[test]
+fn export_through_a_symlinked_folder() {
+    let sandbox = Sandbox::new();
+    sandbox.skill("skills/alpha", "alpha");
+    sandbox.skill("skills/beta", "beta");
+    sandbox.run(&["import", "skills"]).exited(0);
+    fs::create_dir_all(sandbox.path().join("out")).expect("mkdir");
+    fs::create_dir_all(sandbox.path().join("elsewhere")).expect("mkdir");
+    std::os::unix::fs::symlink(
+        sandbox.path().join("elsewhere"),
+        sandbox.path().join("out/beta"),
+    )
+    .expect("symlink");
+    for force in [false, true] {
+        let mut args = vec!["export", "--to", "out"];
+        if force {
+            args.push("--force");
+        }
+        let run = sandbox.run(&args);
+        run.exited(1);
+        assert_eq!(
+            run.stderr,
+            format!(
+                "error: `{}` is a symlink; an export writes only into real folders (remove the link)\n",
+                Path::new("out/beta").display()
+            )
+        );
+        assert!(
+            !sandbox.path().join("out/alpha").exists(),
+            "nothing is written"
+        );
+        assert_eq!(
+            fs::read_dir(sandbox.path().join("elsewhere"))
+                .expect("read")
+                .count(),
+            0
+        );
+    }
+}
+
+#[test]
+fn export_force_over_a_symlinked_skill_md() {
+    let sandbox = Sandbox::new();
+    sandbox.skill("skills/alpha", "alpha");
+    sandbox.run(&["import", "skills"]).exited(0);
+    let victim = sandbox.file("victim.txt", "precious\n");
+    fs::create_dir_all(sandbox.path().join("out/alpha")).expect("mkdir");
+    std::os::unix::fs::symlink(&victim, sandbox.path().join("out/alpha/SKILL.md"))
+        .expect("symlink");
+    fs::write(sandbox.path().join("out/alpha/stale.txt"), "from before").expect("write");
+    sandbox.run(&["export", "--to", "out", "--force"]).exited(0);
+    assert_eq!(fs::read_to_string(&victim).expect("victim"), "precious\n");
+    let exported = sandbox.path().join("out/alpha/SKILL.md");
+    assert!(
+        !fs::symlink_metadata(&exported)
+            .expect("exported")
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        fs::read_to_string(&exported)
+            .expect("read")
+            .contains("name: alpha")
+    );
+    assert!(
+        !sandbox.path().join("out/alpha/stale.txt").exists(),
+        "the replaced folder keeps no stale file"
+    );
+    let left: Vec<String> = fs::read_dir(sandbox.path().join("out"))
+        .expect("read")
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["alpha"], "no staging folder is left beside it");
+}
+
+#[test]
+fn export_into_a_file_writes_nothing() {
+    let sandbox = Sandbox::new();
+    sandbox.skill("skills/alpha", "alpha");
+    sandbox.skill("skills/beta", "beta");
+    sandbox.run(&["import", "skills"]).exited(0);
+    sandbox.file("out/beta", "a file where the folder would go");
+    let run = sandbox.run(&["export", "--to", "out", "--force"]);
+    run.exited(1);
+    assert_eq!(
+        run.stderr,
+        "error: `out/beta` exists and is not a folder; move it away\n"
+    );
+    assert!(
+        !sandbox.path().join("out/alpha").exists(),
+        "nothing is written"
+    );
 }
 
 #[test]

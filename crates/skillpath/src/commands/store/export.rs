@@ -1,6 +1,6 @@
 //! `skillpath export`: stored skills back as folders.
 
-use skillpath_store::folder::write_skill_folder;
+use skillpath_store::folder::{export_refusal, export_skill_folder};
 use skillpath_store::{ListFilter, StoreError};
 
 use crate::cli::ExportArgs;
@@ -32,17 +32,13 @@ pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
                 "the skill `{name}` cannot be exported: its name is not a folder name (it has a `/`, `\\`, NUL or is `.` or `..`)"
             )));
         }
-        // Folders that are there already are refused before anything is written, too.
-        if !force
-            && let Some(dir) = names
-                .iter()
-                .map(|name| to.join(name))
-                .find(|dir| is_occupied(dir))
+        // Folders that cannot take an export (a symlink, a file, one not empty without
+        // `--force`) are refused before anything is written, too.
+        if let Some(refusal) = names
+            .iter()
+            .find_map(|name| export_refusal(&to.join(name), force))
         {
-            return Err(StoreError::InvalidState(format!(
-                "`{}` exists and is not empty; pass `--force` to overwrite it",
-                dir.display()
-            )));
+            return Err(StoreError::InvalidState(refusal));
         }
         // A skill that cannot be read or written is named and the others are still exported.
         let mut written = Vec::new();
@@ -50,7 +46,7 @@ pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
         for name in &names {
             let dir = to.join(name);
             let outcome = match store.get(name, None).await {
-                Ok(skill) => write_skill_folder(&dir, &skill.snapshot),
+                Ok(skill) => export_skill_folder(&dir, &skill.snapshot, force),
                 Err(error @ (StoreError::Database(_) | StoreError::Io { .. })) => {
                     return Err(error);
                 }
@@ -84,13 +80,6 @@ pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
             ExitStatus::Invalid
         })
     })
-}
-
-/// Whether `dir` is a folder with something in it.
-fn is_occupied(dir: &std::path::Path) -> bool {
-    std::fs::read_dir(dir)
-        .map(|mut entries| entries.next().is_some())
-        .unwrap_or(false)
 }
 
 /// Whether `name` can be one folder inside the export folder: not empty, `.` or `..`, and
