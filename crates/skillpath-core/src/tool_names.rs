@@ -4,11 +4,16 @@
 //! `name` ([`tool_name`]). Collisions are resolved by one rule, the same for the server, for
 //! `skillpath validate` and for `skillpath scan` ([`resolve`]):
 //!
-//! 1. a built-in tool ([`BUILTIN_TOOLS`]) keeps its name: a skill that wants it has no tool;
-//! 2. among skills that want one tool name, the skill whose `name` is that tool name wins;
-//! 3. otherwise the first by `name` wins (equal names: the first given).
+//! 1. a name that is not an MCP tool name ([`is_mcp_tool_name`]: ASCII letters, digits, `_`,
+//!    `-` and `.`, 1 to 128 characters) is no tool: a skill that wants one has no tool (so a
+//!    look-alike such as `аdd-caching`, with a Cyrillic `а`, is never served beside
+//!    `add-caching`);
+//! 2. a built-in tool ([`BUILTIN_TOOLS`]) keeps its name: a skill that wants it has no tool;
+//! 3. among skills that want one tool name, the skill whose `name` is that tool name wins;
+//! 4. otherwise the first by `name` wins (equal names: the first given).
 //!
-//! A skill that loses has no tool of its own; it stays reachable through `load_skill`.
+//! A skill that loses has no tool of its own; it stays reachable through `load_skill`, its
+//! resources and (when its name is a valid prompt name) its prompt.
 //!
 //! ```
 //! use skillpath_core::tool_names::{Reason, resolve};
@@ -60,10 +65,21 @@ pub fn tool_name(skill: &SkillMd, name: &str) -> String {
     golden.tool_name_or(name).to_owned()
 }
 
-/// Why the winner of a [`Collision`] keeps the tool name.
+/// Whether `name` can be an MCP tool name: 1 to 128 characters, each an ASCII letter or digit,
+/// `_`, `-` or `.` (the rule of the MCP specification's tool names).
+pub fn is_mcp_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.'))
+}
+
+/// Why the winner of a [`Collision`] keeps the tool name (or why nobody has it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reason {
+    /// The name is not an MCP tool name, so no skill has it.
+    NotAToolName,
     /// The tool name is a built-in tool's.
     Builtin,
     /// The winner's `name` is the tool name.
@@ -76,6 +92,9 @@ impl Reason {
     /// The part of the rule that decided, as a phrase that stands alone.
     pub fn rule(self) -> &'static str {
         match self {
+            Reason::NotAToolName => {
+                "MCP tool names are ASCII letters, digits, `_`, `-` and `.`, 1 to 128 characters"
+            }
             Reason::Builtin => "a built-in tool keeps its name",
             Reason::NamedLikeTool => "the skill named like the tool wins",
             Reason::FirstByName => "no skill is named like the tool, so the first by name wins",
@@ -83,13 +102,13 @@ impl Reason {
     }
 }
 
-/// A tool name wanted by more than one skill, or by a skill and a built-in tool: one per losing
-/// skill.
+/// A tool name wanted by more than one skill, by a skill and a built-in tool, or by a skill
+/// when it cannot be a tool name: one per losing skill.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Collision {
     /// The tool name.
     pub tool_name: String,
-    /// The skill that has it (`None` when a built-in tool has it).
+    /// The skill that has it (`None` when a built-in tool has it, or nothing can).
     pub winner: Option<String>,
     /// The skill that does not get it.
     pub loser: String,
@@ -101,6 +120,18 @@ pub struct Collision {
     /// The loser's index in the slice given to [`resolve`].
     #[serde(skip)]
     pub loser_index: usize,
+}
+
+impl Collision {
+    /// Who has the tool name, as a phrase: `` skill `name` ``, "a built-in tool", or "no
+    /// tool" (the name cannot be one).
+    pub fn holder(&self) -> String {
+        match (&self.winner, self.reason) {
+            (Some(winner), _) => format!("skill `{winner}`"),
+            (None, Reason::NotAToolName) => "no tool (it is not a tool name)".to_owned(),
+            (None, _) => "a built-in tool".to_owned(),
+        }
+    }
 }
 
 /// Who gets which tool name.
@@ -134,7 +165,9 @@ fn resolve_with(skills: &[(String, String)], builtin: &[&str]) -> Resolution {
 
     let mut resolution = Resolution::default();
     for (tool, indices) in wanted {
-        let (winner, reason) = if builtin.contains(&tool) {
+        let (winner, reason) = if !is_mcp_tool_name(tool) {
+            (None, Reason::NotAToolName)
+        } else if builtin.contains(&tool) {
             (None, Reason::Builtin)
         } else if let Some(&named) = indices.iter().find(|&&i| skills[i].0 == tool) {
             (Some(named), Reason::NamedLikeTool)
@@ -218,6 +251,10 @@ fn collision_diagnostic(
                  it because {because}, so `{loser}` has no tool of its own"
             )
         }
+        (None, Reason::NotAToolName) => format!(
+            "`{tool}` is not an MCP tool name ({}), so `{loser}` has no tool of its own",
+            Reason::NotAToolName.rule()
+        ),
         (None, _) => format!(
             "the tool name `{tool}` is a built-in tool of the MCP server, and a built-in tool \
              keeps its name, so `{loser}` has no tool of its own"
@@ -236,6 +273,38 @@ fn collision_diagnostic(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_that_is_no_mcp_tool_name_gets_no_tool() {
+        let resolution = resolve(&pairs(&[
+            ("add-caching", "add-caching"),
+            ("\u{430}dd-caching", "\u{430}dd-caching"),
+            ("long", &"x".repeat(129)),
+            ("spaced", "two words"),
+            ("dotted", "a.b_c-1"),
+        ]));
+        let tools: Vec<&str> = resolution.winners.keys().map(String::as_str).collect();
+        assert_eq!(tools, ["a.b_c-1", "add-caching"]);
+        let lost: Vec<(&str, Reason)> = resolution
+            .collisions
+            .iter()
+            .map(|c| (c.loser.as_str(), c.reason))
+            .collect();
+        assert_eq!(
+            lost,
+            [
+                ("spaced", Reason::NotAToolName),
+                ("long", Reason::NotAToolName),
+                ("\u{430}dd-caching", Reason::NotAToolName),
+            ]
+        );
+        assert_eq!(
+            resolution.collisions[0].holder(),
+            "no tool (it is not a tool name)"
+        );
+        assert!(is_mcp_tool_name(&"x".repeat(128)));
+        assert!(!is_mcp_tool_name(""));
+    }
 
     fn pairs(skills: &[(&str, &str)]) -> Vec<(String, String)> {
         skills

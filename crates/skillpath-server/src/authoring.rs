@@ -198,10 +198,10 @@ async fn run(
                 .map_err(store_error)?;
             server.refresh().await.map_err(store_error)?;
             Ok(format!(
-                "Created `{}` at revision {}; it is callable now as the tool `{}`.{}",
+                "Created `{}` at revision {}; {}.{}",
                 stored.name,
                 stored.revision,
-                stored.tool_name.as_deref().unwrap_or(&stored.name),
+                callable_as(&server.catalog(), &stored.name),
                 if warnings.is_empty() {
                     String::new()
                 } else {
@@ -399,6 +399,28 @@ fn nul_character(value: &Value, at: &str) -> Option<String> {
 
 /// Writes `spec` as a skill and validates it like `skillpath validate` (spec mode, lints):
 /// errors refuse it; warnings come back as text.
+/// How the skill `name` can be called now, by the catalog's tool table: as its tool, or,
+/// when it has none (its tool name is another skill's, a built-in's, or no tool name at all),
+/// through `load_skill`, saying why.
+fn callable_as(catalog: &crate::catalog::Catalog, name: &str) -> String {
+    if let Some((tool, _)) = catalog.tools().find(|(_, skill)| skill.stored.name == name) {
+        return format!("it is callable now as the tool `{tool}`");
+    }
+    match catalog
+        .collisions
+        .iter()
+        .find(|collision| collision.loser == name)
+    {
+        Some(collision) => format!(
+            "it has no tool of its own: the tool name `{}` belongs to {} ({}); call it with `load_skill`",
+            collision.tool_name,
+            collision.holder(),
+            collision.reason.rule()
+        ),
+        None => "call it with `load_skill`".to_owned(),
+    }
+}
+
 fn checked_snapshot(spec: &SkillSpec) -> Result<(SkillSnapshot, String), String> {
     let written = spec
         .write()

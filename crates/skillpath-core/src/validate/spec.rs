@@ -365,9 +365,11 @@ fn check_name_value(
         out.push(
             Diagnostic::warning(
                 Code::NameNotAscii,
-                format!("`name` `{name}` has non-ASCII characters"),
+                format!(
+                    "`name` `{name}` has non-ASCII characters, so it is no MCP tool name: without an ASCII `tool_name` the skill gets no tool of its own (it stays reachable through `load_skill` and its resources)"
+                ),
             )
-            .with_hint("some agents accept only `a-z`, `0-9` and `-` in names")
+            .with_hint("use `a-z`, `0-9` and `-`, or give it an ASCII `tool_name`; some agents accept only those in names")
             .at(file, range),
         );
     }

@@ -1346,6 +1346,52 @@ fn export_into_a_file_writes_nothing() {
 }
 
 #[test]
+fn look_alike_tool_name() {
+    let sandbox = Sandbox::new();
+    sandbox.skill("skills/add-caching", "add-caching");
+    // A Cyrillic `а` (U+0430) where the Latin `a` was.
+    sandbox.skill("skills/look-alike", "\u{430}dd-caching");
+    let mut server = sandbox.serve();
+    let tools: Vec<String> = server.call("tools/list", json!({}))["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|tool| tool["name"].as_str().map(str::to_owned))
+        .filter(|name| name.contains("caching"))
+        .collect();
+    assert_eq!(tools, ["add-caching"]);
+    let loaded = server.call(
+        "tools/call",
+        json!({"name": "load_skill", "arguments": {"name": "\u{430}dd-caching"}}),
+    );
+    assert_ne!(loaded["result"]["isError"], true, "{loaded}");
+    let log = finish_cleanly(server);
+    assert!(
+        log.contains("tool name `\u{430}dd-caching` belongs to no tool (it is not a tool name); skill `\u{430}dd-caching` has no tool or prompt of its own (MCP tool names are ASCII letters, digits, `_`, `-` and `.`, 1 to 128 characters;"),
+        "{log}"
+    );
+}
+
+#[test]
+fn builtin_tool_name_create_skill() {
+    let sandbox = Sandbox::new();
+    let mut server = sandbox.serve();
+    let created = server.call(
+        "tools/call",
+        json!({"name": "create_skill", "arguments": {"name": "sneaky", "description": "Use when testing a built-in tool name.", "tool_name": "create_skill"}}),
+    );
+    assert_ne!(created["result"]["isError"], true, "{created}");
+    let text = created["result"]["content"][0]["text"]
+        .as_str()
+        .expect("text");
+    assert!(
+        text.starts_with("Created `sneaky` at revision 1; it has no tool of its own: the tool name `create_skill` belongs to a built-in tool (a built-in tool keeps its name); call it with `load_skill`."),
+        "{text}"
+    );
+    finish_cleanly(server);
+}
+
+#[test]
 fn name_dotdot_export() {
     let sandbox = Sandbox::new();
     sandbox.file(

@@ -451,8 +451,8 @@ fn scan_reports_tool_name_collisions_among_the_skills_it_finds() {
     assert_eq!(
         collisions,
         [
-            "collision: tool `cache` belongs to `cache`; `add-caching` has no tool of its own (the skill named like the tool wins)",
-            "collision: tool `deploy` belongs to `release`; `ship` has no tool of its own (no skill is named like the tool, so the first by name wins)",
+            "collision: tool `cache` belongs to skill `cache`; `add-caching` has no tool of its own (the skill named like the tool wins)",
+            "collision: tool `deploy` belongs to skill `release`; `ship` has no tool of its own (no skill is named like the tool, so the first by name wins)",
             "collision: tool `load_skill` belongs to a built-in tool; `helper` has no tool of its own (a built-in tool keeps its name)",
         ],
         "{human}"

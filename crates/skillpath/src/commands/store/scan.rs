@@ -66,14 +66,11 @@ pub(crate) fn run(args: ScanArgs) -> anyhow::Result<ExitStatus> {
             let _ = writeln!(text, "shadowed in the store: {shadowed}");
         }
         for collision in &collisions {
-            let owner = collision
-                .winner
-                .as_ref()
-                .map_or("a built-in tool".to_owned(), |winner| format!("`{winner}`"));
             let _ = writeln!(
                 text,
-                "collision: tool `{}` belongs to {owner}; `{}` has no tool of its own ({})",
+                "collision: tool `{}` belongs to {}; `{}` has no tool of its own ({})",
                 collision.tool_name,
+                collision.holder(),
                 collision.loser,
                 collision.reason.rule()
             );

@@ -89,10 +89,9 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
             output::stderr(&format!("skillpath: shadowed: {hidden}\n"))?;
         }
         for collision in &server.catalog().collisions {
-            let winner = collision.winner.as_deref().map_or("a built-in tool".to_owned(), |w| format!("skill `{w}`"));
             output::stderr(&format!(
-                "skillpath: tool name `{}` belongs to {winner}; skill `{}` has no tool or prompt of its own ({}; use `load_skill` or give it its own `tool_name`)\n",
-                collision.tool_name, collision.loser, collision.reason.rule()
+                "skillpath: tool name `{}` belongs to {}; skill `{}` has no tool or prompt of its own ({}; use `load_skill` or give it its own `tool_name`)\n",
+                collision.tool_name, collision.holder(), collision.loser, collision.reason.rule()
             ))?;
         }
         for (name, why) in server.unlisted_skills() {
