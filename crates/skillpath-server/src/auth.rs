@@ -96,23 +96,29 @@ pub(crate) async fn authenticate(
             KeyPolicy::Optional => next.run(request).await,
             KeyPolicy::Required => unauthorized(
                 None,
-                "this server needs an API key: send `Authorization: Bearer sp_…` (an admin creates keys with `skillpath keys create`)",
+                "this server needs an API key: send `Authorization: Bearer sp_<id>_<secret>` (an admin creates keys with `skillpath keys create`)",
             ),
         };
     };
     let Some(presented) = bearer(value) else {
         return unauthorized(
             Some("invalid_request"),
-            "the `Authorization` header must be `Bearer sp_…`",
+            "the `Authorization` header must be `Bearer sp_<id>_<secret>` (the key `skillpath keys create` printed)",
         );
     };
-    match keys::authenticate(gate.store.as_ref(), presented).await {
+    let presented = presented.to_owned();
+    match keys::authenticate(gate.store.as_ref(), &presented).await {
         Ok(info) => {
             request.extensions_mut().insert(Caller {
                 key: Some(info.name),
                 role: info.role,
             });
-            next.run(request).await
+            let response = next.run(request).await;
+            if is_event_stream(&response) {
+                ends_with_key(response, Arc::clone(&gate.store), presented)
+            } else {
+                response
+            }
         }
         Err(AuthError::Store(error)) => (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -121,6 +127,52 @@ pub(crate) async fn authenticate(
             .into_response(),
         Err(error) => unauthorized(Some("invalid_token"), &error.to_string()),
     }
+}
+
+/// How often a stream opened with a key checks the key even when the store says nothing
+/// changed: the bound on how long a stream outlives its key's expiry.
+const KEY_RECHECK: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Whether `response` is a stream of server-sent events (a session's notifications, or a
+/// request's answers).
+fn is_event_stream(response: &Response) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("text/event-stream"))
+}
+
+/// `response` with its stream ended as soon as the key `presented` stops working: it is
+/// checked again after every change to the store (a revocation is one, on any server of the
+/// database) and every [`KEY_RECHECK`] (an expiry comes with time). While the store cannot
+/// be asked, the stream goes on.
+fn ends_with_key(response: Response, store: Arc<dyn Store>, presented: String) -> Response {
+    use futures_util::StreamExt as _;
+    let key_ends = async move {
+        let mut changes = store.watch_changes();
+        loop {
+            let wait = tokio::time::sleep(KEY_RECHECK);
+            match changes.as_mut() {
+                Some(receiver) => tokio::select! {
+                    signal = receiver.recv() => {
+                        if matches!(signal, Err(tokio::sync::broadcast::error::RecvError::Closed)) {
+                            changes = None;
+                        }
+                    }
+                    () = wait => {}
+                },
+                None => wait.await,
+            }
+            match keys::authenticate(store.as_ref(), &presented).await {
+                Ok(_) | Err(AuthError::Store(_)) => {}
+                Err(_) => return,
+            }
+        }
+    };
+    let (parts, body) = response.into_parts();
+    let stream = body.into_data_stream().take_until(Box::pin(key_ends));
+    Response::from_parts(parts, axum::body::Body::from_stream(stream))
 }
 
 /// The token of a `Bearer` authorization (the scheme is case-insensitive, RFC 7235).
@@ -133,9 +185,19 @@ fn bearer(value: &HeaderValue) -> Option<&str> {
         .filter(|token| !token.is_empty())
 }
 
-/// 401 with the `WWW-Authenticate` challenge of RFC 6750 and the reason as text.
+/// 401 with the `WWW-Authenticate` challenge of RFC 6750 and the reason as text. The
+/// challenge's `error_description` may hold only printable ASCII without `"` and `\\`
+/// (RFC 6750 §3); a reason that quotes what the client sent (a key with other characters)
+/// has those replaced, and the body keeps the reason as it is.
 fn unauthorized(error: Option<&str>, message: &str) -> Response {
-    let quoted = message.replace(['"', '\\'], "'");
+    let quoted: String = message
+        .chars()
+        .map(|c| match c {
+            '"' | '\\' => '\'',
+            ' '..='~' => c,
+            _ => '?',
+        })
+        .collect();
     let challenge = match error {
         Some(error) => {
             format!("Bearer realm=\"skillpath\", error=\"{error}\", error_description=\"{quoted}\"")

@@ -437,8 +437,17 @@ fn checked_snapshot(spec: &SkillSpec) -> Result<(SkillSnapshot, String), String>
         .collect();
     let snapshot =
         SkillSnapshot::new(written.skill_md, files).map_err(|error| error.to_string())?;
+    // Messages name files as the skill knows them (`SKILL.md`, `templates/x.cs`), never the
+    // server's temporary folder.
+    let inside = format!("{}/", folder.display());
+    let hide_in = |text: &str, real: &str| text.replace(&inside, "").replace(real, "");
     skillpath_store::folder::write_skill_folder(&folder, &snapshot)
-        .map_err(|error| error.to_string())?;
+        .map_err(|error| hide_in(&error.to_string(), &inside))?;
+    // The folder as validation may name it, with symlinks above it resolved.
+    let real = folder
+        .canonicalize()
+        .map_or_else(|_| inside.clone(), |real| format!("{}/", real.display()));
+    let hide = |text: &str| hide_in(text, &real);
     let report = validate_dir(
         &folder,
         &ValidateOptions {
@@ -463,9 +472,9 @@ fn checked_snapshot(spec: &SkillSpec) -> Result<(SkillSnapshot, String), String>
                 let hint = d
                     .hint
                     .as_ref()
-                    .map(|h| format!("; {h}"))
+                    .map(|h| format!("; {}", hide(h)))
                     .unwrap_or_default();
-                format!("- {}: {}{line}{hint}\n", d.code, d.message)
+                format!("- {}: {}{line}{hint}\n", d.code, hide(&d.message))
             })
             .collect()
     };

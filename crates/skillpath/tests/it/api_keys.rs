@@ -341,7 +341,7 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
         (
             Some(""),
             "error=\"invalid_request\"",
-            "must be `Bearer sp_…`",
+            "must be `Bearer sp_<id>_<secret>`",
         ),
     ];
     for (key, expected_challenge, expected_text) in cases {

@@ -441,7 +441,18 @@ fn skill_md_oversized_create_skill() {
         }),
     );
     assert!(
-        text.starts_with("the skill has errors; fix them and try again:\n- file-too-large: "),
+        text.starts_with(
+            "the skill has errors; fix them and try again:\n- file-too-large: `SKILL.md` is "
+        ),
+        "{}",
+        &text[..text.len().min(500)]
+    );
+    // The server's temporary folder, where it validates, is none of the client's business.
+    let temp = sandbox.tmp().canonicalize().expect("tmp");
+    assert!(
+        !text.contains(&*sandbox.tmp().to_string_lossy())
+            && !text.contains(&*temp.to_string_lossy())
+            && !text.contains(".tmp"),
         "{}",
         &text[..text.len().min(500)]
     );
@@ -1389,6 +1400,129 @@ fn builtin_tool_name_create_skill() {
         "{text}"
     );
     finish_cleanly(server);
+}
+
+#[test]
+fn non_ascii_key_www_authenticate() {
+    let sandbox = Sandbox::new();
+    let server = sandbox.serve_http();
+    let response = server.exchange(
+        "POST",
+        "/mcp",
+        &[("Authorization", "Bearer sp_\u{e4}\u{43a}\u{1f511}_x")],
+        b"{}",
+    );
+    assert!(response.starts_with("HTTP/1.1 401"), "{response}");
+    let challenge = response
+        .lines()
+        .find(|line| line.to_ascii_lowercase().starts_with("www-authenticate:"))
+        .expect("a challenge");
+    assert!(
+        challenge.bytes().all(|byte| (0x20..0x7f).contains(&byte)),
+        "{challenge}"
+    );
+    assert!(
+        challenge.contains("error=\"invalid_request\", error_description=\"the `Authorization` header must be `Bearer sp_<id>_<secret>`"),
+        "{challenge}"
+    );
+}
+
+/// Sends `head` (request line and headers, without the blank line) and `body` on a new
+/// connection to `address`; the stream, to read the answer from.
+fn send_raw(address: &str, head: &str, body: &str) -> std::net::TcpStream {
+    use std::io::Write as _;
+    let mut stream = std::net::TcpStream::connect(address).expect("connect");
+    let request = format!(
+        "{head}\r\nHost: {address}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("send");
+    stream
+}
+
+#[test]
+fn revoked_key_stream() {
+    use std::io::Read as _;
+    let sandbox = Sandbox::new();
+    let created = sandbox.run(&[
+        "keys",
+        "create",
+        "--name",
+        "soon-gone",
+        "--role",
+        "reader",
+        "--format",
+        "json",
+    ]);
+    created.exited(0);
+    let key: Value = serde_json::from_str(&created.stdout).expect("json");
+    let key = key["key"].as_str().expect("key").to_owned();
+    let server = HttpServer::start(sandbox.path(), &["--auth", "required"]);
+    let headers = format!(
+        "Authorization: Bearer {key}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream"
+    );
+    // A session, initialized.
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let mut stream = send_raw(
+        &server.address,
+        &format!("POST /mcp HTTP/1.1\r\nConnection: close\r\n{headers}"),
+        &initialize.to_string(),
+    );
+    let mut answer = String::new();
+    stream
+        .read_to_string(&mut answer)
+        .expect("initialize answer");
+    let session = answer
+        .lines()
+        .find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
+        })
+        .unwrap_or_else(|| panic!("no session: {answer}"));
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let mut stream = send_raw(
+        &server.address,
+        &format!(
+            "POST /mcp HTTP/1.1\r\nConnection: close\r\nMcp-Session-Id: {session}\r\n{headers}"
+        ),
+        &initialized.to_string(),
+    );
+    stream.read_to_string(&mut String::new()).expect("accepted");
+    // The session's stream of notifications, open.
+    let mut events = send_raw(
+        &server.address,
+        &format!(
+            "GET /mcp HTTP/1.1\r\nConnection: close\r\nMcp-Session-Id: {session}\r\nAuthorization: Bearer {key}\r\nAccept: text/event-stream"
+        ),
+        "",
+    );
+    let mut head = [0u8; 12];
+    events.read_exact(&mut head).expect("the stream's head");
+    assert_eq!(&head, b"HTTP/1.1 200");
+    // Revoked by another process: the stream ends within seconds.
+    sandbox.run(&["keys", "revoke", "soon-gone"]).exited(0);
+    let revoked = std::time::Instant::now();
+    events
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    let mut rest = Vec::new();
+    let ended = events.read_to_end(&mut rest);
+    assert!(ended.is_ok(), "the stream outlived its key: {ended:?}");
+    assert!(
+        revoked.elapsed() < Duration::from_secs(6),
+        "{:?}",
+        revoked.elapsed()
+    );
+    // And the key opens nothing any more.
+    let status = server.status(
+        "POST",
+        "/mcp",
+        &[("Authorization", &format!("Bearer {key}"))],
+        b"{}",
+    );
+    assert_eq!(status, 401);
 }
 
 #[test]
