@@ -232,3 +232,43 @@ fn five_hundred_half_open_connections_stop_no_one_and_are_closed() {
     );
     assert!(healthy(&server) < Duration::from_secs(1));
 }
+
+/// `serve` raises its soft limit on open files to the hard limit at start: started with a soft
+/// limit of 256 (below `--max-connections`), it runs with its hard limit.
+#[test]
+fn serve_raises_its_open_file_limit() {
+    use std::io::BufRead as _;
+    let work = tempfile::tempdir().expect("tempdir");
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -S -n 256 && exec \"$0\" serve --no-discover --http 127.0.0.1:0")
+        .arg(crate::support::skillpath_bin())
+        .env("SKILLPATH_DB", work.path().join("store.db"))
+        .env("HOME", work.path())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start");
+    let stderr = child.stderr.take().expect("stderr");
+    for line in std::io::BufReader::new(stderr)
+        .lines()
+        .map_while(Result::ok)
+    {
+        if line.contains("serving MCP on") {
+            break;
+        }
+    }
+    let limits = std::fs::read_to_string(format!("/proc/{}/limits", child.id())).expect("limits");
+    let _ = child.kill();
+    let _ = child.wait();
+    let open_files = limits
+        .lines()
+        .find(|line| line.starts_with("Max open files"))
+        .expect("the open-files line");
+    let numbers: Vec<&str> = open_files.split_whitespace().skip(3).take(2).collect();
+    assert_eq!(numbers.len(), 2, "{open_files}");
+    assert_eq!(
+        numbers[0], numbers[1],
+        "soft limit raised to the hard one: {open_files}"
+    );
+    assert_ne!(numbers[0], "256", "{open_files}");
+}
