@@ -1169,6 +1169,39 @@ fn target_dotdot_create_skill() {
 }
 
 #[test]
+fn git_files_update_skill() {
+    let sandbox = Sandbox::new();
+    let mut server = sandbox.serve();
+    let created = server.call(
+        "tools/call",
+        json!({"name": "create_skill", "arguments": golden_spec(
+            "planted",
+            "Service.cs",
+            "src/Service.cs",
+            json!([{"path": "Service.cs", "content": "class Service {}"}]),
+        )}),
+    );
+    assert_eq!(created["result"]["isError"], false, "{created}");
+    let response = server.call(
+        "tools/call",
+        json!({"name": "update_skill", "arguments": {
+            "name": "planted",
+            "expected_revision": 1,
+            "templates": [
+                {"path": "Service.cs", "content": "class Service {}"},
+                {"path": ".git/hooks/post-checkout", "content": "#!/bin/sh\ntouch pwned\n"}
+            ],
+        }}),
+    );
+    assert_eq!(
+        tool_error(&response),
+        "the skill cannot be written: template path `.git/hooks/post-checkout` is inside `.git`, which is never part of a skill"
+    );
+    finish_cleanly(server);
+    assert_eq!(sandbox.stored(), [("planted".to_owned(), 1)]);
+}
+
+#[test]
 fn target_dotdot_update_skill() {
     let sandbox = Sandbox::new();
     let mut server = sandbox.serve();
