@@ -23,13 +23,45 @@ pub use server::{
     ServerOptions, SkillServer, ToolsMode,
 };
 
-/// Serves `server` over stdin/stdout until the client disconnects. Logs must go to stderr.
+/// How long a stdio server, once asked to stop, goes on reading requests already sent.
+const STDIO_SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Serves `server` over stdin/stdout until the client disconnects, or until `shutdown`
+/// completes: then no more tool calls are taken and the ones in flight get up to `drain` to be
+/// answered before the server ends. Logs must go to stderr.
 pub async fn serve_stdio(
     server: SkillServer,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    drain: std::time::Duration,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use rmcp::ServiceExt;
-    let running = server.serve(rmcp::transport::stdio()).await?;
-    running.waiting().await?;
+    let running = server.clone().serve(rmcp::transport::stdio()).await?;
+    let stop = running.cancellation_token();
+    let mut waiting = std::pin::pin!(running.waiting());
+    tokio::select! {
+        ended = &mut waiting => {
+            ended?;
+            return Ok(());
+        }
+        () = shutdown => {}
+    }
+    server.begin_shutdown();
+    // Requests already written to stdin are read and answered too (a call refused as the
+    // server is closing): the server goes on until no call is in flight and none has come
+    // for a moment, within the drain time, so the client gets an answer to each one it sent.
+    let quiet = async {
+        loop {
+            let seen = server.calls_started();
+            tokio::time::sleep(STDIO_SETTLE).await;
+            server.drained().await;
+            if server.calls_started() == seen {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(drain, quiet).await;
+    stop.cancel();
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), waiting).await;
     Ok(())
 }
 
@@ -92,6 +124,8 @@ pub struct HttpOptions {
     pub keys: KeyPolicy,
     /// Bounds on connections and sessions.
     pub limits: HttpLimits,
+    /// How long a shutdown waits for the requests in flight to be answered.
+    pub drain: std::time::Duration,
 }
 
 /// Bounds on what HTTP clients can hold, so that slow, idle or hostile clients cannot take
@@ -132,6 +166,7 @@ impl Default for HttpOptions {
             stateless: false,
             keys: KeyPolicy::Optional,
             limits: HttpLimits::default(),
+            drain: DEFAULT_DRAIN,
         }
     }
 }
@@ -163,6 +198,8 @@ pub async fn serve_http(
         store: server.shared_store(),
         policy: options.keys,
     };
+    let closing = server.closing();
+    let draining = server.clone();
     let service = StreamableHttpService::new(
         move || Ok(server.for_session()),
         sessions::BoundedSessions::new(options.limits.max_sessions, options.limits.session_idle)
@@ -177,27 +214,68 @@ pub async fn serve_http(
         ))
         .layer(axum::middleware::from_fn(refuse_announced_oversize))
         .layer(axum::middleware::from_fn(session_end_is_ok))
+        .layer(axum::middleware::from_fn_with_state(
+            closing.clone(),
+            refuse_when_closing,
+        ))
         .route("/healthz", axum::routing::get(|| async { "ok" }));
     // Without TCP_NODELAY, a response written in two parts (headers, then the SSE event with the
     // result) waits for the client's delayed ACK of the first: about 40 ms per request on a
     // kept-alive connection.
-    accept(listener, router, options.limits, shutdown).await;
+    let drain = options.drain;
+    let stopping = async move {
+        shutdown.await;
+        draining.begin_shutdown();
+    };
+    accept(listener, router, options.limits, stopping, drain).await;
+    // The sessions' streams end with rmcp's cancellation, once every request was answered.
     cancel.cancel();
     Ok(())
 }
 
-/// How long the server waits, once asked to stop, for open connections to finish.
-const DRAIN: std::time::Duration = std::time::Duration::from_secs(10);
+/// How long a shutdown waits for the requests in flight, unless told otherwise.
+pub const DEFAULT_DRAIN: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Once the server is closing, answers a new request with `503 Service Unavailable` (a load
+/// balancer retries it on another replica), and ends a stream of notifications (`GET /mcp`)
+/// so that its connection can close; the requests in flight go on to their answers.
+async fn refuse_when_closing(
+    axum::extract::State(closing): axum::extract::State<tokio_util::sync::CancellationToken>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    use futures_util::StreamExt as _;
+    if closing.is_cancelled() {
+        return (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            [(axum::http::header::CONNECTION, "close")],
+            "the server is shutting down\n",
+        )
+            .into_response();
+    }
+    let notifications = request.method() == axum::http::Method::GET;
+    let response = next.run(request).await;
+    if !notifications {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let stream = body
+        .into_data_stream()
+        .take_until(Box::pin(closing.cancelled_owned()));
+    axum::response::Response::from_parts(parts, axum::body::Body::from_stream(stream))
+}
 
 /// Serves each connection `listener` accepts with `router` (HTTP/1.1), at most
 /// `limits.max_connections` at once, each closed when its headers take longer than
-/// `limits.header_timeout`, until `shutdown` completes; then waits up to [`DRAIN`] for the
-/// open ones.
+/// `limits.header_timeout`, until `shutdown` completes; then stops accepting and waits up to
+/// `drain` for the open connections to finish what they are answering.
 async fn accept(
     listener: tokio::net::TcpListener,
     router: axum::Router,
     limits: HttpLimits,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    drain: std::time::Duration,
 ) {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::service::TowerToHyperService;
@@ -208,6 +286,21 @@ async fn accept(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout);
+    let serve = |stream: tokio::net::TcpStream, slot: Option<tokio::sync::OwnedSemaphorePermit>| {
+        // Without TCP_NODELAY, a response written in two parts (headers, then the SSE event
+        // with the result) waits for the client's delayed ACK of the first: about 40 ms per
+        // request on a kept-alive connection.
+        let _ = stream.set_nodelay(true);
+        let connection = builder.serve_connection(
+            TokioIo::new(stream),
+            TowerToHyperService::new(router.clone()),
+        );
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            let _ = connection.await;
+            drop(slot);
+        });
+    };
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
         let slot = tokio::select! {
@@ -219,32 +312,31 @@ async fn accept(
             accepted = listener.accept() => accepted,
             () = &mut shutdown => break,
         };
-        let stream = match accepted {
-            Ok((stream, _)) => stream,
+        match accepted {
+            Ok((stream, _)) => serve(stream, Some(slot)),
             Err(error) => {
                 // Out of descriptors, or a connection reset before it was accepted: wait a
                 // moment rather than spin, and go on.
                 eprintln!("skillpath: accepting a connection failed: {error}");
                 tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-                continue;
             }
-        };
-        // Without TCP_NODELAY, a response written in two parts (headers, then the SSE event with
-        // the result) waits for the client's delayed ACK of the first: about 40 ms per request on
-        // a kept-alive connection.
-        let _ = stream.set_nodelay(true);
-        let connection = builder.serve_connection(
-            TokioIo::new(stream),
-            TowerToHyperService::new(router.clone()),
-        );
-        let connection = graceful.watch(connection);
-        tokio::spawn(async move {
-            let _ = connection.await;
-            drop(slot);
-        });
+        }
     }
+    // Clients that connected before the signal are answered (503, by `refuse_when_closing`)
+    // rather than reset with the listening socket: the queue is served until it stays empty
+    // for a moment, within the drain time.
+    let queued = async {
+        while let Ok(Ok((stream, _))) =
+            tokio::time::timeout(std::time::Duration::from_millis(50), listener.accept()).await
+        {
+            serve(stream, None);
+        }
+    };
+    let started = std::time::Instant::now();
+    let _ = tokio::time::timeout(drain, queued).await;
     drop(listener);
-    let _ = tokio::time::timeout(DRAIN, graceful.shutdown()).await;
+    let left = drain.saturating_sub(started.elapsed());
+    let _ = tokio::time::timeout(left, graceful.shutdown()).await;
 }
 
 /// Raises this process's soft limit on open files to its hard limit, so that a server with many

@@ -84,6 +84,22 @@ struct Inner {
     /// What the last folder sync could not load, and what it left out for another skill of
     /// the same name, for `list_skills` to show.
     folder_report: RwLock<Arc<FolderReport>>,
+    /// Cancelled when the server is asked to stop: from then on a tool call is refused, and
+    /// the transports end their streams once the calls in flight are answered.
+    closing: tokio_util::sync::CancellationToken,
+    /// How many tool calls are being answered (every write is one).
+    in_flight: tokio::sync::watch::Sender<usize>,
+    /// How many tool calls were ever started, to tell when calls have stopped coming.
+    calls: std::sync::atomic::AtomicU64,
+}
+
+/// One tool call being answered; counted in [`Inner::in_flight`] for as long as it lives.
+struct InFlight(tokio::sync::watch::Sender<usize>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.send_modify(|count| *count = count.saturating_sub(1));
+    }
 }
 
 /// What the last folder sync said about the folders, for `list_skills`.
@@ -119,6 +135,9 @@ impl SkillServer {
                 changes,
                 options,
                 folder_report: RwLock::default(),
+                closing: tokio_util::sync::CancellationToken::new(),
+                in_flight: tokio::sync::watch::channel(0).0,
+                calls: std::sync::atomic::AtomicU64::new(0),
             }),
             subscriptions: Arc::default(),
         })
@@ -184,6 +203,37 @@ impl SkillServer {
             }
         }
         Ok(shadowed)
+    }
+
+    /// Stops taking tool calls: every call from now on is refused with a clean error, so
+    /// that a shutdown can wait for the calls in flight ([`SkillServer::drained`]).
+    pub fn begin_shutdown(&self) {
+        self.inner.closing.cancel();
+    }
+
+    /// Cancelled once [`SkillServer::begin_shutdown`] was called.
+    pub fn closing(&self) -> tokio_util::sync::CancellationToken {
+        self.inner.closing.clone()
+    }
+
+    /// Completes when no tool call is being answered.
+    pub async fn drained(&self) {
+        let mut count = self.inner.in_flight.subscribe();
+        let _ = count.wait_for(|count| *count == 0).await;
+    }
+
+    /// How many tool calls were ever started.
+    pub fn calls_started(&self) -> u64 {
+        self.inner.calls.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Counts a tool call in flight for as long as the guard lives.
+    fn in_flight(&self) -> InFlight {
+        self.inner
+            .calls
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.in_flight.send_modify(|count| *count += 1);
+        InFlight(self.inner.in_flight.clone())
     }
 
     /// What the last folder sync said about the folders.
@@ -679,6 +729,13 @@ impl ServerHandler for SkillServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        // Counted before the check, so a shutdown that begins between the two still waits.
+        let _in_flight = self.in_flight();
+        if self.inner.closing.is_cancelled() {
+            return Ok(error_result(
+                "the server is shutting down and takes no more calls; call again once it is back",
+            ));
+        }
         if self.fixtures()
             && let Some(result) = fixtures::call(self, &request.name, &context).await
         {

@@ -497,6 +497,10 @@ pub(crate) struct ServeArgs {
     /// With `--http`: the most sessions kept at once (an `initialize` past it is refused).
     #[arg(long, value_name = "N", default_value_t = HttpLimits::default().max_sessions)]
     pub(crate) max_sessions: usize,
+    /// Seconds a shutdown (SIGTERM, Ctrl-C) waits for the calls in flight to be answered;
+    /// meanwhile new calls are refused (503 over HTTP). A second signal ends it at once.
+    #[arg(long, value_name = "SECONDS", default_value_t = skillpath_server::DEFAULT_DRAIN.as_secs())]
+    pub(crate) drain_timeout: u64,
     /// With `--http`: seconds a session may go without a request before it ends.
     #[arg(long, value_name = "SECONDS", default_value_t = HttpLimits::default().session_idle.as_secs())]
     pub(crate) session_idle: u64,

@@ -9,6 +9,7 @@ mod crash_consistency;
 mod differential;
 mod edge_cases;
 mod examples;
+mod faults;
 mod hostile_inputs;
 mod load;
 mod mcp_conformance;

@@ -146,6 +146,26 @@ impl HttpServer {
         self.child.id()
     }
 
+    /// Sends the server SIGTERM and waits up to `timeout` for it to end: its exit code, or
+    /// `None` when it did not end (or ended by a signal).
+    pub(crate) fn terminate(&mut self, timeout: Duration) -> Option<i32> {
+        let sent = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(sent.success());
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return status.code(),
+                Ok(None) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                _ => return None,
+            }
+        }
+    }
+
     /// Kills the server with SIGKILL (no shutdown code runs) and reaps it.
     pub(crate) fn kill(&mut self) {
         self.child.kill().expect("SIGKILL");

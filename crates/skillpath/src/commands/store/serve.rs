@@ -105,16 +105,18 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         if server.follow_store() {
             output::stderr("skillpath: following changes to the store made by other processes\n")?;
         }
+        let drain = std::time::Duration::from_secs(args.drain_timeout);
+        let shutdown = shutdown_signal(drain)?;
         match args.http {
-            None => skillpath_server::serve_stdio(server).await,
+            None => skillpath_server::serve_stdio(server, shutdown, drain).await,
             Some(address) => {
                 let listener = listen(address, args.max_connections)?;
-                let shutdown = shutdown_signal()?;
                 let mut options = skillpath_server::HttpOptions::default();
                 options.allowed_hosts.extend(args.allowed_hosts.iter().cloned());
                 options.allowed_origins.extend(args.allowed_origins.iter().cloned());
                 options.stateless = args.stateless;
                 options.keys = key_policy(args.auth, address);
+                options.drain = drain;
                 options.limits = HttpLimits {
                     header_timeout: std::time::Duration::from_secs(args.header_timeout.max(1)),
                     max_connections: args.max_connections,
@@ -181,17 +183,48 @@ fn key_policy(auth: AuthArg, address: std::net::SocketAddr) -> KeyPolicy {
 }
 
 /// Completes on Ctrl-C (SIGINT) or, on Unix, SIGTERM (what systemd and container runtimes send
-/// to stop a service), so that both end the server gracefully.
-fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()> + Send + 'static> {
-    #[cfg(unix)]
-    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+/// to stop a service), so that both end the server gracefully within `drain`; a second signal
+/// ends the process at once (exit status 1).
+fn shutdown_signal(
+    drain: std::time::Duration,
+) -> std::io::Result<impl std::future::Future<Output = ()> + Send + 'static> {
+    let mut signals = Signals::new()?;
     Ok(async move {
+        signals.next().await;
+        let _ = output::stderr(&format!(
+            "skillpath: shutting down: taking no more calls, answering those in flight (up to {} s; a second signal ends it at once)\n",
+            drain.as_secs()
+        ));
+        tokio::spawn(async move {
+            signals.next().await;
+            let _ = output::stderr("skillpath: a second signal: ending now\n");
+            std::process::exit(ExitStatus::Invalid as i32);
+        });
+    })
+}
+
+/// SIGINT and, on Unix, SIGTERM.
+struct Signals {
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn new() -> std::io::Result<Signals> {
+        Ok(Signals {
+            #[cfg(unix)]
+            terminate: tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?,
+        })
+    }
+
+    /// The next of either signal.
+    async fn next(&mut self) {
         #[cfg(unix)]
         tokio::select! {
             _ = tokio::signal::ctrl_c() => {}
-            _ = terminate.recv() => {}
+            _ = self.terminate.recv() => {}
         }
         #[cfg(not(unix))]
         let _ = tokio::signal::ctrl_c().await;
-    })
+    }
 }

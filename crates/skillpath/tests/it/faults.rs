@@ -1,0 +1,174 @@
+//! Faults a server must survive. Here: a shutdown (SIGTERM) while clients write: every write
+//! is either answered or not in the store, the calls after it get a clean refusal, and the
+//! server ends with status 0 within its drain time; on SQLite and on PostgreSQL.
+
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::postgres_support::Schema;
+use crate::support::{HttpServer, call_tool, skillpath_bin};
+
+/// What `call_tool` gave: whether the result is an error, and its text; or why there was none.
+type Answer = Result<(bool, String), String>;
+
+/// The names in the store `db`.
+fn stored_names(db: &str) -> Vec<String> {
+    let output = std::process::Command::new(skillpath_bin())
+        .args(["list", "--limit", "1000", "--format", "json", "--db", db])
+        .output()
+        .expect("list");
+    assert!(output.status.success(), "{output:?}");
+    let page: Value = serde_json::from_slice(&output.stdout).expect("json");
+    page["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter_map(|item| item["name"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// Eight clients call `create_skill` one after another, as fast as they are answered, until
+/// one is refused; SIGTERM 200 ms in, so writes are in flight when it comes.
+fn sigterm_during_concurrent_writes(db: &str) {
+    let work = tempfile::tempdir().expect("tempdir");
+    let mut server = HttpServer::start(work.path(), &["--stateless", "--db", db]);
+    let start = Arc::new(Barrier::new(9));
+    let clients: Vec<_> = (0..8)
+        .map(|client| {
+            let address = server.address.clone();
+            let start = Arc::clone(&start);
+            std::thread::spawn(move || {
+                start.wait();
+                let mut answers = Vec::new();
+                for n in 0.. {
+                    let name = format!("drained-{client}-{n}");
+                    let answer = call_tool(
+                        &address,
+                        "create_skill",
+                        json!({"name": name, "description": "Use when testing a shutdown under load."}),
+                    );
+                    let created = matches!(&answer, Ok((false, _)));
+                    answers.push((name, answer));
+                    if !created {
+                        break;
+                    }
+                }
+                answers
+            })
+        })
+        .collect();
+    start.wait();
+    std::thread::sleep(Duration::from_millis(200));
+    let stopping = Instant::now();
+    let code = server.terminate(Duration::from_secs(10));
+    let took = stopping.elapsed();
+    let answers: Vec<(String, Answer)> = clients
+        .into_iter()
+        .flat_map(|client| client.join().expect("client"))
+        .collect();
+    assert_eq!(code, Some(0), "{}", server.log());
+    assert!(took < Duration::from_secs(7), "drained in {took:?}");
+    let stored = stored_names(db);
+    let mut created = 0;
+    for (name, answer) in &answers {
+        let acknowledged =
+            matches!(answer, Ok((false, text)) if text.starts_with(&format!("Created `{name}`")));
+        assert_eq!(
+            stored.contains(name),
+            acknowledged,
+            "`{name}`: stored {} but answered {answer:?}",
+            stored.contains(name)
+        );
+        if acknowledged {
+            created += 1;
+        } else {
+            // Refused cleanly: by the server while closing, with 503, or never connected.
+            let clean = match answer {
+                Ok((true, text)) => text.contains("shutting down"),
+                Err(error) => {
+                    error.contains("503") || error.contains("connect") || error.contains("refused")
+                }
+                Ok((false, _)) => false,
+            };
+            assert!(clean, "`{name}`: {answer:?}");
+        }
+    }
+    assert_eq!(
+        stored.len(),
+        created,
+        "nothing stored that was not answered"
+    );
+    assert!(created > 8, "writes were under way: {created}");
+    eprintln!(
+        "faults: SIGTERM 200 ms into 8 clients writing: {created} creates answered and stored, {} refused cleanly, ended in {took:?}",
+        answers.len() - created
+    );
+}
+
+#[test]
+fn sigterm_during_concurrent_writes_sqlite() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("faults.db");
+    sigterm_during_concurrent_writes(&db.display().to_string());
+}
+
+#[test]
+fn sigterm_during_concurrent_writes_postgres() {
+    let schema = Schema::create("sigterm");
+    sigterm_during_concurrent_writes(&schema.url());
+}
+
+/// Over stdio: calls sent around SIGTERM each get an answer (created and stored, or refused as
+/// the server closes, and then not stored), and the server ends with status 0.
+#[test]
+fn sigterm_over_stdio_answers_every_call() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    std::fs::create_dir_all(&skills).expect("mkdir");
+    let mut server = crate::mcp_wire::Server::start(&skills, work.path());
+    let call = |id: u64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "create_skill",
+            "arguments": {"name": format!("call-{id}"), "description": "Use when testing a shutdown over stdio."}}})
+        .to_string()
+    };
+    for id in 100..105 {
+        server.send_line(&call(id));
+    }
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &server.pid().to_string()])
+        .status()
+        .expect("kill");
+    assert!(sent.success());
+    for id in 105..110 {
+        server.send_line(&call(id));
+    }
+    let mut answers = std::collections::BTreeMap::new();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while answers.len() < 10 && Instant::now() < deadline {
+        if let Some(message) = server.next_message(Duration::from_millis(200))
+            && let Some(id) = message["id"].as_u64()
+        {
+            answers.insert(id, message);
+        }
+    }
+    let (code, log) = server.finish();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("skillpath: shutting down"), "{log}");
+    assert_eq!(answers.len(), 10, "every call is answered: {answers:#?}");
+    let stored = stored_names(&work.path().join("store.db").display().to_string());
+    for (id, answer) in &answers {
+        let text = answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        let created = answer["result"]["isError"] == false;
+        assert!(
+            created && text.starts_with(&format!("Created `call-{id}`"))
+                || !created && text.contains("shutting down"),
+            "{answer}"
+        );
+        assert_eq!(stored.contains(&format!("call-{id}")), created, "{answer}");
+    }
+}
