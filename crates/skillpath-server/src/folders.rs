@@ -362,21 +362,73 @@ pub fn watch(sync: Arc<FolderSync>, server: SkillServer) {
                 return;
             }
         };
-        sync_and_refresh(&sync, &server).await;
-        while receiver.recv().await.is_some() {
+        let mut failing = Failing::default();
+        sync_and_refresh(&sync, &server, &mut failing).await;
+        loop {
+            // While the store cannot take a sync, it is tried again with backoff, and a
+            // change on disk meanwhile is no reason to wait longer: every sync reads every
+            // folder whose stamp differs from what the store has, so nothing is forgotten.
+            let event = match failing.retry_in() {
+                Some(delay) => tokio::select! {
+                    event = receiver.recv() => event.is_some(),
+                    () = tokio::time::sleep(delay) => true,
+                },
+                None => receiver.recv().await.is_some(),
+            };
+            if !event {
+                return;
+            }
             // Let the burst settle, then drop the events it queued.
             tokio::time::sleep(SETTLE).await;
             while receiver.try_recv().is_ok() {}
-            sync_and_refresh(&sync, &server).await;
+            sync_and_refresh(&sync, &server, &mut failing).await;
         }
     });
 }
 
+/// How long a failed sync waits before it is tried again, at first and at most.
+const RETRY: (Duration, Duration) = (Duration::from_millis(250), Duration::from_secs(10));
+
+/// The syncs that failed in a row, and when to try again.
+#[derive(Debug, Default)]
+struct Failing {
+    /// How many syncs in a row failed.
+    attempts: u32,
+    /// What the last failure said, so a long outage is said once, not at every retry.
+    said: Option<String>,
+}
+
+impl Failing {
+    /// The wait before the next try, while failing: doubling from [`RETRY`]'s first to its
+    /// last.
+    fn retry_in(&self) -> Option<Duration> {
+        (self.attempts > 0).then(|| {
+            let doubled = RETRY
+                .0
+                .saturating_mul(2u32.saturating_pow(self.attempts - 1));
+            doubled.min(RETRY.1)
+        })
+    }
+}
+
 /// One sync; a reload of the server's catalog if it changed the store. What is new about the
-/// folders (a folder broken by an edit, one fixed) is said on stderr.
-async fn sync_and_refresh(sync: &FolderSync, server: &SkillServer) {
+/// folders (a folder broken by an edit, one fixed) is said on stderr, as is a sync that failed
+/// (once per cause) and the first one that succeeds after.
+async fn sync_and_refresh(sync: &FolderSync, server: &SkillServer, failing: &mut Failing) {
     match sync.sync().await {
         Ok(report) => {
+            if failing.attempts > 0 {
+                eprintln!(
+                    "skillpath: the skill folders are synced again (after {} failed {})",
+                    failing.attempts,
+                    if failing.attempts == 1 {
+                        "try"
+                    } else {
+                        "tries"
+                    }
+                );
+            }
+            *failing = Failing::default();
             for news in sync.news(&report) {
                 eprintln!("skillpath: {news}");
             }
@@ -385,6 +437,16 @@ async fn sync_and_refresh(sync: &FolderSync, server: &SkillServer) {
                 let _ = server.refresh().await;
             }
         }
-        Err(error) => eprintln!("skillpath: syncing the skill folders failed: {error}"),
+        Err(error) => {
+            failing.attempts += 1;
+            let text = error.to_string();
+            if failing.said.as_deref() != Some(text.as_str()) {
+                eprintln!(
+                    "skillpath: syncing the skill folders failed: {text}; trying again until it works (every {} s at most)",
+                    RETRY.1.as_secs()
+                );
+                failing.said = Some(text);
+            }
+        }
     }
 }

@@ -172,3 +172,69 @@ fn sigterm_over_stdio_answers_every_call() {
         assert_eq!(stored.contains(&format!("call-{id}")), created, "{answer}");
     }
 }
+
+/// A watching server on a PostgreSQL that goes down: an edit to a skill folder made during the
+/// outage reaches the store within seconds of the server coming back.
+#[test]
+fn a_folder_edit_during_a_database_outage_is_synced_after_it() {
+    let postgres = crate::postgres_support::OwnPostgres::start();
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    let write = |description: &str| {
+        crate::support::write_skill(&skills.join("outage"), "outage", description);
+    };
+    write("Use when testing an outage (before).");
+    let server = HttpServer::start(
+        work.path(),
+        &[
+            "--stateless",
+            "--db",
+            &postgres.url(),
+            "--skills",
+            &skills.display().to_string(),
+        ],
+    );
+    let described = |db: &str| -> Option<String> {
+        let output = std::process::Command::new(skillpath_bin())
+            .args(["show", "outage", "--format", "json", "--db", db])
+            .output()
+            .ok()?;
+        let shown: Value = serde_json::from_slice(&output.stdout).ok()?;
+        shown["description"].as_str().map(str::to_owned)
+    };
+    assert_eq!(
+        described(&postgres.url()).as_deref(),
+        Some("Use when testing an outage (before).")
+    );
+    postgres.stop();
+    write("Use when testing an outage (during).");
+    // The watcher tries, fails and says so.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !server.log().contains("syncing the skill folders failed") {
+        assert!(Instant::now() < deadline, "{}", server.log());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    postgres.resume_start();
+    let back = Instant::now();
+    loop {
+        if described(&postgres.url()).as_deref() == Some("Use when testing an outage (during).") {
+            break;
+        }
+        assert!(
+            back.elapsed() < Duration::from_secs(15),
+            "the edit never reached the store:\n{}",
+            server.log()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    eprintln!(
+        "faults: the edit made during the outage was in the store {:?} after PostgreSQL was back",
+        back.elapsed()
+    );
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !server.log().contains("the skill folders are synced again") {
+        assert!(Instant::now() < deadline, "{}", server.log());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

@@ -95,3 +95,123 @@ pub(crate) fn query_value<T: for<'a> tokio_postgres::types::FromSql<'a>>(
         client.query_one(sql, &[]).await.expect(sql).get(0)
     })
 }
+
+/// A PostgreSQL server of the test's own: its data folder in a temporary folder, on a free
+/// port, run as the `postgres` user (`initdb` refuses root), so a test can stop, hang and
+/// restart it without touching the machine's server. Stopped and removed when dropped.
+pub(crate) struct OwnPostgres {
+    /// The data and socket folder.
+    dir: tempfile::TempDir,
+    /// The port it listens on (127.0.0.1).
+    pub(crate) port: u16,
+}
+
+/// Where the PostgreSQL programs are: `$SKILLPATH_PG_BIN`, else the newest
+/// `/usr/lib/postgresql/*/bin`.
+fn pg_bin(program: &str) -> std::path::PathBuf {
+    if let Some(dir) = std::env::var_os("SKILLPATH_PG_BIN") {
+        return std::path::PathBuf::from(dir).join(program);
+    }
+    let mut versions: Vec<std::path::PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|entry| entry.path().join("bin"))
+                .collect()
+        })
+        .unwrap_or_default();
+    versions.sort();
+    versions.pop().map_or_else(
+        || std::path::PathBuf::from(program),
+        |dir| dir.join(program),
+    )
+}
+
+/// Runs `program` with `args` as the `postgres` user; panics with its output when it fails.
+fn as_postgres(program: &str, args: &[&str]) {
+    let output = std::process::Command::new("runuser")
+        .args(["-u", "postgres", "--"])
+        .arg(pg_bin(program))
+        .args(args)
+        .output()
+        .expect("runuser");
+    assert!(
+        output.status.success(),
+        "{program} {args:?}: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+impl OwnPostgres {
+    /// A new cluster, started.
+    pub(crate) fn start() -> OwnPostgres {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let chown = std::process::Command::new("chown")
+            .args(["postgres:postgres"])
+            .arg(dir.path())
+            .status()
+            .expect("chown");
+        assert!(chown.success());
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .map(|address| address.port())
+            .expect("a free port");
+        let data = dir.path().join("data");
+        let data = data.to_str().expect("utf-8");
+        as_postgres(
+            "initdb",
+            &["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"],
+        );
+        let server = OwnPostgres { dir, port };
+        server.resume_start();
+        server
+    }
+
+    fn data(&self) -> String {
+        self.dir.path().join("data").display().to_string()
+    }
+
+    /// Starts the stopped server again (waits until it accepts connections).
+    pub(crate) fn resume_start(&self) {
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            self.port,
+            self.dir.path().display()
+        );
+        let log = self.dir.path().join("log").display().to_string();
+        as_postgres(
+            "pg_ctl",
+            &[
+                "-D",
+                &self.data(),
+                "-o",
+                &options,
+                "-l",
+                &log,
+                "-w",
+                "start",
+            ],
+        );
+    }
+
+    /// Stops the server (fast shutdown: connections are closed).
+    pub(crate) fn stop(&self) {
+        as_postgres("pg_ctl", &["-D", &self.data(), "-m", "fast", "-w", "stop"]);
+    }
+
+    /// The URL of its `postgres` database.
+    pub(crate) fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+}
+
+impl Drop for OwnPostgres {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("runuser")
+            .args(["-u", "postgres", "--"])
+            .arg(pg_bin("pg_ctl"))
+            .args(["-D", &self.data(), "-m", "immediate", "stop"])
+            .output();
+    }
+}
