@@ -54,6 +54,13 @@ pub enum StoreError {
     /// An active key has this name already.
     #[error("an active API key named `{0}` exists already")]
     KeyExists(String),
+    /// A command that only reads found no database where one was asked for (it creates none).
+    #[error("there is no database at `{}` yet, so nothing is stored there", .0.display())]
+    NoDatabase(std::path::PathBuf),
+    /// The SQLite file this store opened was deleted or replaced while it was open: a write
+    /// would go where nobody can read it again.
+    #[error("the database file `{}` was deleted or replaced while this process had it open; writes are refused so that none is lost", .0.display())]
+    DatabaseReplaced(std::path::PathBuf),
     /// Reading or writing files failed. The message ends with the system's reason (a symlink
     /// loop, a missing permission), which is often the only clue to the fix.
     #[error("{context}: {source}")]
@@ -92,6 +99,12 @@ impl StoreError {
             StoreError::KeyNotFound(_) => {
                 Some("list the keys with `skillpath keys list`".to_owned())
             }
+            StoreError::NoDatabase(_) => Some(
+                "`skillpath import DIR` stores skills (and makes the database); `--db` or SKILLPATH_DB chooses another".to_owned(),
+            ),
+            StoreError::DatabaseReplaced(_) => Some(
+                "restart the server (or the command) so that it opens the database now at that path".to_owned(),
+            ),
             StoreError::KeyExists(name) => Some(format!(
                 "choose another name, or revoke the old key first with `skillpath keys revoke {name}`"
             )),

@@ -68,16 +68,16 @@ pub async fn open(database: Option<&str>, view: &ProjectView) -> StoreResult<Box
     })
 }
 
-/// [`open`], unless `database` is an SQLite file that does not exist yet: `None` then, for
-/// commands that read a store if there is one and must not create it.
+/// [`open`] for commands that must not create a database: an SQLite file that does not exist
+/// yet is [`StoreError::NoDatabase`].
 pub async fn open_existing(
     database: Option<&str>,
     view: &ProjectView,
-) -> StoreResult<Option<Box<dyn Store>>> {
+) -> StoreResult<Box<dyn Store>> {
     if let Target::Sqlite(path) = target(database)?
         && !path.exists()
     {
-        return Ok(None);
+        return Err(StoreError::NoDatabase(path));
     }
-    open(database, view).await.map(Some)
+    open(database, view).await
 }

@@ -161,6 +161,35 @@ pub struct SqliteStore {
     path: PathBuf,
     /// The change signals of [`Store::watch_changes`], started on first use.
     changes: std::sync::OnceLock<tokio::sync::broadcast::Sender<()>>,
+    /// The file opened (device and inode), to notice when the path no longer leads to it.
+    identity: Option<FileIdentity>,
+}
+
+/// Which file a path leads to: its device and inode (Unix), or nothing where that cannot be
+/// told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileIdentity {
+    device: u64,
+    inode: u64,
+}
+
+impl FileIdentity {
+    /// The file at `path` now, if there is one and it can be told.
+    fn of(path: &Path) -> Option<FileIdentity> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            std::fs::metadata(path).ok().map(|metadata| FileIdentity {
+                device: metadata.dev(),
+                inode: metadata.ino(),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = path;
+            None
+        }
+    }
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -207,6 +236,7 @@ impl SqliteStore {
             connection: Arc::new(Mutex::new(connection)),
             path: path.to_path_buf(),
             changes: std::sync::OnceLock::new(),
+            identity: FileIdentity::of(path),
         })
     }
 
@@ -231,12 +261,18 @@ impl SqliteStore {
         .map_err(|error| StoreError::Database(format!("a database task failed: {error}")))?
     }
 
-    /// Runs `operation` in a write transaction.
+    /// Runs `operation` in a write transaction, unless the database file was deleted or
+    /// replaced since it was opened: a write acknowledged into a file no path leads to any
+    /// more would be lost when the process ends.
     async fn write<T: Send + 'static>(
         &self,
         operation: impl FnOnce(&Transaction<'_>) -> StoreResult<T> + Send + 'static,
     ) -> StoreResult<T> {
+        let (path, opened) = (self.path.clone(), self.identity);
         self.with(move |connection| {
+            if opened.is_some() && FileIdentity::of(&path) != opened {
+                return Err(StoreError::DatabaseReplaced(path));
+            }
             let transaction =
                 connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let result = operation(&transaction)?;

@@ -238,3 +238,48 @@ fn a_folder_edit_during_a_database_outage_is_synced_after_it() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// The SQLite file is deleted under a running server: writes are refused with the reason
+/// instead of being acknowledged into a file nobody can open again, and a command that only
+/// reads creates no empty database in its place.
+#[test]
+fn a_deleted_sqlite_file_refuses_writes_and_is_not_made_again() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("gone.db");
+    let db_arg = db.display().to_string();
+    let server = HttpServer::start(work.path(), &["--stateless", "--db", &db_arg]);
+    let (is_error, text) = call_tool(
+        &server.address,
+        "create_skill",
+        json!({"name": "before", "description": "Use when testing a deleted database."}),
+    )
+    .expect("an answer");
+    assert!(!is_error, "{text}");
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{db_arg}{suffix}"));
+    }
+    let (is_error, text) = call_tool(
+        &server.address,
+        "create_skill",
+        json!({"name": "after", "description": "Use when testing a deleted database."}),
+    )
+    .expect("an answer");
+    assert!(is_error, "{text}");
+    assert!(
+        text.contains(&format!(
+            "the database file `{db_arg}` was deleted or replaced while this process had it open"
+        )),
+        "{text}"
+    );
+    let listed = std::process::Command::new(skillpath_bin())
+        .args(["list", "--db", &db_arg])
+        .output()
+        .expect("list");
+    assert_eq!(listed.status.code(), Some(2), "{listed:?}");
+    assert!(
+        String::from_utf8_lossy(&listed.stderr)
+            .contains(&format!("there is no database at `{db_arg}` yet")),
+        "{listed:?}"
+    );
+    assert!(!db.exists(), "a reading command made a database");
+}

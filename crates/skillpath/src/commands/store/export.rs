@@ -8,7 +8,7 @@ use crate::output::ExitStatus;
 
 pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
     let (to, force, format, names) = (args.to, args.force, args.format, args.names);
-    super::run(&args.db, move |store| async move {
+    super::run(&args.db, super::Access::Existing, move |store| async move {
         let names = if names.is_empty() {
             let mut all = Vec::new();
             let mut cursor = None;

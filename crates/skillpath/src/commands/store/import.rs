@@ -74,7 +74,7 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
     let format = args.format;
     let strict = args.strict;
     let change_args = args.change;
-    super::run(&args.db, move |store| async move {
+    super::run(&args.db, super::Access::Creates, move |store| async move {
         // Folders whose files have the same metadata as when their skill's current revision
         // was imported from them are not read again.
         let recorded = store.folder_stamps().await?;

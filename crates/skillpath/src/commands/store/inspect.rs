@@ -21,7 +21,7 @@ pub(crate) fn list(args: ListArgs) -> anyhow::Result<ExitStatus> {
         name_prefix: args.prefix,
     };
     let (cursor, limit, format) = (args.cursor, args.limit, args.format);
-    super::run(&args.db, move |store| async move {
+    super::run(&args.db, super::Access::Existing, move |store| async move {
         let page = store.list(filter, cursor, limit).await?;
         let json =
             serde_json::json!({ "items": to_json(&page.items)?, "next_cursor": page.next_cursor });
@@ -56,7 +56,7 @@ pub(crate) fn list(args: ListArgs) -> anyhow::Result<ExitStatus> {
 
 pub(crate) fn show(args: ShowArgs) -> anyhow::Result<ExitStatus> {
     let (name, revision, format) = (args.name, args.revision, args.format);
-    super::run(&args.db, move |store| async move {
+    super::run(&args.db, super::Access::Existing, move |store| async move {
         let skill = store.get(&name, revision).await?;
         let files: Vec<serde_json::Value> = skill
             .snapshot
@@ -108,7 +108,7 @@ pub(crate) fn show(args: ShowArgs) -> anyhow::Result<ExitStatus> {
 
 pub(crate) fn search(args: SearchArgs) -> anyhow::Result<ExitStatus> {
     let (query, limit, format) = (args.query, args.limit, args.format);
-    super::run(&args.db, move |store| async move {
+    super::run(&args.db, super::Access::Existing, move |store| async move {
         let hits = store.search(&query, limit).await?;
         print(format, &to_json(&hits)?, || {
             if hits.is_empty() {
@@ -133,7 +133,7 @@ pub(crate) fn search(args: SearchArgs) -> anyhow::Result<ExitStatus> {
 
 pub(crate) fn history(args: NameArgs) -> anyhow::Result<ExitStatus> {
     let (name, format) = (args.name, args.format);
-    super::run(&args.db, move |store| async move {
+    super::run(&args.db, super::Access::Existing, move |store| async move {
         let revisions = store.history(&name).await?;
         print(format, &to_json(&revisions)?, || {
             let rows: Vec<Vec<String>> = revisions
@@ -157,7 +157,7 @@ pub(crate) fn history(args: NameArgs) -> anyhow::Result<ExitStatus> {
 
 pub(crate) fn diff(args: DiffArgs) -> anyhow::Result<ExitStatus> {
     let (name, from, to, format) = (args.name, args.from, args.to, args.format);
-    super::run(&args.db, move |store| async move {
+    super::run(&args.db, super::Access::Existing, move |store| async move {
         let to = match to {
             Some(to) => to,
             None => store.get(&name, None).await?.revision,

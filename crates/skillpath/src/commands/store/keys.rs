@@ -19,7 +19,7 @@ pub(crate) fn run(args: KeysArgs) -> anyhow::Result<ExitStatus> {
 /// it is on stderr; with `--format json`, one object with both.
 fn create(args: KeysCreateArgs) -> anyhow::Result<ExitStatus> {
     let (name, role, expires, format) = (args.name, args.role.into(), args.expires, args.format);
-    super::run(&args.db, move |store| async move {
+    super::run(&args.db, super::Access::Creates, move |store| async move {
         let created = keys::create(store.as_ref(), &name, role, expires).await?;
         print(format, &to_json(&created)?, || format!("{}\n", created.key)).map_err(io)?;
         let info = &created.info;
@@ -40,7 +40,7 @@ fn create(args: KeysCreateArgs) -> anyhow::Result<ExitStatus> {
 
 fn list(args: KeysListArgs) -> anyhow::Result<ExitStatus> {
     let format = args.format;
-    super::run(&args.db, move |store| async move {
+    super::run(&args.db, super::Access::Existing, move |store| async move {
         let keys = store.list_keys().await?;
         let now = now_rfc3339();
         let mut json = to_json(&keys)?;
@@ -85,7 +85,7 @@ fn list(args: KeysListArgs) -> anyhow::Result<ExitStatus> {
 
 fn revoke(args: KeysRevokeArgs) -> anyhow::Result<ExitStatus> {
     let (name, format) = (args.name, args.format);
-    super::run(&args.db, move |store| async move {
+    super::run(&args.db, super::Access::Existing, move |store| async move {
         let info = store.revoke_key(&name).await?;
         print(format, &to_json(&info)?, || {
             format!(

@@ -16,10 +16,20 @@ use skillpath_store::{Change, ProjectView, Store, StoreError, location};
 use crate::cli::{ChangeArgs, DbArgs, OutputFormat};
 use crate::output::{self, ExitStatus};
 
+/// Whether a command may make the database when there is none yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Access {
+    /// It stores skills or keys: a new database is made.
+    Creates,
+    /// It reads, or changes what is there: a database that does not exist is an error
+    /// (exit 2), never made empty.
+    Existing,
+}
+
 /// Opens the store the arguments name, as a server started in the current folder sees it (its
 /// project's skills and the shared ones), and runs `work` with it on a small runtime.
 /// Store errors a user can act on exit 1 with the error and its hint; others exit 2.
-pub(crate) fn run<F, Fut>(db: &DbArgs, work: F) -> anyhow::Result<ExitStatus>
+pub(crate) fn run<F, Fut>(db: &DbArgs, access: Access, work: F) -> anyhow::Result<ExitStatus>
 where
     F: FnOnce(Box<dyn Store>) -> Fut,
     Fut: Future<Output = Result<ExitStatus, StoreError>>,
@@ -28,7 +38,10 @@ where
         .enable_all()
         .build()?;
     let result = runtime.block_on(async {
-        let store = location::open(db.db.as_deref(), &here()?).await?;
+        let store = match access {
+            Access::Creates => location::open(db.db.as_deref(), &here()?).await?,
+            Access::Existing => location::open_existing(db.db.as_deref(), &here()?).await?,
+        };
         work(store).await
     });
     match result {
@@ -40,9 +53,11 @@ where
             }
             output::stderr(&text)?;
             Ok(match error {
-                StoreError::Database(_) | StoreError::Io { .. } | StoreError::InvalidCursor(_) => {
-                    ExitStatus::UsageOrInternal
-                }
+                StoreError::Database(_)
+                | StoreError::Io { .. }
+                | StoreError::InvalidCursor(_)
+                | StoreError::NoDatabase(_)
+                | StoreError::DatabaseReplaced(_) => ExitStatus::UsageOrInternal,
                 _ => ExitStatus::Invalid,
             })
         }

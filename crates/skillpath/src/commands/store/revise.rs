@@ -33,23 +33,27 @@ fn run(name: String, what: Revise, options: ReviseOptions) -> anyhow::Result<Exi
     };
     let change = super::change(&options.change, &default_message);
     let (expect, format) = (options.expect, options.format);
-    super::run(&options.db, move |store| async move {
-        let expected = match expect {
-            Some(expected) => expected,
-            None => store.get(&name, None).await?.revision,
-        };
-        let skill = apply(store.as_ref(), &name, what, expected, change).await?;
-        let json = serde_json::json!({"name": skill.name, "revision": skill.revision, "deleted": skill.deleted});
-        super::print(format, &json, || {
-            let state = if skill.deleted { ", deleted" } else { "" };
-            format!(
-                "`{}` is at revision {}{state}\n",
-                skill.name, skill.revision
-            )
-        })
-        .map_err(super::io)?;
-        Ok(ExitStatus::Success)
-    })
+    super::run(
+        &options.db,
+        super::Access::Existing,
+        move |store| async move {
+            let expected = match expect {
+                Some(expected) => expected,
+                None => store.get(&name, None).await?.revision,
+            };
+            let skill = apply(store.as_ref(), &name, what, expected, change).await?;
+            let json = serde_json::json!({"name": skill.name, "revision": skill.revision, "deleted": skill.deleted});
+            super::print(format, &json, || {
+                let state = if skill.deleted { ", deleted" } else { "" };
+                format!(
+                    "`{}` is at revision {}{state}\n",
+                    skill.name, skill.revision
+                )
+            })
+            .map_err(super::io)?;
+            Ok(ExitStatus::Success)
+        },
+    )
 }
 
 async fn apply(

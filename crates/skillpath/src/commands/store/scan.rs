@@ -11,7 +11,7 @@ use skillpath_core::load::{self, LoadOptions};
 use skillpath_core::tool_names::{self, Collision};
 use skillpath_store::discovery::{self, Discovery, DiscoveryLimits};
 use skillpath_store::model::ShadowedSkill;
-use skillpath_store::{ProjectView, location, scopes};
+use skillpath_store::{ProjectView, StoreError, location, scopes};
 
 use super::{print, table};
 use crate::cli::ScanArgs;
@@ -116,9 +116,10 @@ fn shadowed_in_store(
         .enable_all()
         .build()?;
     Ok(runtime.block_on(async {
-        match location::open_existing(database, &ProjectView::shared()).await? {
-            Some(store) => scopes::shadowed_in_store(found, store.as_ref()).await,
-            None => Ok(Vec::new()),
+        match location::open_existing(database, &ProjectView::shared()).await {
+            Ok(store) => scopes::shadowed_in_store(found, store.as_ref()).await,
+            Err(StoreError::NoDatabase(_)) => Ok(Vec::new()),
+            Err(error) => Err(error),
         }
     })?)
 }
