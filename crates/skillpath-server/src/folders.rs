@@ -429,6 +429,7 @@ async fn sync_and_refresh(sync: &FolderSync, server: &SkillServer, failing: &mut
                 );
             }
             *failing = Failing::default();
+            server.set_sync_problem(None);
             for news in sync.news(&report) {
                 eprintln!("skillpath: {news}");
             }
@@ -440,6 +441,7 @@ async fn sync_and_refresh(sync: &FolderSync, server: &SkillServer, failing: &mut
         Err(error) => {
             failing.attempts += 1;
             let text = error.to_string();
+            server.set_sync_problem(Some(text.clone()));
             if failing.said.as_deref() != Some(text.as_str()) {
                 eprintln!(
                     "skillpath: syncing the skill folders failed: {text}; trying again until it works (every {} s at most)",

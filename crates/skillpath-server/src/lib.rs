@@ -200,6 +200,7 @@ pub async fn serve_http(
     };
     let closing = server.closing();
     let draining = server.clone();
+    let ready_server = server.clone();
     let service = StreamableHttpService::new(
         move || Ok(server.for_session()),
         sessions::BoundedSessions::new(options.limits.max_sessions, options.limits.session_idle)
@@ -218,7 +219,11 @@ pub async fn serve_http(
             closing.clone(),
             refuse_when_closing,
         ))
-        .route("/healthz", axum::routing::get(|| async { "ok" }));
+        .route("/healthz", axum::routing::get(|| async { "ok" }))
+        .route(
+            "/readyz",
+            axum::routing::get(move || async move { readiness(&ready_server).await }),
+        );
     // Without TCP_NODELAY, a response written in two parts (headers, then the SSE event with the
     // result) waits for the client's delayed ACK of the first: about 40 ms per request on a
     // kept-alive connection.
@@ -231,6 +236,33 @@ pub async fn serve_http(
     // The sessions' streams end with rmcp's cancellation, once every request was answered.
     cancel.cancel();
     Ok(())
+}
+
+/// How long a readiness check waits for the database.
+const READY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `GET /readyz`: `200` with what was checked when the server can serve (the store answers
+/// within [`READY_DEADLINE`], the folder sync works, it is not shutting down), `503` with what
+/// is wrong otherwise. `/healthz` stays a liveness check that asks nothing.
+async fn readiness(server: &SkillServer) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let (status, report) = if server.closing().is_cancelled() {
+        (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            serde_json::json!({"ready": false, "shutting_down": true}),
+        )
+    } else {
+        match server.readiness(READY_DEADLINE).await {
+            Ok(report) => (axum::http::StatusCode::OK, report),
+            Err(report) => (axum::http::StatusCode::SERVICE_UNAVAILABLE, report),
+        }
+    };
+    (
+        status,
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        format!("{report}\n"),
+    )
+        .into_response()
 }
 
 /// How long a shutdown waits for the requests in flight, unless told otherwise.

@@ -91,6 +91,8 @@ struct Inner {
     in_flight: tokio::sync::watch::Sender<usize>,
     /// How many tool calls were ever started, to tell when calls have stopped coming.
     calls: std::sync::atomic::AtomicU64,
+    /// Why the last sync of the skill folders failed, while it keeps failing.
+    sync_problem: RwLock<Option<String>>,
 }
 
 /// One tool call being answered; counted in [`Inner::in_flight`] for as long as it lives.
@@ -138,6 +140,7 @@ impl SkillServer {
                 closing: tokio_util::sync::CancellationToken::new(),
                 in_flight: tokio::sync::watch::channel(0).0,
                 calls: std::sync::atomic::AtomicU64::new(0),
+                sync_problem: RwLock::default(),
             }),
             subscriptions: Arc::default(),
         })
@@ -220,6 +223,43 @@ impl SkillServer {
     pub async fn drained(&self) {
         let mut count = self.inner.in_flight.subscribe();
         let _ = count.wait_for(|count| *count == 0).await;
+    }
+
+    /// Records why syncing the skill folders fails (`None` once it works again).
+    pub fn set_sync_problem(&self, problem: Option<String>) {
+        if let Ok(mut current) = self.inner.sync_problem.write() {
+            *current = problem;
+        }
+    }
+
+    /// What a readiness check reports: the store answering within `deadline`, and the folder
+    /// sync working. `Ok` with what was checked, or `Err` with what is wrong, as JSON.
+    pub async fn readiness(
+        &self,
+        deadline: std::time::Duration,
+    ) -> Result<serde_json::Value, serde_json::Value> {
+        let store = match tokio::time::timeout(deadline, self.store().check()).await {
+            Ok(Ok(())) => None,
+            Ok(Err(error)) => Some(error.to_string()),
+            Err(_) => Some(format!(
+                "the database did not answer within {} ms",
+                deadline.as_millis()
+            )),
+        };
+        let folders = self
+            .inner
+            .sync_problem
+            .read()
+            .ok()
+            .and_then(|problem| problem.clone());
+        let ready = store.is_none() && folders.is_none();
+        let report = serde_json::json!({
+            "ready": ready,
+            "store": store.unwrap_or_else(|| "ok".to_owned()),
+            "folders": folders.map_or_else(|| "ok".to_owned(), |problem| format!("the last sync failed: {problem}")),
+            "skills": self.catalog().len(),
+        });
+        if ready { Ok(report) } else { Err(report) }
     }
 
     /// How many tool calls were ever started.

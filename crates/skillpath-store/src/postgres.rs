@@ -186,6 +186,12 @@ const RANK_NORMALIZATION: i32 = 2;
 const HEADLINE_OPTIONS: &str =
     "StartSel=[, StopSel=], MaxWords=16, MinWords=8, MaxFragments=1, FragmentDelimiter=\" … \"";
 
+/// How long one store operation may take when the URL gives no `timeout`.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long setting up a connection may take when the URL gives no `connect_timeout`.
+const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// How many connections a store keeps at most.
 const POOL_SIZE: usize = 16;
 
@@ -211,6 +217,11 @@ pub struct PostgresStore {
     schema: String,
     /// The change signals, once [`Store::watch_changes`] has started the listener.
     changes: Arc<OnceLock<broadcast::Sender<()>>>,
+    /// The most one operation may take, waiting for a connection included (the URL's
+    /// `timeout=SECONDS`, else [`DEFAULT_TIMEOUT`]).
+    timeout: Duration,
+    /// The most setting up a connection may take (the URL's `connect_timeout`, as in libpq).
+    connect_timeout: Duration,
     /// The project folders whose skills this store shows besides the shared ones
     /// ([`ProjectView`]), the argument of every `visible_skills`.
     projects: Vec<String>,
@@ -285,7 +296,16 @@ impl PostgresStore {
 
     /// [`PostgresStore::open`], showing also the skills of the projects of `view`.
     pub async fn open_in(url: &str, view: &ProjectView) -> StoreResult<PostgresStore> {
-        let (url, tls_settings) = tls::split_url(url, |key| std::env::var(key).ok())?;
+        let (url, mut ours) = tls::take_parameters(url, &["timeout"])?;
+        let timeout = match ours.remove("timeout") {
+            Some(seconds) => Duration::from_secs(seconds.trim().parse().map_err(|_| {
+                StoreError::Database(format!(
+                    "`timeout={seconds}` in the URL is not a number of seconds"
+                ))
+            })?),
+            None => DEFAULT_TIMEOUT,
+        };
+        let (url, tls_settings) = tls::split_url(&url, |key| std::env::var(key).ok())?;
         let url = url.as_str();
         let mut config = tokio_postgres::Config::from_str(url).map_err(|error| {
             StoreError::Database(format!(
@@ -294,8 +314,14 @@ impl PostgresStore {
         })?;
         if config.get_connect_timeout().is_none() {
             // An unreachable host fails in seconds, not at the OS's TCP timeout.
-            config.connect_timeout(Duration::from_secs(10));
+            config.connect_timeout(DEFAULT_CONNECT_TIMEOUT);
         }
+        // tokio-postgres bounds only the TCP connect with it; libpq bounds the whole
+        // connection setup, and so does the pool (`create`), the startup and TLS exchange too.
+        let connect_timeout = config
+            .get_connect_timeout()
+            .copied()
+            .unwrap_or(DEFAULT_CONNECT_TIMEOUT);
         let tls = tls::connector(&tls_settings, &mut config)?;
         let display = describe(&config);
         let manager = Manager::from_config(
@@ -307,6 +333,12 @@ impl PostgresStore {
         );
         let pool = Pool::builder(manager)
             .max_size(POOL_SIZE)
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .timeouts(deadpool_postgres::Timeouts {
+                wait: Some(timeout),
+                create: Some(connect_timeout),
+                recycle: Some(connect_timeout),
+            })
             .build()
             .map_err(|error| {
                 StoreError::Database(format!("cannot set up the PostgreSQL pool: {error}"))
@@ -319,15 +351,21 @@ impl PostgresStore {
             schema: String::new(),
             changes: Arc::default(),
             projects: view.folders().to_vec(),
+            timeout,
+            connect_timeout,
         };
-        store.migrate().await?;
+        store.bounded(store.migrate()).await?;
         store.schema = store
-            .client()
-            .await?
-            .query_one("SELECT current_schema()", &[])
-            .await?
-            .try_get::<_, Option<String>>(0)?
-            .unwrap_or_default();
+            .bounded(async {
+                Ok(store
+                    .client()
+                    .await?
+                    .query_one("SELECT current_schema()", &[])
+                    .await?
+                    .try_get::<_, Option<String>>(0)?
+                    .unwrap_or_default())
+            })
+            .await?;
         Ok(store)
     }
 
@@ -341,6 +379,7 @@ impl PostgresStore {
         tls: tls::Connector,
         schema: String,
         display: String,
+        connect_timeout: Duration,
         sender: broadcast::WeakSender<()>,
     ) {
         let mut config = config;
@@ -356,11 +395,19 @@ impl PostgresStore {
             .keepalives_interval(Duration::from_secs(10))
             .keepalives_retries(3);
         let mut backoff = LISTEN_BACKOFF.0;
+        let mut failed = false;
         loop {
-            let result = Self::listen_once(&config, &tls, &schema, &sender, || {
-                backoff = LISTEN_BACKOFF.0;
-            })
-            .await;
+            let result =
+                Self::listen_once(&config, &tls, &schema, connect_timeout, &sender, || {
+                    backoff = LISTEN_BACKOFF.0;
+                    if failed {
+                        eprintln!(
+                            "skillpath: listening for changes on PostgreSQL at `{display}` again"
+                        );
+                    }
+                })
+                .await;
+            failed = true;
             if sender.upgrade().is_none() {
                 return;
             }
@@ -369,8 +416,7 @@ impl PostgresStore {
                     "skillpath: the change listener's connection to PostgreSQL at `{display}` closed; reconnecting"
                 ),
                 Err(error) => eprintln!(
-                    "skillpath: listening for changes on PostgreSQL at `{display}` failed: {}; retrying in {} ms",
-                    database_error(error),
+                    "skillpath: listening for changes on PostgreSQL at `{display}` failed: {error}; retrying in {} ms",
                     backoff.as_millis()
                 ),
             }
@@ -384,10 +430,19 @@ impl PostgresStore {
         config: &tokio_postgres::Config,
         tls: &tls::Connector,
         schema: &str,
+        connect_timeout: Duration,
         sender: &broadcast::WeakSender<()>,
         connected: impl FnOnce(),
-    ) -> Result<(), tokio_postgres::Error> {
-        let (client, mut connection) = config.connect(tls.clone()).await?;
+    ) -> Result<(), StoreError> {
+        let (client, mut connection) =
+            tokio::time::timeout(connect_timeout, config.connect(tls.clone()))
+                .await
+                .map_err(|_| {
+                    StoreError::Database(format!(
+                        "no connection within {} s (`connect_timeout`)",
+                        connect_timeout.as_secs()
+                    ))
+                })??;
         let (payloads, mut received) = mpsc::unbounded_channel::<String>();
         // The connection must be polled for `LISTEN` to complete and for notifications.
         let driver = tokio::spawn(async move {
@@ -425,7 +480,7 @@ impl PostgresStore {
         }
         drop(client);
         match driver.await {
-            Ok(result) => result,
+            Ok(result) => result.map_err(StoreError::from),
             Err(_) => Ok(()), // the driver panicked or was cancelled: reconnect all the same
         }
     }
@@ -438,6 +493,16 @@ impl PostgresStore {
                     StoreError::Database(text) => text,
                     other => other.to_string(),
                 },
+                deadpool_postgres::PoolError::Timeout(deadpool_postgres::TimeoutType::Wait) => {
+                    format!(
+                        "every connection stayed busy for {} s (`timeout=SECONDS` in the URL)",
+                        self.timeout.as_secs()
+                    )
+                }
+                deadpool_postgres::PoolError::Timeout(_) => format!(
+                    "no connection was set up within {} s (`connect_timeout=SECONDS` in the URL); the server may be hung",
+                    self.connect_timeout.as_secs()
+                ),
                 other => other.to_string(),
             };
             let hint = tls::hint(&reason).map(|hint| format!("; {hint}"));
@@ -905,11 +970,33 @@ impl PostgresStore {
         &self,
         work: impl AsyncFnOnce(&Transaction<'_>) -> StoreResult<T>,
     ) -> StoreResult<T> {
-        let mut client = self.client().await?;
-        let transaction = client.transaction().await?;
-        let result = work(&transaction).await?;
-        transaction.commit().await?;
-        Ok(result)
+        self.bounded(async {
+            let mut client = self.client().await?;
+            let transaction = client.transaction().await?;
+            let result = work(&transaction).await?;
+            transaction.commit().await?;
+            Ok(result)
+        })
+        .await
+    }
+
+    /// `operation`, failed with the reason when it takes longer than the store's timeout: a
+    /// database that accepts connections but does not answer (a hung or stopped server)
+    /// would otherwise keep the caller forever. A write cut off before its `COMMIT` was sent
+    /// is rolled back.
+    async fn bounded<T>(
+        &self,
+        operation: impl std::future::Future<Output = StoreResult<T>>,
+    ) -> StoreResult<T> {
+        tokio::time::timeout(self.timeout, operation)
+            .await
+            .unwrap_or_else(|_| {
+                Err(StoreError::Database(format!(
+                    "PostgreSQL at `{}` did not answer within {} s: it may be hung or overloaded (`timeout=SECONDS` in the URL sets this limit)",
+                    self.display,
+                    self.timeout.as_secs()
+                )))
+            })
     }
 
     /// Runs a read in a read-only `REPEATABLE READ` transaction: one consistent snapshot.
@@ -917,16 +1004,19 @@ impl PostgresStore {
         &self,
         work: impl AsyncFnOnce(&Transaction<'_>) -> StoreResult<T>,
     ) -> StoreResult<T> {
-        let mut client = self.client().await?;
-        let transaction = client
-            .build_transaction()
-            .isolation_level(IsolationLevel::RepeatableRead)
-            .read_only(true)
-            .start()
-            .await?;
-        let result = work(&transaction).await?;
-        transaction.commit().await?;
-        Ok(result)
+        self.bounded(async {
+            let mut client = self.client().await?;
+            let transaction = client
+                .build_transaction()
+                .isolation_level(IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .await?;
+            let result = work(&transaction).await?;
+            transaction.commit().await?;
+            Ok(result)
+        })
+        .await
     }
 }
 
@@ -996,27 +1086,33 @@ impl Store for PostgresStore {
     }
 
     async fn find_key(&self, id: &str) -> StoreResult<Option<StoredKey>> {
-        let client = self.client().await?;
-        client
-            .query_opt(
-                &format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE id = $1"),
-                &[&id],
-            )
-            .await?
-            .as_ref()
-            .map(key_of)
-            .transpose()
+        self.bounded(async {
+            let client = self.client().await?;
+            client
+                .query_opt(
+                    &format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE id = $1"),
+                    &[&id],
+                )
+                .await?
+                .as_ref()
+                .map(key_of)
+                .transpose()
+        })
+        .await
     }
 
     async fn record_key_use(&self, id: &str, at: &str) -> StoreResult<()> {
-        let client = self.client().await?;
-        client
-            .execute(
-                "UPDATE api_keys SET last_used_at = $1 WHERE id = $2",
-                &[&at, &id],
-            )
-            .await?;
-        Ok(())
+        self.bounded(async {
+            let client = self.client().await?;
+            client
+                .execute(
+                    "UPDATE api_keys SET last_used_at = $1 WHERE id = $2",
+                    &[&at, &id],
+                )
+                .await?;
+            Ok(())
+        })
+        .await
     }
 
     fn watch_changes(&self) -> Option<broadcast::Receiver<()>> {
@@ -1028,6 +1124,7 @@ impl Store for PostgresStore {
                 self.tls.clone(),
                 self.schema.clone(),
                 self.display.clone(),
+                self.connect_timeout,
                 sender.downgrade(),
             ));
             sender
@@ -1466,6 +1563,14 @@ impl Store for PostgresStore {
             }
             given_order.restore(&mut report);
             Ok(report)
+        })
+        .await
+    }
+
+    async fn check(&self) -> StoreResult<()> {
+        self.read(async |transaction| {
+            cached_query_one(transaction, "SELECT 1", &[]).await?;
+            Ok(())
         })
         .await
     }

@@ -261,6 +261,17 @@ impl SqliteStore {
         .map_err(|error| StoreError::Database(format!("a database task failed: {error}")))?
     }
 
+    /// A check, to run on the blocking pool, that the path still leads to the file opened.
+    fn still_opened(&self) -> impl FnOnce() -> StoreResult<()> + Send + 'static {
+        let (path, opened) = (self.path.clone(), self.identity);
+        move || {
+            if opened.is_some() && FileIdentity::of(&path) != opened {
+                return Err(StoreError::DatabaseReplaced(path));
+            }
+            Ok(())
+        }
+    }
+
     /// Runs `operation` in a write transaction, unless the database file was deleted or
     /// replaced since it was opened: a write acknowledged into a file no path leads to any
     /// more would be lost when the process ends.
@@ -268,11 +279,9 @@ impl SqliteStore {
         &self,
         operation: impl FnOnce(&Transaction<'_>) -> StoreResult<T> + Send + 'static,
     ) -> StoreResult<T> {
-        let (path, opened) = (self.path.clone(), self.identity);
+        let still = self.still_opened();
         self.with(move |connection| {
-            if opened.is_some() && FileIdentity::of(&path) != opened {
-                return Err(StoreError::DatabaseReplaced(path));
-            }
+            still()?;
             let transaction =
                 connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let result = operation(&transaction)?;
@@ -1109,6 +1118,16 @@ impl Store for SqliteStore {
             index.write(transaction)?;
             given_order.restore(&mut report);
             Ok(report)
+        })
+        .await
+    }
+
+    async fn check(&self) -> StoreResult<()> {
+        let still = self.still_opened();
+        self.with(move |connection| {
+            still()?;
+            connection.query_row("SELECT 1", [], |_| Ok(()))?;
+            Ok(())
         })
         .await
     }

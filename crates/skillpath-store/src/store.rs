@@ -129,6 +129,11 @@ pub trait Store: Send + Sync {
     /// Records that the key `id` was used at `at`.
     async fn record_key_use(&self, id: &str, at: &str) -> StoreResult<()>;
 
+    /// Whether the store answers now: a cheap query, failed with the reason (a database that
+    /// cannot be reached or does not answer in time, a SQLite file deleted under the store).
+    /// What a readiness check asks.
+    async fn check(&self) -> StoreResult<()>;
+
     /// A signal for every committed change by anyone: another process on the same database,
     /// another replica of the server, or this store itself. A burst of changes may arrive as
     /// fewer signals (the channel keeps only the latest few; a lagging receiver gets

@@ -93,6 +93,40 @@ pub(super) struct TlsSettings {
     pub(super) root_certs: RootCerts,
 }
 
+/// Takes the parameters named `keys` out of `url`'s query, decoded: the URL without them
+/// (every other parameter kept as written, for tokio-postgres, which refuses parameters it
+/// does not know) and the values taken, by key.
+pub(super) fn take_parameters(
+    url: &str,
+    keys: &[&'static str],
+) -> StoreResult<(String, std::collections::HashMap<&'static str, String>)> {
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let mut taken = std::collections::HashMap::new();
+    let mut kept = Vec::new();
+    for pair in query.split('&').filter(|pair| !pair.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        match keys.iter().find(|wanted| **wanted == key) {
+            Some(wanted) => {
+                let value = percent_encoding::percent_decode_str(value)
+                    .decode_utf8()
+                    .map_err(|_| {
+                        StoreError::Database(format!(
+                            "the value of `{key}` in the URL is not UTF-8"
+                        ))
+                    })?;
+                taken.insert(*wanted, value.into_owned());
+            }
+            None => kept.push(pair),
+        }
+    }
+    let rest = if kept.is_empty() {
+        base.to_owned()
+    } else {
+        format!("{base}?{}", kept.join("&"))
+    };
+    Ok((rest, taken))
+}
+
 /// Splits `url` into what tokio-postgres reads (every other parameter, untouched) and its TLS
 /// settings. A setting the URL leaves out comes from libpq's environment variable for it
 /// (`PGSSLMODE`, `PGSSLROOTCERT`), looked up with `env`, as `psql` would.
@@ -100,39 +134,19 @@ pub(super) fn split_url(
     url: &str,
     env: impl Fn(&str) -> Option<String>,
 ) -> StoreResult<(String, TlsSettings)> {
-    let (base, query) = url.split_once('?').unwrap_or((url, ""));
-    let mut mode = None;
-    let mut root_certs = None;
-    let mut kept = Vec::new();
-    for pair in query.split('&').filter(|pair| !pair.is_empty()) {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let decoded = || {
-            percent_encoding::percent_decode_str(value)
-                .decode_utf8()
-                .map(|value| value.into_owned())
-                .map_err(|_| {
-                    StoreError::Database(format!("the value of `{key}` in the URL is not UTF-8"))
-                })
-        };
-        match key {
-            "sslmode" => mode = Some(decoded()?),
-            "sslrootcert" => root_certs = Some(decoded()?),
-            _ => kept.push(pair),
-        }
-    }
-    let mode = match mode.or_else(|| env("PGSSLMODE")) {
+    let (rest, mut taken) = take_parameters(url, &["sslmode", "sslrootcert"])?;
+    let mode = match taken.remove("sslmode").or_else(|| env("PGSSLMODE")) {
         Some(mode) => SslMode::parse(&mode)?,
         None => SslMode::Prefer,
     };
-    let root_certs = match root_certs.or_else(|| env("PGSSLROOTCERT")).as_deref() {
+    let root_certs = match taken
+        .remove("sslrootcert")
+        .or_else(|| env("PGSSLROOTCERT"))
+        .as_deref()
+    {
         None | Some("") => RootCerts::Unset,
         Some("system") => RootCerts::System,
         Some(path) => RootCerts::File(PathBuf::from(path)),
-    };
-    let rest = if kept.is_empty() {
-        base.to_owned()
-    } else {
-        format!("{base}?{}", kept.join("&"))
     };
     Ok((rest, TlsSettings { mode, root_certs }))
 }

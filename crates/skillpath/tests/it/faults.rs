@@ -283,3 +283,127 @@ fn a_deleted_sqlite_file_refuses_writes_and_is_not_made_again() {
     );
     assert!(!db.exists(), "a reading command made a database");
 }
+
+/// `skillpath` with `args`: its exit code, stderr, and how long it took.
+fn timed(args: &[&str]) -> (Option<i32>, String, Duration) {
+    let started = Instant::now();
+    let output = std::process::Command::new(skillpath_bin())
+        .args(args)
+        .output()
+        .expect("run skillpath");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        started.elapsed(),
+    )
+}
+
+/// A port that accepts TCP connections and never says a word: every command fails within its
+/// `connect_timeout`, naming the database, with the status of a database that cannot be
+/// reached (2), `serve` included.
+#[test]
+fn a_silent_port_fails_every_command_within_its_timeout() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("address").port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    let url = format!("postgres://postgres@127.0.0.1:{port}/silent?connect_timeout=2");
+    let work = tempfile::tempdir().expect("tempdir");
+    let folder = work.path().join("skills/one");
+    crate::support::write_skill(&folder, "one", "Use when testing a silent database.");
+    let folder = folder.display().to_string();
+    for args in [
+        vec!["list", "--db", &url],
+        vec!["import", &folder, "--db", &url],
+        vec![
+            "serve",
+            "--no-discover",
+            "--http",
+            "127.0.0.1:0",
+            "--db",
+            &url,
+        ],
+    ] {
+        let (code, stderr, took) = timed(&args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(took < Duration::from_secs(8), "{args:?} took {took:?}");
+        assert!(
+            stderr.contains(&format!("127.0.0.1:{port}/silent")) && stderr.contains("within 2 s"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// A PostgreSQL whose processes are stopped (SIGSTOP) accepts connections and answers
+/// nothing: a call fails within the URL's `timeout`, commands within it too, readiness goes
+/// red and comes back green when the server goes on (SIGCONT).
+#[test]
+fn a_hung_postgres_fails_within_the_timeout_and_readiness_follows() {
+    let postgres = crate::postgres_support::OwnPostgres::start();
+    let url = format!("{}?timeout=2&connect_timeout=2", postgres.url());
+    let work = tempfile::tempdir().expect("tempdir");
+    let server = HttpServer::start(work.path(), &["--stateless", "--db", &url]);
+    let ready = |server: &HttpServer| server.status("GET", "/readyz", &[], b"");
+    assert_eq!(ready(&server), 200, "{}", server.log());
+
+    postgres.signal_all("-STOP");
+    let stopped = Instant::now();
+    assert_eq!(ready(&server), 503);
+    assert!(
+        stopped.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        stopped.elapsed()
+    );
+    let report = server.exchange("GET", "/readyz", &[], b"");
+    assert!(report.contains("\"ready\":false"), "{report}");
+    let started = Instant::now();
+    let (is_error, text) = call_tool(
+        &server.address,
+        "create_skill",
+        json!({"name": "during", "description": "Use when testing a hung database."}),
+    )
+    .expect("an answer");
+    assert!(is_error, "{text}");
+    assert!(text.contains("did not answer within 2 s"), "{text}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let (code, stderr, took) = timed(&["list", "--db", &url]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(took < Duration::from_secs(6), "list took {took:?}");
+    assert!(stderr.contains("within 2 s"), "{stderr}");
+    assert_eq!(healthz(&server), 200, "liveness asks nothing");
+
+    postgres.signal_all("-CONT");
+    let resumed = Instant::now();
+    while ready(&server) != 200 {
+        assert!(
+            resumed.elapsed() < Duration::from_secs(10),
+            "{}",
+            server.log()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (is_error, text) = call_tool(
+        &server.address,
+        "create_skill",
+        json!({"name": "after", "description": "Use when testing a hung database."}),
+    )
+    .expect("an answer");
+    assert!(!is_error, "{text}");
+    eprintln!(
+        "faults: hung PostgreSQL: readiness red within {:?}, green {:?} after it went on",
+        Duration::from_secs(2),
+        resumed.elapsed()
+    );
+}
+
+fn healthz(server: &HttpServer) -> u16 {
+    server.status("GET", "/healthz", &[], b"")
+}

@@ -200,6 +200,33 @@ impl OwnPostgres {
         as_postgres("pg_ctl", &["-D", &self.data(), "-m", "fast", "-w", "stop"]);
     }
 
+    /// Sends `signal` (`-STOP`, `-CONT`) to the server and every process it started, so that
+    /// a stopped server accepts connections (the kernel does) but answers nothing.
+    pub(crate) fn signal_all(&self, signal: &str) {
+        let pid_file = std::fs::read_to_string(self.dir.path().join("data/postmaster.pid"))
+            .expect("postmaster.pid");
+        let postmaster = pid_file.lines().next().expect("the pid").trim().to_owned();
+        let mut pids = vec![postmaster.clone()];
+        for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // `pid (comm) state ppid …`; comm may hold spaces, so read after the last `)`.
+            let parent = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1));
+            if parent == Some(postmaster.as_str()) {
+                pids.push(entry.file_name().to_string_lossy().into_owned());
+            }
+        }
+        let status = std::process::Command::new("kill")
+            .arg(signal)
+            .args(&pids)
+            .status()
+            .expect("kill");
+        assert!(status.success(), "kill {signal} {pids:?}");
+    }
+
     /// The URL of its `postgres` database.
     pub(crate) fn url(&self) -> String {
         format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)

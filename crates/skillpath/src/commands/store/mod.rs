@@ -52,15 +52,23 @@ where
                 text.push_str(&format!("  = hint: {hint}\n"));
             }
             output::stderr(&text)?;
-            Ok(match error {
-                StoreError::Database(_)
-                | StoreError::Io { .. }
-                | StoreError::InvalidCursor(_)
-                | StoreError::NoDatabase(_)
-                | StoreError::DatabaseReplaced(_) => ExitStatus::UsageOrInternal,
-                _ => ExitStatus::Invalid,
-            })
+            Ok(exit_status(&error))
         }
+    }
+}
+
+/// The exit status of a command that failed with `error`, the same for every command that
+/// uses the store (`serve` too): 2 when the database cannot be used (it cannot be reached, does
+/// not answer, does not exist, was replaced) or the input is malformed; 1 when the store
+/// refused what was asked (a stale revision, a name not found, content it cannot keep).
+pub(crate) fn exit_status(error: &StoreError) -> ExitStatus {
+    match error {
+        StoreError::Database(_)
+        | StoreError::Io { .. }
+        | StoreError::InvalidCursor(_)
+        | StoreError::NoDatabase(_)
+        | StoreError::DatabaseReplaced(_) => ExitStatus::UsageOrInternal,
+        _ => ExitStatus::Invalid,
     }
 }
 

@@ -146,11 +146,9 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         Ok(()) => Ok(ExitStatus::Success),
         Err(error) => {
             output::stderr(&format!("error: {error}\n"))?;
-            Ok(if error.downcast_ref::<StoreError>().is_some() {
-                ExitStatus::Invalid
-            } else {
-                ExitStatus::UsageOrInternal
-            })
+            Ok(error
+                .downcast_ref::<StoreError>()
+                .map_or(ExitStatus::UsageOrInternal, super::exit_status))
         }
     }
 }
