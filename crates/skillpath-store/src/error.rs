@@ -114,8 +114,21 @@ impl StoreError {
 }
 
 impl From<rusqlite::Error> for StoreError {
+    /// SQLite's own words, and where they mean that nothing can be written (`database or disk
+    /// is full`, or a `disk I/O error` such as failing to make the `-wal` or `-shm` file next
+    /// to the database), what to do.
     fn from(error: rusqlite::Error) -> Self {
-        StoreError::Database(error.to_string())
+        let cannot_write = matches!(
+            error.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::DiskFull | rusqlite::ErrorCode::SystemIoFailure)
+        );
+        StoreError::Database(if cannot_write {
+            format!(
+                "{error}: SQLite could not write the database or the `-wal` and `-shm` files beside it; the disk may be full (or a file size limit reached): free space, or give another path with --db"
+            )
+        } else {
+            error.to_string()
+        })
     }
 }
 

@@ -64,8 +64,35 @@ fn target(database: Option<&str>) -> StoreResult<Target<'_>> {
 pub async fn open(database: Option<&str>, view: &ProjectView) -> StoreResult<Box<dyn Store>> {
     Ok(match target(database)? {
         Target::Postgres(url) => Box::new(PostgresStore::open_in(url, view).await?),
-        Target::Sqlite(path) => Box::new(SqliteStore::open_in(&path, view)?),
+        Target::Sqlite(path) => {
+            let new = !path.exists();
+            match SqliteStore::open_in(&path, view) {
+                Ok(store) => Box::new(store),
+                Err(error) => {
+                    // A database this call made, and could not set up (a full disk), is
+                    // taken away again rather than left behind empty.
+                    if new {
+                        for suffix in ["", "-wal", "-shm", "-journal"] {
+                            let mut file = path.clone().into_os_string();
+                            file.push(suffix);
+                            let _ = std::fs::remove_file(file);
+                        }
+                    }
+                    return Err(in_file(&path, error));
+                }
+            }
+        }
     })
+}
+
+/// `error` of opening the SQLite file `path`, naming the file.
+fn in_file(path: &std::path::Path, error: StoreError) -> StoreError {
+    match error {
+        StoreError::Database(message) => {
+            StoreError::Database(format!("`{}`: {message}", path.display()))
+        }
+        other => other,
+    }
 }
 
 /// [`open`] for commands that must not create a database: an SQLite file that does not exist

@@ -407,3 +407,40 @@ fn a_hung_postgres_fails_within_the_timeout_and_readiness_follows() {
 fn healthz(server: &HttpServer) -> u16 {
     server.status("GET", "/healthz", &[], b"")
 }
+
+/// Nothing can be written (here: a file size limit of 0 blocks, which a full disk also makes
+/// of every write): an import into a new database fails with exit 2 and says what to do, and
+/// leaves no empty database file behind.
+#[test]
+fn an_import_that_cannot_write_a_new_database_leaves_nothing_behind() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let folder = work.path().join("skills/one");
+    crate::support::write_skill(&folder, "one", "Use when testing a full disk.");
+    let db = work.path().join("new.db");
+    // SIGXFSZ would end the process at the first write past the limit; ignored, the write
+    // fails with EFBIG, as one fails with ENOSPC on a full disk.
+    let output = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 0; exec \"$0\" import \"$1\" --db \"$2\"")
+        .arg(skillpath_bin())
+        .arg(&folder)
+        .arg(&db)
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "the database failed: `{}`: disk I/O error",
+            db.display()
+        )) && stderr.contains("the disk may be full"),
+        "{stderr}"
+    );
+    let left: Vec<String> = std::fs::read_dir(work.path())
+        .expect("read")
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("new.db"))
+        .collect();
+    assert_eq!(left, Vec::<String>::new(), "{stderr}");
+}
