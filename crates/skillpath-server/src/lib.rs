@@ -201,6 +201,7 @@ pub async fn serve_http(
     let closing = server.closing();
     let draining = server.clone();
     let ready_server = server.clone();
+    let ending = server.clone();
     let service = StreamableHttpService::new(
         move || Ok(server.for_session()),
         sessions::BoundedSessions::new(options.limits.max_sessions, options.limits.session_idle)
@@ -232,9 +233,15 @@ pub async fn serve_http(
         shutdown.await;
         draining.begin_shutdown();
     };
-    accept(listener, router, options.limits, stopping, drain).await;
-    // The sessions' streams end with rmcp's cancellation, once every request was answered.
-    cancel.cancel();
+    let answered = async move {
+        // Once every tool call is answered (and a moment for the reads still on their way),
+        // rmcp's sessions end, and with them every stream still open (a 2026-era
+        // `subscriptions/listen` among them), so the connections can close.
+        ending.drained().await;
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        cancel.cancel();
+    };
+    accept(listener, router, options.limits, stopping, answered, drain).await;
     Ok(())
 }
 
@@ -301,12 +308,14 @@ async fn refuse_when_closing(
 /// Serves each connection `listener` accepts with `router` (HTTP/1.1), at most
 /// `limits.max_connections` at once, each closed when its headers take longer than
 /// `limits.header_timeout`, until `shutdown` completes; then stops accepting and waits up to
-/// `drain` for the open connections to finish what they are answering.
+/// `drain` for the open connections to finish what they are answering (`answered` ends the
+/// streams that would keep them open).
 async fn accept(
     listener: tokio::net::TcpListener,
     router: axum::Router,
     limits: HttpLimits,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    answered: impl std::future::Future<Output = ()> + Send + 'static,
     drain: std::time::Duration,
 ) {
     use hyper_util::rt::{TokioIo, TokioTimer};
@@ -368,7 +377,10 @@ async fn accept(
     let _ = tokio::time::timeout(drain, queued).await;
     drop(listener);
     let left = drain.saturating_sub(started.elapsed());
-    let _ = tokio::time::timeout(left, graceful.shutdown()).await;
+    let _ = tokio::time::timeout(left, async {
+        tokio::join!(answered, graceful.shutdown());
+    })
+    .await;
 }
 
 /// Raises this process's soft limit on open files to its hard limit, so that a server with many

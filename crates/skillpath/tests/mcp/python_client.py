@@ -17,6 +17,7 @@ import asyncio
 import json
 import os
 import sys
+import time
 
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
@@ -274,9 +275,17 @@ async def over_http(binary: str, work: str) -> None:
                     write_skill(os.path.join(watched, "disk-skill"), "disk-skill", "Use when testing the third version.")
                     assert await events_of(stream, 1) == {ToolsListChanged()}
                     assert await description_of(session, "disk-skill") == "Use when testing the third version."
+                    # SIGTERM with the listen stream open: the server ends it and exits 0 at
+                    # once, not at the end of its drain time (5 s).
+                    started = time.monotonic()
+                    process.terminate()
+                    code = await asyncio.wait_for(process.wait(), 10)
+                    took = time.monotonic() - started
+                    assert code == 0 and took < 2, (code, took)
     finally:
-        process.terminate()
-        await process.wait()
+        if process.returncode is None:
+            process.terminate()
+            await process.wait()
 
 
 if __name__ == "__main__":
