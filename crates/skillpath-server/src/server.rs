@@ -232,8 +232,8 @@ impl SkillServer {
         }
     }
 
-    /// What a readiness check reports: the store answering within `deadline`, and the folder
-    /// sync working. `Ok` with what was checked, or `Err` with what is wrong, as JSON.
+    /// What a readiness check reports: the store answering within `deadline`, its change
+    /// signals flowing, and the folder sync working. `Ok` with what was checked, or `Err` with what is wrong, as JSON.
     pub async fn readiness(
         &self,
         deadline: std::time::Duration,
@@ -252,10 +252,17 @@ impl SkillServer {
             .read()
             .ok()
             .and_then(|problem| problem.clone());
-        let ready = store.is_none() && folders.is_none();
+        let following = self.store().following_changes();
+        let changes = match following {
+            None => "not followed",
+            Some(true) => "following",
+            Some(false) => "reconnecting: changes by other servers are not heard meanwhile",
+        };
+        let ready = store.is_none() && folders.is_none() && following != Some(false);
         let report = serde_json::json!({
             "ready": ready,
             "store": store.unwrap_or_else(|| "ok".to_owned()),
+            "changes": changes,
             "folders": folders.map_or_else(|| "ok".to_owned(), |problem| format!("the last sync failed: {problem}")),
             "skills": self.catalog().len(),
         });

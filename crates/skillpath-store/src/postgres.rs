@@ -217,6 +217,9 @@ pub struct PostgresStore {
     schema: String,
     /// The change signals, once [`Store::watch_changes`] has started the listener.
     changes: Arc<OnceLock<broadcast::Sender<()>>>,
+    /// Whether the listener is listening (set when it starts listening, cleared when its
+    /// connection ends).
+    listening: Arc<std::sync::atomic::AtomicBool>,
     /// The most one operation may take, waiting for a connection included (the URL's
     /// `timeout=SECONDS`, else [`DEFAULT_TIMEOUT`]).
     timeout: Duration,
@@ -350,6 +353,7 @@ impl PostgresStore {
             tls,
             schema: String::new(),
             changes: Arc::default(),
+            listening: Arc::default(),
             projects: view.folders().to_vec(),
             timeout,
             connect_timeout,
@@ -380,6 +384,7 @@ impl PostgresStore {
         schema: String,
         display: String,
         connect_timeout: Duration,
+        listening: Arc<std::sync::atomic::AtomicBool>,
         sender: broadcast::WeakSender<()>,
     ) {
         let mut config = config;
@@ -400,6 +405,7 @@ impl PostgresStore {
             let result =
                 Self::listen_once(&config, &tls, &schema, connect_timeout, &sender, || {
                     backoff = LISTEN_BACKOFF.0;
+                    listening.store(true, std::sync::atomic::Ordering::SeqCst);
                     if failed {
                         eprintln!(
                             "skillpath: listening for changes on PostgreSQL at `{display}` again"
@@ -407,6 +413,7 @@ impl PostgresStore {
                     }
                 })
                 .await;
+            listening.store(false, std::sync::atomic::Ordering::SeqCst);
             failed = true;
             if sender.upgrade().is_none() {
                 return;
@@ -1115,6 +1122,12 @@ impl Store for PostgresStore {
         .await
     }
 
+    fn following_changes(&self) -> Option<bool> {
+        self.changes
+            .get()
+            .map(|_| self.listening.load(std::sync::atomic::Ordering::SeqCst))
+    }
+
     fn watch_changes(&self) -> Option<broadcast::Receiver<()>> {
         let runtime = tokio::runtime::Handle::try_current().ok()?;
         let sender = self.changes.get_or_init(|| {
@@ -1125,6 +1138,7 @@ impl Store for PostgresStore {
                 self.schema.clone(),
                 self.display.clone(),
                 self.connect_timeout,
+                Arc::clone(&self.listening),
                 sender.downgrade(),
             ));
             sender

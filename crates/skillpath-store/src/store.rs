@@ -134,6 +134,14 @@ pub trait Store: Send + Sync {
     /// What a readiness check asks.
     async fn check(&self) -> StoreResult<()>;
 
+    /// Whether the change signals of [`Store::watch_changes`] are flowing: `None` when there
+    /// is nothing to tell (none started, or a backend whose signals cannot stop, as SQLite's
+    /// reading of its own file), `Some(false)` while the listener reconnects (changes by
+    /// others are not heard meanwhile).
+    fn following_changes(&self) -> Option<bool> {
+        None
+    }
+
     /// A signal for every committed change by anyone: another process on the same database,
     /// another replica of the server, or this store itself. A burst of changes may arrive as
     /// fewer signals (the channel keeps only the latest few; a lagging receiver gets

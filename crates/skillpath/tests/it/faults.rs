@@ -207,6 +207,8 @@ fn a_folder_edit_during_a_database_outage_is_synced_after_it() {
         Some("Use when testing an outage (before).")
     );
     postgres.stop();
+    let report = server.exchange("GET", "/readyz", &[], b"");
+    assert!(report.starts_with("HTTP/1.1 503"), "{report}");
     write("Use when testing an outage (during).");
     // The watcher tries, fails and says so.
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -236,6 +238,17 @@ fn a_folder_edit_during_a_database_outage_is_synced_after_it() {
     while !server.log().contains("the skill folders are synced again") {
         assert!(Instant::now() < deadline, "{}", server.log());
         std::thread::sleep(Duration::from_millis(50));
+    }
+    // Readiness follows: the store, the folder sync and the change listener are back.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let report = server.exchange("GET", "/readyz", &[], b"");
+        if report.starts_with("HTTP/1.1 200") {
+            assert!(report.contains("\"changes\":\"following\""), "{report}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "{report}\n{}", server.log());
+        std::thread::sleep(Duration::from_millis(100));
     }
 }
 
@@ -348,7 +361,12 @@ fn a_hung_postgres_fails_within_the_timeout_and_readiness_follows() {
     let work = tempfile::tempdir().expect("tempdir");
     let server = HttpServer::start(work.path(), &["--stateless", "--db", &url]);
     let ready = |server: &HttpServer| server.status("GET", "/readyz", &[], b"");
-    assert_eq!(ready(&server), 200, "{}", server.log());
+    // Ready once the change listener has connected too (a moment after start).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while ready(&server) != 200 {
+        assert!(Instant::now() < deadline, "{}", server.log());
+        std::thread::sleep(Duration::from_millis(50));
+    }
 
     postgres.signal_all("-STOP");
     let stopped = Instant::now();
