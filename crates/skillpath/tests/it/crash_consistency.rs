@@ -89,8 +89,14 @@ impl Database {
         serde_json::from_slice(&output.stdout).expect("JSON output")
     }
 
-    /// Every live skill: name → (revision, description).
+    /// Every live skill: name → (revision, description). An import killed before it made the
+    /// database file left no database, which holds nothing (`list` makes none and says so).
     fn listed(&self) -> BTreeMap<String, (u64, String)> {
+        if let Some(path) = &self.sqlite
+            && !path.exists()
+        {
+            return BTreeMap::new();
+        }
         let listing = self.json(&["list", "--limit", "100000"]);
         assert!(listing["next_cursor"].is_null(), "one page: {listing}");
         listing["items"]
