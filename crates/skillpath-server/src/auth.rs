@@ -148,7 +148,6 @@ fn is_event_stream(response: &Response) -> bool {
 /// database) and every [`KEY_RECHECK`] (an expiry comes with time). While the store cannot
 /// be asked, the stream goes on.
 fn ends_with_key(response: Response, store: Arc<dyn Store>, presented: String) -> Response {
-    use futures_util::StreamExt as _;
     let key_ends = async move {
         let mut changes = store.watch_changes();
         loop {
@@ -170,9 +169,7 @@ fn ends_with_key(response: Response, store: Arc<dyn Store>, presented: String) -
             }
         }
     };
-    let (parts, body) = response.into_parts();
-    let stream = body.into_data_stream().take_until(Box::pin(key_ends));
-    Response::from_parts(parts, axum::body::Body::from_stream(stream))
+    crate::body_until(response, key_ends)
 }
 
 /// The token of a `Bearer` authorization (the scheme is case-insensitive, RFC 7235).

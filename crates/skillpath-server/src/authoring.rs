@@ -439,15 +439,16 @@ fn checked_snapshot(spec: &SkillSpec) -> Result<(SkillSnapshot, String), String>
         SkillSnapshot::new(written.skill_md, files).map_err(|error| error.to_string())?;
     // Messages name files as the skill knows them (`SKILL.md`, `templates/x.cs`), never the
     // server's temporary folder.
+    // The folder is named as given, and as validation may name it: with symlinks above it
+    // resolved.
     let inside = format!("{}/", folder.display());
-    let hide_in = |text: &str, real: &str| text.replace(&inside, "").replace(real, "");
+    let real = temp.path().canonicalize().map_or_else(
+        |_| inside.clone(),
+        |real| format!("{}/", real.join(&spec.name).display()),
+    );
+    let hide = |text: &str| text.replace(&inside, "").replace(&real, "");
     skillpath_store::folder::write_skill_folder(&folder, &snapshot)
-        .map_err(|error| hide_in(&error.to_string(), &inside))?;
-    // The folder as validation may name it, with symlinks above it resolved.
-    let real = folder
-        .canonicalize()
-        .map_or_else(|_| inside.clone(), |real| format!("{}/", real.display()));
-    let hide = |text: &str| hide_in(text, &real);
+        .map_err(|error| hide(&error.to_string()))?;
     let report = validate_dir(
         &folder,
         &ValidateOptions {

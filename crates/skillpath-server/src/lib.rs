@@ -18,10 +18,7 @@ mod server;
 mod sessions;
 
 pub use auth::{Caller, KeyPolicy};
-pub use server::{
-    DEFAULT_TOOL_THRESHOLD, MAX_INITIALIZE_BYTES, MAX_SUBSCRIBED_URI_BYTES, MAX_SUBSCRIPTIONS,
-    ServerOptions, SkillServer, ToolsMode,
-};
+pub use server::{DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
 
 /// How long a stdio server, once asked to stop, goes on reading requests already sent.
 const STDIO_SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
@@ -225,9 +222,6 @@ pub async fn serve_http(
             "/readyz",
             axum::routing::get(move || async move { readiness(&ready_server).await }),
         );
-    // Without TCP_NODELAY, a response written in two parts (headers, then the SSE event with the
-    // result) waits for the client's delayed ACK of the first: about 40 ms per request on a
-    // kept-alive connection.
     let drain = options.drain;
     let stopping = async move {
         shutdown.await;
@@ -284,7 +278,6 @@ async fn refuse_when_closing(
     next: axum::middleware::Next,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
-    use futures_util::StreamExt as _;
     if closing.is_cancelled() {
         return (
             axum::http::StatusCode::SERVICE_UNAVAILABLE,
@@ -298,10 +291,18 @@ async fn refuse_when_closing(
     if !notifications {
         return response;
     }
+    body_until(response, closing.cancelled_owned())
+}
+
+/// `response` with its body cut off when `end` completes (a stream of server-sent events that
+/// must not outlive a shutdown or its API key); the body as it was until then.
+pub(crate) fn body_until(
+    response: axum::response::Response,
+    end: impl std::future::Future<Output = ()> + Send + 'static,
+) -> axum::response::Response {
+    use futures_util::StreamExt as _;
     let (parts, body) = response.into_parts();
-    let stream = body
-        .into_data_stream()
-        .take_until(Box::pin(closing.cancelled_owned()));
+    let stream = body.into_data_stream().take_until(Box::pin(end));
     axum::response::Response::from_parts(parts, axum::body::Body::from_stream(stream))
 }
 

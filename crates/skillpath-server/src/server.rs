@@ -210,31 +210,32 @@ impl SkillServer {
 
     /// Stops taking tool calls: every call from now on is refused with a clean error, so
     /// that a shutdown can wait for the calls in flight ([`SkillServer::drained`]).
-    pub fn begin_shutdown(&self) {
+    pub(crate) fn begin_shutdown(&self) {
         self.inner.closing.cancel();
     }
 
     /// Cancelled once [`SkillServer::begin_shutdown`] was called.
-    pub fn closing(&self) -> tokio_util::sync::CancellationToken {
+    pub(crate) fn closing(&self) -> tokio_util::sync::CancellationToken {
         self.inner.closing.clone()
     }
 
     /// Completes when no tool call is being answered.
-    pub async fn drained(&self) {
+    pub(crate) async fn drained(&self) {
         let mut count = self.inner.in_flight.subscribe();
         let _ = count.wait_for(|count| *count == 0).await;
     }
 
     /// Records why syncing the skill folders fails (`None` once it works again).
-    pub fn set_sync_problem(&self, problem: Option<String>) {
+    pub(crate) fn set_sync_problem(&self, problem: Option<String>) {
         if let Ok(mut current) = self.inner.sync_problem.write() {
             *current = problem;
         }
     }
 
     /// What a readiness check reports: the store answering within `deadline`, its change
-    /// signals flowing, and the folder sync working. `Ok` with what was checked, or `Err` with what is wrong, as JSON.
-    pub async fn readiness(
+    /// signals flowing, and the folder sync working. `Ok` with what was checked, or `Err` with
+    /// what is wrong, as JSON.
+    pub(crate) async fn readiness(
         &self,
         deadline: std::time::Duration,
     ) -> Result<serde_json::Value, serde_json::Value> {
@@ -270,7 +271,7 @@ impl SkillServer {
     }
 
     /// How many tool calls were ever started.
-    pub fn calls_started(&self) -> u64 {
+    pub(crate) fn calls_started(&self) -> u64 {
         self.inner.calls.load(std::sync::atomic::Ordering::SeqCst)
     }
 
@@ -667,13 +668,13 @@ pub(crate) fn error_result(text: impl Into<String>) -> CallToolResponse {
 
 /// The largest `initialize` parameters a session keeps (what a client says of itself, with
 /// its capabilities, is a few hundred bytes).
-pub const MAX_INITIALIZE_BYTES: usize = 16 * 1024;
+pub(crate) const MAX_INITIALIZE_BYTES: usize = 16 * 1024;
 
 /// The most resource subscriptions one session holds.
-pub const MAX_SUBSCRIPTIONS: usize = 1000;
+pub(crate) const MAX_SUBSCRIPTIONS: usize = 1000;
 
 /// The longest resource URI a session may subscribe to.
-pub const MAX_SUBSCRIBED_URI_BYTES: usize = 2048;
+pub(crate) const MAX_SUBSCRIBED_URI_BYTES: usize = 2048;
 
 const INSTRUCTIONS: &str = "This server holds skills: specialized instructions for specific tasks. \
 When a task matches a skill's description, call the skill's tool (or `load_skill` with its name) \

@@ -1512,20 +1512,6 @@ impl Store for PostgresStore {
                 };
                 let project = item.provenance.project_key();
                 let existing = match find_in(transaction, &name, project).await? {
-                    Some(row)
-                        if !row.deleted
-                            && !scopes::import_may_replace(
-                                &parse_provenance(&row.provenance)?,
-                                &item.provenance,
-                            ) =>
-                    {
-                        report.shadowed.push(ShadowedSkill {
-                            path: item.provenance.folder().to_owned(),
-                            kept: parse_provenance(&row.provenance)?.folder().to_owned(),
-                            name,
-                        });
-                        continue;
-                    }
                     Some(row) => Some(row),
                     None => match insert_skill(transaction, &name, &item.provenance).await? {
                         Some(id) => {
@@ -1547,6 +1533,12 @@ impl Store for PostgresStore {
                         "skill `{name}` vanished during the import"
                     )));
                 };
+                if let Some(left_out) =
+                    scopes::left_out_for(&name, row.deleted, &row.provenance, &item.provenance)?
+                {
+                    report.shadowed.push(left_out);
+                    continue;
+                }
                 if !row.deleted && row.content_hash == snapshot.content_hash() {
                     report.unchanged.push(name);
                     record_stamp(transaction, stamp.as_ref(), row.id, row.revision).await?;

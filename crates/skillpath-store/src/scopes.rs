@@ -108,6 +108,28 @@ pub(crate) fn import_may_replace(existing: &Provenance, incoming: &Provenance) -
     existing.is_user_discovered() || !incoming.is_user_discovered()
 }
 
+/// The import item `name` from `incoming` left out for the stored skill of its name and
+/// project (`deleted` or not, its provenance as stored), when that one takes precedence; `None`
+/// when the import may write over it. Both backends ask this of the row they found.
+pub(crate) fn left_out_for(
+    name: &str,
+    deleted: bool,
+    stored: &str,
+    incoming: &Provenance,
+) -> StoreResult<Option<ShadowedSkill>> {
+    if deleted {
+        return Ok(None);
+    }
+    let existing = crate::sqlite::parse_provenance(stored)?;
+    Ok(
+        (!import_may_replace(&existing, incoming)).then(|| ShadowedSkill {
+            name: name.to_owned(),
+            path: incoming.folder().to_owned(),
+            kept: existing.folder().to_owned(),
+        }),
+    )
+}
+
 /// What serving the discovered skills `found` from a store would leave out besides what
 /// discovery itself left out, by the precedence above, with the one kept: each user skill for
 /// the store's own skill of that name, and each live shared skill for the project's. `shared`

@@ -1065,14 +1065,10 @@ impl Store for SqliteStore {
                 };
                 let existing = row_in(transaction, &name, item.provenance.project_key())?;
                 if let Some(row) = &existing
-                    && !row.deleted
-                    && !scopes::import_may_replace(&parse_provenance(&row.provenance)?, &item.provenance)
+                    && let Some(left_out) =
+                        scopes::left_out_for(&name, row.deleted, &row.provenance, &item.provenance)?
                 {
-                    report.shadowed.push(ShadowedSkill {
-                        path: item.provenance.folder().to_owned(),
-                        kept: parse_provenance(&row.provenance)?.folder().to_owned(),
-                        name,
-                    });
+                    report.shadowed.push(left_out);
                     continue;
                 }
                 let current = match existing {

@@ -14,13 +14,20 @@ pub(crate) enum ExitStatus {
     UsageOrInternal,
 }
 
-impl From<ExitStatus> for ExitCode {
-    fn from(status: ExitStatus) -> Self {
-        ExitCode::from(match status {
+impl ExitStatus {
+    /// The number the process exits with.
+    pub(crate) fn code(self) -> u8 {
+        match self {
             ExitStatus::Success => 0,
             ExitStatus::Invalid => 1,
             ExitStatus::UsageOrInternal => 2,
-        })
+        }
+    }
+}
+
+impl From<ExitStatus> for ExitCode {
+    fn from(status: ExitStatus) -> Self {
+        ExitCode::from(status.code())
     }
 }
 

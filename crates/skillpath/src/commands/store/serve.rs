@@ -196,7 +196,7 @@ fn shutdown_signal(
         tokio::spawn(async move {
             signals.next().await;
             let _ = output::stderr("skillpath: a second signal: ending now\n");
-            std::process::exit(ExitStatus::Invalid as i32);
+            std::process::exit(i32::from(ExitStatus::Invalid.code()));
         });
     })
 }
