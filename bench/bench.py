@@ -1,7 +1,7 @@
 """Every benchmark of BENCHMARKS.md in one run: the machine and versions, then each comparison
 on the same data, as markdown tables (also written to `target/bench-results.md`).
 
-Run it through `bench/run`, which builds the release binaries first. `--smoke` runs every part
+Run it through `bench/run`, which builds the binaries first (the `profiling` profile). `--smoke` runs every part
 on tiny inputs with one repetition, to show the harness works (CI runs it; its numbers mean
 nothing). Catalogs are generated once per size and seed into the cache folder
 (`$SKILLPATH_BENCH_CACHE`, default `~/.cache/skillpath-bench/catalogs`).
@@ -111,7 +111,7 @@ def machine() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="tiny inputs, one repetition")
-    parser.add_argument("--out", type=Path, default=common.release_dir().parent / "bench-results.md")
+    parser.add_argument("--out", type=Path, default=common.build_dir().parent / "bench-results.md")
     args = parser.parse_args()
 
     if args.smoke:
@@ -146,7 +146,7 @@ def main() -> None:
                                    "--runs", "1"))
 
         sections.append("## Write throughput, PostgreSQL vs SQLite")
-        writes = common.release_dir() / "examples" / "write_throughput"
+        writes = common.build_dir() / "examples" / "write_throughput"
         command = [str(writes), "--postgres", POSTGRES, "--format", "markdown"]
         if args.smoke:
             command += ["--skills", "40", "--runs", "1", "--writers", "1,2"]

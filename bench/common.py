@@ -27,16 +27,17 @@ CACHE = Path(
 TOOLS = ("skills-ref==0.1.1", "skillz==0.1.14")
 
 
-def release_dir() -> Path:
-    """Where cargo puts release builds: ``$CARGO_TARGET_DIR/release``, else ``target/release``."""
-    return ROOT / os.environ.get("CARGO_TARGET_DIR", "target") / "release"
+def build_dir() -> Path:
+    """Where cargo puts the ``profiling`` builds ``bench/run`` makes (the release build with line
+    tables): ``$CARGO_TARGET_DIR/profiling``, else ``target/profiling``."""
+    return ROOT / os.environ.get("CARGO_TARGET_DIR", "target") / "profiling"
 
 
 def skillpath_bin() -> Path:
-    """The release binary (built by ``bench/run``), or ``$SKILLPATH_BIN``."""
-    path = Path(os.environ.get("SKILLPATH_BIN", release_dir() / "skillpath"))
+    """The benchmarked binary (built by ``bench/run``), or ``$SKILLPATH_BIN``."""
+    path = Path(os.environ.get("SKILLPATH_BIN", build_dir() / "skillpath"))
     if not path.is_file():
-        sys.exit(f"no skillpath binary at {path}: run `cargo build --release -p skillpath` first")
+        sys.exit(f"no skillpath binary at {path}: run `cargo build --profile profiling -p skillpath` first")
     return path
 
 

@@ -26,10 +26,10 @@ import common
 
 
 def search_bin() -> Path:
-    path = common.release_dir() / "examples" / "search_latency"
+    path = common.build_dir() / "examples" / "search_latency"
     if not path.is_file():
         sys.exit(
-            f"no {path}: run `cargo build --release -p skillpath-store --example search_latency`"
+            f"no {path}: run `cargo build --profile profiling -p skillpath-store --example search_latency`"
         )
     return path
 

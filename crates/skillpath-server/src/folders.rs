@@ -12,103 +12,15 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use notify::{RecursiveMode, Watcher};
-use skillpath_core::walk::{self, WalkLimits};
 use skillpath_core::{Code, Diagnostic};
-use skillpath_store::discovery::{self, DiscoveryLimits};
-use skillpath_store::folder::{FolderDiagnostics, FolderSource, read_folders};
+use skillpath_store::folder::{FolderDiagnostics, read_folders};
+use skillpath_store::sources::FolderSources;
 use skillpath_store::{Change, ImportReport, Provenance, ShadowedSkill, Store, StoreError};
 
 use crate::SkillServer;
 
 /// How long the watcher waits for a burst of file events to settle before syncing.
 const SETTLE: Duration = Duration::from_millis(150);
-
-/// Where skills come from on disk.
-#[derive(Debug, Clone, Default)]
-pub struct FolderSources {
-    /// Discover the standard skill folders from this project folder (and this home folder).
-    pub discover: Option<(PathBuf, Option<PathBuf>)>,
-    /// More folders (or trees) of skills.
-    pub roots: Vec<PathBuf>,
-}
-
-/// The skill folders of the sources, and what was skipped.
-#[derive(Debug, Default)]
-pub struct Located {
-    /// The skill folders, in precedence order.
-    pub folders: Vec<FolderSource>,
-    /// What was not searched, and why.
-    pub problems: Vec<String>,
-    /// Skill folders found that cannot be loaded (discovery reads each one's name).
-    pub unloadable: Vec<FolderDiagnostics>,
-    /// Skills discovery left out for another of the same name (a user skill for the
-    /// project's), each with the one kept.
-    pub shadowed: Vec<ShadowedSkill>,
-    /// The folders to watch.
-    pub watched: Vec<PathBuf>,
-}
-
-impl FolderSources {
-    /// Finds every skill folder of the sources (without reading them).
-    pub fn locate(&self) -> Located {
-        let mut located = Located::default();
-        let mut sources: Vec<(PathBuf, String, String)> = Vec::new();
-        if let Some((project, home)) = &self.discover {
-            let found =
-                discovery::discover(Some(project), home.as_deref(), DiscoveryLimits::default());
-            located.watched.extend(found.searched);
-            for (path, why) in found.skipped {
-                located
-                    .problems
-                    .push(format!("skipped `{}`: {why}", path.display()));
-            }
-            located.unloadable = found.unloadable;
-            // Discovery keeps one skill per name (project over user); the others are said.
-            located.problems.extend(
-                found
-                    .shadowed
-                    .iter()
-                    .map(|shadowed| format!("shadowed: {shadowed}")),
-            );
-            located.shadowed = found
-                .shadowed
-                .iter()
-                .map(|shadowed| ShadowedSkill {
-                    name: shadowed.found.name.clone(),
-                    path: shadowed.found.path.display().to_string(),
-                    kept: shadowed.by.path.display().to_string(),
-                })
-                .collect();
-            sources.extend(found.skills.into_iter().map(|s| {
-                (
-                    s.path,
-                    s.root.display().to_string(),
-                    s.scope.as_str().to_owned(),
-                )
-            }));
-        }
-        for root in &self.roots {
-            let found = walk::find_skill_dirs(root, WalkLimits::default());
-            located.watched.push(root.clone());
-            for (path, why) in found.skipped {
-                located
-                    .problems
-                    .push(format!("skipped `{}`: {why}", path.display()));
-            }
-            sources.extend(
-                found
-                    .skills
-                    .into_iter()
-                    .map(|dir| (dir, root.display().to_string(), "folder".to_owned())),
-            );
-        }
-        located.folders = sources
-            .into_iter()
-            .map(|(dir, root, scope)| FolderSource::imported(dir, root, scope))
-            .collect();
-        located
-    }
-}
 
 /// What a sync did.
 #[derive(Debug, Default)]
@@ -218,7 +130,20 @@ impl FolderSync {
     /// cannot be read says nothing about whether the skill should go.
     pub async fn sync(&self) -> Result<SyncReport, StoreError> {
         let located = self.sources.locate();
-        *self.watched.lock().map_err(|_| poisoned())? = located.watched;
+        *self.watched.lock().map_err(|_| poisoned())? = located.watched.clone();
+        let problems: Vec<String> = located
+            .skipped
+            .iter()
+            .map(|(path, why)| format!("skipped `{}`: {why}", path.display()))
+            // Discovery keeps one skill per name (project over user); the others are said.
+            .chain(
+                located
+                    .shadowed
+                    .iter()
+                    .map(|shadowed| format!("shadowed: {shadowed}")),
+            )
+            .collect();
+        let discovery_shadowed = located.shadowed_skills();
         // Folders unchanged since their skill's current revision was read from them are not
         // read again (their files' metadata says so).
         let recorded = self.store.folder_stamps().await?;
@@ -292,9 +217,8 @@ impl FolderSync {
             kept,
             skipped,
             warned: read.warned,
-            problems: located.problems,
-            shadowed: located
-                .shadowed
+            problems,
+            shadowed: discovery_shadowed
                 .into_iter()
                 .chain(import.shadowed.iter().cloned())
                 .collect(),
@@ -352,13 +276,13 @@ pub fn watch(sync: Arc<FolderSync>, server: SkillServer) {
         let _watcher = match watcher {
             Ok(Ok(watcher)) => watcher,
             Ok(Err(error)) => {
-                eprintln!(
-                    "skillpath: cannot watch the skill folders, so changes on disk are not seen until a restart: {error}"
+                tracing::warn!(
+                    "cannot watch the skill folders, so changes on disk are not seen until a restart: {error}"
                 );
                 return;
             }
             Err(error) => {
-                eprintln!("skillpath: cannot watch the skill folders: {error}");
+                tracing::warn!("cannot watch the skill folders: {error}");
                 return;
             }
         };
@@ -418,8 +342,8 @@ async fn sync_and_refresh(sync: &FolderSync, server: &SkillServer, failing: &mut
     match sync.sync().await {
         Ok(report) => {
             if failing.attempts > 0 {
-                eprintln!(
-                    "skillpath: the skill folders are synced again (after {} failed {})",
+                tracing::info!(
+                    "the skill folders are synced again (after {} failed {})",
                     failing.attempts,
                     if failing.attempts == 1 {
                         "try"
@@ -431,7 +355,7 @@ async fn sync_and_refresh(sync: &FolderSync, server: &SkillServer, failing: &mut
             *failing = Failing::default();
             server.set_sync_problem(None);
             for news in sync.news(&report) {
-                eprintln!("skillpath: {news}");
+                tracing::info!("{news}");
             }
             server.set_folder_report(report.skipped.clone(), report.shadowed.clone());
             if report.changed() {
@@ -443,8 +367,8 @@ async fn sync_and_refresh(sync: &FolderSync, server: &SkillServer, failing: &mut
             let text = error.to_string();
             server.set_sync_problem(Some(text.clone()));
             if failing.said.as_deref() != Some(text.as_str()) {
-                eprintln!(
-                    "skillpath: syncing the skill folders failed: {text}; trying again until it works (every {} s at most)",
+                tracing::warn!(
+                    "syncing the skill folders failed: {text}; trying again until it works (every {} s at most)",
                     RETRY.1.as_secs()
                 );
                 failing.said = Some(text);

@@ -20,6 +20,7 @@ mod rules;
 mod schema;
 pub mod scopes;
 pub mod search;
+pub mod sources;
 pub mod sqlite;
 pub mod store;
 pub mod time;

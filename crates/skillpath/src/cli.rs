@@ -13,6 +13,23 @@ use skillpath_server::HttpLimits;
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
+    /// How much skillpath says on stderr about its own work: `info` (the default) says what
+    /// a server synced, skipped and reloaded; `debug` and `trace` add detail, and the warnings
+    /// of the libraries skillpath runs on. `RUST_LOG` (e.g. `RUST_LOG=rmcp=debug`), when
+    /// set, takes precedence.
+    #[arg(long, global = true, value_enum, default_value = "info")]
+    pub(crate) log_level: LogLevel,
+}
+
+/// What `--log-level` allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum LogLevel {
+    Off,
+    Error,
+    Warn,
+    Info,
+    Debug,
+    Trace,
 }
 
 #[derive(Debug, Subcommand)]
@@ -79,6 +96,19 @@ pub(crate) enum Command {
     /// Keys live in the store, so every server on the database knows them at once. A key is
     /// shown once, when it is created; only its SHA-256 is kept.
     Keys(KeysArgs),
+    /// Print a shell completion script, e.g. `skillpath completions bash > ~/.local/share/bash-completion/completions/skillpath`.
+    ///
+    /// zsh: write it as `_skillpath` into a folder of `$fpath`; fish: into
+    /// `~/.config/fish/completions/skillpath.fish`; PowerShell: add its output to `$PROFILE`.
+    Completions(CompletionsArgs),
+}
+
+/// Arguments of `skillpath completions`.
+#[derive(Debug, Args)]
+pub(crate) struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub(crate) shell: clap_complete::Shell,
 }
 
 /// Options every reading command shares.

@@ -6,6 +6,7 @@
 mod cli;
 mod commands;
 mod inputs;
+mod logging;
 mod output;
 
 use std::process::ExitCode;
@@ -14,6 +15,7 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
+    logging::init(cli.log_level);
     match commands::run(cli) {
         Ok(status) => status.into(),
         Err(error) => {

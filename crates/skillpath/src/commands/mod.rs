@@ -1,6 +1,7 @@
 //! One module per command; each takes its parsed arguments and returns an exit status.
 
 mod catalog;
+mod completions;
 mod new;
 mod read_properties;
 mod render;
@@ -35,5 +36,6 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Scan(args) => store::scan::run(args),
         Command::Serve(args) => store::serve::run(args),
         Command::Keys(args) => store::keys::run(args),
+        Command::Completions(args) => completions::run(args),
     }
 }

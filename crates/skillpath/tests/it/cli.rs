@@ -1530,3 +1530,108 @@ fn render_and_schema_refuse_a_skill_whose_arguments_are_broken() {
         );
     }
 }
+
+/// The subcommands `skillpath --help` lists, read from its `Commands:` section.
+fn listed_subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|line| !line.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn completions_name_every_command_and_bash_loads_them() {
+    let sandbox = Sandbox::new();
+    let help = skillpath(&sandbox.path(), &["--help"]);
+    let commands = listed_subcommands(&help.stdout);
+    assert!(commands.len() > 15, "{}", help.stdout);
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let run = skillpath(&sandbox.path(), &["completions", shell]);
+        assert_eq!(run.code, 0, "{shell}: {}", run.stderr);
+        for command in &commands {
+            assert!(
+                run.stdout.contains(command.as_str()),
+                "{shell} lacks `{command}`"
+            );
+        }
+    }
+    // bash itself reads the script and registers the completion function.
+    let script = sandbox.path().join("skillpath.bash");
+    fs::write(
+        &script,
+        skillpath(&sandbox.path(), &["completions", "bash"]).stdout,
+    )
+    .expect("write");
+    let registered = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "source {} && complete -p skillpath",
+            script.display()
+        ))
+        .output()
+        .expect("run bash");
+    let registered = String::from_utf8_lossy(&registered.stdout);
+    assert!(
+        registered.contains("-F _skillpath") && registered.trim_end().ends_with("skillpath"),
+        "{registered}"
+    );
+    let unknown = skillpath(&sandbox.path(), &["completions", "tcsh"]);
+    assert_eq!(unknown.code, 2, "{}", unknown.stderr);
+}
+
+/// `skillpath serve` over stdio with stdin closed on a folder holding one skill that cannot be
+/// loaded, with `extra` arguments and environment: its stderr.
+fn serve_briefly(work: &Path, extra: &[&str], env: &[(&str, &str)]) -> String {
+    let tree = work.join("tree");
+    crate::support::write_skill(&tree.join("good"), "good", "A skill that loads.");
+    fs::create_dir_all(tree.join("broken")).expect("mkdir");
+    fs::write(tree.join("broken/SKILL.md"), "no frontmatter at all\n").expect("write");
+    let output = Command::new(skillpath_bin())
+        .args(["serve", "--no-discover", "--skills"])
+        .arg(&tree)
+        .args(extra)
+        .env_remove("RUST_LOG")
+        .envs(env.iter().copied())
+        .env("SKILLPATH_DB", work.join("store.db"))
+        .env("HOME", work)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run skillpath serve");
+    // With stdin closed before `initialize`, serve ends once it has synced.
+    assert!(output.status.code().is_some(), "{output:?}");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn log_level_sets_what_serve_says_and_rust_log_takes_precedence() {
+    let sandbox = Sandbox::new();
+    let default = serve_briefly(&sandbox.path(), &[], &[]);
+    assert!(
+        default
+            .lines()
+            .any(|line| line.starts_with("skillpath: skipped: ") && line.contains("/broken/")),
+        "{default}"
+    );
+    assert!(
+        default.contains("skillpath: skill folders synced: "),
+        "{default}"
+    );
+    // Nothing at `info` names its level or origin: the lines read as they always have.
+    assert!(
+        !default.contains("INFO") && !default.contains("skillpath_server"),
+        "{default}"
+    );
+
+    let warnings = serve_briefly(&sandbox.path(), &["--log-level", "warn"], &[]);
+    assert!(!warnings.contains("skill folders synced"), "{warnings}");
+
+    let off = serve_briefly(&sandbox.path(), &["--log-level", "off"], &[]);
+    assert!(!off.contains("skillpath: "), "{off}");
+
+    let by_env = serve_briefly(&sandbox.path(), &[], &[("RUST_LOG", "off")]);
+    assert!(!by_env.contains("skillpath: "), "{by_env}");
+}

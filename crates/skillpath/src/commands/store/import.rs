@@ -6,71 +6,44 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use skillpath_core::walk::{self, WalkLimits};
 use skillpath_store::ImportReport;
-use skillpath_store::discovery::{self, DiscoveryLimits};
-use skillpath_store::folder::{FolderDiagnostics, FolderSource, read_folders};
+use skillpath_store::folder::{FolderDiagnostics, read_folders};
+use skillpath_store::sources::FolderSources;
 
 use crate::cli::ImportArgs;
 use crate::inputs;
 use crate::output::{self, ExitStatus};
-
-/// A skill folder to import, with where it was found.
-struct Source {
-    dir: PathBuf,
-    root: PathBuf,
-    scope: &'static str,
-}
 
 pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
     if args.paths.is_empty() && !args.discover {
         anyhow::bail!("nothing to import: name skill folders or trees, or pass `--discover`");
     }
     inputs::require_existing(&args.paths)?;
-    let mut sources = Vec::new();
-    let mut skipped = Vec::new();
-    // Skill folders that discovery found but cannot be loaded; reported with those read below.
-    let mut unloadable = Vec::new();
-    if args.discover {
-        let cwd = std::env::current_dir()?;
-        let home = std::env::var_os("HOME").map(PathBuf::from);
-        let found = discovery::discover(Some(&cwd), home.as_deref(), DiscoveryLimits::default());
-        for shadowed in &found.shadowed {
-            skipped.push((
-                shadowed.found.path.clone(),
-                format!("shadowed by `{}`", shadowed.by.path.display()),
-            ));
-        }
-        skipped.extend(found.skipped);
-        unloadable = found.unloadable;
-        sources.extend(found.skills.into_iter().map(|skill| Source {
-            dir: skill.path,
-            root: skill.root,
-            scope: skill.scope.as_str(),
-        }));
-    }
-    for path in &args.paths {
-        let root = inputs::skill_dir_of(path);
-        let found = walk::find_skill_dirs(&root, WalkLimits::default());
-        skipped.extend(found.skipped);
-        sources.extend(found.skills.into_iter().map(|dir| Source {
-            dir,
-            root: root.clone(),
-            scope: "folder",
-        }));
-    }
+    let sources = FolderSources {
+        discover: if args.discover {
+            let home = std::env::var_os("HOME").map(PathBuf::from);
+            Some((std::env::current_dir()?, home))
+        } else {
+            None
+        },
+        roots: args
+            .paths
+            .iter()
+            .map(|path| inputs::skill_dir_of(path))
+            .collect(),
+    };
+    let located = sources.locate();
+    let mut skipped = located.skipped;
+    skipped.extend(located.shadowed.iter().map(|shadowed| {
+        (
+            shadowed.found.path.clone(),
+            format!("shadowed by `{}`", shadowed.by.path.display()),
+        )
+    }));
     inputs::report_skipped(&skipped)?;
-
-    let sources: Vec<FolderSource> = sources
-        .into_iter()
-        .map(|source| {
-            FolderSource::imported(
-                source.dir,
-                source.root.display().to_string(),
-                source.scope.to_owned(),
-            )
-        })
-        .collect();
+    // Skill folders that discovery found but cannot be loaded; reported with those read below.
+    let unloadable = located.unloadable;
+    let sources = located.folders;
     let format = args.format;
     let strict = args.strict;
     let change_args = args.change;

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use skillpath_core::golden_path::render::RenderLimits;
-use skillpath_server::folders::{FolderSources, FolderSync, watch};
+use skillpath_server::folders::{FolderSync, watch};
 use skillpath_server::{HttpLimits, KeyPolicy, ServerOptions, SkillServer, ToolsMode};
+use skillpath_store::sources::FolderSources;
 use skillpath_store::{ProjectView, StoreError, location};
 
 use crate::cli::{AuthArg, ServeArgs, ToolsArg};
@@ -54,29 +55,29 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         let report = match sync.sync().await {
             Ok(report) => Some(report),
             Err(error) => {
-                output::stderr(&format!("skillpath: syncing the skill folders failed: {error}\n"))?;
+                tracing::warn!("syncing the skill folders failed: {error}");
                 None
             }
         };
         if let Some(report) = &report {
             for problem in &report.problems {
-                output::stderr(&format!("skillpath: {problem}\n"))?;
+                tracing::info!("{problem}");
             }
             for shadowed in &report.import.shadowed {
-                output::stderr(&format!("skillpath: shadowed: {shadowed}\n"))?;
+                tracing::warn!("shadowed: {shadowed}");
             }
             for news in sync.news(report) {
-                output::stderr(&format!("skillpath: {news}\n"))?;
+                tracing::info!("{news}");
             }
-            output::stderr(&format!(
-                "skillpath: skill folders synced: {} created, {} updated, {} unchanged, {} shadowed, {} deleted, {} skipped (they cannot be loaded; `list_skills` names them too)\n",
+            tracing::info!(
+                "skill folders synced: {} created, {} updated, {} unchanged, {} shadowed, {} deleted, {} skipped (they cannot be loaded; `list_skills` names them too)",
                 report.import.created.len(),
                 report.import.updated.len(),
                 report.import.unchanged.len(),
                 report.import.shadowed.len(),
                 report.deleted.len(),
                 report.skipped.len(),
-            ))?;
+            );
         }
         let server = SkillServer::new(store, options).await?;
         let mut said = 0;
@@ -86,24 +87,24 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         }
         // What the store's view hides under this project's skills (the sync said its own).
         for hidden in server.shadowed().await?.iter().skip(said) {
-            output::stderr(&format!("skillpath: shadowed: {hidden}\n"))?;
+            tracing::warn!("shadowed: {hidden}");
         }
         for collision in &server.catalog().collisions {
-            output::stderr(&format!(
-                "skillpath: tool name `{}` belongs to {}; skill `{}` has no tool or prompt of its own ({}; use `load_skill` or give it its own `tool_name`)\n",
+            tracing::warn!(
+                "tool name `{}` belongs to {}; skill `{}` has no tool or prompt of its own ({}; use `load_skill` or give it its own `tool_name`)",
                 collision.tool_name, collision.holder(), collision.loser, collision.reason.rule()
-            ))?;
+            );
         }
         for (name, why) in server.unlisted_skills() {
-            output::stderr(&format!(
-                "skillpath: skill `{name}` is not in the Skills extension's `skills/list`: {why}; it is still a tool, a prompt and resources\n"
-            ))?;
+            tracing::warn!(
+                "skill `{name}` is not in the Skills extension's `skills/list`: {why}; it is still a tool, a prompt and resources"
+            );
         }
         // Edits in the skill folders reach the store and the clients while serving.
         watch(sync, server.clone());
         // Changes made by other processes on a shared database (other replicas, imports) too.
         if server.follow_store() {
-            output::stderr("skillpath: following changes to the store made by other processes\n")?;
+            tracing::info!("following changes to the store made by other processes");
         }
         let drain = std::time::Duration::from_secs(args.drain_timeout);
         let shutdown = shutdown_signal(drain)?;
@@ -128,16 +129,16 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
                 if let Some((soft, _)) = skillpath_server::raise_open_file_limit()
                     && soft < args.max_connections as u64 + 64
                 {
-                    output::stderr(&format!(
-                        "skillpath: this process may open {soft} files, fewer than `--max-connections` {} needs; raise `LimitNOFILE` (systemd) or `ulimit -n`\n",
+                    tracing::warn!(
+                        "this process may open {soft} files, fewer than `--max-connections` {} needs; raise `LimitNOFILE` (systemd) or `ulimit -n`",
                         args.max_connections
-                    ))?;
+                    );
                 }
                 if options.keys == KeyPolicy::Required {
-                    output::stderr("skillpath: every request needs an API key (`skillpath keys create`)\n")?;
+                    tracing::info!("every request needs an API key (`skillpath keys create`)");
                 }
                 // Last, so that whoever waits for this line has read everything said before serving.
-                output::stderr(&format!("skillpath: serving MCP on http://{}/mcp\n", listener.local_addr()?))?;
+                tracing::info!("serving MCP on http://{}/mcp", listener.local_addr()?);
                 skillpath_server::serve_http(server, listener, options, shutdown).await
             }
         }
@@ -189,13 +190,13 @@ fn shutdown_signal(
     let mut signals = Signals::new()?;
     Ok(async move {
         signals.next().await;
-        let _ = output::stderr(&format!(
-            "skillpath: shutting down: taking no more calls, answering those in flight (up to {} s; a second signal ends it at once)\n",
+        tracing::info!(
+            "shutting down: taking no more calls, answering those in flight (up to {} s; a second signal ends it at once)",
             drain.as_secs()
-        ));
+        );
         tokio::spawn(async move {
             signals.next().await;
-            let _ = output::stderr("skillpath: a second signal: ending now\n");
+            tracing::info!("a second signal: ending now");
             std::process::exit(i32::from(ExitStatus::Invalid.code()));
         });
     })
