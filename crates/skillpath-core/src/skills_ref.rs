@@ -24,7 +24,7 @@ pub struct Properties {
 /// (for a file the reference crashes on, such as invalid UTF-8, what went wrong in our words);
 /// `dir` appears in it as Python would display it.
 pub fn read_properties(dir: &Path, max_file_size: u64) -> Result<Properties, String> {
-    let Some((path, _)) = load::find_skill_md(dir) else {
+    let Some((path, _)) = crate::disk::find_skill_md(dir) else {
         return Err(format!("SKILL.md not found in {}", pathlib::display(dir)));
     };
     let text = load::read_text(&path, max_file_size).map_err(|diagnostic| diagnostic.message)?;
@@ -107,7 +107,7 @@ pub struct PromptEntry {
 pub fn prompt_entry(dir: &Path) -> Result<PromptEntry, String> {
     let resolved = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let properties = read_properties(&resolved, LoadOptions::default().max_file_size)?;
-    let location = load::find_skill_md(&resolved)
+    let location = crate::disk::find_skill_md(&resolved)
         .map(|(path, _)| path.display().to_string())
         .unwrap_or_default();
     Ok(PromptEntry {
