@@ -144,8 +144,8 @@ pub fn validate(bundle: &SkillBundle, options: &ValidateOptions) -> Report {
 
 /// What lenient loading says of `skill` (parsed in [`Mode::Lenient`]) in a folder named
 /// `directory_name`: the diagnostics of the rules that concern loading
-/// ([`Code::concerns_loading`]), each placed in its file. An error among them means a loader
-/// skips the skill; warnings go with the skill, which loads. The same findings, in the same
+/// ([`Code::concerns_loading`](crate::Code::concerns_loading)), each placed in its file. An
+/// error among them means a loader skips the skill; warnings go with the skill, which loads. The same findings, in the same
 /// words, as `validate --mode lenient` reports for them.
 pub fn loading(skill: &SkillMd, directory_name: Option<&str>) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = skill
