@@ -3,7 +3,24 @@
 
 use std::fmt::Write as _;
 
-use crate::python_unicode::html_escape;
+use crate::python_unicode::{self, html_escape};
+use crate::skill_md::SkillMd;
+use crate::validate::Report;
+use crate::yaml;
+
+/// The frontmatter flag with which a skill opts out of model invocation; the client guide says
+/// such skills are left out of the model's catalog.
+pub const DISABLE_MODEL_INVOCATION: &str = "disable-model-invocation";
+
+/// Whether `skill` sets `disable-model-invocation` to true: the YAML boolean (`true`, `True`,
+/// `TRUE`), or the string `"true"` that loaders also treat as set.
+pub fn disables_model_invocation(skill: &SkillMd) -> bool {
+    let value = skill
+        .field(DISABLE_MODEL_INVOCATION)
+        .map(|entry| yaml::to_json(&entry.value));
+    matches!(value, Some(serde_json::Value::Bool(true)))
+        || value.as_ref().and_then(serde_json::Value::as_str) == Some("true")
+}
 
 /// One skill in the catalog.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -14,6 +31,19 @@ pub struct CatalogEntry {
     pub description: String,
     /// Absolute path of its `SKILL.md`.
     pub location: String,
+}
+
+impl CatalogEntry {
+    /// The entry of the skill `report` judged, when it has a string name and description and a
+    /// `SKILL.md` (both stripped as the reference strips them); whether it is valid is the
+    /// caller's to ask.
+    pub fn of(report: &Report) -> Option<CatalogEntry> {
+        Some(CatalogEntry {
+            name: python_unicode::strip(report.name()?).to_owned(),
+            description: python_unicode::strip(report.description()?).to_owned(),
+            location: report.location()?.display().to_string(),
+        })
+    }
 }
 
 /// The catalog's output format.

@@ -2,9 +2,11 @@
 //!
 //! A skill is a folder with a `SKILL.md`: YAML frontmatter between `---` lines, then markdown.
 //! This crate parses it ([`skill_md::parse`], [`load::load_skill_md`]) into a YAML tree with
-//! source ranges, validates it in one of three [`Mode`]s ([`validate::validate_dir`]) producing
-//! [`Diagnostic`]s with stable codes, and builds the catalog an agent puts in its prompt
-//! ([`catalog`]). It also reproduces the reference validator's outputs ([`skills_ref`]).
+//! source ranges, validates it in one of three [`Mode`]s ([`validate::validate_dir`] for a
+//! folder, [`validate::validate`] for a skill's files in memory, a
+//! [`bundle::SkillBundle`]) producing [`Diagnostic`]s with stable codes, and builds the
+//! catalog an agent puts in its prompt ([`catalog`]). It also reproduces the reference
+//! validator's outputs ([`skills_ref`]).
 //!
 //! It is pure and synchronous: no database, no network, no async runtime, no CLI types. The only
 //! I/O is reading a skill's files from disk.
@@ -18,8 +20,10 @@
 //! assert_eq!(skill.body(), "# PDF\n");
 //! ```
 
+pub mod bundle;
 pub mod catalog;
 pub mod diagnostic;
+mod disk;
 pub mod frontmatter;
 pub mod golden_path;
 pub mod load;

@@ -1,11 +1,12 @@
-//! Reading a skill folder's `SKILL.md` from disk, within limits.
+//! Reading a skill's `SKILL.md`, from its folder on disk or from its files in memory, within
+//! limits; UTF-8 errors with their position.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Code, Diagnostic, Location};
+use crate::disk::{self, ReadProblem};
 use crate::mode::Mode;
-use crate::skill_files::{self, ReadProblem};
 use crate::skill_md::{self, SkillMd};
 use crate::source::LineColumn;
 
@@ -31,41 +32,48 @@ impl Default for LoadOptions {
     }
 }
 
-/// Finds the `SKILL.md` of `dir`: `SKILL.md`, else `skill.md`, which the reference validator
-/// accepts and the specification does not. Returns the path and whether it is the lowercase one.
-/// Like the reference, anything that exists counts (a folder named `SKILL.md` is reported when
-/// read); a dangling symlink does not.
-pub fn find_skill_md(dir: &Path) -> Option<(PathBuf, bool)> {
-    let upper = dir.join("SKILL.md");
-    if upper.exists() {
-        return Some((upper, false));
-    }
-    let lower = dir.join("skill.md");
-    lower.exists().then_some((lower, true))
-}
-
 /// Reads and parses the `SKILL.md` of the skill folder `dir`.
 ///
 /// The `Err` case is a skill that could not be read at all; the diagnostic says why.
 pub fn load_skill_md(dir: &Path, options: LoadOptions) -> Result<SkillMd, Diagnostic> {
+    let (name, bytes) = read_skill_md(dir, options)?;
+    parse_skill_md(dir, name, bytes, options)
+}
+
+/// Finds and reads the `SKILL.md` of the skill folder `dir`, unparsed: its file name
+/// (`SKILL.md`, or `skill.md`, which the reference accepts) and its bytes, at most
+/// `options.max_file_size` of them. Outside `skills-ref` mode a `SKILL.md` that links out of
+/// its folder is refused.
+pub(crate) fn read_skill_md(
+    dir: &Path,
+    options: LoadOptions,
+) -> Result<(&'static str, Vec<u8>), Diagnostic> {
     let reference = options.mode == Mode::SkillsRef;
-    let Some((path, lowercase)) = find_skill_md(dir) else {
-        let message = if reference {
-            "Missing required file: SKILL.md".to_owned()
-        } else {
-            format!("no `SKILL.md` in `{}`", dir.display())
-        };
-        return Err(Diagnostic::error(Code::SkillMdMissing, message)
-            .with_hint("a skill is a folder with a `SKILL.md` file in it")
-            .in_file(dir.join("SKILL.md")));
+    let Some((path, lowercase)) = disk::find_skill_md(dir) else {
+        return Err(missing_skill_md(dir, options.mode));
     };
     if !reference {
         refuse_link_out(dir, &path)?;
     }
-    let text = read_text(&path, options.max_file_size)
+    let bytes = read_bounded(&path, options.max_file_size)
+        .map_err(|diagnostic| diagnostic.in_file(path.clone()))?;
+    Ok((if lowercase { "skill.md" } else { "SKILL.md" }, bytes))
+}
+
+/// Parses `bytes`, the `SKILL.md` named `name` (`SKILL.md` or `skill.md`) of the skill at
+/// `dir`: within `options.max_file_size`, UTF-8, then [`skill_md::parse`]; outside
+/// `skills-ref` mode, a lowercase `skill.md` is warned of.
+pub(crate) fn parse_skill_md(
+    dir: &Path,
+    name: &str,
+    bytes: Vec<u8>,
+    options: LoadOptions,
+) -> Result<SkillMd, Diagnostic> {
+    let path = dir.join(name);
+    let text = text_within(&path, bytes, options.max_file_size)
         .map_err(|diagnostic| diagnostic.in_file(path.clone()))?;
     let mut skill = skill_md::parse(path.clone(), text, options.mode);
-    if lowercase && !reference {
+    if name == "skill.md" && options.mode != Mode::SkillsRef {
         skill.diagnostics.insert(
             0,
             Diagnostic::warning(
@@ -79,6 +87,18 @@ pub fn load_skill_md(dir: &Path, options: LoadOptions) -> Result<SkillMd, Diagno
         );
     }
     Ok(skill)
+}
+
+/// The error for a skill at `dir` without a `SKILL.md`, in `mode`'s words.
+pub(crate) fn missing_skill_md(dir: &Path, mode: Mode) -> Diagnostic {
+    let message = if mode == Mode::SkillsRef {
+        "Missing required file: SKILL.md".to_owned()
+    } else {
+        format!("no `SKILL.md` in `{}`", dir.display())
+    };
+    Diagnostic::error(Code::SkillMdMissing, message)
+        .with_hint("a skill is a folder with a `SKILL.md` file in it")
+        .in_file(dir.join("SKILL.md"))
 }
 
 /// Refuses the file `path` of the skill folder `dir` when it is a symlink that leads out of the
@@ -110,13 +130,19 @@ pub fn refuse_link_out(dir: &Path, path: &Path) -> Result<(), Diagnostic> {
 /// Reads a UTF-8 text file of at most `max_size` bytes. A FIFO, socket or device is never
 /// read (reading one would wait forever for a writer).
 pub fn read_text(path: &Path, max_size: u64) -> Result<String, Diagnostic> {
+    decode_utf8(path, read_bounded(path, max_size)?)
+}
+
+/// Reads the regular file `path`, at most `max_size` bytes, with the diagnostics of a
+/// `SKILL.md` that cannot be read.
+fn read_bounded(path: &Path, max_size: u64) -> Result<Vec<u8>, Diagnostic> {
     let unreadable = |why: String| {
         Diagnostic::error(
             Code::SkillMdUnreadable,
             format!("cannot read `{}`: {why}", path.display()),
         )
     };
-    let bytes = skill_files::read_regular(path, max_size).map_err(|problem| match problem {
+    disk::read_regular(path, max_size).map_err(|problem| match problem {
         ReadProblem::Io(error) => unreadable(error.to_string()),
         ReadProblem::Folder => Diagnostic::error(
             Code::SkillMdNotAFile,
@@ -128,7 +154,26 @@ pub fn read_text(path: &Path, max_size: u64) -> Result<String, Diagnostic> {
         ))
         .with_hint("`SKILL.md` must be a regular file"),
         ReadProblem::TooLarge(size) => too_large(path, size, max_size),
-    })?;
+    })
+}
+
+/// `bytes`, the content of the file shown as `path`, as text of at most `max_size` bytes: the
+/// same answers as [`read_text`] gives for a file on disk.
+pub(crate) fn text_within(
+    path: &Path,
+    bytes: Vec<u8>,
+    max_size: u64,
+) -> Result<String, Diagnostic> {
+    let size = bytes.len() as u64;
+    if size > max_size {
+        return Err(too_large(path, size, max_size));
+    }
+    decode_utf8(path, bytes)
+}
+
+/// `bytes`, the content of the file shown as `path`, as text; the error names the first byte
+/// that is not UTF-8 by line and column.
+fn decode_utf8(path: &Path, bytes: Vec<u8>) -> Result<String, Diagnostic> {
     String::from_utf8(bytes).map_err(|error| {
         let offset = error.utf8_error().valid_up_to();
         let bytes = error.as_bytes();
@@ -149,7 +194,7 @@ pub fn read_text(path: &Path, max_size: u64) -> Result<String, Diagnostic> {
         )
         .with_hint("save the file as UTF-8")
         .placed(Location {
-            file: path.to_path_buf(),
+            file: PathBuf::from(path),
             range: offset..offset + 1,
             start: LineColumn { line, column },
         })

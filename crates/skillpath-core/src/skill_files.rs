@@ -9,10 +9,10 @@
 //! while it stays inside the skill folder.
 
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::disk::{self, ReadProblem, read_regular, special_kind};
 
 /// Largest file other than `SKILL.md` a skill may hold (the store keeps no larger one).
 pub const MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
@@ -82,6 +82,10 @@ pub struct SkillFiles {
     /// Why files were left out (warnings), or why the skill cannot be read whole (errors: a
     /// file over [`MAX_FILE_SIZE`], a folder or file that cannot be read).
     pub diagnostics: Vec<Diagnostic>,
+    /// Sub-folders that are skills of their own, left out, by path in the skill.
+    pub nested_skills: Vec<String>,
+    /// Symlinks that lead out of the folder, left out, by path in the skill.
+    pub links_out: Vec<String>,
 }
 
 /// Lists the files of the skill folder `dir` without opening any. The `Err` case is a folder
@@ -94,6 +98,8 @@ pub fn list(dir: &Path) -> Result<SkillFiles, Diagnostic> {
         root: root.clone(),
         entries: Vec::new(),
         diagnostics: Vec::new(),
+        nested_skills: Vec::new(),
+        links_out: Vec::new(),
     };
     // Each folder to read comes with the real folders above it, so a symlink back to one of
     // them (a loop, which would be read forever) is caught.
@@ -161,6 +167,7 @@ pub fn list(dir: &Path) -> Result<SkillFiles, Diagnostic> {
                             &path,
                             "is a symlink that leads out of the skill folder",
                         ));
+                        files.links_out.push(relative);
                         continue;
                     }
                     Err(_) => {
@@ -181,7 +188,8 @@ pub fn list(dir: &Path) -> Result<SkillFiles, Diagnostic> {
                 }
             };
             if metadata.is_dir() {
-                if crate::walk::is_skill_dir(&real) {
+                if disk::is_skill_dir(&real) {
+                    files.nested_skills.push(relative);
                     continue;
                 }
                 if real == folder || above.contains(&real) {
@@ -242,98 +250,32 @@ pub fn list(dir: &Path) -> Result<SkillFiles, Diagnostic> {
 /// cannot hang the read.
 pub fn read(entry: &FileEntry) -> Result<Vec<u8>, Diagnostic> {
     read_regular(&entry.real, MAX_FILE_SIZE)
-        .map_err(|problem| problem.diagnostic(&entry.path, MAX_FILE_SIZE))
+        .map_err(|problem| read_problem(problem, &entry.path, MAX_FILE_SIZE))
 }
 
-/// Why [`read_regular`] read nothing.
-pub(crate) enum ReadProblem {
-    /// The system said no.
-    Io(std::io::Error),
-    /// A folder (which opens like a file, and reads as an error).
-    Folder,
-    /// Not a regular file nor a folder: what it is instead.
-    NotRegular(&'static str),
-    /// Over the limit, with the size seen.
-    TooLarge(u64),
-}
-
-impl ReadProblem {
-    /// The diagnostic for a file of a skill that is not `SKILL.md`, shown as `path`.
-    fn diagnostic(self, path: &Path, limit: u64) -> Diagnostic {
-        match self {
-            ReadProblem::Io(error) => unreadable(path, &error),
-            ReadProblem::Folder => ReadProblem::NotRegular("a folder").diagnostic(path, limit),
-            ReadProblem::NotRegular(kind) => Diagnostic::error(
-                Code::SkillMdUnreadable,
-                format!(
-                    "`{}` became {kind} while it was read, so it was not read",
-                    path.display()
-                ),
-            )
-            .in_file(path.to_path_buf()),
-            ReadProblem::TooLarge(size) => Diagnostic::error(
-                Code::FileTooLarge,
-                format!(
-                    "`{}` is {size} bytes, over the limit of {limit} bytes for a skill's file",
-                    path.display()
-                ),
-            )
-            .in_file(path.to_path_buf()),
-        }
+/// The diagnostic for a file of a skill that is not `SKILL.md`, shown as `path`, that could
+/// not be read within `limit` bytes.
+fn read_problem(problem: ReadProblem, path: &Path, limit: u64) -> Diagnostic {
+    match problem {
+        ReadProblem::Io(error) => unreadable(path, &error),
+        ReadProblem::Folder => read_problem(ReadProblem::NotRegular("a folder"), path, limit),
+        ReadProblem::NotRegular(kind) => Diagnostic::error(
+            Code::SkillMdUnreadable,
+            format!(
+                "`{}` became {kind} while it was read, so it was not read",
+                path.display()
+            ),
+        )
+        .in_file(path.to_path_buf()),
+        ReadProblem::TooLarge(size) => Diagnostic::error(
+            Code::FileTooLarge,
+            format!(
+                "`{}` is {size} bytes, over the limit of {limit} bytes for a skill's file",
+                path.display()
+            ),
+        )
+        .in_file(path.to_path_buf()),
     }
-}
-
-/// Reads the regular file at `path`, at most `limit` bytes. Opening does not wait (a FIFO
-/// opened for reading would wait for a writer forever); what was opened is read only if it is
-/// a regular file.
-pub(crate) fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadProblem> {
-    let mut options = fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path).map_err(ReadProblem::Io)?;
-    let metadata = file.metadata().map_err(ReadProblem::Io)?;
-    if metadata.is_dir() {
-        return Err(ReadProblem::Folder);
-    }
-    if !metadata.is_file() {
-        return Err(ReadProblem::NotRegular(special_kind(&metadata)));
-    }
-    if metadata.len() > limit {
-        return Err(ReadProblem::TooLarge(metadata.len()));
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
-    // Read at most one byte past the limit, so a file that grows while it is read is still
-    // bounded.
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(ReadProblem::Io)?;
-    if bytes.len() as u64 > limit {
-        return Err(ReadProblem::TooLarge(bytes.len() as u64));
-    }
-    Ok(bytes)
-}
-
-/// What a file that is neither a regular file nor a folder is, in words.
-pub(crate) fn special_kind(metadata: &fs::Metadata) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        let file_type = metadata.file_type();
-        if file_type.is_fifo() {
-            return "a FIFO (named pipe)";
-        }
-        if file_type.is_socket() {
-            return "a socket";
-        }
-        if file_type.is_block_device() || file_type.is_char_device() {
-            return "a device";
-        }
-    }
-    "a special file"
 }
 
 /// A file or folder of a skill that the system will not let be read, in one wording.

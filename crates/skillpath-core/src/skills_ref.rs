@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use crate::catalog::CatalogEntry;
 use crate::load::{self, LoadOptions};
 use crate::mode::Mode;
 use crate::pathlib;
@@ -24,7 +25,7 @@ pub struct Properties {
 /// (for a file the reference crashes on, such as invalid UTF-8, what went wrong in our words);
 /// `dir` appears in it as Python would display it.
 pub fn read_properties(dir: &Path, max_file_size: u64) -> Result<Properties, String> {
-    let Some((path, _)) = load::find_skill_md(dir) else {
+    let Some((path, _)) = crate::disk::find_skill_md(dir) else {
         return Err(format!("SKILL.md not found in {}", pathlib::display(dir)));
     };
     let text = load::read_text(&path, max_file_size).map_err(|diagnostic| diagnostic.message)?;
@@ -107,7 +108,7 @@ pub struct PromptEntry {
 pub fn prompt_entry(dir: &Path) -> Result<PromptEntry, String> {
     let resolved = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let properties = read_properties(&resolved, LoadOptions::default().max_file_size)?;
-    let location = load::find_skill_md(&resolved)
+    let location = crate::disk::find_skill_md(&resolved)
         .map(|(path, _)| path.display().to_string())
         .unwrap_or_default();
     Ok(PromptEntry {
@@ -118,22 +119,89 @@ pub fn prompt_entry(dir: &Path) -> Result<PromptEntry, String> {
 
 /// The `<available_skills>` block of `agentskills to-prompt`, without the final line feed.
 pub fn to_prompt(entries: &[PromptEntry]) -> String {
+    available_skills(
+        entries.iter().map(|entry| {
+            (
+                entry.properties.name.as_str(),
+                entry.properties.description.as_str(),
+                entry.location.as_str(),
+            )
+        }),
+        false,
+    )
+}
+
+/// The reference's `to-prompt` layout for skillpath's own modes, with the location escaped too
+/// (the reference leaves it raw, which breaks the XML for a folder named `a&b`); without the
+/// final line feed.
+pub fn to_prompt_escaped(entries: &[CatalogEntry]) -> String {
+    available_skills(
+        entries.iter().map(|entry| {
+            (
+                entry.name.as_str(),
+                entry.description.as_str(),
+                entry.location.as_str(),
+            )
+        }),
+        true,
+    )
+}
+
+/// The reference's `<available_skills>` layout, one tag or value a line, of each skill's name,
+/// description and location; the location escaped only when `escape_location`.
+fn available_skills<'a>(
+    entries: impl Iterator<Item = (&'a str, &'a str, &'a str)>,
+    escape_location: bool,
+) -> String {
     let mut lines = vec!["<available_skills>".to_owned()];
-    for entry in entries {
+    for (name, description, location) in entries {
+        let location = if escape_location {
+            python_unicode::html_escape(location)
+        } else {
+            location.to_owned()
+        };
         lines.extend([
             "<skill>".to_owned(),
             "<name>".to_owned(),
-            python_unicode::html_escape(&entry.properties.name),
+            python_unicode::html_escape(name),
             "</name>".to_owned(),
             "<description>".to_owned(),
-            python_unicode::html_escape(&entry.properties.description),
+            python_unicode::html_escape(description),
             "</description>".to_owned(),
             "<location>".to_owned(),
-            entry.location.clone(),
+            location,
             "</location>".to_owned(),
             "</skill>".to_owned(),
         ]);
     }
     lines.push("</available_skills>".to_owned());
     lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_layout_with_the_location_raw_or_escaped() {
+        let entry = CatalogEntry {
+            name: "a&b".into(),
+            description: "Use <x>".into(),
+            location: "/s/a&b/SKILL.md".into(),
+        };
+        let escaped = to_prompt_escaped(std::slice::from_ref(&entry));
+        assert_eq!(
+            escaped,
+            "<available_skills>\n<skill>\n<name>\na&amp;b\n</name>\n<description>\nUse &lt;x&gt;\n</description>\n<location>\n/s/a&amp;b/SKILL.md\n</location>\n</skill>\n</available_skills>"
+        );
+        let raw = to_prompt(&[PromptEntry {
+            properties: Properties {
+                name: entry.name.clone(),
+                description: entry.description.clone(),
+                json: serde_json::Value::Null,
+            },
+            location: entry.location.clone(),
+        }]);
+        assert_eq!(raw, escaped.replace("/s/a&amp;b/", "/s/a&b/"));
+    }
 }

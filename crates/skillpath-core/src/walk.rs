@@ -9,6 +9,8 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::disk::is_skill_dir;
+
 /// Folders never searched.
 pub const SKIPPED_DIRS: [&str; 2] = [".git", "node_modules"];
 
@@ -39,11 +41,6 @@ pub struct WalkResult {
     /// Things not searched, each with the reason (symlinks leaving the root, unreadable folders,
     /// bounds reached).
     pub skipped: Vec<(PathBuf, String)>,
-}
-
-/// Whether `dir` is a skill folder.
-pub fn is_skill_dir(dir: &Path) -> bool {
-    crate::load::find_skill_md(dir).is_some()
 }
 
 /// Why the `SKILL.md` of `dir` is a symlink that cannot be followed (a loop, a dangling

@@ -2,13 +2,14 @@
 //! failure the model can fix is an `isError` result that says what to do.
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use rmcp::model::{CallToolResponse, JsonObject};
 use serde_json::Value;
 use skillpath_core::golden_path::spec::SkillSpec;
 use skillpath_core::load::LoadOptions;
-use skillpath_core::validate::{ValidateOptions, validate_dir};
+use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Mode, Severity};
 use skillpath_store::{Change, ListFilter, Provenance, SkillFile, SkillSnapshot, StoreError};
 
@@ -397,8 +398,6 @@ fn nul_character(value: &Value, at: &str) -> Option<String> {
     }
 }
 
-/// Writes `spec` as a skill and validates it like `skillpath validate` (spec mode, lints):
-/// errors refuse it; warnings come back as text.
 /// How the skill `name` can be called now, by the catalog's tool table: as its tool, or,
 /// when it has none (its tool name is another skill's, a built-in's, or no tool name at all),
 /// through `load_skill`, saying why.
@@ -421,12 +420,12 @@ fn callable_as(catalog: &crate::catalog::Catalog, name: &str) -> String {
     }
 }
 
+/// Writes `spec` as a skill and validates it in memory like `skillpath validate` (spec mode,
+/// lints): errors refuse it; warnings come back as text.
 fn checked_snapshot(spec: &SkillSpec) -> Result<(SkillSnapshot, String), String> {
     let written = spec
         .write()
         .map_err(|error| format!("the skill cannot be written: {error}"))?;
-    let temp = tempfile::tempdir().map_err(|error| format!("cannot validate: {error}"))?;
-    let folder = temp.path().join(&spec.name);
     let files: Vec<SkillFile> = written
         .files
         .iter()
@@ -437,20 +436,12 @@ fn checked_snapshot(spec: &SkillSpec) -> Result<(SkillSnapshot, String), String>
         .collect();
     let snapshot =
         SkillSnapshot::new(written.skill_md, files).map_err(|error| error.to_string())?;
-    // Messages name files as the skill knows them (`SKILL.md`, `templates/x.cs`), never the
-    // server's temporary folder.
-    // The folder is named as given, and as validation may name it: with symlinks above it
-    // resolved.
-    let inside = format!("{}/", folder.display());
-    let real = temp.path().canonicalize().map_or_else(
-        |_| inside.clone(),
-        |real| format!("{}/", real.join(&spec.name).display()),
-    );
-    let hide = |text: &str| text.replace(&inside, "").replace(&real, "");
-    skillpath_store::folder::write_skill_folder(&folder, &snapshot)
-        .map_err(|error| hide(&error.to_string()))?;
-    let report = validate_dir(
-        &folder,
+    // Validated in memory, in a folder named as the skill; messages name files as the skill
+    // knows them (`SKILL.md`, `templates/x.cs`), so the bundle is shown at no path.
+    let mut bundle = snapshot.to_bundle(&spec.name);
+    bundle.display_path = PathBuf::new();
+    let report = validate(
+        &bundle,
         &ValidateOptions {
             load: LoadOptions {
                 mode: Mode::Spec,
@@ -473,9 +464,9 @@ fn checked_snapshot(spec: &SkillSpec) -> Result<(SkillSnapshot, String), String>
                 let hint = d
                     .hint
                     .as_ref()
-                    .map(|h| format!("; {}", hide(h)))
+                    .map(|h| format!("; {h}"))
                     .unwrap_or_default();
-                format!("- {}: {}{line}{hint}\n", d.code, hide(&d.message))
+                format!("- {}: {}{line}{hint}\n", d.code, d.message)
             })
             .collect()
     };

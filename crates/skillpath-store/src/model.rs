@@ -1,6 +1,7 @@
 //! What the store keeps: skill contents, revisions, provenance, and the shapes of answers.
 
 use sha2::{Digest, Sha256};
+use skillpath_core::bundle::SkillBundle;
 
 use crate::error::StoreError;
 
@@ -76,6 +77,18 @@ impl SkillSnapshot {
             out.push_str(&format!("{byte:02x}"));
         }
         out
+    }
+
+    /// The snapshot as core's skill in memory, in a folder named `name` (its nominal path), so
+    /// that a stored revision can be validated, rendered or audited like a folder.
+    pub fn to_bundle(&self, name: &str) -> SkillBundle {
+        SkillBundle::named(
+            name,
+            self.skill_md.as_bytes(),
+            self.files
+                .iter()
+                .map(|file| (file.path.clone(), file.bytes.clone())),
+        )
     }
 
     /// Total size in bytes of `SKILL.md` and the files.

@@ -7,14 +7,15 @@
 
 pub mod args;
 pub mod body;
+mod budget;
 pub mod condition;
 pub mod render;
 pub mod schema;
 pub mod spec;
 pub mod templates;
+mod values;
 
-use std::path::Path;
-
+use crate::bundle::SkillBundle;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::skill_md::SkillMd;
 use args::Arg;
@@ -92,9 +93,9 @@ pub fn is_valid_tool_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
-/// Every Golden Path rule for `skill`, whose folder is `skill_dir`: arguments, `tool_name`,
-/// body structure, template files, conditions and placeholders.
-pub(crate) fn check(skill: &SkillMd, skill_dir: &Path) -> Vec<Diagnostic> {
+/// Every Golden Path rule for `skill`, whose files are `bundle`: arguments, `tool_name`,
+/// body structure, template files (found among `bundle`'s files), conditions and placeholders.
+pub(crate) fn check(skill: &SkillMd, bundle: &SkillBundle) -> Vec<Diagnostic> {
     let (golden, mut out) = GoldenSkill::read(skill);
     if !GoldenSkill::is_golden_path(skill, &golden.body) {
         return out;
@@ -167,7 +168,7 @@ pub(crate) fn check(skill: &SkillMd, skill_dir: &Path) -> Vec<Diagnostic> {
                     .at(file, target.range.clone()),
             );
         }
-        match templates::resolve(skill_dir, &template.value) {
+        match templates::find_in(bundle, &template.value) {
             Err(problem) => {
                 let code = if problem.contains("not found") {
                     Code::TemplateMissing
@@ -180,9 +181,9 @@ pub(crate) fn check(skill: &SkillMd, skill_dir: &Path) -> Vec<Diagnostic> {
                         .at(file, template.range.clone()),
                 );
             }
-            Ok(_) => {
-                if let Ok(content) = templates::load(skill_dir, &template.value) {
-                    let blocks = templates::if_blocks(&content);
+            Ok(bytes) => {
+                if let Ok(text) = templates::text(bundle, &template.value, bytes) {
+                    let blocks = templates::if_blocks(&text);
                     for line in &blocks.unbalanced {
                         out.push(
                             Diagnostic::error(

@@ -5,15 +5,17 @@
 //! known arguments; inline each remaining template, its `{{#if}}` blocks and placeholders
 //! processed, in a fenced block under its reference; say which defaults were applied.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::fmt::Write as _;
 
 use super::GoldenSkill;
 use super::args::{Arg, coerce};
 use super::body::TemplateRef;
-use super::condition::{Condition, find_arg, flag_arg, is_truthy};
+use super::budget::Budget;
+pub use super::budget::{Exceeded, RenderLimits};
 use super::templates::{self, TemplateSource};
+pub use super::values::ResolvedArg;
+use super::values::Values;
 use crate::skill_md::SkillMd;
 
 /// One thing wrong with the arguments of a call.
@@ -74,79 +76,6 @@ pub enum ArgProblem {
         /// The limits of the render.
         limits: RenderLimits,
     },
-}
-
-/// Bounds on one render, so that no call can make a server build more than a skill needs:
-/// a value of 7 MB, or a 1 KB value in a million placeholders, is refused with the limit named
-/// before the output grows past it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RenderLimits {
-    /// The longest argument value, in bytes.
-    pub max_value_bytes: usize,
-    /// The largest rendered markdown, in bytes.
-    pub max_output_bytes: usize,
-    /// The most placeholders substituted in one render.
-    pub max_substitutions: usize,
-}
-
-impl Default for RenderLimits {
-    /// 64 KiB per value, 4 MiB of output, 100,000 substitutions: the largest skill of the
-    /// corpus renders well within them, with every value a page of text.
-    fn default() -> Self {
-        RenderLimits {
-            max_value_bytes: 64 * 1024,
-            max_output_bytes: 4 * 1024 * 1024,
-            max_substitutions: 100_000,
-        }
-    }
-}
-
-/// Which of the [`RenderLimits`] a render reached.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exceeded {
-    /// [`RenderLimits::max_output_bytes`].
-    Output,
-    /// [`RenderLimits::max_substitutions`].
-    Substitutions,
-}
-
-/// What a render may still produce.
-pub(crate) struct Budget {
-    bytes: usize,
-    substitutions: usize,
-}
-
-impl Budget {
-    pub(crate) fn new(limits: &RenderLimits) -> Budget {
-        Budget {
-            bytes: limits.max_output_bytes,
-            substitutions: limits.max_substitutions,
-        }
-    }
-
-    /// No bounds (for texts whose size is already bounded).
-    pub(crate) fn unbounded() -> Budget {
-        Budget {
-            bytes: usize::MAX,
-            substitutions: usize::MAX,
-        }
-    }
-
-    /// Appends `text` to `out`, unless that would pass the output bound.
-    pub(crate) fn push(&mut self, out: &mut String, text: &str) -> Result<(), Exceeded> {
-        self.bytes = self.bytes.checked_sub(text.len()).ok_or(Exceeded::Output)?;
-        out.push_str(text);
-        Ok(())
-    }
-
-    /// Counts one substitution, unless that would pass the bound.
-    pub(crate) fn substitution(&mut self) -> Result<(), Exceeded> {
-        self.substitutions = self
-            .substitutions
-            .checked_sub(1)
-            .ok_or(Exceeded::Substitutions)?;
-        Ok(())
-    }
 }
 
 impl fmt::Display for ArgProblem {
@@ -262,17 +191,6 @@ impl fmt::Display for ArgumentsError {
 
 impl std::error::Error for ArgumentsError {}
 
-/// An argument's value for this call.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ResolvedArg {
-    /// The declared argument.
-    pub arg: Arg,
-    /// The value as substituted, when there is one.
-    pub value: Option<String>,
-    /// Whether the value is the argument's default.
-    pub defaulted: bool,
-}
-
 /// Checks and completes the arguments of a call: defaults applied, values coerced to their
 /// types, each within [`RenderLimits::max_value_bytes`]. Every problem is reported, never just
 /// the first.
@@ -368,63 +286,6 @@ fn same_value(arg: &Arg, candidate: &str, value: &serde_json::Value) -> bool {
         (serde_json::Value::Number(a), serde_json::Value::Number(b)) => a.as_f64() == b.as_f64(),
         (a, b) => a == b,
     })
-}
-
-/// The values of a call, by placeholder and by argument name.
-pub(crate) struct Values {
-    by_placeholder: HashMap<String, Option<String>>,
-    args: Vec<Arg>,
-    resolved: Vec<ResolvedArg>,
-}
-
-impl Values {
-    pub(crate) fn new(resolved: Vec<ResolvedArg>) -> Values {
-        let by_placeholder = resolved
-            .iter()
-            .map(|r| (r.arg.placeholder(), r.value.clone()))
-            .collect();
-        let args = resolved.iter().map(|r| r.arg.clone()).collect();
-        Values {
-            by_placeholder,
-            args,
-            resolved,
-        }
-    }
-
-    /// The value substituted for `{placeholder}`, when the argument has one.
-    pub(crate) fn placeholder(&self, placeholder: &str) -> Option<&str> {
-        self.by_placeholder
-            .get(placeholder)
-            .and_then(|value| value.as_deref())
-    }
-
-    fn variable(&self, variable: &str) -> Option<&str> {
-        let arg = find_arg(&self.args, variable)?;
-        self.placeholder(&arg.placeholder())
-    }
-
-    /// Evaluates a condition; a malformed one is false.
-    pub(crate) fn condition(&self, text: &str) -> bool {
-        Condition::parse(text)
-            .is_ok_and(|condition| condition.evaluate(self.variable(condition.variable())))
-    }
-
-    /// Evaluates the expression of a `{{#if X}}` block: a condition when it contains `=` or
-    /// names a variable, otherwise a flag: true when the argument that lists it among its
-    /// allowed values has it (`{{#if redis}}` for `cache_provider` = `redis`).
-    pub(crate) fn if_expression(&self, expression: &str) -> bool {
-        let expression = expression.trim();
-        if expression.contains('=') {
-            return self.condition(expression);
-        }
-        if find_arg(&self.args, expression).is_some() {
-            return self.variable(expression).is_some_and(is_truthy);
-        }
-        flag_arg(&self.args, expression).is_some_and(|arg| {
-            self.placeholder(&arg.placeholder())
-                .is_some_and(|value| value.trim().eq_ignore_ascii_case(expression))
-        })
-    }
 }
 
 /// What rendering produced.
@@ -532,9 +393,9 @@ pub fn render_within<T: TemplateSource + ?Sized>(
         .trim_end()
         .to_owned();
     markdown.push('\n');
-    if !values.resolved.is_empty() {
+    if !values.resolved().is_empty() {
         budget
-            .push(&mut markdown, &arguments_note(&values.resolved))
+            .push(&mut markdown, &arguments_note(values.resolved()))
             .map_err(too_large)?;
     }
     Ok(Rendered { markdown, warnings })

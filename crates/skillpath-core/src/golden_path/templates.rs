@@ -1,27 +1,36 @@
-//! Template files and placeholders: finding a template safely inside its skill folder,
-//! `// {{#if X}}` … `// {{/if}}` line blocks, and `{PascalCase}` substitution.
+//! Template files and placeholders: finding a template safely inside its skill (its folder, or
+//! its files in memory), `// {{#if X}}` … `// {{/if}}` line blocks, and `{PascalCase}`
+//! substitution.
 
 use std::path::{Component, Path, PathBuf};
 
-use super::render::{Budget, Exceeded, Values};
+use crate::bundle::{self, Lookup, SkillBundle};
+
+use super::budget::{Budget, Exceeded};
+use super::values::Values;
 
 /// Templates larger than this are not read (the same bound as `SKILL.md`).
 const MAX_TEMPLATE_SIZE: u64 = crate::load::DEFAULT_MAX_FILE_SIZE;
 
+/// Why a template path is refused before it is looked for.
+const NOT_INSIDE: &str = "must be a path inside the skill folder (no `..`, no absolute path)";
+
+/// Whether `name` is a template path that can be looked for: not empty, and only names (and
+/// `.`), no `..`, no root.
+fn is_plain_path(name: &str) -> bool {
+    !name.is_empty()
+        && Path::new(name)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+}
+
 /// The path of template `name` inside `skill_dir`, or why it cannot be used: absolute paths,
 /// `..` and symlinks that lead out of the skill folder are refused.
 pub fn resolve(skill_dir: &Path, name: &str) -> Result<PathBuf, String> {
-    let relative = Path::new(name);
-    if name.is_empty()
-        || relative
-            .components()
-            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
-    {
-        return Err(
-            "must be a path inside the skill folder (no `..`, no absolute path)".to_owned(),
-        );
+    if !is_plain_path(name) {
+        return Err(NOT_INSIDE.to_owned());
     }
-    let path = skill_dir.join(relative);
+    let path = skill_dir.join(name);
     if !path.exists() {
         return Err("was not found in the skill folder".to_owned());
     }
@@ -52,7 +61,8 @@ pub fn target_outside_project(target: &str) -> Option<String> {
     })
 }
 
-/// Where a skill's template files come from: its folder on disk, or its stored files.
+/// Where a skill's template files come from: its folder on disk, its files in memory
+/// ([`SkillBundle`]), or its stored files by path.
 pub trait TemplateSource {
     /// The text of template `name` (a path relative to the skill), or why it cannot be used.
     fn template(&self, name: &str) -> Result<String, String>;
@@ -73,9 +83,7 @@ impl TemplateSource for std::collections::HashMap<&str, &[u8]> {
                 .components()
                 .any(|c| !matches!(c, Component::Normal(_)))
         {
-            return Err(
-                "must be a path inside the skill folder (no `..`, no absolute path)".to_owned(),
-            );
+            return Err(NOT_INSIDE.to_owned());
         }
         let bytes = self
             .get(name)
@@ -85,13 +93,46 @@ impl TemplateSource for std::collections::HashMap<&str, &[u8]> {
     }
 }
 
+/// The bytes of template `name` among the files of `bundle`, or why it cannot be used, in the
+/// words [`resolve`] has for a folder.
+pub(crate) fn find_in<'a>(bundle: &'a SkillBundle, name: &str) -> Result<&'a [u8], String> {
+    let relative = bundle::inside(name).filter(|_| is_plain_path(name));
+    let Some(relative) = relative else {
+        return Err(NOT_INSIDE.to_owned());
+    };
+    match bundle.lookup(&relative) {
+        Lookup::File(bytes) => Ok(bytes),
+        Lookup::Folder => Err("is not a file".to_owned()),
+        Lookup::LinkOut => Err("leads out of the skill folder through a symlink".to_owned()),
+        Lookup::NestedSkill | Lookup::Missing => {
+            Err("was not found in the skill folder".to_owned())
+        }
+    }
+}
+
+/// `bytes`, template `name` of `bundle`, as text within the template size limit, or why it
+/// cannot be read, in the words [`load`] has for a folder.
+pub(crate) fn text(bundle: &SkillBundle, name: &str, bytes: &[u8]) -> Result<String, String> {
+    let path = bundle.display_path.join(name);
+    crate::load::text_within(&path, bytes.to_vec(), MAX_TEMPLATE_SIZE).map_err(cannot_be_read)
+}
+
+/// A skill's files in memory: templates are found among them, never on disk.
+impl TemplateSource for SkillBundle {
+    fn template(&self, name: &str) -> Result<String, String> {
+        text(self, name, find_in(self, name)?)
+    }
+}
+
+/// Why a template could not be read, from the diagnostic of reading it.
+fn cannot_be_read(diagnostic: crate::Diagnostic) -> String {
+    format!("cannot be read: {}", diagnostic.message)
+}
+
 /// Reads template `name` of the skill in `skill_dir`.
-pub(crate) fn load(skill_dir: &Path, name: &str) -> Result<String, String> {
+fn load(skill_dir: &Path, name: &str) -> Result<String, String> {
     let path = resolve(skill_dir, name)?;
-    crate::load::read_text(&path, MAX_TEMPLATE_SIZE).map_err(|diagnostic| {
-        let message = diagnostic.message;
-        format!("cannot be read: {message}")
-    })
+    crate::load::read_text(&path, MAX_TEMPLATE_SIZE).map_err(cannot_be_read)
 }
 
 /// A `{{#if X}}` or `{{/if}}` marker line, written inside a comment so the template stays
@@ -286,7 +327,7 @@ pub(crate) fn language(name: &str) -> &'static str {
 mod tests {
     use super::*;
     use crate::golden_path::args::{Arg, ArgType};
-    use crate::golden_path::render::{ResolvedArg, Values};
+    use crate::golden_path::values::{ResolvedArg, Values};
 
     /// Values of string arguments; `cache_provider` allows `redis` and `memory`.
     fn values(pairs: &[(&str, Option<&str>)]) -> Values {
@@ -372,6 +413,58 @@ mod tests {
         ] {
             assert!(target_outside_project(target).is_some(), "{target}");
         }
+    }
+
+    #[test]
+    fn templates_are_found_among_the_files_of_a_bundle() {
+        let mut bundle = SkillBundle::named(
+            "skill",
+            "---\nname: skill\ndescription: d\n---\n",
+            [
+                ("templates/A.cs".to_owned(), b"class A {}".to_vec()),
+                ("bad.txt".to_owned(), vec![b'a', 0xff]),
+            ],
+        );
+        bundle.beside.links_out.insert("link.txt".to_owned());
+        assert_eq!(
+            bundle.template("templates/A.cs").as_deref(),
+            Ok("class A {}")
+        );
+        assert_eq!(
+            bundle.template("./templates/A.cs").as_deref(),
+            Ok("class A {}")
+        );
+        for (name, problem) in [
+            ("../secret.txt", "must be a path inside"),
+            ("/etc/passwd", "must be a path inside"),
+            ("", "must be a path inside"),
+            ("templates", "is not a file"),
+            (
+                "link.txt",
+                "leads out of the skill folder through a symlink",
+            ),
+            ("missing.cs", "was not found"),
+            // A file of the process's working folder is not one of the skill's.
+            ("Cargo.toml", "was not found"),
+            (
+                "bad.txt",
+                "cannot be read: `skill/bad.txt` is not valid UTF-8: byte 0xff",
+            ),
+        ] {
+            let said = bundle.template(name).expect_err(name);
+            assert!(
+                said.starts_with(problem) || said.contains(problem),
+                "{name}: {said}"
+            );
+        }
+        let large = vec![b'x'; usize::try_from(MAX_TEMPLATE_SIZE).expect("fits") + 1];
+        bundle.files.insert("large.cs".to_owned(), large);
+        assert!(
+            bundle
+                .template("large.cs")
+                .expect_err("too large")
+                .contains("over the limit of 4194304 bytes")
+        );
     }
 
     #[test]

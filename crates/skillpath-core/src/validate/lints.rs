@@ -1,10 +1,9 @@
 //! Authoring lints: warnings about skills that are valid but will work worse than they could
 //! (the specification's and the best-practice guide's recommendations).
 
-use std::path::{Component, Path, PathBuf};
-
 use pulldown_cmark::{Event, Options, Parser, Tag};
 
+use crate::bundle::{self, Lookup, SkillBundle};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::skill_md::SkillMd;
 
@@ -48,8 +47,8 @@ const TRIGGER_CLUES: &[&str] = &[
     "during ",
 ];
 
-/// Runs every lint. `skill_dir` is the folder links are resolved against.
-pub(crate) fn check(skill: &SkillMd, skill_dir: &Path) -> Vec<Diagnostic> {
+/// Runs every lint. Relative links resolve against the files of `bundle`.
+pub(crate) fn check(skill: &SkillMd, bundle: &SkillBundle) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let file = &skill.file;
     let body = skill.body();
@@ -95,27 +94,20 @@ pub(crate) fn check(skill: &SkillMd, skill_dir: &Path) -> Vec<Diagnostic> {
         }
     }
 
-    let real_skill_dir = skill_dir.canonicalize().ok();
     for (destination, range) in relative_links(body) {
         let range = body_range.start + range.start..body_range.start + range.end;
-        // A path that stays inside lexically can still leave through a symlink.
-        let resolved = resolve_inside(skill_dir, &destination).filter(|path| {
-            match (path.canonicalize(), &real_skill_dir) {
-                (Ok(real), Some(real_skill_dir)) => real.starts_with(real_skill_dir),
-                _ => true,
-            }
-        });
-        match resolved {
-            None => out.push(
+        let lookup = bundle::inside(&destination).map(|path| bundle.lookup(&path));
+        match lookup {
+            None | Some(Lookup::LinkOut) => out.push(
                 Diagnostic::warning(Code::LinkOutsideSkill, format!("the link `{destination}` points outside the skill's folder"))
                     .with_hint("agents load files relative to the skill's folder; copy the file into the skill")
                     .at(file, range),
             ),
-            Some(path) if !path.exists() => out.push(
+            Some(Lookup::Missing) => out.push(
                 Diagnostic::warning(Code::LinkMissing, format!("the link `{destination}` names a file that does not exist"))
                     .at(file, range),
             ),
-            Some(_) => {}
+            Some(Lookup::File(_) | Lookup::Folder | Lookup::NestedSkill) => {}
         }
     }
     out
@@ -144,27 +136,6 @@ fn relative_links(body: &str) -> Vec<(String, std::ops::Range<usize>)> {
     out
 }
 
-/// `destination` resolved inside `skill_dir`, or `None` if it is absolute or climbs out.
-fn resolve_inside(skill_dir: &Path, destination: &str) -> Option<PathBuf> {
-    let mut depth = 0usize;
-    let mut path = skill_dir.to_path_buf();
-    for component in Path::new(destination).components() {
-        match component {
-            Component::Normal(part) => {
-                depth += 1;
-                path.push(part);
-            }
-            Component::CurDir => {}
-            Component::ParentDir => {
-                depth = depth.checked_sub(1)?;
-                path.pop();
-            }
-            Component::RootDir | Component::Prefix(_) => return None,
-        }
-    }
-    Some(path)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,14 +147,55 @@ mod tests {
         assert_eq!(links, ["references/a.md", "assets/i.png"]);
     }
 
+    /// A skill whose body is `body`, with `files` beside its `SKILL.md`.
+    fn skill(body: &str, files: &[&str]) -> (SkillMd, SkillBundle) {
+        let text = format!("---\nname: s\ndescription: Use when testing.\n---\n{body}");
+        let bundle = SkillBundle::named(
+            "s",
+            text.clone(),
+            files.iter().map(|path| ((*path).to_owned(), b"x".to_vec())),
+        );
+        let skill = crate::skill_md::parse("s/SKILL.md".into(), text, crate::Mode::Spec);
+        (skill, bundle)
+    }
+
+    fn link_codes(body: &str, files: &[&str], beside: impl FnOnce(&mut SkillBundle)) -> Vec<Code> {
+        let (skill, mut bundle) = skill(body, files);
+        beside(&mut bundle);
+        check(&skill, &bundle).into_iter().map(|d| d.code).collect()
+    }
+
     #[test]
     fn links_may_not_climb_out() {
-        let dir = Path::new("/skills/a");
+        let body = "[a](refs/../x.md) [b](../b/SKILL.md) [c](/etc/passwd)\n";
         assert_eq!(
-            resolve_inside(dir, "refs/../x.md"),
-            Some(PathBuf::from("/skills/a/x.md"))
+            link_codes(body, &["x.md"], |_| {}),
+            [Code::LinkOutsideSkill, Code::LinkOutsideSkill]
         );
-        assert_eq!(resolve_inside(dir, "../b/SKILL.md"), None);
-        assert_eq!(resolve_inside(dir, "/etc/passwd"), None);
+    }
+
+    #[test]
+    fn links_resolve_against_the_files_not_the_disk() {
+        let body =
+            "[a](references/a.md) [dir](references/) [me](./SKILL.md) [gone](references/b.md)\n";
+        assert_eq!(
+            link_codes(body, &["references/a.md"], |_| {}),
+            [Code::LinkMissing]
+        );
+        // What a folder holds beside the skill's files: another skill, a symlink out of it.
+        let body = "[sub](sub/SKILL.md) [host](host) [deep](host/x)\n";
+        let beside = |bundle: &mut SkillBundle| {
+            bundle.beside.nested_skills.insert("sub".into());
+            bundle.beside.links_out.insert("host".into());
+        };
+        assert_eq!(
+            link_codes(body, &[], beside),
+            [Code::LinkOutsideSkill, Code::LinkOutsideSkill]
+        );
+        // The file set decides, not whatever the process's working folder holds.
+        assert_eq!(
+            link_codes("[cargo](Cargo.toml)\n", &[], |_| {}),
+            [Code::LinkMissing]
+        );
     }
 }

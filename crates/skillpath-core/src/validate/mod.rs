@@ -1,4 +1,4 @@
-//! Validating a skill folder in one of the three [`Mode`]s.
+//! Validating a skill, a folder or files in memory, in one of the three [`Mode`]s.
 
 mod lints;
 mod name;
@@ -9,12 +9,12 @@ pub use spec::{MAX_DESCRIPTION_CHARS, description_within_limits};
 
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::bundle::SkillBundle;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::golden_path;
 use crate::load::{self, LoadOptions};
 use crate::mode::Mode;
 use crate::pathlib;
-use crate::skill_files;
 use crate::skill_md::SkillMd;
 
 /// How to validate.
@@ -35,10 +35,10 @@ impl Default for ValidateOptions {
     }
 }
 
-/// The verdict on one skill folder.
+/// The verdict on one skill.
 #[derive(Debug, Clone)]
 pub struct Report {
-    /// The folder as the user named it.
+    /// The folder as the user named it (a bundle's display path).
     pub path: PathBuf,
     /// The parsed `SKILL.md`, when there was one to read.
     pub skill_md: Option<SkillMd>,
@@ -83,38 +83,35 @@ impl Report {
     }
 }
 
-/// Validates the skill folder `dir` (as the user named it).
+/// Validates the skill folder `dir` (as the user named it): reads it into a [`SkillBundle`]
+/// (what cannot be read at all is the report's one diagnostic), then [`validate`]s that.
 pub fn validate_dir(dir: &Path, options: &ValidateOptions) -> Report {
+    match SkillBundle::read_folder(dir, &options.load) {
+        Ok(bundle) => validate(&bundle, options),
+        Err(diagnostic) => Report {
+            path: dir.to_path_buf(),
+            skill_md: None,
+            diagnostics: vec![diagnostic],
+        },
+    }
+}
+
+/// Validates the skill `bundle`, wherever it came from: its files are the only ones links and
+/// templates may name. The report's path is `bundle.display_path`.
+pub fn validate(bundle: &SkillBundle, options: &ValidateOptions) -> Report {
     let mode = options.load.mode;
     let reference = mode == Mode::SkillsRef;
+    let dir = &bundle.display_path;
     let report = |skill_md, diagnostics| Report {
-        path: dir.to_path_buf(),
+        path: dir.clone(),
         skill_md,
         diagnostics,
     };
-    if !dir.exists() {
-        let message = if reference {
-            format!("Path does not exist: {}", pathlib::display(dir))
-        } else {
-            format!("`{}` does not exist", dir.display())
-        };
-        return report(
-            None,
-            vec![Diagnostic::error(Code::PathNotFound, message).in_file(dir.to_path_buf())],
-        );
-    }
-    if !dir.is_dir() {
-        let message = if reference {
-            format!("Not a directory: {}", pathlib::display(dir))
-        } else {
-            format!("`{}` is not a folder", dir.display())
-        };
-        let diagnostic = Diagnostic::error(Code::NotADirectory, message)
-            .with_hint("name the skill's folder (or its `SKILL.md`)")
-            .in_file(dir.to_path_buf());
-        return report(None, vec![diagnostic]);
-    }
-    let skill = match load::load_skill_md(dir, options.load) {
+    let parsed = match bundle.skill_md() {
+        Some((name, bytes)) => load::parse_skill_md(dir, name, bytes.to_vec(), options.load),
+        None => Err(load::missing_skill_md(dir, mode)),
+    };
+    let skill = match parsed {
         Ok(skill) => skill,
         Err(diagnostic) => return report(None, vec![diagnostic]),
     };
@@ -129,20 +126,15 @@ pub fn validate_dir(dir: &Path, options: &ValidateOptions) -> Report {
                 .iter()
                 .any(|field| skill.field(field).is_some())
             {
-                diagnostics.extend(golden_path::check(&skill, dir));
+                diagnostics.extend(golden_path::check(&skill, bundle));
             }
         } else {
-            let real_dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-            let directory_name = real_dir.file_name().and_then(|name| name.to_str());
-            diagnostics.extend(spec::check(&skill, directory_name, mode));
-            diagnostics.extend(golden_path::check(&skill, dir));
+            diagnostics.extend(spec::check(&skill, bundle.folder_name.as_deref(), mode));
+            diagnostics.extend(golden_path::check(&skill, bundle));
             // What the store would leave out of the skill, or refuse it for.
-            match skill_files::list(dir) {
-                Ok(files) => diagnostics.extend(files.diagnostics),
-                Err(diagnostic) => diagnostics.push(diagnostic),
-            }
+            diagnostics.extend(bundle.read_diagnostics.iter().cloned());
             if options.lints {
-                diagnostics.extend(lints::check(&skill, dir));
+                diagnostics.extend(lints::check(&skill, bundle));
             }
             diagnostics.sort_by_key(|d| d.location.as_ref().map(|l| (l.start, l.range.end)));
         }
@@ -152,8 +144,8 @@ pub fn validate_dir(dir: &Path, options: &ValidateOptions) -> Report {
 
 /// What lenient loading says of `skill` (parsed in [`Mode::Lenient`]) in a folder named
 /// `directory_name`: the diagnostics of the rules that concern loading
-/// ([`Code::concerns_loading`]), each placed in its file. An error among them means a loader
-/// skips the skill; warnings go with the skill, which loads. The same findings, in the same
+/// ([`Code::concerns_loading`](crate::Code::concerns_loading)), each placed in its file. An
+/// error among them means a loader skips the skill; warnings go with the skill, which loads. The same findings, in the same
 /// words, as `validate --mode lenient` reports for them.
 pub fn loading(skill: &SkillMd, directory_name: Option<&str>) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = skill

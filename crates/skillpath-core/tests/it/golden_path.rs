@@ -11,7 +11,8 @@ use skillpath_core::golden_path::schema::input_schema;
 use skillpath_core::load::{LoadOptions, load_skill_md};
 
 use crate::support::{Sandbox, found, options};
-use skillpath_core::validate::validate_dir;
+use skillpath_core::bundle::SkillBundle;
+use skillpath_core::validate::{validate, validate_dir};
 
 const SEED: &str = "---
 name: add-caching
@@ -422,4 +423,57 @@ fn a_million_placeholders_stop_at_the_output_limit_not_at_a_gigabyte() {
     };
     let rendered = render_a(&body, "v", &generous).expect("renders");
     assert!(rendered.starts_with(&"v".repeat(1_000_000)));
+}
+
+/// The seed as files in memory (`SKILL.md`, its two templates) shown at the folder's path: it
+/// validates as the folder does, and renders the same, with templates found among its files.
+#[test]
+fn the_seed_in_memory_validates_and_renders_as_its_folder() {
+    let (_sandbox, dir) = seed_sandbox();
+    let mut bundle = SkillBundle::named(
+        "add-caching",
+        SEED,
+        [
+            (
+                "CacheService.cs".to_owned(),
+                CACHE_SERVICE.as_bytes().to_vec(),
+            ),
+            (
+                "RedisOptions.cs".to_owned(),
+                b"public record RedisOptions(string Connection);\n".to_vec(),
+            ),
+        ],
+    );
+    bundle.display_path = dir.clone();
+    for mode in [Mode::SkillsRef, Mode::Spec, Mode::Lenient] {
+        let on_disk = validate_dir(&dir, &options(mode, true));
+        let in_memory = validate(&bundle, &options(mode, true));
+        assert_eq!(
+            format!("{:?}", in_memory.diagnostics),
+            format!("{:?}", on_disk.diagnostics),
+            "{mode}"
+        );
+    }
+    let skill = load_skill_md(&dir, LoadOptions::default()).expect("loads");
+    let (golden, _) = GoldenSkill::read(&skill);
+    let given = serde_json::json!({"service_name": "Orders"})
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    let from_folder = render(&skill, &golden, dir.as_path(), &given).expect("renders");
+    let from_memory = render(&skill, &golden, &bundle, &given).expect("renders");
+    assert_eq!(from_memory, from_folder);
+    assert!(from_memory.markdown.contains("class OrdersCacheService"));
+    // A template that is only on disk is not one of the bundle's files.
+    bundle.files.remove("CacheService.cs");
+    let report = validate(&bundle, &options(Mode::Spec, false));
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "template-missing"
+                && d.message.contains("`CacheService.cs`")),
+        "{:?}",
+        report.diagnostics
+    );
 }

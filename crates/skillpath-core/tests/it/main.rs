@@ -5,6 +5,7 @@
 //! `skills-ref` mode is pinned by the differential test of the `skillpath` crate, not here.
 
 mod architecture;
+mod bundle;
 mod codes;
 mod golden_path;
 mod lenient;

@@ -3,18 +3,13 @@
 use std::fmt::Write as _;
 
 use rayon::prelude::*;
-use skillpath_core::catalog::{self, CatalogEntry, CatalogFormat};
+use skillpath_core::catalog::{self, CatalogEntry, CatalogFormat, DISABLE_MODEL_INVOCATION};
 use skillpath_core::load::LoadOptions;
 use skillpath_core::validate::{self, ValidateOptions};
-use skillpath_core::{python_unicode, yaml};
 
 use crate::cli::{self, CatalogArgs};
 use crate::inputs;
 use crate::output::{self, ExitStatus};
-
-/// The frontmatter flag with which a skill opts out of model invocation; the client guide says
-/// such skills are left out of the model's catalog.
-const DISABLE_MODEL_INVOCATION: &str = "disable-model-invocation";
 
 pub(crate) fn run(args: CatalogArgs) -> anyhow::Result<ExitStatus> {
     inputs::require_existing(&args.paths)?;
@@ -41,7 +36,11 @@ pub(crate) fn run(args: CatalogArgs) -> anyhow::Result<ExitStatus> {
     let mut entries = Vec::new();
     let mut status = ExitStatus::Success;
     for (dir, report) in &results {
-        if disables_model_invocation(report) {
+        if report
+            .skill_md
+            .as_ref()
+            .is_some_and(catalog::disables_model_invocation)
+        {
             let _ = writeln!(
                 notes,
                 "note: left out `{}`: it sets `{DISABLE_MODEL_INVOCATION}: true`",
@@ -49,7 +48,7 @@ pub(crate) fn run(args: CatalogArgs) -> anyhow::Result<ExitStatus> {
             );
             continue;
         }
-        match entry_from(report) {
+        match CatalogEntry::of(report) {
             Some(entry) if report.is_valid() => entries.push(entry),
             _ => {
                 status = ExitStatus::Invalid;
@@ -93,28 +92,8 @@ pub(crate) fn run(args: CatalogArgs) -> anyhow::Result<ExitStatus> {
 
 /// The catalog entry of a skill that is valid, or its errors as text.
 pub(crate) fn entry(report: &validate::Report) -> Result<CatalogEntry, String> {
-    match entry_from(report) {
+    match CatalogEntry::of(report) {
         Some(entry) if report.is_valid() => Ok(entry),
         _ => Err(super::validate::diagnostics_text(report, true)),
     }
-}
-
-/// Whether the skill sets `disable-model-invocation` to true: the YAML boolean (`true`, `True`,
-/// `TRUE`), or the string `"true"` that loaders also treat as set.
-fn disables_model_invocation(report: &validate::Report) -> bool {
-    let value = report
-        .skill_md
-        .as_ref()
-        .and_then(|skill| skill.field(DISABLE_MODEL_INVOCATION))
-        .map(|entry| yaml::to_json(&entry.value));
-    matches!(value, Some(serde_json::Value::Bool(true)))
-        || value.as_ref().and_then(serde_json::Value::as_str) == Some("true")
-}
-
-fn entry_from(report: &validate::Report) -> Option<CatalogEntry> {
-    Some(CatalogEntry {
-        name: python_unicode::strip(report.name()?).to_owned(),
-        description: python_unicode::strip(report.description()?).to_owned(),
-        location: report.location()?.display().to_string(),
-    })
 }

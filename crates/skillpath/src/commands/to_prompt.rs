@@ -3,9 +3,7 @@
 //! other modes an invalid skill is left out and named, and the block holds the rest.
 
 use skillpath_core::Mode;
-use skillpath_core::catalog::CatalogEntry;
 use skillpath_core::load::LoadOptions;
-use skillpath_core::python_unicode::html_escape;
 use skillpath_core::skills_ref;
 use skillpath_core::validate::{self, ValidateOptions};
 
@@ -59,28 +57,7 @@ pub(crate) fn run(args: ToPromptArgs) -> anyhow::Result<ExitStatus> {
         }
     }
     if !entries.is_empty() {
-        output::stdout(&format!("{}\n", prompt_block(&entries)))?;
+        output::stdout(&format!("{}\n", skills_ref::to_prompt_escaped(&entries)))?;
     }
     Ok(status)
-}
-
-/// The reference's layout, with the location escaped too (the reference leaves it raw, which
-/// breaks the XML for a folder named `a&b`).
-fn prompt_block(entries: &[CatalogEntry]) -> String {
-    let mut lines = vec!["<available_skills>".to_owned()];
-    for entry in entries {
-        for (tag, value) in [
-            ("name", &entry.name),
-            ("description", &entry.description),
-            ("location", &entry.location),
-        ] {
-            if tag == "name" {
-                lines.push("<skill>".to_owned());
-            }
-            lines.extend([format!("<{tag}>"), html_escape(value), format!("</{tag}>")]);
-        }
-        lines.push("</skill>".to_owned());
-    }
-    lines.push("</available_skills>".to_owned());
-    lines.join("\n")
 }
