@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use skillpath_core::Mode;
+use skillpath_core::bundle::SkillBundle;
 use skillpath_core::golden_path::GoldenSkill;
 use skillpath_core::golden_path::render::render;
 use skillpath_core::golden_path::schema::input_schema;
@@ -260,7 +261,9 @@ fn render_golden(c: &mut Criterion) {
         .map(|file| (file.path.as_str(), file.bytes.as_slice()))
         .collect();
 
-    let from_folder = render(&skill, &golden, dir.as_path(), &given).expect("add-caching renders");
+    let folder = SkillBundle::read_folder(&dir, &LoadOptions::default())
+        .unwrap_or_else(|error| panic!("cannot read `{}`: {}", dir.display(), error.message));
+    let from_folder = render(&skill, &golden, &folder, &given).expect("add-caching renders");
     let from_files = render(&skill, &golden, &files, &given).expect("add-caching renders");
     assert!(
         from_folder.warnings.is_empty() && from_folder == from_files,
@@ -274,7 +277,7 @@ fn render_golden(c: &mut Criterion) {
     );
 
     group.bench_function("add-caching/folder", |b| {
-        b.iter(|| render(&skill, &golden, dir.as_path(), black_box(&given)));
+        b.iter(|| render(&skill, &golden, &folder, black_box(&given)));
     });
     group.bench_function("add-caching/stored-files", |b| {
         b.iter(|| render(&skill, &golden, &files, black_box(&given)));

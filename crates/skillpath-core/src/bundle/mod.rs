@@ -8,6 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
+use crate::load::{self, LoadOptions};
+use crate::skill_md::SkillMd;
 
 /// One skill's files, by relative `/`-separated path, its `SKILL.md` among them (as
 /// `SKILL.md`, or `skill.md`, which the reference accepts), and what its diagnostics need to
@@ -79,6 +81,17 @@ impl SkillBundle {
         ["SKILL.md", "skill.md"]
             .into_iter()
             .find_map(|name| self.files.get(name).map(|bytes| (name, bytes.as_slice())))
+    }
+
+    /// Its `SKILL.md` parsed in `options`' mode within its size limit, or why it cannot be: no
+    /// `SKILL.md`, too large, not UTF-8.
+    pub fn parse_skill_md(&self, options: LoadOptions) -> Result<SkillMd, Diagnostic> {
+        match self.skill_md() {
+            Some((name, bytes)) => {
+                load::parse_skill_md(&self.display_path, name, bytes.to_vec(), options)
+            }
+            None => Err(load::missing_skill_md(&self.display_path, options.mode)),
+        }
     }
 
     /// Where `relative`, a `/`-separated path already inside the skill (see [`inside`]), leads.

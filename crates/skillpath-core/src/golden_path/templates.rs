@@ -1,8 +1,7 @@
-//! Template files and placeholders: finding a template safely inside its skill (its folder, or
-//! its files in memory), `// {{#if X}}` … `// {{/if}}` line blocks, and `{PascalCase}`
+//! Template files and placeholders: finding a template safely among its skill's files, `// {{#if X}}` … `// {{/if}}` line blocks, and `{PascalCase}`
 //! substitution.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Component, Path};
 
 use crate::bundle::{self, Lookup, SkillBundle};
 
@@ -24,28 +23,6 @@ fn is_plain_path(name: &str) -> bool {
             .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
 }
 
-/// The path of template `name` inside `skill_dir`, or why it cannot be used: absolute paths,
-/// `..` and symlinks that lead out of the skill folder are refused.
-pub fn resolve(skill_dir: &Path, name: &str) -> Result<PathBuf, String> {
-    if !is_plain_path(name) {
-        return Err(NOT_INSIDE.to_owned());
-    }
-    let path = skill_dir.join(name);
-    if !path.exists() {
-        return Err("was not found in the skill folder".to_owned());
-    }
-    let (Ok(real_dir), Ok(real_path)) = (skill_dir.canonicalize(), path.canonicalize()) else {
-        return Err("cannot be resolved".to_owned());
-    };
-    if !real_path.starts_with(&real_dir) {
-        return Err("leads out of the skill folder through a symlink".to_owned());
-    }
-    if !real_path.is_file() {
-        return Err("is not a file".to_owned());
-    }
-    Ok(path)
-}
-
 /// Why the target path `target` is not a path inside the project the agent works in, if it
 /// is not: a target is where the agent writes the rendered template, so an absolute path
 /// (`/etc/x`, `\\server\x`, `C:\x`, `~/x`) or a `..` part would send a write outside the project.
@@ -61,17 +38,11 @@ pub fn target_outside_project(target: &str) -> Option<String> {
     })
 }
 
-/// Where a skill's template files come from: its folder on disk, its files in memory
-/// ([`SkillBundle`]), or its stored files by path.
+/// Where a skill's template files come from: its files in memory ([`SkillBundle`]), or its
+/// stored files by path.
 pub trait TemplateSource {
     /// The text of template `name` (a path relative to the skill), or why it cannot be used.
     fn template(&self, name: &str) -> Result<String, String>;
-}
-
-impl TemplateSource for Path {
-    fn template(&self, name: &str) -> Result<String, String> {
-        load(self, name)
-    }
 }
 
 /// A skill's files held in memory, by relative path.
@@ -111,7 +82,7 @@ pub(crate) fn find_in<'a>(bundle: &'a SkillBundle, name: &str) -> Result<&'a [u8
 }
 
 /// `bytes`, template `name` of `bundle`, as text within the template size limit, or why it
-/// cannot be read, in the words [`load`] has for a folder.
+/// cannot be read.
 pub(crate) fn text(bundle: &SkillBundle, name: &str, bytes: &[u8]) -> Result<String, String> {
     let path = bundle.display_path.join(name);
     crate::load::text_within(&path, bytes.to_vec(), MAX_TEMPLATE_SIZE).map_err(cannot_be_read)
@@ -127,12 +98,6 @@ impl TemplateSource for SkillBundle {
 /// Why a template could not be read, from the diagnostic of reading it.
 fn cannot_be_read(diagnostic: crate::Diagnostic) -> String {
     format!("cannot be read: {}", diagnostic.message)
-}
-
-/// Reads template `name` of the skill in `skill_dir`.
-fn load(skill_dir: &Path, name: &str) -> Result<String, String> {
-    let path = resolve(skill_dir, name)?;
-    crate::load::read_text(&path, MAX_TEMPLATE_SIZE).map_err(cannot_be_read)
 }
 
 /// A `{{#if X}}` or `{{/if}}` marker line, written inside a comment so the template stays
@@ -468,24 +433,32 @@ mod tests {
     }
 
     #[test]
-    fn templates_stay_inside_the_skill() {
+    fn templates_stay_inside_the_skill_folder_they_were_read_from() {
         let temp = tempfile::tempdir().expect("tempdir");
         let skill = temp.path().join("skill");
         std::fs::create_dir_all(skill.join("templates")).expect("mkdir");
+        std::fs::write(skill.join("SKILL.md"), "---\nname: skill\n---\n").expect("write");
         std::fs::write(skill.join("templates/A.cs"), "class A {}").expect("write");
         std::fs::write(temp.path().join("secret.txt"), "secret").expect("write");
         std::os::unix::fs::symlink(temp.path().join("secret.txt"), skill.join("link.txt"))
             .expect("symlink");
-        assert!(resolve(&skill, "templates/A.cs").is_ok());
-        assert!(resolve(&skill, "../secret.txt").is_err());
-        assert!(resolve(&skill, "/etc/passwd").is_err());
+        let bundle = SkillBundle::read_folder(&skill, &crate::load::LoadOptions::default())
+            .expect("read the folder");
+        assert_eq!(
+            bundle.template("templates/A.cs").as_deref(),
+            Ok("class A {}")
+        );
+        assert!(bundle.template("../secret.txt").is_err());
+        assert!(bundle.template("/etc/passwd").is_err());
         assert!(
-            resolve(&skill, "link.txt")
+            bundle
+                .template("link.txt")
                 .expect_err("escapes")
                 .contains("symlink")
         );
         assert!(
-            resolve(&skill, "missing.cs")
+            bundle
+                .template("missing.cs")
                 .expect_err("missing")
                 .contains("not found")
         );

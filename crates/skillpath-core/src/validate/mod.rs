@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::bundle::SkillBundle;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::golden_path;
-use crate::load::{self, LoadOptions};
+use crate::load::LoadOptions;
 use crate::mode::Mode;
 use crate::pathlib;
 use crate::skill_md::SkillMd;
@@ -107,11 +107,7 @@ pub fn validate(bundle: &SkillBundle, options: &ValidateOptions) -> Report {
         skill_md,
         diagnostics,
     };
-    let parsed = match bundle.skill_md() {
-        Some((name, bytes)) => load::parse_skill_md(dir, name, bytes.to_vec(), options.load),
-        None => Err(load::missing_skill_md(dir, mode)),
-    };
-    let skill = match parsed {
+    let skill = match bundle.parse_skill_md(options.load) {
         Ok(skill) => skill,
         Err(diagnostic) => return report(None, vec![diagnostic]),
     };

@@ -107,12 +107,17 @@ fn seed_sandbox() -> (Sandbox, std::path::PathBuf) {
     (sandbox, dir)
 }
 
+/// The skill folder `dir` read into memory, as `skillpath render` reads it.
+fn read_folder(dir: &std::path::Path) -> SkillBundle {
+    SkillBundle::read_folder(dir, &LoadOptions::default()).expect("reads the folder")
+}
+
 fn render_seed(args: serde_json::Value) -> Result<String, Vec<ArgProblem>> {
     let (_sandbox, dir) = seed_sandbox();
     let skill = load_skill_md(&dir, LoadOptions::default()).expect("loads");
     let (golden, _) = GoldenSkill::read(&skill);
     let given = args.as_object().cloned().unwrap_or_default();
-    render(&skill, &golden, dir.as_path(), &given)
+    render(&skill, &golden, &read_folder(&dir), &given)
         .map(|r| r.markdown)
         .map_err(|e| e.problems)
 }
@@ -295,7 +300,7 @@ fn an_optional_argument_without_value_leaves_its_placeholder() {
     let skill = load_skill_md(&dir, LoadOptions::default()).expect("loads");
     let (golden, _) = GoldenSkill::read(&skill);
     let rendered =
-        render(&skill, &golden, dir.as_path(), &serde_json::Map::new()).expect("renders");
+        render(&skill, &golden, &read_folder(&dir), &serde_json::Map::new()).expect("renders");
     assert_eq!(
         rendered.markdown,
         "# S\n\nDeploy to {Region}.\n\n---\n\n**Arguments:**\n- `region`: not given; `{Region}` is left as written\n"
@@ -365,7 +370,7 @@ fn render_a(body: &str, value: &str, limits: &RenderLimits) -> Result<String, Ve
         .as_object()
         .cloned()
         .unwrap_or_default();
-    render_within(&skill, &golden, dir.as_path(), &given, limits)
+    render_within(&skill, &golden, &read_folder(&dir), &given, limits)
         .map(|r| r.markdown)
         .map_err(|e| e.problems)
 }
@@ -460,7 +465,7 @@ fn the_seed_in_memory_validates_and_renders_as_its_folder() {
         .as_object()
         .cloned()
         .unwrap_or_default();
-    let from_folder = render(&skill, &golden, dir.as_path(), &given).expect("renders");
+    let from_folder = render(&skill, &golden, &read_folder(&dir), &given).expect("renders");
     let from_memory = render(&skill, &golden, &bundle, &given).expect("renders");
     assert_eq!(from_memory, from_folder);
     assert!(from_memory.markdown.contains("class OrdersCacheService"));

@@ -1,9 +1,10 @@
 //! `skillpath render`: a skill rendered with arguments.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use skillpath_core::bundle::SkillBundle;
 use skillpath_core::golden_path::{GoldenSkill, render};
-use skillpath_core::load::{self, LoadOptions};
+use skillpath_core::load::LoadOptions;
 use skillpath_core::skill_md::SkillMd;
 use skillpath_core::{Diagnostic, render_diagnostics};
 
@@ -19,7 +20,7 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<ExitStatus> {
     for (name, value) in args.args {
         given.insert(name, serde_json::Value::String(value));
     }
-    match render::render(&skill.skill_md, &skill.golden, skill.dir.as_path(), &given) {
+    match render::render(&skill.skill_md, &skill.golden, &skill.bundle, &given) {
         Ok(rendered) => {
             let warnings: String = rendered
                 .warnings
@@ -37,11 +38,11 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<ExitStatus> {
     }
 }
 
-/// A skill read for its Golden Path parts.
+/// A skill read for its Golden Path parts, with its files, where its templates are.
 pub(crate) struct ReadSkill {
     pub(crate) skill_md: SkillMd,
     pub(crate) golden: GoldenSkill,
-    pub(crate) dir: PathBuf,
+    pub(crate) bundle: SkillBundle,
 }
 
 /// Reads the skill at `path` (a folder or its `SKILL.md`). When its frontmatter or arguments
@@ -49,8 +50,10 @@ pub(crate) struct ReadSkill {
 pub(crate) fn read_golden(path: &Path) -> anyhow::Result<Option<ReadSkill>> {
     inputs::require_existing(std::slice::from_ref(&path.to_path_buf()))?;
     let dir = inputs::skill_dir_of(path);
-    let skill_md = match load::load_skill_md(&dir, LoadOptions::default()) {
-        Ok(skill_md) => skill_md,
+    let read = SkillBundle::read_folder(&dir, &LoadOptions::default())
+        .and_then(|bundle| Ok((bundle.parse_skill_md(LoadOptions::default())?, bundle)));
+    let (skill_md, bundle) = match read {
+        Ok(read) => read,
         Err(diagnostic) => {
             output::stderr(&render_diagnostics::text(&diagnostic, None))?;
             return Ok(None);
@@ -74,6 +77,6 @@ pub(crate) fn read_golden(path: &Path) -> anyhow::Result<Option<ReadSkill>> {
     Ok(Some(ReadSkill {
         skill_md,
         golden,
-        dir,
+        bundle,
     }))
 }
