@@ -1,58 +1,29 @@
-//! Running the built-in tools: reading the catalog, and creating and changing skills. Every
-//! failure the model can fix is an `isError` result that says what to do.
+//! The built-in tools that author skills: `plan_skill` and `validate_skill` to prepare one,
+//! `create_skill`, `update_skill`, `delete_skill` and `rollback_skill` to write, each with its
+//! parameter type. A skill is written from a [`SkillSpec`], validated like `skillpath validate`
+//! would, and stored; every failure the model can fix is an `isError` result that says what to
+//! do.
 
-use std::fmt::Write as _;
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use rmcp::model::{CallToolResponse, JsonObject};
+use rmcp::model::JsonObject;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::Deserialize;
 use serde_json::Value;
 use skillpath_core::golden_path::spec::SkillSpec;
 use skillpath_core::load::LoadOptions;
 use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Mode, Severity};
-use skillpath_store::{Change, ListFilter, Provenance, SkillFile, SkillSnapshot, StoreError};
+use skillpath_store::{Change, Provenance, SkillFile, SkillSnapshot, StoreError};
 
-use skillpath_store::keys::{self, Role};
-
+use crate::arguments::{Params, Revision};
 use crate::auth::Caller;
-use crate::builtin::plan;
 use crate::catalog::CatalogSkill;
-use crate::server::{SkillServer, error_result, skill_content, text_result};
-
-/// Runs built-in tool `name` with `arguments` for `caller` (who may use it).
-pub(crate) async fn call(
-    server: &SkillServer,
-    caller: &Caller,
-    name: &str,
-    arguments: &JsonObject,
-) -> CallToolResponse {
-    match run(server, caller, name, arguments).await {
-        Ok(text) => text_result(text),
-        Err(message) => error_result(message),
-    }
-}
-
-fn text_arg<'a>(arguments: &'a JsonObject, key: &str) -> Result<&'a str, String> {
-    arguments
-        .get(key)
-        .and_then(Value::as_str)
-        .ok_or_else(|| format!("`{key}` is required and must be a string"))
-}
-
-fn revision_arg(arguments: &JsonObject, key: &str) -> Result<u64, String> {
-    arguments
-        .get(key)
-        .and_then(Value::as_u64)
-        .ok_or_else(|| format!("`{key}` is required and must be a revision number"))
-}
-
-fn store_error(error: StoreError) -> String {
-    match error.hint() {
-        Some(hint) => format!("{error}\nhint: {hint}"),
-        None => error.to_string(),
-    }
-}
+use crate::schemas::spec_schema;
+use crate::state::SkillServer;
+use crate::to_mcp::store_error;
 
 fn change(caller: &Caller, message: String) -> Change {
     Change {
@@ -61,273 +32,248 @@ fn change(caller: &Caller, message: String) -> Change {
     }
 }
 
-async fn run(
-    server: &SkillServer,
-    caller: &Caller,
-    name: &str,
-    arguments: &JsonObject,
-) -> Result<String, String> {
-    match name {
-        "list_skills" => {
-            let limit = arguments
-                .get("limit")
-                .and_then(Value::as_u64)
-                .unwrap_or(100) as usize;
-            let cursor = arguments
-                .get("cursor")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            let page = server
-                .store()
-                .list(ListFilter::default(), cursor, limit)
-                .await
-                .map_err(store_error)?;
-            let items: Vec<Value> = page
-                .items
-                .iter()
-                .map(|s| serde_json::json!({"name": s.name, "description": s.description, "tool_name": s.tool_name, "revision": s.revision}))
-                .collect();
-            // Folders the server could not load, and skills left out for another of their
-            // name, are listed with every page, so an agent (or its user) learns why a skill
-            // it expects is missing or is not the one it expects.
-            let skipped: Vec<Value> = server
-                .folder_report()
-                .skipped
-                .iter()
-                .map(|folder| folder.to_json())
-                .collect();
-            let shadowed = server.shadowed().await.map_err(store_error)?;
-            Ok(serde_json::to_string_pretty(&serde_json::json!({
-                "skills": items,
-                "next_cursor": page.next_cursor,
-                "skipped_folders": skipped,
-                "shadowed": shadowed,
-            }))
-            .unwrap_or_default())
-        }
-        "search_skills" => {
-            let query = text_arg(arguments, "query")?;
-            let limit = arguments.get("limit").and_then(Value::as_u64).unwrap_or(10) as usize;
-            let hits = server
-                .store()
-                .search(query, limit)
-                .await
-                .map_err(store_error)?;
-            if hits.is_empty() {
-                return Ok(format!("No skill matches `{query}`."));
-            }
-            let mut text = String::new();
-            for hit in hits {
-                let _ = writeln!(
-                    text,
-                    "- {}: {}\n  match: {}",
-                    hit.name, hit.description, hit.snippet
-                );
-            }
-            text.push_str("\nLoad one with `load_skill`.");
-            Ok(text)
-        }
-        "get_skill" => {
-            let skill_name = text_arg(arguments, "name")?;
-            let revision = arguments.get("revision").and_then(Value::as_u64);
-            let skill = server
-                .store()
-                .get(skill_name, revision)
-                .await
-                .map_err(store_error)?;
-            let files: Vec<Value> = skill
-                .snapshot
-                .files
-                .iter()
-                .map(|f| serde_json::json!({"path": f.path, "size": f.bytes.len(), "sha256": f.sha256()}))
-                .collect();
-            Ok(serde_json::to_string_pretty(&serde_json::json!({
-                "name": skill.name,
-                "revision": skill.revision,
-                "deleted": skill.deleted,
-                "skill_md": skill.snapshot.skill_md,
-                "files": files,
-            }))
-            .unwrap_or_default())
-        }
-        "load_skill" => {
-            let skill_name = text_arg(arguments, "name")?;
-            let catalog = server.catalog();
-            let skill = catalog.skill(skill_name).ok_or_else(|| {
-                format!("no skill named `{skill_name}`; find skills with `search_skills` or `list_skills`")
-            })?;
-            let given = arguments
-                .get("arguments")
-                .and_then(Value::as_object)
-                .cloned()
-                .unwrap_or_default();
-            let markdown = server
-                .render_skill(skill, &given)
-                .map_err(|error| error.to_string())?;
-            Ok(skill_content(skill, &markdown))
-        }
-        "skill_history" => {
-            let skill_name = text_arg(arguments, "name")?;
-            let revisions = server
-                .store()
-                .history(skill_name)
-                .await
-                .map_err(store_error)?;
-            Ok(serde_json::to_string_pretty(&revisions).unwrap_or_default())
-        }
-        "plan_skill" => Ok(plan(text_arg(arguments, "goal")?)),
-        "validate_skill" => {
-            let spec = parse_spec(arguments.get("skill").cloned().unwrap_or(Value::Null))?;
-            let (_, report) = checked_snapshot(&spec)?;
-            Ok(if report.is_empty() {
-                "The skill is valid.".to_owned()
-            } else {
-                format!("The skill is valid, with warnings:\n{report}")
-            })
-        }
-        "create_skill" => {
-            let spec = parse_spec(Value::Object(arguments.clone()))?;
-            let (snapshot, warnings) = checked_snapshot(&spec)?;
-            let stored = server
-                .store()
-                .create(
-                    snapshot,
-                    Provenance::Api,
-                    change(caller, format!("create {}", spec.name)),
-                )
-                .await
-                .map_err(store_error)?;
-            server.refresh().await.map_err(store_error)?;
-            Ok(format!(
-                "Created `{}` at revision {}; {}.{}",
-                stored.name,
-                stored.revision,
-                callable_as(&server.catalog(), &stored.name),
-                if warnings.is_empty() {
-                    String::new()
-                } else {
-                    format!("\nWarnings:\n{warnings}")
-                }
-            ))
-        }
-        "update_skill" => {
-            let skill_name = text_arg(arguments, "name")?;
-            let expected = revision_arg(arguments, "expected_revision")?;
-            let current = merge_base(server, skill_name, expected).await?;
-            let files = current.files();
-            let base = SkillSpec::from_skill(&current.skill_md, &current.golden, |path| {
-                files
-                    .get(path)
-                    .and_then(|bytes| String::from_utf8(bytes.to_vec()).ok())
-            })
-            .map_err(|error| {
-                format!("`{skill_name}` cannot be edited as structured data: {error}")
-            })?;
-            let mut merged = serde_json::to_value(&base).map_err(|e| e.to_string())?;
-            if let Some(object) = merged.as_object_mut() {
-                for (key, value) in arguments
-                    .iter()
-                    .filter(|(key, _)| *key != "expected_revision")
-                {
-                    object.insert(key.clone(), value.clone());
-                }
-            }
-            let spec = parse_spec(merged)?;
-            let (snapshot, warnings) = checked_snapshot(&spec)?;
-            let stored = server
-                .store()
-                .update(
-                    skill_name,
-                    expected,
-                    snapshot,
-                    change(caller, format!("update {skill_name}")),
-                )
-                .await
-                .map_err(store_error)?;
-            server.refresh().await.map_err(store_error)?;
-            Ok(format!(
-                "Updated `{}` to revision {}.{}",
-                stored.name,
-                stored.revision,
-                if warnings.is_empty() {
-                    String::new()
-                } else {
-                    format!("\nWarnings:\n{warnings}")
-                }
-            ))
-        }
-        "delete_skill" => {
-            let skill_name = text_arg(arguments, "name")?;
-            let expected = revision_arg(arguments, "expected_revision")?;
-            let stored = server
-                .store()
-                .delete(
-                    skill_name,
-                    expected,
-                    change(caller, format!("delete {skill_name}")),
-                )
-                .await
-                .map_err(store_error)?;
-            server.refresh().await.map_err(store_error)?;
-            Ok(format!(
-                "Deleted `{}` (revision {}); it stays in history.",
-                stored.name, stored.revision
-            ))
-        }
-        "rollback_skill" => {
-            let skill_name = text_arg(arguments, "name")?;
-            let to = revision_arg(arguments, "to_revision")?;
-            let expected = revision_arg(arguments, "expected_revision")?;
-            let stored = server
-                .store()
-                .rollback(
-                    skill_name,
-                    to,
-                    expected,
-                    change(caller, format!("roll {skill_name} back to revision {to}")),
-                )
-                .await
-                .map_err(store_error)?;
-            server.refresh().await.map_err(store_error)?;
-            Ok(format!(
-                "`{}` is at revision {}, with the content of revision {to}.",
-                stored.name, stored.revision
-            ))
-        }
-        "list_api_keys" => {
-            let keys = server.store().list_keys().await.map_err(store_error)?;
-            serde_json::to_string_pretty(&serde_json::json!({ "keys": keys }))
-                .map_err(|error| error.to_string())
-        }
-        "create_api_key" => {
-            let key_name = text_arg(arguments, "name")?;
-            let role = text_arg(arguments, "role")?;
-            let role = Role::parse(role).ok_or_else(|| {
-                format!("`{role}` is not a role: use `reader`, `author` or `admin`")
-            })?;
-            let lifetime = match arguments.get("expires").and_then(Value::as_str) {
-                Some(text) => Some(keys::parse_lifetime(text)?),
-                None => None,
-            };
-            let created = keys::create(server.store(), key_name, role, lifetime)
-                .await
-                .map_err(store_error)?;
-            serde_json::to_string_pretty(&created).map_err(|error| error.to_string())
-        }
-        "revoke_api_key" => {
-            let key_name = text_arg(arguments, "name")?;
-            let info = server
-                .store()
-                .revoke_key(key_name)
-                .await
-                .map_err(store_error)?;
-            Ok(format!(
-                "Revoked the API key `{}` ({}).",
-                info.name, info.prefix
-            ))
-        }
-        other => Err(format!("unknown built-in tool `{other}`")),
+/// `plan_skill`: the format guide and a plan template for a goal.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct PlanSkill {
+    #[schemars(description = "What the skill should let an agent do")]
+    goal: String,
+}
+
+impl Params for PlanSkill {
+    async fn run(self, _: &SkillServer, _: &Caller) -> Result<String, String> {
+        Ok(plan(&self.goal))
     }
+}
+
+/// `validate_skill`: every problem of a skill in structured form, before it is created.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct ValidateSkill {
+    #[schemars(schema_with = "spec_schema")]
+    skill: SkillSpec,
+}
+
+impl Params for ValidateSkill {
+    /// The skill as [`parse_spec`] reads it, so that its errors read as `create_skill`'s.
+    fn parse(arguments: &JsonObject) -> Result<Self, String> {
+        let skill = parse_spec(arguments.get("skill").cloned().unwrap_or(Value::Null))?;
+        Ok(ValidateSkill { skill })
+    }
+
+    async fn run(self, _: &SkillServer, _: &Caller) -> Result<String, String> {
+        let (_, report) = checked_snapshot(&self.skill)?;
+        Ok(if report.is_empty() {
+            "The skill is valid.".to_owned()
+        } else {
+            format!("The skill is valid, with warnings:\n{report}")
+        })
+    }
+}
+
+/// `create_skill`: a new skill from structured data; its parameters are a [`SkillSpec`], so
+/// its schema is the spec's own.
+#[derive(Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub(crate) struct CreateSkill(#[schemars(schema_with = "spec_schema")] SkillSpec);
+
+impl Params for CreateSkill {
+    fn parse(arguments: &JsonObject) -> Result<Self, String> {
+        parse_spec(Value::Object(arguments.clone())).map(CreateSkill)
+    }
+
+    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+        let spec = self.0;
+        let (snapshot, warnings) = checked_snapshot(&spec)?;
+        let stored = server
+            .store()
+            .create(
+                snapshot,
+                Provenance::Api,
+                change(caller, format!("create {}", spec.name)),
+            )
+            .await
+            .map_err(store_error)?;
+        server.refresh().await.map_err(store_error)?;
+        Ok(format!(
+            "Created `{}` at revision {}; {}.{}",
+            stored.name,
+            stored.revision,
+            callable_as(&server.catalog(), &stored.name),
+            with_warnings(&warnings)
+        ))
+    }
+}
+
+/// The warnings of a write, after its result; nothing when there are none.
+fn with_warnings(warnings: &str) -> String {
+    if warnings.is_empty() {
+        String::new()
+    } else {
+        format!("\nWarnings:\n{warnings}")
+    }
+}
+
+/// `update_skill`: the fields given replace the skill's, at the revision the caller read.
+#[derive(Deserialize)]
+pub(crate) struct UpdateSkill {
+    name: String,
+    expected_revision: Revision,
+    /// The fields to replace (`name` among them, unchanged).
+    #[serde(flatten)]
+    fields: JsonObject,
+}
+
+impl JsonSchema for UpdateSkill {
+    fn schema_name() -> Cow<'static, str> {
+        "UpdateSkill".into()
+    }
+
+    /// Every field of a [`SkillSpec`], and the revision changed; only the name and the
+    /// revision are required.
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut schema = spec_schema(generator);
+        let revision = generator.subschema_for::<Revision>().to_value();
+        if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+            properties.insert("expected_revision".to_owned(), revision);
+        }
+        schema.insert(
+            "required".to_owned(),
+            serde_json::json!(["name", "expected_revision"]),
+        );
+        schema
+    }
+}
+
+impl Params for UpdateSkill {
+    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+        let skill_name = self.name.as_str();
+        let expected = self.expected_revision.get();
+        let current = merge_base(server, skill_name, expected).await?;
+        let files = current.files();
+        let base = SkillSpec::from_skill(&current.skill_md, &current.golden, |path| {
+            files
+                .get(path)
+                .and_then(|bytes| String::from_utf8(bytes.to_vec()).ok())
+        })
+        .map_err(|error| format!("`{skill_name}` cannot be edited as structured data: {error}"))?;
+        let mut merged = serde_json::to_value(&base).map_err(|e| e.to_string())?;
+        if let Some(object) = merged.as_object_mut() {
+            object.insert("name".to_owned(), Value::from(skill_name));
+            object.extend(self.fields);
+        }
+        let spec = parse_spec(merged)?;
+        let (snapshot, warnings) = checked_snapshot(&spec)?;
+        let stored = server
+            .store()
+            .update(
+                skill_name,
+                expected,
+                snapshot,
+                change(caller, format!("update {skill_name}")),
+            )
+            .await
+            .map_err(store_error)?;
+        server.refresh().await.map_err(store_error)?;
+        Ok(format!(
+            "Updated `{}` to revision {}.{}",
+            stored.name,
+            stored.revision,
+            with_warnings(&warnings)
+        ))
+    }
+}
+
+/// `delete_skill`: the skill deleted at the revision the caller read; it stays in history.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct DeleteSkill {
+    name: String,
+    expected_revision: Revision,
+}
+
+impl Params for DeleteSkill {
+    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+        let skill_name = self.name.as_str();
+        let stored = server
+            .store()
+            .delete(
+                skill_name,
+                self.expected_revision.get(),
+                change(caller, format!("delete {skill_name}")),
+            )
+            .await
+            .map_err(store_error)?;
+        server.refresh().await.map_err(store_error)?;
+        Ok(format!(
+            "Deleted `{}` (revision {}); it stays in history.",
+            stored.name, stored.revision
+        ))
+    }
+}
+
+/// `rollback_skill`: an earlier revision's content current again, as a new revision.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct RollbackSkill {
+    name: String,
+    to_revision: Revision,
+    expected_revision: Revision,
+}
+
+impl Params for RollbackSkill {
+    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+        let skill_name = self.name.as_str();
+        let to = self.to_revision.get();
+        let stored = server
+            .store()
+            .rollback(
+                skill_name,
+                to,
+                self.expected_revision.get(),
+                change(caller, format!("roll {skill_name} back to revision {to}")),
+            )
+            .await
+            .map_err(store_error)?;
+        server.refresh().await.map_err(store_error)?;
+        Ok(format!(
+            "`{}` is at revision {}, with the content of revision {to}.",
+            stored.name, stored.revision
+        ))
+    }
+}
+
+/// The format guide and plan template `plan_skill` returns.
+fn plan(goal: &str) -> String {
+    format!(
+        "# Planning a skill for: {goal}
+
+## The format
+
+A skill is a `SKILL.md`: YAML frontmatter, then markdown. Golden Path skills add typed arguments
+and a structured body, and become MCP tools whose parameters are the arguments.
+
+- `name`: kebab-case (`add-caching`); `description`: what it does and when to use it (\"Use when …\").
+- `args`: each `{{name (snake_case), description, required, type: string|boolean|number, enum, default (a string)}}`.
+  `service_name` is written `{{ServiceName}}` in the body, targets and templates.
+- Body: `# Title`, a summary paragraph, then sections: `prerequisites` (checklist), `execution-steps`
+  (phases `### Phase N: name` with steps and template references), `success-criteria` (checklist),
+  and `free` sections anywhere.
+- Template reference in a phase: `template` (a file you also give in `templates`), `target` (where it
+  goes, with placeholders), optional `condition` (`EndpointStyle=controller`, `Var!=x`, `Var=a|b`, `Var`).
+- Template files may keep or drop line blocks: `// {{{{#if redis}}}}` … `// {{{{/if}}}}`.
+
+## Plan template
+
+1. The task the skill performs, in one sentence; when an agent should use it.
+2. The arguments: which values change between uses (names, options with a fixed set of values → `enum`).
+3. Prerequisites: what must be true before starting.
+4. Phases: the steps in order; which files each creates (templates) and where (targets).
+5. Success criteria: how to check the result.
+
+Then call `validate_skill` with the structured skill, fix what it reports, and call `create_skill`.
+"
+    )
 }
 
 /// The skill `update_skill` merges the caller's fields into: revision `expected` itself, from

@@ -1,69 +1,88 @@
 //! The built-in tools: catalog (`list_skills`, `search_skills`, `get_skill`, `load_skill`,
 //! `skill_history`, `validate_skill`, `plan_skill`) and authoring (`create_skill`,
 //! `update_skill`, `delete_skill`, `rollback_skill`) and key management for admins
-//! (`list_api_keys`, `create_api_key`, `revoke_api_key`), with their input schemas.
+//! (`list_api_keys`, `create_api_key`, `revoke_api_key`): the one table of their names, what
+//! each may do and who may use it, and their parameter types, from which each tool's input
+//! schema is derived and its arguments are read.
 
-use serde_json::{Value, json};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use skillpath_store::keys::Role;
 
-/// A built-in tool's name, description, input schema, whether it writes, and the least role
-/// that may see and call it.
+use crate::arguments::Params;
+use crate::auth::Caller;
+use crate::authoring::{
+    CreateSkill, DeleteSkill, PlanSkill, RollbackSkill, UpdateSkill, ValidateSkill,
+};
+use crate::catalog_tools::{GetSkill, ListSkills, LoadSkill, SearchSkills, SkillHistory};
+use crate::key_tools::{CreateApiKey, ListApiKeys, RevokeApiKey};
+use crate::schemas::input_schema;
+use crate::state::SkillServer;
+
+/// A built-in tool being run: the text of its result, or an error the model can fix.
+pub(crate) type Running<'a> = Pin<Box<dyn Future<Output = Result<String, String>> + Send + 'a>>;
+
+/// A built-in tool's name, description, whether it writes, the least role that may see and
+/// call it, and its parameters.
 pub(crate) struct Builtin {
     pub(crate) name: &'static str,
     pub(crate) description: &'static str,
     pub(crate) writes: bool,
     pub(crate) role: Role,
-    pub(crate) schema: fn() -> Value,
+    parameters: Parameters,
 }
 
-fn object(properties: Value, required: &[&str]) -> Value {
-    json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
+/// What a built-in tool takes, as functions of its parameter type (so that a table entry
+/// names the type once).
+struct Parameters {
+    schema: fn() -> JsonObject,
+    run: for<'a> fn(&'a SkillServer, &'a Caller, &'a JsonObject) -> Running<'a>,
 }
 
-fn spec_properties() -> Value {
-    json!({
-        "name": {"type": "string", "description": "kebab-case skill name, e.g. `add-caching`"},
-        "description": {"type": "string", "description": "What the skill does and when to use it (\"Use when …\")"},
-        "tool_name": {"type": "string", "description": "MCP tool name when it should differ from `name`"},
-        "license": {"type": "string"},
-        "compatibility": {"type": "string"},
-        "allowed_tools": {"type": "string"},
-        "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
-        "args": {"type": "array", "items": {"type": "object", "properties": {
-            "name": {"type": "string", "description": "snake_case; `{PascalCase}` placeholder in the body"},
-            "description": {"type": "string"},
-            "required": {"type": "boolean"},
-            "type": {"type": "string", "enum": ["string", "boolean", "number"]},
-            "enum": {"type": "array", "items": {"type": "string"}},
-            "default": {"type": "string", "description": "Written as a string, coerced to the type"}
-        }, "required": ["name"]}},
-        "title": {"type": "string", "description": "The `# Title` (default: the name in Title Case)"},
-        "summary": {"type": "string", "description": "The paragraph under the title"},
-        "sections": {"type": "array", "description": "`##` sections in order", "items": {"type": "object", "properties": {
-            "type": {"type": "string", "enum": ["prerequisites", "free", "execution-steps", "success-criteria"]},
-            "heading": {"type": "string"},
-            "content": {"type": "string", "description": "Markdown; checklists (`- [ ] …`) for prerequisites and success criteria"}
-        }, "required": ["type"]}},
-        "phases": {"type": "array", "description": "Phases of the Execution Steps", "items": {"type": "object", "properties": {
-            "name": {"type": "string"},
-            "content": {"type": "string"},
-            "templates": {"type": "array", "items": {"type": "object", "properties": {
-                "template": {"type": "string", "description": "Template file, relative to the skill"},
-                "target": {"type": "string", "description": "Where it goes, with placeholders"},
-                "condition": {"type": "string", "description": "`Var=value`, `Var!=value`, `Var=a|b` or `Var`"}
-            }, "required": ["template", "target"]}}
-        }, "required": ["name"]}},
-        "templates": {"type": "array", "description": "Template files", "items": {"type": "object", "properties": {
-            "path": {"type": "string"}, "content": {"type": "string"}
-        }, "required": ["path", "content"]}}
-    })
+/// The parameters of type `P`.
+const fn parameters<P: Params + 'static>() -> Parameters {
+    Parameters {
+        schema: input_schema::<P>,
+        run: run::<P>,
+    }
 }
 
-fn name_only() -> Value {
-    object(
-        json!({"name": {"type": "string", "description": "The skill's name"}}),
-        &["name"],
-    )
+impl Builtin {
+    /// The tool's input schema, derived from its parameter type.
+    pub(crate) fn schema(&self) -> JsonObject {
+        (self.parameters.schema)()
+    }
+
+    /// The tool as MCP lists it.
+    pub(crate) fn tool(&self) -> Tool {
+        Tool::new(self.name, self.description, Arc::new(self.schema())).with_annotations(
+            ToolAnnotations::new()
+                .read_only(!self.writes)
+                .destructive(false)
+                .open_world(false),
+        )
+    }
+
+    /// Reads `arguments` as the tool's parameters and runs it for `caller` (who may use it).
+    pub(crate) fn run<'a>(
+        &self,
+        server: &'a SkillServer,
+        caller: &'a Caller,
+        arguments: &'a JsonObject,
+    ) -> Running<'a> {
+        (self.parameters.run)(server, caller, arguments)
+    }
+}
+
+fn run<'a, P: Params + 'static>(
+    server: &'a SkillServer,
+    caller: &'a Caller,
+    arguments: &'a JsonObject,
+) -> Running<'a> {
+    Box::pin(async move { P::parse(arguments)?.run(server, caller).await })
 }
 
 /// Every built-in tool, in listing order.
@@ -73,195 +92,108 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         description: "List the skills: name, description, tool name, revision. Paginated with `cursor`.",
         writes: false,
         role: Role::Reader,
-        schema: || {
-            object(
-                json!({"cursor": {"type": "string"}, "limit": {"type": "integer", "minimum": 1, "maximum": 500}}),
-                &[],
-            )
-        },
+        parameters: parameters::<ListSkills>(),
     },
     Builtin {
         name: "search_skills",
         description: "Find skills for a task by words; best first, name matches before description and body matches.",
         writes: false,
         role: Role::Reader,
-        schema: || {
-            object(
-                json!({"query": {"type": "string"}, "limit": {"type": "integer", "minimum": 1, "maximum": 100}}),
-                &["query"],
-            )
-        },
+        parameters: parameters::<SearchSkills>(),
     },
     Builtin {
         name: "get_skill",
         description: "The raw `SKILL.md` of a skill (current or a given revision) and the list of its files.",
         writes: false,
         role: Role::Reader,
-        schema: || {
-            object(
-                json!({"name": {"type": "string"}, "revision": {"type": "integer", "minimum": 1}}),
-                &["name"],
-            )
-        },
+        parameters: parameters::<GetSkill>(),
     },
     Builtin {
         name: "load_skill",
         description: "Load a skill's instructions, rendered with `arguments` when it takes any. Use when a task matches a skill's description.",
         writes: false,
         role: Role::Reader,
-        schema: || {
-            object(
-                json!({"name": {"type": "string"}, "arguments": {"type": "object"}}),
-                &["name"],
-            )
-        },
+        parameters: parameters::<LoadSkill>(),
     },
     Builtin {
         name: "skill_history",
         description: "Every revision of a skill: number, time, author, operation, message.",
         writes: false,
         role: Role::Reader,
-        schema: name_only,
+        parameters: parameters::<SkillHistory>(),
     },
     Builtin {
         name: "validate_skill",
         description: "Check a skill before creating it: give `skill` (the structured form create_skill takes). Returns every problem with its code.",
         writes: false,
         role: Role::Reader,
-        schema: || {
-            object(
-                json!({"skill": {"type": "object", "properties": spec_properties()}}),
-                &["skill"],
-            )
-        },
+        parameters: parameters::<ValidateSkill>(),
     },
     Builtin {
         name: "plan_skill",
         description: "Start here to author a skill: returns the Golden Path format guide and a plan template for `goal`.",
         writes: false,
         role: Role::Reader,
-        schema: || {
-            object(
-                json!({"goal": {"type": "string", "description": "What the skill should let an agent do"}}),
-                &["goal"],
-            )
-        },
+        parameters: parameters::<PlanSkill>(),
     },
     Builtin {
         name: "create_skill",
         description: "Create a skill from structured data (name, description, args, title, summary, sections, phases, templates). It is callable as a tool at once.",
         writes: true,
         role: Role::Author,
-        schema: || object(spec_properties(), &["name", "description"]),
+        parameters: parameters::<CreateSkill>(),
     },
     Builtin {
         name: "update_skill",
         description: "Change a skill: give `expected_revision` (from get_skill or list_skills) and the fields to replace; lists are replaced whole.",
         writes: true,
         role: Role::Author,
-        schema: || {
-            let mut properties = spec_properties();
-            if let Some(map) = properties.as_object_mut() {
-                map.insert(
-                    "expected_revision".into(),
-                    json!({"type": "integer", "minimum": 1}),
-                );
-            }
-            object(properties, &["name", "expected_revision"])
-        },
+        parameters: parameters::<UpdateSkill>(),
     },
     Builtin {
         name: "delete_skill",
         description: "Delete a skill (kept in history; it can be restored).",
         writes: true,
         role: Role::Author,
-        schema: || {
-            object(
-                json!({"name": {"type": "string"}, "expected_revision": {"type": "integer", "minimum": 1}}),
-                &["name", "expected_revision"],
-            )
-        },
+        parameters: parameters::<DeleteSkill>(),
     },
     Builtin {
         name: "rollback_skill",
         description: "Make an earlier revision of a skill current again, as a new revision.",
         writes: true,
         role: Role::Author,
-        schema: || {
-            object(
-                json!({"name": {"type": "string"}, "to_revision": {"type": "integer", "minimum": 1}, "expected_revision": {"type": "integer", "minimum": 1}}),
-                &["name", "to_revision", "expected_revision"],
-            )
-        },
+        parameters: parameters::<RollbackSkill>(),
     },
     Builtin {
         name: "list_api_keys",
         description: "List the API keys of this server: name, role, prefix, state, dates (never the keys).",
         writes: false,
         role: Role::Admin,
-        schema: || object(json!({}), &[]),
+        parameters: parameters::<ListApiKeys>(),
     },
     Builtin {
         name: "create_api_key",
         description: "Create an API key for an HTTP client and return it (shown once). Roles: reader (see and call skills), author (also change skills), admin (also manage keys).",
         writes: true,
         role: Role::Admin,
-        schema: || {
-            object(
-                json!({
-                    "name": {"type": "string", "description": "Unique among active keys; revisions made with the key record it"},
-                    "role": {"type": "string", "enum": ["reader", "author", "admin"]},
-                    "expires": {"type": "string", "description": "Lifetime such as `90m`, `12h`, `30d`, `2w`; none: until revoked"}
-                }),
-                &["name", "role"],
-            )
-        },
+        parameters: parameters::<CreateApiKey>(),
     },
     Builtin {
         name: "revoke_api_key",
         description: "Revoke the active API key with this name; every server refuses it from its next request on.",
         writes: true,
         role: Role::Admin,
-        schema: name_only,
+        parameters: parameters::<RevokeApiKey>(),
     },
 ];
 
-/// The format guide and plan template `plan_skill` returns.
-pub(crate) fn plan(goal: &str) -> String {
-    format!(
-        "# Planning a skill for: {goal}
-
-## The format
-
-A skill is a `SKILL.md`: YAML frontmatter, then markdown. Golden Path skills add typed arguments
-and a structured body, and become MCP tools whose parameters are the arguments.
-
-- `name`: kebab-case (`add-caching`); `description`: what it does and when to use it (\"Use when …\").
-- `args`: each `{{name (snake_case), description, required, type: string|boolean|number, enum, default (a string)}}`.
-  `service_name` is written `{{ServiceName}}` in the body, targets and templates.
-- Body: `# Title`, a summary paragraph, then sections: `prerequisites` (checklist), `execution-steps`
-  (phases `### Phase N: name` with steps and template references), `success-criteria` (checklist),
-  and `free` sections anywhere.
-- Template reference in a phase: `template` (a file you also give in `templates`), `target` (where it
-  goes, with placeholders), optional `condition` (`EndpointStyle=controller`, `Var!=x`, `Var=a|b`, `Var`).
-- Template files may keep or drop line blocks: `// {{{{#if redis}}}}` … `// {{{{/if}}}}`.
-
-## Plan template
-
-1. The task the skill performs, in one sentence; when an agent should use it.
-2. The arguments: which values change between uses (names, options with a fixed set of values → `enum`).
-3. Prerequisites: what must be true before starting.
-4. Phases: the steps in order; which files each creates (templates) and where (targets).
-5. Success criteria: how to check the result.
-
-Then call `validate_skill` with the structured skill, fix what it reports, and call `create_skill`.
-"
-    )
-}
-
 #[cfg(test)]
 mod tests {
+    use serde_json::{Value, json};
+    use skillpath_core::golden_path::spec::SkillSpec;
+
     use super::BUILTINS;
+    use crate::schemas::{input_schema, undocumented};
 
     /// The collision rule of `validate`, `scan` and the catalog uses core's list of built-in
     /// tool names; it must be exactly the tools this table serves, in the same order.
@@ -269,5 +201,138 @@ mod tests {
     fn builtin_names_are_cores_builtin_tools() {
         let names: Vec<&str> = BUILTINS.iter().map(|b| b.name).collect();
         assert_eq!(names, skillpath_core::tool_names::BUILTIN_TOOLS);
+    }
+
+    fn schema_of(tool: &str) -> Value {
+        let builtin = BUILTINS.iter().find(|b| b.name == tool).expect("a tool");
+        Value::Object(builtin.schema())
+    }
+
+    /// The names of the properties of `schema`, in order.
+    fn properties(schema: &Value) -> Vec<String> {
+        schema["properties"]
+            .as_object()
+            .map(|properties| properties.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// `create_skill` takes a `SkillSpec`: its schema is the one derived from `SkillSpec`
+    /// (descriptions aside), and its properties are every field `SkillSpec` serializes, so a
+    /// field added to the type is in the schema, and the schema has nothing the type does not
+    /// read.
+    #[test]
+    fn create_skill_s_schema_is_skill_spec_s() {
+        let schema = schema_of("create_skill");
+        let (mut shape, mut derived) = (schema.clone(), Value::Object(input_schema::<SkillSpec>()));
+        undocumented(&mut shape);
+        undocumented(&mut derived);
+        assert_eq!(shape, derived);
+        let every_field = SkillSpec {
+            name: "n".into(),
+            description: "d".into(),
+            tool_name: Some("t".into()),
+            license: Some("l".into()),
+            compatibility: Some("c".into()),
+            allowed_tools: Some("a".into()),
+            metadata: [("k".to_owned(), "v".to_owned())].into(),
+            args: vec![serde_json::from_value(json!({"name": "a"})).expect("an argument")],
+            title: Some("t".into()),
+            summary: Some("s".into()),
+            sections: vec![
+                serde_json::from_value(json!({"type": "free", "heading": "h"})).expect("a section"),
+            ],
+            phases: vec![serde_json::from_value(json!({"name": "p"})).expect("a phase")],
+            templates: vec![
+                serde_json::from_value(json!({"path": "p", "content": "c"})).expect("a file"),
+            ],
+        };
+        let fields: Vec<String> = serde_json::to_value(&every_field)
+            .expect("serializes")
+            .as_object()
+            .map(|fields| fields.keys().cloned().collect())
+            .unwrap_or_default();
+        assert_eq!(properties(&schema), fields);
+        assert_eq!(schema["required"], json!(["name", "description"]));
+        assert_eq!(schema["additionalProperties"], json!(false));
+    }
+
+    /// `validate_skill` checks the same structured form, and `update_skill` takes its fields
+    /// and the revision it changes.
+    #[test]
+    fn validate_and_update_take_the_spec_s_fields() {
+        let spec = schema_of("create_skill");
+        assert_eq!(schema_of("validate_skill")["properties"]["skill"], spec);
+        let update = schema_of("update_skill");
+        let mut expected = properties(&spec);
+        expected.push("expected_revision".to_owned());
+        assert_eq!(properties(&update), expected);
+        for (field, schema) in spec["properties"].as_object().expect("properties") {
+            assert_eq!(&update["properties"][field], schema, "{field}");
+        }
+        assert_eq!(update["required"], json!(["name", "expected_revision"]));
+    }
+
+    /// Every schema is plain: inline (no `$ref`, no `$defs`), no nullable types, no integer
+    /// formats, and every whole number has its bounds.
+    #[test]
+    fn schemas_are_plain() {
+        fn check(schema: &Value, at: &str) {
+            match schema {
+                Value::Object(object) => {
+                    for key in ["$ref", "$defs", "$schema", "format", "oneOf", "nullable"] {
+                        assert!(!object.contains_key(key), "{at}: `{key}` in {schema}");
+                    }
+                    if let Some(Value::Array(types)) = object.get("type") {
+                        panic!("{at}: a type list {types:?}");
+                    }
+                    if object.get("type") == Some(&json!("integer")) {
+                        assert!(object.contains_key("minimum"), "{at}: {schema}");
+                    }
+                    for (key, value) in object {
+                        check(value, &format!("{at}/{key}"));
+                    }
+                }
+                Value::Array(items) => {
+                    for (index, item) in items.iter().enumerate() {
+                        check(item, &format!("{at}/{index}"));
+                    }
+                }
+                _ => {}
+            }
+        }
+        for builtin in BUILTINS {
+            let schema = Value::Object(builtin.schema());
+            assert_eq!(schema["type"], json!("object"), "{}", builtin.name);
+            assert!(schema.get("title").is_none(), "{}", builtin.name);
+            check(&schema, builtin.name);
+        }
+    }
+
+    /// Whole-number arguments are checked as they are read: out of range, negative or a
+    /// fraction, the call is an error that names the argument and its range.
+    #[tokio::test]
+    async fn whole_numbers_out_of_range_are_errors_naming_the_argument() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = skillpath_store::SqliteStore::open(&dir.path().join("store.db")).expect("open");
+        let server =
+            crate::SkillServer::new(std::sync::Arc::new(store), crate::ServerOptions::default())
+                .await
+                .expect("a server");
+        let caller = crate::Caller::local();
+        let revisions = "expected a whole number from 1 to 9223372036854775807";
+        for (tool, arguments, message) in [
+            ("list_skills", json!({"limit": 0}), "argument `limit`: invalid value: integer `0`, expected a whole number from 1 to 500".to_owned()),
+            ("list_skills", json!({"limit": 501}), "argument `limit`: invalid value: integer `501`, expected a whole number from 1 to 500".to_owned()),
+            ("search_skills", json!({"query": "x", "limit": 101}), "argument `limit`: invalid value: integer `101`, expected a whole number from 1 to 100".to_owned()),
+            ("get_skill", json!({"name": "x", "revision": 0}), format!("argument `revision`: invalid value: integer `0`, {revisions}")),
+            ("delete_skill", json!({"name": "x", "expected_revision": -1}), format!("argument `expected_revision`: invalid value: integer `-1`, {revisions}")),
+            ("rollback_skill", json!({"name": "x", "to_revision": 1.5, "expected_revision": 2}), format!("argument `to_revision`: invalid type: floating point `1.5`, {revisions}")),
+            ("update_skill", json!({"name": "x", "expected_revision": 9_223_372_036_854_775_808_u64}), format!("argument `expected_revision`: invalid value: integer `9223372036854775808`, {revisions}")),
+        ] {
+            let builtin = BUILTINS.iter().find(|b| b.name == tool).expect("a tool");
+            let arguments = arguments.as_object().cloned().unwrap_or_default();
+            let refused = builtin.run(&server, &caller, &arguments).await;
+            assert_eq!(refused, Err(message), "{tool}");
+        }
     }
 }

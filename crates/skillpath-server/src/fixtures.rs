@@ -6,7 +6,8 @@
 //! (`test_simple_text`, `test://static-text`, `test_simple_prompt`, ...) and compare what comes
 //! back. skillpath serves skills, so without these it cannot pass them; with them, the suite
 //! exercises the same handler, transport and content types a skill uses. Every definition and
-//! behaviour lives here, so the server only asks this module first when the option is on.
+//! behaviour lives here; the handler that serves them first ([`crate::conformance`]) wraps the
+//! server's own, which knows nothing of them.
 //!
 //! Not offered, on purpose: sampling, elicitation, logging, the tasks extension and
 //! input-required results, which skillpath does not implement.
@@ -22,7 +23,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
 
-use crate::server::SkillServer;
+use crate::state::SkillServer;
 
 /// A 1×1 red PNG.
 const PNG: &str =

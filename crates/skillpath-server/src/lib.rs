@@ -7,18 +7,28 @@
 //! write through a tool goes to the store, then the catalog is reloaded and clients are told.
 //! Only this crate knows MCP types; rendering and validation are core's, storage is the store's.
 
+mod arguments;
 mod auth;
 mod authoring;
 mod builtin;
 pub mod catalog;
+mod catalog_tools;
+mod conformance;
 mod fixtures;
 pub mod folders;
+mod handler;
+mod key_tools;
+mod lists;
+mod notifications;
+mod pagination;
 mod resources;
-mod server;
+mod schemas;
 mod sessions;
+mod state;
+mod to_mcp;
 
 pub use auth::{Caller, KeyPolicy};
-pub use server::{DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
+pub use state::{DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
 
 /// How long a stdio server, once asked to stop, goes on reading requests already sent.
 const STDIO_SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
@@ -31,8 +41,23 @@ pub async fn serve_stdio(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     drain: std::time::Duration,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    if server.options().conformance_fixtures {
+        let handler = conformance::WithFixtures(server.clone());
+        stdio_until(handler, &server, shutdown, drain).await
+    } else {
+        stdio_until(server.clone(), &server, shutdown, drain).await
+    }
+}
+
+/// [`serve_stdio`] with `handler` answering the requests of `server`'s one session.
+async fn stdio_until(
+    handler: impl rmcp::ServerHandler,
+    server: &SkillServer,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    drain: std::time::Duration,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use rmcp::ServiceExt;
-    let running = server.clone().serve(rmcp::transport::stdio()).await?;
+    let running = handler.serve(rmcp::transport::stdio()).await?;
     let stop = running.cancellation_token();
     let mut waiting = std::pin::pin!(running.waiting());
     tokio::select! {
@@ -199,14 +224,24 @@ pub async fn serve_http(
     let draining = server.clone();
     let ready_server = server.clone();
     let ending = server.clone();
-    let service = StreamableHttpService::new(
-        move || Ok(server.for_session()),
+    let sessions: std::sync::Arc<_> =
         sessions::BoundedSessions::new(options.limits.max_sessions, options.limits.session_idle)
-            .into(),
-        config,
-    );
-    let router = axum::Router::new()
-        .nest_service("/mcp", service)
+            .into();
+    let mcp = axum::Router::new();
+    let mcp = if server.options().conformance_fixtures {
+        let session = move || Ok(conformance::WithFixtures(server.for_session()));
+        mcp.nest_service(
+            "/mcp",
+            StreamableHttpService::new(session, sessions, config),
+        )
+    } else {
+        let session = move || Ok(server.for_session());
+        mcp.nest_service(
+            "/mcp",
+            StreamableHttpService::new(session, sessions, config),
+        )
+    };
+    let router = mcp
         .layer(axum::middleware::from_fn_with_state(
             gate,
             auth::authenticate,
@@ -359,7 +394,7 @@ async fn accept(
             Err(error) => {
                 // Out of descriptors, or a connection reset before it was accepted: wait a
                 // moment rather than spin, and go on.
-                eprintln!("skillpath: accepting a connection failed: {error}");
+                tracing::warn!("accepting a connection failed: {error}");
                 tokio::time::sleep(std::time::Duration::from_millis(50)).await;
             }
         }

@@ -8,6 +8,7 @@ use crate::yaml::{self, Node, NodeKind};
 
 /// The type of an argument's value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ArgType {
     /// Any text (the default).
@@ -38,6 +39,7 @@ impl ArgType {
 
 /// One declared argument.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Arg {
     /// snake_case name; the tool parameter's name.
     pub name: String,

@@ -19,6 +19,7 @@ pub struct Located {
 
 /// The kinds of `##` section.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum SectionKind {
     /// `## Prerequisites`: a checklist.

@@ -18,6 +18,7 @@ use crate::yaml;
 
 /// A skill as structured data.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SkillSpec {
     /// The skill's name (kebab-case; also its folder's name).
@@ -66,6 +67,7 @@ pub struct SkillSpec {
 
 /// A `##` section.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SectionSpec {
     /// `prerequisites`, `free`, `execution-steps` or `success-criteria`.
@@ -82,6 +84,7 @@ pub struct SectionSpec {
 
 /// A phase of the Execution Steps.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PhaseSpec {
     /// The phase's name (after `Phase N:`).
@@ -96,6 +99,7 @@ pub struct PhaseSpec {
 
 /// A template reference of a phase.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct TemplateRefSpec {
     /// The template file, relative to the skill folder.
@@ -109,6 +113,7 @@ pub struct TemplateRefSpec {
 
 /// A file of the skill.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct TemplateFile {
     /// Path relative to the skill folder.

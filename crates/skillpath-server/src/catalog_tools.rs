@@ -1,0 +1,164 @@
+//! The built-in tools that read the catalog: `list_skills`, `search_skills`, `get_skill`,
+//! `load_skill` and `skill_history`, each with its parameter type.
+
+use std::fmt::Write as _;
+
+use rmcp::model::JsonObject;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+use skillpath_store::ListFilter;
+
+use crate::arguments::{Params, Revision, Whole};
+use crate::auth::Caller;
+use crate::state::SkillServer;
+use crate::to_mcp::{skill_content, store_error};
+
+/// `list_skills`: a page of the skills, with what the folder sync could not load or left out.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct ListSkills {
+    cursor: Option<String>,
+    limit: Option<Whole<1, 500>>,
+}
+
+impl Params for ListSkills {
+    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+        let limit = self.limit.map_or(100, Whole::count);
+        let page = server
+            .store()
+            .list(ListFilter::default(), self.cursor, limit)
+            .await
+            .map_err(store_error)?;
+        let items: Vec<Value> = page
+            .items
+            .iter()
+            .map(|s| serde_json::json!({"name": s.name, "description": s.description, "tool_name": s.tool_name, "revision": s.revision}))
+            .collect();
+        // Folders the server could not load, and skills left out for another of their
+        // name, are listed with every page, so an agent (or its user) learns why a skill
+        // it expects is missing or is not the one it expects.
+        let skipped: Vec<Value> = server
+            .folder_report()
+            .skipped
+            .iter()
+            .map(|folder| folder.to_json())
+            .collect();
+        let shadowed = server.shadowed().await.map_err(store_error)?;
+        Ok(serde_json::to_string_pretty(&serde_json::json!({
+            "skills": items,
+            "next_cursor": page.next_cursor,
+            "skipped_folders": skipped,
+            "shadowed": shadowed,
+        }))
+        .unwrap_or_default())
+    }
+}
+
+/// `search_skills`: the skills that match words, best first.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct SearchSkills {
+    query: String,
+    limit: Option<Whole<1, 100>>,
+}
+
+impl Params for SearchSkills {
+    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+        let query = self.query.as_str();
+        let limit = self.limit.map_or(10, Whole::count);
+        let hits = server
+            .store()
+            .search(query, limit)
+            .await
+            .map_err(store_error)?;
+        if hits.is_empty() {
+            return Ok(format!("No skill matches `{query}`."));
+        }
+        let mut text = String::new();
+        for hit in hits {
+            let _ = writeln!(
+                text,
+                "- {}: {}\n  match: {}",
+                hit.name, hit.description, hit.snippet
+            );
+        }
+        text.push_str("\nLoad one with `load_skill`.");
+        Ok(text)
+    }
+}
+
+/// `get_skill`: a skill's `SKILL.md` as stored, current or at a revision, and its files.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct GetSkill {
+    name: String,
+    revision: Option<Revision>,
+}
+
+impl Params for GetSkill {
+    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+        let skill = server
+            .store()
+            .get(&self.name, self.revision.map(Whole::get))
+            .await
+            .map_err(store_error)?;
+        let files: Vec<Value> = skill
+            .snapshot
+            .files
+            .iter()
+            .map(|f| serde_json::json!({"path": f.path, "size": f.bytes.len(), "sha256": f.sha256()}))
+            .collect();
+        Ok(serde_json::to_string_pretty(&serde_json::json!({
+            "name": skill.name,
+            "revision": skill.revision,
+            "deleted": skill.deleted,
+            "skill_md": skill.snapshot.skill_md,
+            "files": files,
+        }))
+        .unwrap_or_default())
+    }
+}
+
+/// `load_skill`: a skill's instructions, rendered with the arguments given.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct LoadSkill {
+    name: String,
+    arguments: Option<JsonObject>,
+}
+
+impl Params for LoadSkill {
+    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+        let skill_name = self.name.as_str();
+        let catalog = server.catalog();
+        let skill = catalog.skill(skill_name).ok_or_else(|| {
+            format!(
+                "no skill named `{skill_name}`; find skills with `search_skills` or `list_skills`"
+            )
+        })?;
+        let markdown = server
+            .render_skill(skill, &self.arguments.unwrap_or_default())
+            .map_err(|error| error.to_string())?;
+        Ok(skill_content(skill, &markdown))
+    }
+}
+
+/// `skill_history`: every revision of a skill.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct SkillHistory {
+    #[schemars(description = "The skill's name")]
+    name: String,
+}
+
+impl Params for SkillHistory {
+    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+        let revisions = server
+            .store()
+            .history(&self.name)
+            .await
+            .map_err(store_error)?;
+        Ok(serde_json::to_string_pretty(&revisions).unwrap_or_default())
+    }
+}

@@ -1,0 +1,278 @@
+//! The MCP handler: answers each request by dispatching to the state ([`crate::state`]), the
+//! MCP views of the catalog ([`crate::to_mcp`]), the built-in tools ([`crate::builtin`]),
+//! resources, pagination and notifications. It decides nothing of its own but the protocol's
+//! checks on what a request may hold.
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, GetSkillRequestParams,
+    GetSkillResult, Implementation, InitializeRequestParams, InitializeResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
+    PaginatedRequestParams, PromptMessage, ReadResourceDirectoryRequestParams,
+    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Role, ServerCapabilities, ServerConfig, SubscribeRequestParams,
+    SubscriptionFilter, Tool, UnsubscribeRequestParams,
+};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use skillpath_store::keys::Role as KeyRole;
+
+use crate::auth::Caller;
+use crate::builtin::BUILTINS;
+use crate::pagination::page_of;
+use crate::state::SkillServer;
+use crate::to_mcp::{
+    completion, error_result, instructions, resource_templates, skill_content, skill_entry,
+    text_result,
+};
+use crate::{notifications, resources};
+
+/// The largest `initialize` parameters a session keeps (what a client says of itself, with
+/// its capabilities, is a few hundred bytes).
+const MAX_INITIALIZE_BYTES: usize = 16 * 1024;
+
+/// What a tool call gets once the server is closing.
+const SHUTTING_DOWN: &str =
+    "the server is shutting down and takes no more calls; call again once it is back";
+
+impl ServerHandler for SkillServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_prompts()
+                .enable_prompts_list_changed()
+                .enable_resources()
+                .enable_resources_list_changed()
+                .enable_resources_subscribe()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .enable_completions()
+                .enable_skills_with_directory_read()
+                .build(),
+        )
+        .with_server_info(Implementation::new("skillpath", env!("CARGO_PKG_VERSION")))
+        .with_instructions(instructions(&self.catalog()))
+    }
+
+    /// Any tool by name, whoever asks (the SDK reads its schema to check requests; calling it
+    /// still checks the caller's role).
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        let catalog = self.catalog();
+        self.tools(&catalog, KeyRole::Admin)
+            .iter()
+            .find(|tool| tool.name == name)
+            .cloned()
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let cursor = request.and_then(|r| r.cursor);
+        let catalog = self.catalog();
+        let tools = self.tools(&catalog, Caller::of(&context).role);
+        page_of(tools, cursor.as_deref(), self.page_size())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let Some(_in_flight) = self.begin_call() else {
+            return Ok(error_result(SHUTTING_DOWN));
+        };
+        let arguments = request.arguments.unwrap_or_default();
+        if let Some(builtin) = BUILTINS.iter().find(|b| b.name == request.name) {
+            if builtin.writes && self.read_only() {
+                return Err(McpError::invalid_params(
+                    format!("`{}` writes, and this server is read-only", builtin.name),
+                    None,
+                ));
+            }
+            let caller = Caller::of(&context);
+            if let Some(refusal) = caller.refusal(&format!("`{}`", builtin.name), builtin.role) {
+                return Err(McpError::invalid_params(refusal, None));
+            }
+            return Ok(match builtin.run(self, &caller, &arguments).await {
+                Ok(text) => text_result(text),
+                Err(message) => error_result(message),
+            });
+        }
+        let catalog = self.catalog();
+        let Some(skill) = catalog.tool(&request.name) else {
+            return Err(McpError::invalid_params(
+                format!("unknown tool `{}`", request.name),
+                None,
+            ));
+        };
+        Ok(match self.render_skill(skill, &arguments) {
+            Ok(markdown) => text_result(skill_content(skill, &markdown)),
+            Err(error) => error_result(error.to_string()),
+        })
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let cursor = request.and_then(|r| r.cursor);
+        let catalog = self.catalog();
+        let all = self.resource_list(&catalog);
+        page_of(all, cursor.as_deref(), self.page_size())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            resource_templates(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let contents = resources::read(&self.catalog(), &request.uri)?;
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        let cursor = request.and_then(|r| r.cursor);
+        let catalog = self.catalog();
+        let prompts = self.prompt_list(&catalog);
+        page_of(prompts, cursor.as_deref(), self.page_size())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        let arguments = request.arguments.unwrap_or_default();
+        let catalog = self.catalog();
+        let Some(skill) = catalog.tool(&request.name) else {
+            return Err(McpError::invalid_params(
+                format!("unknown prompt `{}`", request.name),
+                None,
+            ));
+        };
+        let markdown = self
+            .render_skill(skill, &arguments)
+            .map_err(|error| McpError::invalid_params(error.to_string(), None))?;
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(
+            Role::User,
+            skill_content(skill, &markdown),
+        )])
+        .with_description(skill.stored.description.clone())
+        .into())
+    }
+
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, McpError> {
+        let cursor = request.and_then(|r| r.cursor);
+        let entries: Vec<rmcp::model::Skill> = self
+            .catalog()
+            .skills()
+            .filter_map(|skill| skill_entry(skill).ok())
+            .collect();
+        page_of(&entries, cursor.as_deref(), self.page_size())
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, McpError> {
+        let catalog = self.catalog();
+        let entry = rmcp::model::skill_name_from_uri(&request.uri)
+            .and_then(|name| catalog.skill(name))
+            .and_then(|skill| skill_entry(skill).ok())
+            .filter(|entry| entry.uri == request.uri)
+            .ok_or_else(|| {
+                McpError::invalid_params(format!("no skill at `{}`", request.uri), None)
+            })?;
+        Ok(GetSkillResult::new(entry))
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, McpError> {
+        let children = resources::directory(&self.catalog(), &request.uri)?;
+        page_of(&children, request.cursor.as_deref(), self.page_size())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        completion(&self.catalog(), &request)
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(requested.clone())
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
+        notifications::listen(self, context).await
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, McpError> {
+        // A session keeps what its client said of itself for as long as it lives.
+        let size = serde_json::to_vec(&request).map_or(usize::MAX, |bytes| bytes.len());
+        if size > MAX_INITIALIZE_BYTES {
+            return Err(McpError::invalid_params(
+                format!(
+                    "the `initialize` parameters (`clientInfo`, capabilities) are {size} bytes; the limit is {MAX_INITIALIZE_BYTES}"
+                ),
+                None,
+            ));
+        }
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.subscribe_to(request.uri, resources::is_skill_uri)
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.unsubscribe_from(&request.uri);
+        Ok(())
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        notifications::follow_for_session(self, context);
+    }
+}

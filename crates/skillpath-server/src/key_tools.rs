@@ -1,0 +1,80 @@
+//! The built-in tools that manage API keys, for admins: `list_api_keys`, `create_api_key` and
+//! `revoke_api_key`, each with its parameter type.
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::Deserialize;
+use skillpath_store::keys::{self, Role};
+
+use crate::arguments::Params;
+use crate::auth::Caller;
+use crate::state::SkillServer;
+use crate::to_mcp::store_error;
+
+/// `list_api_keys`: every key, never the keys themselves.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct ListApiKeys {}
+
+impl Params for ListApiKeys {
+    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+        let keys = server.store().list_keys().await.map_err(store_error)?;
+        serde_json::to_string_pretty(&serde_json::json!({ "keys": keys }))
+            .map_err(|error| error.to_string())
+    }
+}
+
+/// `create_api_key`: a new key, shown once.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct CreateApiKey {
+    #[schemars(description = "Unique among active keys; revisions made with the key record it")]
+    name: String,
+    #[schemars(schema_with = "role_names")]
+    role: String,
+    #[schemars(description = "Lifetime such as `90m`, `12h`, `30d`, `2w`; none: until revoked")]
+    expires: Option<String>,
+}
+
+/// The schema of a role: one of the roles' names, least first.
+fn role_names(_: &mut SchemaGenerator) -> Schema {
+    let names: Vec<&str> = Role::ALL.into_iter().map(Role::as_str).collect();
+    json_schema!({"type": "string", "enum": names})
+}
+
+impl Params for CreateApiKey {
+    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+        let role = self.role.as_str();
+        let role = Role::parse(role)
+            .ok_or_else(|| format!("`{role}` is not a role: use `reader`, `author` or `admin`"))?;
+        let lifetime = match self.expires.as_deref() {
+            Some(text) => Some(keys::parse_lifetime(text)?),
+            None => None,
+        };
+        let created = keys::create(server.store(), &self.name, role, lifetime)
+            .await
+            .map_err(store_error)?;
+        serde_json::to_string_pretty(&created).map_err(|error| error.to_string())
+    }
+}
+
+/// `revoke_api_key`: the active key of a name refused from now on.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct RevokeApiKey {
+    #[schemars(description = "The API key's name")]
+    name: String,
+}
+
+impl Params for RevokeApiKey {
+    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+        let info = server
+            .store()
+            .revoke_key(&self.name)
+            .await
+            .map_err(store_error)?;
+        Ok(format!(
+            "Revoked the API key `{}` ({}).",
+            info.name, info.prefix
+        ))
+    }
+}

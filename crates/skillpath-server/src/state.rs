@@ -1,0 +1,471 @@
+//! The server's shared state: the store, the catalog and its reloads (after a write, after a
+//! change by another process), the change channel every listener hears, the folder report, and
+//! the shutdown and readiness bookkeeping. One [`SkillServer`] handle per session shares it.
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, RwLock};
+
+use rmcp::ErrorData as McpError;
+use rmcp::model::JsonObject;
+use skillpath_core::golden_path::render::{self, ArgumentsError, RenderLimits};
+use skillpath_store::folder::FolderDiagnostics;
+use skillpath_store::{ShadowedSkill, Store, StoreError};
+use tokio::sync::broadcast;
+
+use crate::catalog::{Catalog, CatalogSkill};
+
+/// How skills become tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolsMode {
+    /// One tool per skill, plus the built-in tools.
+    PerSkill,
+    /// Only the built-in tools; skills are found with `search_skills` and loaded with `load_skill`.
+    Loader,
+    /// One tool per skill up to this many skills, the loader above (clients cap their tools).
+    Auto(usize),
+}
+
+/// The default `Auto` threshold: the smallest tool cap among popular clients.
+pub const DEFAULT_TOOL_THRESHOLD: usize = 40;
+
+/// How the server behaves.
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    /// Hide and refuse every tool that writes.
+    pub read_only: bool,
+    /// Per-skill tools or the loader.
+    pub tools: ToolsMode,
+    /// Items per page of every list.
+    pub page_size: usize,
+    /// Also serve the MCP conformance suite's fixtures (`fixtures`); for that suite only.
+    pub conformance_fixtures: bool,
+    /// Bounds on every render (a skill's tool, `load_skill`, a prompt). Renders run on the
+    /// server's worker threads without waiting, so at most as many run at once as there are
+    /// workers, each within these bounds.
+    pub render_limits: RenderLimits,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            read_only: false,
+            tools: ToolsMode::Auto(DEFAULT_TOOL_THRESHOLD),
+            page_size: 100,
+            conformance_fixtures: false,
+            render_limits: RenderLimits::default(),
+        }
+    }
+}
+
+struct Inner {
+    store: Arc<dyn Store>,
+    catalog: RwLock<Arc<Catalog>>,
+    /// Held while loading and replacing the catalog, so that a slow load never replaces the
+    /// catalog of a later one.
+    reloading: tokio::sync::Mutex<()>,
+    changes: broadcast::Sender<Announcement>,
+    options: ServerOptions,
+    /// What the last folder sync could not load, and what it left out for another skill of
+    /// the same name, for `list_skills` to show.
+    folder_report: RwLock<Arc<FolderReport>>,
+    /// Cancelled when the server is asked to stop: from then on a tool call is refused, and
+    /// the transports end their streams once the calls in flight are answered.
+    closing: tokio_util::sync::CancellationToken,
+    /// How many tool calls are being answered (every write is one).
+    in_flight: tokio::sync::watch::Sender<usize>,
+    /// How many tool calls were ever started, to tell when calls have stopped coming.
+    calls: std::sync::atomic::AtomicU64,
+    /// Why the last sync of the skill folders failed, while it keeps failing.
+    sync_problem: RwLock<Option<String>>,
+}
+
+/// One tool call being answered; counted in [`Inner::in_flight`] for as long as it lives.
+pub(crate) struct InFlight(tokio::sync::watch::Sender<usize>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.send_modify(|count| *count = count.saturating_sub(1));
+    }
+}
+
+/// What the last folder sync said about the folders, for `list_skills`.
+#[derive(Debug, Default)]
+pub(crate) struct FolderReport {
+    /// The skill folders that cannot be loaded, with why.
+    pub(crate) skipped: Vec<FolderDiagnostics>,
+    /// The skills left out for another of the same name, with the one kept.
+    pub(crate) shadowed: Vec<ShadowedSkill>,
+}
+
+/// The skillpath MCP server: a cheap handle, cloned for every session.
+#[derive(Clone)]
+pub struct SkillServer {
+    inner: Arc<Inner>,
+    /// The resource URIs this session subscribed to with `resources/subscribe`.
+    subscriptions: Arc<Mutex<BTreeSet<String>>>,
+}
+
+impl SkillServer {
+    /// A server over `store`, with the catalog loaded.
+    pub async fn new(
+        store: Arc<dyn Store>,
+        options: ServerOptions,
+    ) -> Result<SkillServer, StoreError> {
+        let catalog = Catalog::load(store.as_ref()).await?;
+        let (changes, _) = broadcast::channel(16);
+        Ok(SkillServer {
+            inner: Arc::new(Inner {
+                store,
+                catalog: RwLock::new(Arc::new(catalog)),
+                reloading: tokio::sync::Mutex::new(()),
+                changes,
+                options,
+                folder_report: RwLock::default(),
+                closing: tokio_util::sync::CancellationToken::new(),
+                in_flight: tokio::sync::watch::channel(0).0,
+                calls: std::sync::atomic::AtomicU64::new(0),
+                sync_problem: RwLock::default(),
+            }),
+            subscriptions: Arc::default(),
+        })
+    }
+
+    /// A handle for a new session: the same catalog and store, no resource subscriptions yet.
+    pub fn for_session(&self) -> SkillServer {
+        SkillServer {
+            inner: Arc::clone(&self.inner),
+            subscriptions: Arc::default(),
+        }
+    }
+
+    /// This session's resource subscriptions.
+    pub(crate) fn subscribed(&self) -> Vec<String> {
+        self.subscriptions
+            .lock()
+            .map(|uris| uris.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The current catalog.
+    pub fn catalog(&self) -> Arc<Catalog> {
+        self.inner
+            .catalog
+            .read()
+            .map(|c| Arc::clone(&c))
+            .unwrap_or_default()
+    }
+
+    /// Records what the last folder sync could not load (`skipped`) and left out for another
+    /// skill of the same name (`shadowed`).
+    pub fn set_folder_report(&self, skipped: Vec<FolderDiagnostics>, shadowed: Vec<ShadowedSkill>) {
+        if let Ok(mut current) = self.inner.folder_report.write() {
+            *current = Arc::new(FolderReport { skipped, shadowed });
+        }
+    }
+
+    /// Every skill this server leaves out for another of the same name, with the one it
+    /// serves: what the folder sync left out (discovery's project over user, an import's
+    /// first of two folders, the store's own over a user skill) and what the store's view
+    /// hides (a shared skill under the project's), each once, the folder sync's first.
+    pub async fn shadowed(&self) -> Result<Vec<ShadowedSkill>, StoreError> {
+        let mut shadowed = self.folder_report().shadowed.clone();
+        for hidden in self.store().shadowed().await? {
+            if !shadowed
+                .iter()
+                .any(|known| known.name == hidden.name && known.path == hidden.path)
+            {
+                shadowed.push(hidden);
+            }
+        }
+        Ok(shadowed)
+    }
+
+    /// Stops taking tool calls: every call from now on is refused with a clean error, so
+    /// that a shutdown can wait for the calls in flight ([`SkillServer::drained`]).
+    pub(crate) fn begin_shutdown(&self) {
+        self.inner.closing.cancel();
+    }
+
+    /// Cancelled once [`SkillServer::begin_shutdown`] was called.
+    pub(crate) fn closing(&self) -> tokio_util::sync::CancellationToken {
+        self.inner.closing.clone()
+    }
+
+    /// Completes when no tool call is being answered.
+    pub(crate) async fn drained(&self) {
+        let mut count = self.inner.in_flight.subscribe();
+        let _ = count.wait_for(|count| *count == 0).await;
+    }
+
+    /// Records why syncing the skill folders fails (`None` once it works again).
+    pub(crate) fn set_sync_problem(&self, problem: Option<String>) {
+        if let Ok(mut current) = self.inner.sync_problem.write() {
+            *current = problem;
+        }
+    }
+
+    /// What a readiness check reports: the store answering within `deadline`, its change
+    /// signals flowing, and the folder sync working. `Ok` with what was checked, or `Err` with
+    /// what is wrong, as JSON.
+    pub(crate) async fn readiness(
+        &self,
+        deadline: std::time::Duration,
+    ) -> Result<serde_json::Value, serde_json::Value> {
+        let store = match tokio::time::timeout(deadline, self.store().check()).await {
+            Ok(Ok(())) => None,
+            Ok(Err(error)) => Some(error.to_string()),
+            Err(_) => Some(format!(
+                "the database did not answer within {} ms",
+                deadline.as_millis()
+            )),
+        };
+        let folders = self
+            .inner
+            .sync_problem
+            .read()
+            .ok()
+            .and_then(|problem| problem.clone());
+        let following = self.store().following_changes();
+        let changes = match following {
+            None => "not followed",
+            Some(true) => "following",
+            Some(false) => "reconnecting: changes by other servers are not heard meanwhile",
+        };
+        let ready = store.is_none() && folders.is_none() && following != Some(false);
+        let report = serde_json::json!({
+            "ready": ready,
+            "store": store.unwrap_or_else(|| "ok".to_owned()),
+            "changes": changes,
+            "folders": folders.map_or_else(|| "ok".to_owned(), |problem| format!("the last sync failed: {problem}")),
+            "skills": self.catalog().len(),
+        });
+        if ready { Ok(report) } else { Err(report) }
+    }
+
+    /// How many tool calls were ever started.
+    pub(crate) fn calls_started(&self) -> u64 {
+        self.inner.calls.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Counts a tool call in flight for as long as the guard lives.
+    fn in_flight(&self) -> InFlight {
+        self.inner
+            .calls
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.in_flight.send_modify(|count| *count += 1);
+        InFlight(self.inner.in_flight.clone())
+    }
+
+    /// What the last folder sync said about the folders.
+    pub(crate) fn folder_report(&self) -> Arc<FolderReport> {
+        self.inner
+            .folder_report
+            .read()
+            .map(|report| Arc::clone(&report))
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn store(&self) -> &dyn Store {
+        self.inner.store.as_ref()
+    }
+
+    /// The store, to share with the HTTP layer (which checks API keys in it).
+    pub(crate) fn shared_store(&self) -> Arc<dyn Store> {
+        Arc::clone(&self.inner.store)
+    }
+
+    pub(crate) fn read_only(&self) -> bool {
+        self.inner.options.read_only
+    }
+
+    /// Reloads the catalog from the store and tells every connected client the lists changed.
+    pub async fn refresh(&self) -> Result<(), StoreError> {
+        self.reload(false).await.map(|_| ())
+    }
+
+    /// Reloads what changed in the store into the catalog; with `only_if_changed`, tells the
+    /// clients only when some skill's revision differs (one added, changed or removed).
+    /// Whether the catalog changed.
+    async fn reload(&self, only_if_changed: bool) -> Result<bool, StoreError> {
+        let _reloading = self.inner.reloading.lock().await;
+        let changed = match self.catalog().reloaded(self.store()).await? {
+            Some(catalog) => {
+                if let Ok(mut current) = self.inner.catalog.write() {
+                    *current = Arc::new(catalog);
+                }
+                true
+            }
+            None => false,
+        };
+        if changed || !only_if_changed {
+            self.announce_changes();
+        }
+        Ok(changed)
+    }
+
+    /// Follows the changes anyone makes to the store (another server on the same database,
+    /// `skillpath import`), when the store can tell ([`Store::watch_changes`]): after each burst
+    /// of change signals, reloads the catalog and notifies clients if it differs (the server's
+    /// own writes have already refreshed it, so they announce nothing twice). Whether the
+    /// store offers changes to follow; the follower stops when the server is gone. Call it
+    /// inside a tokio runtime.
+    pub fn follow_store(&self) -> bool {
+        let Some(mut changes) = self.inner.store.watch_changes() else {
+            return false;
+        };
+        let inner = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            use broadcast::error::{RecvError, TryRecvError};
+            loop {
+                if let Err(RecvError::Closed) = changes.recv().await {
+                    return;
+                }
+                // One reload for the burst: drop the signals already queued behind this one.
+                while matches!(changes.try_recv(), Ok(()) | Err(TryRecvError::Lagged(_))) {}
+                let Some(inner) = inner.upgrade() else {
+                    return;
+                };
+                let server = SkillServer {
+                    inner,
+                    subscriptions: Arc::default(),
+                };
+                if let Err(error) = server.reload(true).await {
+                    tracing::warn!(
+                        "reloading the skills after a change in the store failed: {error}"
+                    );
+                }
+            }
+        });
+        true
+    }
+
+    /// Tells every connected client what changed in its lists.
+    pub(crate) fn announce_changes(&self) {
+        let _ = self.inner.changes.send(Announcement::Changes);
+    }
+
+    /// Tells every connected client that every list changed, whatever the catalog holds (the
+    /// conformance suite's trigger tools ask for that).
+    pub(crate) fn announce_every_list(&self) {
+        let _ = self.inner.changes.send(Announcement::EveryList);
+    }
+
+    /// The change channel, from now on: one signal per change to announce.
+    pub(crate) fn changes(&self) -> broadcast::Receiver<Announcement> {
+        self.inner.changes.subscribe()
+    }
+
+    /// How the server was asked to behave.
+    pub(crate) fn options(&self) -> &ServerOptions {
+        &self.inner.options
+    }
+
+    /// Whether skills are served as tools of their own with `catalog` (else through the
+    /// loader).
+    pub(crate) fn per_skill_tools(&self, catalog: &Catalog) -> bool {
+        match self.inner.options.tools {
+            ToolsMode::PerSkill => true,
+            ToolsMode::Loader => false,
+            ToolsMode::Auto(threshold) => catalog.len() <= threshold,
+        }
+    }
+
+    /// Items per page of every list (at least one).
+    pub(crate) fn page_size(&self) -> usize {
+        self.inner.options.page_size.max(1)
+    }
+
+    /// Starts a tool call, counted in flight for as long as the guard lives; `None` once the
+    /// server is closing, when no call is taken. Counted before the check, so a shutdown that
+    /// begins between the two still waits for the call.
+    pub(crate) fn begin_call(&self) -> Option<InFlight> {
+        let call = self.in_flight();
+        (!self.inner.closing.is_cancelled()).then_some(call)
+    }
+
+    /// Subscribes this session to `uri`, a resource of this server by `known` (a skill's
+    /// resource not there yet may appear later), within [`MAX_SUBSCRIPTIONS`].
+    pub(crate) fn subscribe_to(
+        &self,
+        uri: String,
+        known: impl Fn(&str) -> bool,
+    ) -> Result<(), McpError> {
+        if uri.len() > MAX_SUBSCRIBED_URI_BYTES {
+            return Err(McpError::invalid_params(
+                format!(
+                    "a resource URI of {} bytes; the limit is {MAX_SUBSCRIBED_URI_BYTES}",
+                    uri.len()
+                ),
+                None,
+            ));
+        }
+        if !known(&uri) {
+            return Err(McpError::invalid_params(
+                format!(
+                    "`{uri}` is not a resource of this server: skill resources are \
+                     `skill://<name>/<path>`"
+                ),
+                None,
+            ));
+        }
+        if let Ok(mut uris) = self.subscriptions.lock() {
+            if uris.len() >= MAX_SUBSCRIPTIONS && !uris.contains(&uri) {
+                return Err(McpError::invalid_params(
+                    format!(
+                        "this session has {MAX_SUBSCRIPTIONS} subscriptions, the limit; unsubscribe from one first"
+                    ),
+                    None,
+                ));
+            }
+            uris.insert(uri);
+        }
+        Ok(())
+    }
+
+    /// How many handles hold the shared state (sessions, their listeners), for tests that
+    /// check a session lets go of it.
+    #[cfg(test)]
+    pub(crate) fn handles(&self) -> usize {
+        Arc::strong_count(&self.inner)
+    }
+
+    /// Ends this session's subscription to `uri`, if it had one.
+    pub(crate) fn unsubscribe_from(&self, uri: &str) {
+        if let Ok(mut uris) = self.subscriptions.lock() {
+            uris.remove(uri);
+        }
+    }
+
+    /// Renders `skill` with `arguments` within the server's render limits; argument problems
+    /// (a limit among them) become the error text.
+    pub(crate) fn render_skill(
+        &self,
+        skill: &CatalogSkill,
+        arguments: &JsonObject,
+    ) -> Result<String, ArgumentsError> {
+        let files = skill.files();
+        render::render_within(
+            &skill.skill_md,
+            &skill.golden,
+            &files,
+            arguments,
+            &self.inner.options.render_limits,
+        )
+        .map(|rendered| rendered.markdown)
+    }
+}
+
+/// The most resource subscriptions one session holds.
+const MAX_SUBSCRIPTIONS: usize = 1000;
+
+/// The longest resource URI a session may subscribe to.
+const MAX_SUBSCRIBED_URI_BYTES: usize = 2048;
+
+/// What a signal on the server's change channel asks its listeners to announce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Announcement {
+    /// What changed between the catalog a listener last saw and the current one.
+    Changes,
+    /// Every list, changed or not.
+    EveryList,
+}

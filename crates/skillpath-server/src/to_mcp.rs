@@ -1,0 +1,365 @@
+//! Skillpath's things as MCP types: a skill as a tool, a prompt, a Skills-extension entry and
+//! loaded content; the resource templates; tool results, a store's errors among them; and the
+//! server's instructions.
+
+use std::sync::Arc;
+
+use rmcp::ErrorData as McpError;
+use rmcp::model::{
+    CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult, CompletionInfo,
+    ContentBlock, Prompt, PromptArgument, Reference, ResourceTemplate, SkillFrontmatter,
+    SkillResource, SkillResources, Tool, ToolAnnotations,
+};
+use skillpath_core::golden_path::schema;
+use skillpath_store::StoreError;
+
+use crate::catalog::{Catalog, CatalogSkill};
+use crate::state::SkillServer;
+
+impl SkillServer {
+    /// The skills the Skills extension (`skills/list`, `skills/get`) leaves out, each with why.
+    pub fn unlisted_skills(&self) -> Vec<(String, String)> {
+        self.catalog()
+            .skills()
+            .filter_map(|skill| {
+                skill_entry(skill)
+                    .err()
+                    .map(|why| (skill.stored.name.clone(), why))
+            })
+            .collect()
+    }
+}
+
+/// The resource templates: a skill's `SKILL.md` and its other files.
+pub(crate) fn resource_templates() -> Vec<ResourceTemplate> {
+    vec![
+        ResourceTemplate::new("skill://{name}/SKILL.md", "skill")
+            .with_description("A skill's SKILL.md, as stored (not rendered)")
+            .with_mime_type("text/markdown"),
+        ResourceTemplate::new("skill://{name}/{path}", "skill-file")
+            .with_description("A file of a skill: a template, script or reference, as stored"),
+    ]
+}
+
+/// A skill as MCP lists it as the prompt `name`: its arguments as the prompt's.
+pub(crate) fn skill_prompt(name: &str, skill: &CatalogSkill) -> Prompt {
+    let arguments: Vec<PromptArgument> = skill
+        .golden
+        .args
+        .iter()
+        .map(|arg| {
+            let mut argument = PromptArgument::new(arg.name.clone()).with_required(arg.required);
+            if let Some(description) = &arg.description {
+                argument = argument.with_description(description.clone());
+            }
+            argument
+        })
+        .collect();
+    Prompt::new(
+        name.to_owned(),
+        Some(skill.stored.description.clone()),
+        Some(arguments),
+    )
+}
+
+/// A skill's tool as MCP lists it: its description, and its arguments as the input schema.
+pub(crate) fn skill_tool(tool_name: &str, skill: &CatalogSkill) -> Tool {
+    let input = schema::input_schema(&skill.golden.args);
+    Tool::new(
+        tool_name.to_owned(),
+        skill.stored.description.clone(),
+        Arc::new(input.as_object().cloned().unwrap_or_default()),
+    )
+    .with_annotations(
+        ToolAnnotations::new()
+            .read_only(true)
+            .idempotent(true)
+            .open_world(false),
+    )
+}
+
+/// The skill's content as a loaded skill: wrapped so clients can recognise and keep it, with
+/// its base URI and the list of its files (not their content).
+pub(crate) fn skill_content(skill: &CatalogSkill, markdown: &str) -> String {
+    let name = &skill.stored.name;
+    let mut text = format!("<skill_content name=\"{name}\">\n{}", markdown.trim_end());
+    text.push_str(&format!(
+        "\n\nSkill directory: skill://{name}/\nRelative paths in this skill are relative to the skill directory; read them as `skill://{name}/<path>` resources.\n"
+    ));
+    if !skill.stored.snapshot.files.is_empty() {
+        text.push_str("<skill_resources>\n");
+        for file in &skill.stored.snapshot.files {
+            text.push_str(&format!("<file>{}</file>\n", file.path));
+        }
+        text.push_str("</skill_resources>\n");
+    }
+    text.push_str("</skill_content>\n");
+    text
+}
+
+/// The Skills-extension entry of a skill: its `SKILL.md` URI, its frontmatter verbatim, and a
+/// digest of every file; or why the extension cannot carry it. The extension carries skills
+/// of the Agent Skills specification, whose hard rules hosts check (a name outside its rules,
+/// a description over 1,024 characters); such a skill stays reachable as a tool, a prompt and
+/// resources, and `serve` says so at start.
+pub(crate) fn skill_entry(skill: &CatalogSkill) -> Result<rmcp::model::Skill, String> {
+    let name = &skill.stored.name;
+    let uri = format!("skill://{name}/SKILL.md");
+    // Verbatim, as hosts compare it field by field with the file: the store's description is
+    // trimmed (a block scalar `description: |` keeps its final newline in the file).
+    let serde_json::Value::Object(mut fields) = skill.skill_md.frontmatter_json() else {
+        return Err("its frontmatter is not a mapping".to_owned());
+    };
+    let text = |value: Option<serde_json::Value>| match value {
+        Some(serde_json::Value::String(text)) => Some(text),
+        _ => None,
+    };
+    let description = text(fields.remove("description"))
+        .ok_or_else(|| "its `description` is not text".to_owned())?;
+    if text(fields.remove("name")).as_ref() != Some(name) {
+        return Err("its `name` is not text".to_owned());
+    }
+    if !skillpath_core::validate::description_within_limits(&description) {
+        return Err(format!(
+            "its description is {} characters, over the specification's {}",
+            description.chars().count(),
+            skillpath_core::validate::MAX_DESCRIPTION_CHARS
+        ));
+    }
+    let mut frontmatter = SkillFrontmatter::new(name.clone(), description);
+    for (key, value) in fields {
+        frontmatter = frontmatter.with_field(key, value);
+    }
+    let mut files = vec![SkillResource::from_bytes(
+        uri.clone(),
+        skill.stored.snapshot.skill_md.as_bytes(),
+    )];
+    files.extend(skill.stored.snapshot.files.iter().map(|file| {
+        SkillResource::from_bytes(format!("skill://{name}/{}", file.path), &file.bytes)
+    }));
+    let entry = rmcp::model::Skill::new(uri, frontmatter, SkillResources::Files(files));
+    entry
+        .validate()
+        .map(|()| entry)
+        .map_err(|error| format!("the Skills extension refuses it: {error}"))
+}
+
+pub(crate) fn text_result(text: impl Into<String>) -> CallToolResponse {
+    CallToolResult::success(vec![ContentBlock::text(text.into())]).into()
+}
+
+pub(crate) fn error_result(text: impl Into<String>) -> CallToolResponse {
+    CallToolResult::error(vec![ContentBlock::text(text.into())]).into()
+}
+
+const INSTRUCTIONS: &str = "This server holds skills: specialized instructions for specific tasks. \
+When a task matches a skill's description, call the skill's tool (or `load_skill` with its name) \
+before proceeding, and follow what it returns. Use `search_skills` to find a skill when you are \
+not sure which applies. Skill content comes wrapped in <skill_content>; relative paths in it are \
+relative to the skill directory, readable as skill://<name>/<path> resources. To author a skill, \
+start with `plan_skill`.";
+
+/// The most characters of the instructions, the skill listing included; the rest is found by
+/// search.
+const INSTRUCTIONS_BUDGET: usize = 4000;
+
+/// The instructions: how to use skills, then as many `- name: description` lines as fit the
+/// budget (descriptions cut to 120 characters), and how many more there are.
+pub(crate) fn instructions(catalog: &Catalog) -> String {
+    let mut text = String::from(INSTRUCTIONS);
+    if catalog.is_empty() {
+        return text;
+    }
+    text.push_str("\n\nSkills:\n");
+    let more = |count: usize| format!("… and {count} more; find them with `search_skills`.\n");
+    // The budget holds for the whole text: room is kept for the line that says how many more
+    // there are (at its longest), unless every skill is listed.
+    let reserve = more(catalog.len()).chars().count();
+    let mut used = text.chars().count();
+    let mut listed = 0;
+    for skill in catalog.skills() {
+        let description: String = skill
+            .stored
+            .description
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let description = if description.chars().count() > 120 {
+            format!("{}…", description.chars().take(119).collect::<String>())
+        } else {
+            description
+        };
+        let line = format!("- {}: {description}\n", skill.stored.name);
+        let length = line.chars().count();
+        let last = listed + 1 == catalog.len();
+        if used + length + if last { 0 } else { reserve } > INSTRUCTIONS_BUDGET {
+            break;
+        }
+        used += length;
+        listed += 1;
+        text.push_str(&line);
+    }
+    if listed < catalog.len() {
+        text.push_str(&more(catalog.len() - listed));
+    }
+    text
+}
+
+/// The completion values of `request`: the skill names for a resource's `name`, the files of
+/// the skill named in its context for `path`, and a prompt argument's allowed values; those
+/// that start with the value typed, at most as many as a result holds.
+pub(crate) fn completion(
+    catalog: &Catalog,
+    request: &CompleteRequestParams,
+) -> Result<CompleteResult, McpError> {
+    let prefix = request.argument.value.as_str();
+    let mut values: Vec<String> = match &request.r#ref {
+        Reference::Resource(_) if request.argument.name == "name" => catalog
+            .skills()
+            .map(|skill| skill.stored.name.clone())
+            .collect(),
+        Reference::Resource(_) if request.argument.name == "path" => {
+            let name = request
+                .context
+                .as_ref()
+                .and_then(|c| c.arguments.as_ref())
+                .and_then(|a| a.get("name"));
+            match name.and_then(|name| catalog.skill(name)) {
+                Some(skill) => std::iter::once("SKILL.md".to_owned())
+                    .chain(skill.stored.snapshot.files.iter().map(|f| f.path.clone()))
+                    .collect(),
+                None => Vec::new(),
+            }
+        }
+        Reference::Prompt(prompt) => catalog
+            .tool(&prompt.name)
+            .and_then(|skill| {
+                skill
+                    .golden
+                    .args
+                    .iter()
+                    .find(|arg| arg.name == request.argument.name)
+            })
+            .and_then(|arg| arg.allowed.clone())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    values.retain(|value| value.starts_with(prefix));
+    let total = values.len();
+    values.truncate(CompletionInfo::MAX_VALUES);
+    let info = CompletionInfo::with_pagination(
+        values,
+        Some(total as u32),
+        total > CompletionInfo::MAX_VALUES,
+    )
+    .map_err(|error| McpError::internal_error(error, None))?;
+    Ok(CompleteResult::new(info))
+}
+
+/// A store's error as a tool's error text, with a hint an agent can act on: a hint that names a
+/// `skillpath` command (written for the command line) becomes the built-in tool that does the
+/// same, or, where no tool does, says that the user can run the command.
+pub(crate) fn store_error(error: StoreError) -> String {
+    match agent_hint(&error) {
+        Some(hint) => format!("{error}\nhint: {hint}"),
+        None => error.to_string(),
+    }
+}
+
+/// The hint for an agent that met `error`: the store's hint, in terms of this server's tools.
+fn agent_hint(error: &StoreError) -> Option<String> {
+    Some(match error {
+        StoreError::StaleRevision { name, actual, .. } => format!(
+            "read revision {actual} of `{name}` (`get_skill`), apply your change to it, and write again with that revision"
+        ),
+        StoreError::NotFound {
+            revision: Some(_), ..
+        } => "see its revisions with `skill_history`".to_owned(),
+        StoreError::NotFound { .. } => "list the skills with `list_skills`".to_owned(),
+        StoreError::KeyNotFound(_) => "list the keys with `list_api_keys`".to_owned(),
+        StoreError::KeyExists(_) => {
+            "choose another name, or revoke the old key first with `revoke_api_key`".to_owned()
+        }
+        _ => {
+            let hint = error.hint()?;
+            if hint.contains("`skillpath ") {
+                format!("no tool of this server does it, but the user can: {hint}")
+            } else {
+                hint
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use skillpath_store::StoreError;
+
+    use super::store_error;
+
+    /// A hint written for the command line names `skillpath` commands, which an agent cannot
+    /// run: it becomes the tool that does the same, or says that the user can run it.
+    #[test]
+    fn hints_name_tools_or_say_the_user_runs_the_command() {
+        let name = || "demo".to_owned();
+        let cases = [
+            (
+                StoreError::StaleRevision {
+                    name: name(),
+                    expected: 2,
+                    actual: 3,
+                },
+                "read revision 3 of `demo` (`get_skill`), apply your change to it, and write again with that revision",
+            ),
+            (
+                StoreError::NotFound {
+                    name: name(),
+                    revision: Some(9),
+                },
+                "see its revisions with `skill_history`",
+            ),
+            (
+                StoreError::NotFound {
+                    name: name(),
+                    revision: None,
+                },
+                "list the skills with `list_skills`",
+            ),
+            (
+                StoreError::KeyNotFound(name()),
+                "list the keys with `list_api_keys`",
+            ),
+            (
+                StoreError::KeyExists(name()),
+                "choose another name, or revoke the old key first with `revoke_api_key`",
+            ),
+            (
+                StoreError::AlreadyExists {
+                    name: name(),
+                    revision: 4,
+                    deleted: true,
+                },
+                "no tool of this server does it, but the user can: restore it with `skillpath restore demo`",
+            ),
+            (
+                StoreError::AlreadyExists {
+                    name: name(),
+                    revision: 4,
+                    deleted: false,
+                },
+                "update it instead, giving the revision you read",
+            ),
+        ];
+        for (error, hint) in cases {
+            let message = error.to_string();
+            assert_eq!(store_error(error), format!("{message}\nhint: {hint}"));
+        }
+        let text = store_error(StoreError::NoDatabase("/tmp/none.db".into()));
+        let (before, _) = text.split_once("`skillpath ").expect("the command");
+        assert!(before.ends_with("the user can: "), "{text}");
+        assert_eq!(
+            store_error(StoreError::InvalidCursor("x".into())),
+            "the cursor `x` is not valid; start again without one"
+        );
+    }
+}
