@@ -45,47 +45,47 @@ pub trait TemplateSource {
     fn template(&self, name: &str) -> Result<String, String>;
 }
 
-/// A skill's files held in memory, by relative path.
+/// A skill's stored files by relative path (the server's catalog): found by the same path rule
+/// and read by the same size and UTF-8 rules as a [`SkillBundle`]'s.
 impl TemplateSource for std::collections::HashMap<&str, &[u8]> {
     fn template(&self, name: &str) -> Result<String, String> {
-        let relative = Path::new(name);
-        if name.is_empty()
-            || relative
-                .components()
-                .any(|c| !matches!(c, Component::Normal(_)))
-        {
-            return Err(NOT_INSIDE.to_owned());
-        }
+        let relative = relative_path(name)?;
         let bytes = self
-            .get(name)
-            .ok_or_else(|| "was not found in the skill folder".to_owned())?;
-        String::from_utf8(bytes.to_vec())
-            .map_err(|_| "cannot be read: it is not UTF-8 text".to_owned())
+            .get(relative.as_str())
+            .ok_or_else(|| NOT_FOUND.to_owned())?;
+        text_of(Path::new(name), bytes)
     }
 }
 
-/// The bytes of template `name` among the files of `bundle`, or why it cannot be used, in the
-/// words [`resolve`] has for a folder.
+/// Why a template that is not among the skill's files cannot be used.
+const NOT_FOUND: &str = "was not found in the skill folder";
+
+/// Template `name` as a `/`-separated path inside its skill, or why it cannot be one.
+fn relative_path(name: &str) -> Result<String, String> {
+    bundle::inside(name)
+        .filter(|_| is_plain_path(name))
+        .ok_or_else(|| NOT_INSIDE.to_owned())
+}
+
+/// The bytes of template `name` among the files of `bundle`, or why it cannot be used.
 pub(crate) fn find_in<'a>(bundle: &'a SkillBundle, name: &str) -> Result<&'a [u8], String> {
-    let relative = bundle::inside(name).filter(|_| is_plain_path(name));
-    let Some(relative) = relative else {
-        return Err(NOT_INSIDE.to_owned());
-    };
-    match bundle.lookup(&relative) {
+    match bundle.lookup(&relative_path(name)?) {
         Lookup::File(bytes) => Ok(bytes),
         Lookup::Folder => Err("is not a file".to_owned()),
         Lookup::LinkOut => Err("leads out of the skill folder through a symlink".to_owned()),
-        Lookup::NestedSkill | Lookup::Missing => {
-            Err("was not found in the skill folder".to_owned())
-        }
+        Lookup::NestedSkill | Lookup::Missing => Err(NOT_FOUND.to_owned()),
     }
 }
 
 /// `bytes`, template `name` of `bundle`, as text within the template size limit, or why it
 /// cannot be read.
 pub(crate) fn text(bundle: &SkillBundle, name: &str, bytes: &[u8]) -> Result<String, String> {
-    let path = bundle.display_path.join(name);
-    crate::load::text_within(&path, bytes.to_vec(), MAX_TEMPLATE_SIZE).map_err(cannot_be_read)
+    text_of(&bundle.display_path.join(name), bytes)
+}
+
+/// `bytes`, the template at `path`, as text within the template size limit, or why not.
+fn text_of(path: &Path, bytes: &[u8]) -> Result<String, String> {
+    crate::load::text_within(path, bytes.to_vec(), MAX_TEMPLATE_SIZE).map_err(cannot_be_read)
 }
 
 /// A skill's files in memory: templates are found among them, never on disk.
