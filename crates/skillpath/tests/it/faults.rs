@@ -30,15 +30,18 @@ fn stored_names(db: &str) -> Vec<String> {
 }
 
 /// Eight clients call `create_skill` one after another, as fast as they are answered, until
-/// one is refused; SIGTERM 200 ms in, so writes are in flight when it comes.
+/// one is refused; SIGTERM once sixteen creates are answered (however slow the machine), so
+/// writes are in flight when it comes.
 fn sigterm_during_concurrent_writes(db: &str) {
     let work = tempfile::tempdir().expect("tempdir");
     let mut server = HttpServer::start(work.path(), &["--stateless", "--db", db]);
     let start = Arc::new(Barrier::new(9));
+    let answered = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let clients: Vec<_> = (0..8)
         .map(|client| {
             let address = server.address.clone();
             let start = Arc::clone(&start);
+            let answered = Arc::clone(&answered);
             std::thread::spawn(move || {
                 start.wait();
                 let mut answers = Vec::new();
@@ -50,6 +53,7 @@ fn sigterm_during_concurrent_writes(db: &str) {
                         json!({"name": name, "description": "Use when testing a shutdown under load."}),
                     );
                     let created = matches!(&answer, Ok((false, _)));
+                    answered.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     answers.push((name, answer));
                     if !created {
                         break;
@@ -60,7 +64,10 @@ fn sigterm_during_concurrent_writes(db: &str) {
         })
         .collect();
     start.wait();
-    std::thread::sleep(Duration::from_millis(200));
+    let under_way = Instant::now() + Duration::from_secs(30);
+    while answered.load(std::sync::atomic::Ordering::SeqCst) < 16 && Instant::now() < under_way {
+        std::thread::sleep(Duration::from_millis(5));
+    }
     let stopping = Instant::now();
     let code = server.terminate(Duration::from_secs(10));
     let took = stopping.elapsed();
@@ -100,9 +107,9 @@ fn sigterm_during_concurrent_writes(db: &str) {
         created,
         "nothing stored that was not answered"
     );
-    assert!(created > 8, "writes were under way: {created}");
+    assert!(created >= 16, "writes were under way: {created}");
     eprintln!(
-        "faults: SIGTERM 200 ms into 8 clients writing: {created} creates answered and stored, {} refused cleanly, ended in {took:?}",
+        "faults: SIGTERM after 16 answers to 8 clients writing: {created} creates answered and stored, {} refused cleanly, ended in {took:?}",
         answers.len() - created
     );
 }
