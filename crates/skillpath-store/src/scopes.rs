@@ -120,7 +120,7 @@ pub(crate) fn left_out_for(
     if deleted {
         return Ok(None);
     }
-    let existing = crate::sqlite::parse_provenance(stored)?;
+    let existing = Provenance::from_stored(stored)?;
     Ok(
         (!import_may_replace(&existing, incoming)).then(|| ShadowedSkill {
             name: name.to_owned(),
