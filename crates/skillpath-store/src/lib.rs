@@ -8,6 +8,7 @@
 //! to read its name, description and `tool_name`.
 
 mod backend;
+mod columns;
 mod content;
 mod cursor;
 pub mod diff;

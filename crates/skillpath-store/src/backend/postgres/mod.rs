@@ -37,12 +37,13 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio::sync::broadcast;
 use tokio_postgres::IsolationLevel;
 
+use crate::columns;
 use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
 use crate::keys::{KEY_COLUMNS, KeyInfo, StoredKey};
 use crate::model::{
-    Change, ImportReport, Operation, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill,
-    SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
+    Change, ImportReport, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillFile,
+    SkillSummary, StoredSkill,
 };
 use crate::scopes::ProjectView;
 use crate::search;
@@ -58,7 +59,7 @@ mod tls;
 mod transaction;
 
 use changes::announce;
-use reads::{find, key_of, load};
+use reads::{find, load};
 use sql::{
     cached_execute, cached_query, cached_query_one, cached_query_opt, describe_error, revision_of,
 };
@@ -400,7 +401,7 @@ impl Store for PostgresStore {
             )
             .await?
             .iter()
-            .map(|row| key_of(row).map(|key| key.info))
+            .map(|row| columns::key(row).map(|key| key.info))
             .collect()
         })
         .await
@@ -419,7 +420,7 @@ impl Store for PostgresStore {
             )
             .await?
             .ok_or_else(|| StoreError::KeyNotFound(name.to_owned()))?;
-            Ok(key_of(&row)?.info)
+            Ok(columns::key(&row)?.info)
         })
         .await
     }
@@ -434,7 +435,7 @@ impl Store for PostgresStore {
                 )
                 .await?
                 .as_ref()
-                .map(key_of)
+                .map(columns::key)
                 .transpose()
         })
         .await
@@ -513,20 +514,7 @@ impl Store for PostgresStore {
             .iter()
             .map(|row| {
                 let id: i64 = row.try_get(0)?;
-                Ok(StoredSkill {
-                    name: row.try_get(1)?,
-                    revision: revision_of(row.try_get(2)?),
-                    provenance: Provenance::from_stored(row.try_get(3)?)?,
-                    updated_at: row.try_get(4)?,
-                    description: row.try_get(5)?,
-                    tool_name: row.try_get(6)?,
-                    deleted: false,
-                    content_hash: row.try_get(7)?,
-                    snapshot: SkillSnapshot {
-                        skill_md: row.try_get(8)?,
-                        files: files.remove(&id).unwrap_or_default(),
-                    },
-                })
+                columns::current_skill(row, files.remove(&id).unwrap_or_default())
             })
             .collect()
         })
@@ -565,20 +553,7 @@ impl Store for PostgresStore {
                     &[&after, &include_deleted, &prefix, &fetch, &self.projects],
                 )
                 .await?;
-            rows.iter()
-                .map(|r| {
-                    let provenance: String = r.try_get(6)?;
-                    Ok(SkillSummary {
-                        name: r.try_get(0)?,
-                        description: r.try_get(1)?,
-                        tool_name: r.try_get(2)?,
-                        revision: revision_of(r.try_get(3)?),
-                        deleted: r.try_get(4)?,
-                        updated_at: r.try_get(5)?,
-                        provenance: Provenance::listed(&provenance),
-                    })
-                })
-                .collect()
+            rows.iter().map(columns::summary).collect()
         })
         .await
     }
@@ -643,18 +618,7 @@ impl Store for PostgresStore {
                 )
                 .await?
                 .iter()
-                .map(|r| {
-                    let operation: String = r.try_get(4)?;
-                    Ok(Revision {
-                        skill: name.to_owned(),
-                        number: revision_of(r.try_get(0)?),
-                        created_at: r.try_get(1)?,
-                        author: r.try_get(2)?,
-                        message: r.try_get(3)?,
-                        operation: Operation::parse(&operation).unwrap_or(Operation::Update),
-                        content_hash: r.try_get(5)?,
-                    })
-                })
+                .map(|r| columns::revision(r, name))
                 .collect()
         })
         .await

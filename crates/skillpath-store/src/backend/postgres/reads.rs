@@ -1,24 +1,36 @@
 //! PostgreSQL's reads of single rows, shared by the store's reads and its writes: a skill's
-//! row (locked for a writer), a revision with its files, a key.
+//! row (locked for a writer), a revision with its files; and how a column of a tokio-postgres
+//! row is read ([`Columns`]).
 
 use deadpool_postgres::Transaction;
 use tokio_postgres::Row as PgRow;
 
 use super::sql::{cached_query, cached_query_opt, revision_of};
+use crate::columns::{self, Columns};
 use crate::error::{StoreError, StoreResult};
-use crate::keys::{KeyInfo, Role, StoredKey};
 use crate::model::{Provenance, SkillFile, SkillSnapshot, StoredSkill};
 use crate::writes::SkillRow;
 
-/// A skill's row from `SELECT id, revision, deleted, content_hash, provenance`.
-pub(super) fn skill_row(row: &PgRow) -> StoreResult<SkillRow> {
-    Ok(SkillRow {
-        id: row.try_get(0)?,
-        revision: revision_of(row.try_get(1)?),
-        deleted: row.try_get(2)?,
-        content_hash: row.try_get(3)?,
-        provenance: row.try_get(4)?,
-    })
+impl Columns for PgRow {
+    fn text(&self, index: usize) -> StoreResult<String> {
+        Ok(self.try_get(index)?)
+    }
+
+    fn optional_text(&self, index: usize) -> StoreResult<Option<String>> {
+        Ok(self.try_get(index)?)
+    }
+
+    fn id(&self, index: usize) -> StoreResult<i64> {
+        Ok(self.try_get(index)?)
+    }
+
+    fn revision(&self, index: usize) -> StoreResult<u64> {
+        Ok(revision_of(self.try_get(index)?))
+    }
+
+    fn flag(&self, index: usize) -> StoreResult<bool> {
+        Ok(self.try_get(index)?)
+    }
 }
 
 /// The row of the skill `name` as a view of `projects` shows it, locked for the rest of the
@@ -39,7 +51,7 @@ pub(super) async fn find(
     cached_query_opt(transaction, sql, &[&name, &projects])
         .await?
         .as_ref()
-        .map(skill_row)
+        .map(columns::skill_row)
         .transpose()
 }
 
@@ -58,7 +70,7 @@ pub(super) async fn find_in(
     )
     .await?
     .as_ref()
-    .map(skill_row)
+    .map(columns::skill_row)
     .transpose()
 }
 
@@ -126,24 +138,5 @@ pub(super) async fn load(
             skill_md: revision_row.try_get(5)?,
             files,
         },
-    })
-}
-
-/// A key from a row of `SELECT {KEY_COLUMNS}`.
-pub(super) fn key_of(row: &PgRow) -> StoreResult<StoredKey> {
-    let id: String = row.try_get(0)?;
-    let role: String = row.try_get(2)?;
-    Ok(StoredKey {
-        sha256: row.try_get(3)?,
-        info: KeyInfo {
-            prefix: format!("sp_{id}"),
-            name: row.try_get(1)?,
-            role: Role::stored(&role),
-            created_at: row.try_get(4)?,
-            expires_at: row.try_get(5)?,
-            last_used_at: row.try_get(6)?,
-            revoked_at: row.try_get(7)?,
-        },
-        id,
     })
 }

@@ -12,12 +12,13 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
+use crate::columns;
 use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
 use crate::keys::{KEY_COLUMNS, KeyInfo, StoredKey};
 use crate::model::{
-    Change, ImportReport, Operation, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill,
-    SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
+    Change, ImportReport, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillFile,
+    SkillSummary, StoredSkill,
 };
 use crate::scopes::ProjectView;
 use crate::search;
@@ -30,7 +31,7 @@ mod migrations;
 mod reads;
 mod transaction;
 
-use reads::{key_of, load, row};
+use reads::{first, load, row};
 use transaction::SqliteWrite;
 
 /// Weights of the search columns: name, description, body.
@@ -244,21 +245,7 @@ impl Store for SqliteStore {
             let mut skills = Vec::new();
             while let Some(r) = rows.next()? {
                 let id: i64 = r.get(0)?;
-                let provenance: String = r.get(3)?;
-                skills.push(StoredSkill {
-                    name: r.get(1)?,
-                    revision: r.get::<_, i64>(2)? as u64,
-                    provenance: Provenance::from_stored(&provenance)?,
-                    updated_at: r.get(4)?,
-                    description: r.get(5)?,
-                    tool_name: r.get(6)?,
-                    deleted: false,
-                    content_hash: r.get(7)?,
-                    snapshot: SkillSnapshot {
-                        skill_md: r.get(8)?,
-                        files: files.remove(&id).unwrap_or_default(),
-                    },
-                });
+                skills.push(columns::current_skill(r, files.remove(&id).unwrap_or_default())?);
             }
             Ok(skills)
         })
@@ -289,29 +276,12 @@ impl Store for SqliteStore {
                  WHERE name > ?1 AND (?2 OR deleted = 0) AND substr(name, 1, length(?3)) = ?3
                  ORDER BY name LIMIT ?4",
             )?;
-            let summaries = statement
-                .query_map(params![after, filter.include_deleted, prefix, count as i64], |r| {
-                    Ok((
-                        SkillSummary {
-                            name: r.get(0)?,
-                            description: r.get(1)?,
-                            tool_name: r.get(2)?,
-                            revision: r.get::<_, i64>(3)? as u64,
-                            deleted: r.get(4)?,
-                            updated_at: r.get(5)?,
-                            provenance: Provenance::Api,
-                        },
-                        r.get::<_, String>(6)?,
-                    ))
-                })?
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter()
-                .map(|(mut summary, provenance)| {
-                    summary.provenance = Provenance::listed(&provenance);
-                    summary
-                })
-                .collect();
-            Ok(summaries)
+            statement
+                .query_and_then(
+                    params![after, filter.include_deleted, prefix, count as i64],
+                    |r| columns::summary(r),
+                )?
+                .collect()
         })
         .await
     }
@@ -385,19 +355,8 @@ impl Store for SqliteStore {
                 "SELECT number, created_at, author, message, operation, content_hash FROM revisions WHERE skill_id = ?1 ORDER BY number",
             )?;
             let revisions = statement
-                .query_map(params![row.id], |r| {
-                    let operation: String = r.get(4)?;
-                    Ok(Revision {
-                        skill: name.clone(),
-                        number: r.get::<_, i64>(0)? as u64,
-                        created_at: r.get(1)?,
-                        author: r.get(2)?,
-                        message: r.get(3)?,
-                        operation: Operation::parse(&operation).unwrap_or(Operation::Update),
-                        content_hash: r.get(5)?,
-                    })
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
+                .query_and_then(params![row.id], |r| columns::revision(r, &name))?
+                .collect::<StoreResult<Vec<_>>>()?;
             Ok(revisions)
         })
         .await
@@ -501,9 +460,8 @@ impl Store for SqliteStore {
                 "SELECT {KEY_COLUMNS} FROM api_keys ORDER BY name, created_at, id"
             ))?;
             let keys = statement
-                .query_map([], key_of)?
-                .map(|key| key.map(|key| key.info))
-                .collect::<Result<Vec<_>, _>>()?;
+                .query_and_then([], |r| columns::key(r).map(|key| key.info))?
+                .collect::<StoreResult<Vec<_>>>()?;
             Ok(keys)
         })
         .await
@@ -512,15 +470,10 @@ impl Store for SqliteStore {
     async fn revoke_key(&self, name: &str) -> StoreResult<KeyInfo> {
         let name = name.to_owned();
         self.write(move |transaction| {
-            let key = transaction
-                .query_row(
-                    &format!(
-                        "SELECT {KEY_COLUMNS} FROM api_keys WHERE name = ?1 AND revoked_at IS NULL"
-                    ),
-                    params![name],
-                    key_of,
-                )
-                .optional()?
+            let statement = transaction.prepare_cached(&format!(
+                "SELECT {KEY_COLUMNS} FROM api_keys WHERE name = ?1 AND revoked_at IS NULL"
+            ))?;
+            let key = first(statement, params![name], |r| columns::key(r))?
                 .ok_or_else(|| StoreError::KeyNotFound(name.clone()))?;
             let now = now_rfc3339();
             transaction.execute(
@@ -538,13 +491,9 @@ impl Store for SqliteStore {
     async fn find_key(&self, id: &str) -> StoreResult<Option<StoredKey>> {
         let id = id.to_owned();
         self.with(move |connection| {
-            Ok(connection
-                .query_row(
-                    &format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE id = ?1"),
-                    params![id],
-                    key_of,
-                )
-                .optional()?)
+            let statement = connection
+                .prepare_cached(&format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE id = ?1"))?;
+            first(statement, params![id], |r| columns::key(r))
         })
         .await
     }

@@ -1,32 +1,50 @@
 //! SQLite's reads of single rows, shared by the store's reads and its writes: a skill's row, a
-//! revision with its files, a key.
+//! revision with its files; and how a column of a rusqlite row is read ([`Columns`]).
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::columns::{self, Columns};
 use crate::error::{StoreError, StoreResult};
-use crate::keys::{KeyInfo, Role, StoredKey};
 use crate::model::{Provenance, SkillFile, SkillSnapshot, StoredSkill};
 use crate::writes::SkillRow;
 
-/// A skill's row from `SELECT id, revision, deleted, content_hash, provenance`.
-fn skill_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SkillRow> {
-    Ok(SkillRow {
-        id: r.get(0)?,
-        revision: r.get::<_, i64>(1)? as u64,
-        deleted: r.get(2)?,
-        content_hash: r.get(3)?,
-        provenance: r.get(4)?,
-    })
+impl Columns for rusqlite::Row<'_> {
+    fn text(&self, index: usize) -> StoreResult<String> {
+        Ok(self.get(index)?)
+    }
+
+    fn optional_text(&self, index: usize) -> StoreResult<Option<String>> {
+        Ok(self.get(index)?)
+    }
+
+    fn id(&self, index: usize) -> StoreResult<i64> {
+        Ok(self.get(index)?)
+    }
+
+    fn revision(&self, index: usize) -> StoreResult<u64> {
+        Ok(self.get::<_, i64>(index)? as u64)
+    }
+
+    fn flag(&self, index: usize) -> StoreResult<bool> {
+        Ok(self.get(index)?)
+    }
+}
+
+/// The row `statement` finds with `params`, if any, read by `read`.
+pub(super) fn first<T>(
+    mut statement: rusqlite::CachedStatement<'_>,
+    params: impl rusqlite::Params,
+    read: impl FnMut(&rusqlite::Row<'_>) -> StoreResult<T>,
+) -> StoreResult<Option<T>> {
+    statement.query_and_then(params, read)?.next().transpose()
 }
 
 /// The row of the skill `name` as the store's view shows it (see [`super::migrations::VIEW`]).
 pub(super) fn row(transaction: &Connection, name: &str) -> StoreResult<Option<SkillRow>> {
-    Ok(transaction
-        .prepare_cached(
-            "SELECT id, revision, deleted, content_hash, provenance FROM visible_skills WHERE name = ?1",
-        )?
-        .query_row(params![name], skill_row)
-        .optional()?)
+    let statement = transaction.prepare_cached(
+        "SELECT id, revision, deleted, content_hash, provenance FROM visible_skills WHERE name = ?1",
+    )?;
+    first(statement, params![name], |r| columns::skill_row(r))
 }
 
 /// The row of the skill `name` in `project` (`""`: shared), whether the view shows it or not.
@@ -35,12 +53,10 @@ pub(super) fn row_in(
     name: &str,
     project: &str,
 ) -> StoreResult<Option<SkillRow>> {
-    Ok(transaction
-        .prepare_cached(
-            "SELECT id, revision, deleted, content_hash, provenance FROM skills WHERE name = ?1 AND project = ?2",
-        )?
-        .query_row(params![name, project], skill_row)
-        .optional()?)
+    let statement = transaction.prepare_cached(
+        "SELECT id, revision, deleted, content_hash, provenance FROM skills WHERE name = ?1 AND project = ?2",
+    )?;
+    first(statement, params![name, project], |r| columns::skill_row(r))
 }
 
 /// Reads revision `number` of skill `name`.
@@ -100,23 +116,5 @@ pub(super) fn load(
         provenance: Provenance::from_stored(&row.provenance)?,
         updated_at: created_at,
         snapshot: SkillSnapshot { skill_md, files },
-    })
-}
-
-/// A key from a row of `SELECT {KEY_COLUMNS}`.
-pub(super) fn key_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredKey> {
-    let role: String = r.get(2)?;
-    Ok(StoredKey {
-        id: r.get(0)?,
-        sha256: r.get(3)?,
-        info: KeyInfo {
-            prefix: format!("sp_{}", r.get::<_, String>(0)?),
-            name: r.get(1)?,
-            role: Role::stored(&role),
-            created_at: r.get(4)?,
-            expires_at: r.get(5)?,
-            last_used_at: r.get(6)?,
-            revoked_at: r.get(7)?,
-        },
     })
 }
