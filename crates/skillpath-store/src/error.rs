@@ -253,3 +253,38 @@ impl From<rusqlite::Error> for StoreError {
 
 /// Results of store operations.
 pub type StoreResult<T> = Result<T, StoreError>;
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+
+    #[test]
+    fn a_database_error_keeps_the_drivers_error_as_its_source() {
+        let driver = rusqlite::Error::InvalidQuery;
+        let text = driver.to_string();
+        let error = StoreError::from(driver);
+        assert_eq!(error.to_string(), format!("the database failed: {text}"));
+        let source = error.source().expect("the driver's error");
+        assert!(
+            source.downcast_ref::<rusqlite::Error>().is_some(),
+            "{source:?}"
+        );
+        assert!(StoreError::database("no cause").source().is_none());
+    }
+
+    #[test]
+    fn a_prefixed_database_error_keeps_its_cause() {
+        let StoreError::Database(error) = StoreError::from(rusqlite::Error::InvalidQuery) else {
+            panic!("a database error");
+        };
+        let error = StoreError::Database(error.prefixed("`a.db`: "));
+        assert!(
+            error
+                .to_string()
+                .starts_with("the database failed: `a.db`: ")
+        );
+        assert!(error.source().is_some());
+    }
+}

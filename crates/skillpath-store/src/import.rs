@@ -8,14 +8,15 @@
 use std::collections::HashMap;
 
 use crate::content::{checked, meta};
-use crate::error::{DatabaseError, StoreError, StoreResult};
+use crate::error::{StoreError, StoreResult};
 use crate::model::{
     Change, FolderContent, FolderImport, FolderStamp, ImportReport, Operation, ShadowedSkill,
 };
 use crate::scopes;
 use crate::writes::{NewRevision, StampRecord, WriteTransaction, write_revision};
 
-/// An import as [`plan`] leaves it for [`run`] ([`crate::Store::import_planned`]).
+/// An import as it is planned before a backend opens its transaction, for
+/// [`crate::Store::import_planned`] to write.
 pub struct Plan {
     items: Vec<Planned>,
     shadowed: Vec<ShadowedSkill>,
@@ -126,9 +127,7 @@ pub(crate) async fn run(
                 }
                 // Created by a concurrent import meanwhile: it exists now.
                 None => transaction.row_in(&name, project).await?.ok_or_else(|| {
-                    StoreError::Database(DatabaseError::new(format!(
-                        "skill `{name}` vanished during the import"
-                    )))
+                    StoreError::database(format!("skill `{name}` vanished during the import"))
                 })?,
             },
         };

@@ -24,7 +24,8 @@ pub use crate::writes::SkillWrite;
 #[async_trait]
 pub trait Store: Send + Sync {
     /// Runs one write of a skill, made by the methods below, in one transaction, by the rules
-    /// of [`crate::writes`] (a backend gives its primitives; the decisions are made there).
+    /// of the store's `writes` module (a backend gives its primitives; the decisions are made
+    /// there).
     async fn write(&self, write: SkillWrite) -> StoreResult<StoredSkill>;
 
     /// Stores a new skill (revision 1). Refused when the name exists, even deleted.
@@ -149,7 +150,7 @@ pub trait Store: Send + Sync {
     }
 
     /// The backend's part of [`Store::import_folders`]: writes `plan` in one transaction by
-    /// the rules of [`crate::import`].
+    /// the rules of the store's `import` module.
     async fn import_planned(&self, plan: ImportPlan, change: Change) -> StoreResult<ImportReport>;
 
     /// The stamps of folders whose skill still holds, at its current revision, what an import

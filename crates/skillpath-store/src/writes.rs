@@ -5,12 +5,12 @@
 //! both backends refuse the same writes with the same errors and write the same revisions.
 
 use crate::content::{Meta, meta};
-use crate::error::{DatabaseError, StoreError, StoreResult};
+use crate::error::{StoreError, StoreResult};
 use crate::model::{Change, FolderStamp, Operation, Provenance, SkillSnapshot, StoredSkill};
 use crate::time::now_rfc3339;
 
 /// A write of one skill, as the [`crate::Store`] methods that write make it; a backend runs
-/// it with [`apply`] inside its transaction ([`crate::Store::write`]).
+/// it with `writes::apply` inside its transaction ([`crate::Store::write`]).
 #[derive(Debug)]
 pub struct SkillWrite {
     pub(crate) kind: WriteKind,
@@ -133,9 +133,7 @@ async fn create(
         },
     };
     let row = taken.ok_or_else(|| {
-        StoreError::Database(DatabaseError::new(format!(
-            "skill `{name}` vanished while being created"
-        )))
+        StoreError::database(format!("skill `{name}` vanished while being created"))
     })?;
     Err(StoreError::AlreadyExists {
         name,

@@ -13,7 +13,7 @@ use tokio_postgres::AsyncMessage;
 
 use super::sql::cached_execute;
 use super::tls;
-use crate::error::{DatabaseError, StoreError, StoreResult};
+use crate::error::{StoreError, StoreResult};
 
 /// The notification channel every write announces itself on; the payload is the schema written
 /// to, so stores in other schemas of the same database ignore it.
@@ -91,10 +91,10 @@ async fn listen_once(
         tokio::time::timeout(connect_timeout, config.connect(tls.clone()))
             .await
             .map_err(|_| {
-                StoreError::Database(DatabaseError::new(format!(
+                StoreError::database(format!(
                     "no connection within {} s (`connect_timeout`)",
                     connect_timeout.as_secs()
-                )))
+                ))
             })??;
     let (payloads, mut received) = mpsc::unbounded_channel::<String>();
     // The connection must be polled for `LISTEN` to complete and for notifications.

@@ -4,7 +4,7 @@
 use deadpool_postgres::Transaction;
 
 use super::PostgresStore;
-use crate::error::{DatabaseError, StoreError, StoreResult};
+use crate::error::{StoreError, StoreResult};
 use crate::model::Provenance;
 use crate::schema::{self, Migration};
 use crate::time::now_rfc3339;
@@ -166,8 +166,7 @@ impl PostgresStore {
                 assign_projects(&transaction).await?;
             }
             let to_number = |value: usize| {
-                i32::try_from(value)
-                    .map_err(|_| StoreError::Database(DatabaseError::new("too many migrations")))
+                i32::try_from(value).map_err(|_| StoreError::database("too many migrations"))
             };
             let number = to_number(index + 1)?;
             let oldest = to_number(schema::oldest_compatible(MIGRATIONS, index + 1))?;

@@ -157,9 +157,9 @@ impl PostgresStore {
         let (url, mut ours) = tls::take_parameters(url, &["timeout"])?;
         let timeout = match ours.remove("timeout") {
             Some(seconds) => Duration::from_secs(seconds.trim().parse().map_err(|_| {
-                StoreError::Database(DatabaseError::new(format!(
+                StoreError::database(format!(
                     "`timeout={seconds}` in the URL is not a number of seconds"
-                )))
+                ))
             })?),
             None => DEFAULT_TIMEOUT,
         };
@@ -320,11 +320,11 @@ impl PostgresStore {
         tokio::time::timeout(self.timeout, operation)
             .await
             .unwrap_or_else(|_| {
-                Err(StoreError::Database(DatabaseError::new(format!(
+                Err(StoreError::database(format!(
                     "PostgreSQL at `{}` did not answer within {} s: it may be hung or overloaded (`timeout=SECONDS` in the URL sets this limit)",
                     self.display,
                     self.timeout.as_secs()
-                ))))
+                )))
             })
     }
 

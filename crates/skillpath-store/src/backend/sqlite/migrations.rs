@@ -3,7 +3,7 @@
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
-use crate::error::{DatabaseError, StoreError, StoreResult};
+use crate::error::{StoreError, StoreResult};
 use crate::model::Provenance;
 use crate::schema::{self, Migration};
 
@@ -111,10 +111,10 @@ const MIGRATIONS: &[Migration] = &[
 const PROJECTS_SINCE: usize = 4;
 
 /// What a connection sees of the skills: `visible_skills`, the skills every project shares
-/// and those of the store's [`ProjectView`] (`visible_projects`), one per name by the
-/// precedence of [`crate::scopes`]: a live skill over a deleted one, then the nearest project
-/// (the longest folder, since the view's folders all contain its start) over the shared
-/// skills (`''`). Temporary, so each connection has its own view.
+/// and those of the store's [`ProjectView`](crate::scopes::ProjectView) (`visible_projects`),
+/// one per name by the precedence of [`crate::scopes`]: a live skill over a deleted one, then
+/// the nearest project (the longest folder, since the view's folders all contain its start)
+/// over the shared skills (`''`). Temporary, so each connection has its own view.
 pub(super) const VIEW: &str = "CREATE TEMP TABLE visible_projects (folder TEXT PRIMARY KEY);
     CREATE TEMP VIEW visible_skills AS
     SELECT s.* FROM main.skills s
@@ -168,10 +168,10 @@ fn run_migrations(connection: &mut Connection, known: usize) -> StoreResult<()> 
             })
             .optional()?;
         if let Some(table) = broken {
-            return Err(StoreError::Database(DatabaseError::new(format!(
+            return Err(StoreError::database(format!(
                 "migration {} would leave rows of `{table}` without the row they refer to; the database is unchanged",
                 version + 1
-            ))));
+            )));
         }
         transaction.pragma_update(None, "user_version", (version + 1) as i64)?;
         let oldest = schema::oldest_compatible(MIGRATIONS, version + 1) as i64;

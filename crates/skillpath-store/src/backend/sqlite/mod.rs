@@ -135,9 +135,9 @@ impl SqliteStore {
     ) -> StoreResult<T> {
         let connection = Arc::clone(&self.connection);
         tokio::task::spawn_blocking(move || {
-            let mut guard = connection.lock().map_err(|_| {
-                StoreError::Database(DatabaseError::new("the connection lock is poisoned"))
-            })?;
+            let mut guard = connection
+                .lock()
+                .map_err(|_| StoreError::database("the connection lock is poisoned"))?;
             operation(&mut guard)
         })
         .await

@@ -8,7 +8,7 @@ use std::task::{Context, Poll, Waker};
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::reads;
-use crate::error::{DatabaseError, StoreError, StoreResult};
+use crate::error::{StoreError, StoreResult};
 use crate::model::{Provenance, StoredSkill};
 use crate::writes::{RevisionRecord, SkillRow, StampRecord, WriteTransaction};
 
@@ -39,9 +39,9 @@ impl<'a> SqliteWrite<'a> {
 fn now<T>(future: impl Future<Output = StoreResult<T>>) -> StoreResult<T> {
     match pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(result) => result,
-        Poll::Pending => Err(StoreError::Database(DatabaseError::new(
+        Poll::Pending => Err(StoreError::database(
             "a SQLite write waited for something, which none of its steps does",
-        ))),
+        )),
     }
 }
 
