@@ -12,7 +12,7 @@ use crate::error::{StoreError, StoreResult};
 use crate::model::{
     Change, FolderContent, FolderImport, FolderStamp, ImportReport, Operation, ShadowedSkill,
 };
-use crate::scopes;
+use crate::scopes::precedence::left_out_for;
 use crate::writes::{NewRevision, StampRecord, WriteTransaction, write_revision};
 
 /// An import as it is planned before a backend opens its transaction, for
@@ -90,7 +90,7 @@ pub(crate) fn plan(items: Vec<FolderImport>) -> StoreResult<Plan> {
 
 /// Writes `plan` in `transaction`, one skill after the other in name order, each decided from
 /// the row of its name in its project: none (created), live with the same content (unchanged),
-/// one that takes precedence ([`scopes::left_out_for`]: left out and reported), or any other
+/// one that takes precedence ([`left_out_for`]: left out and reported), or any other
 /// (a new revision: an update, or a restore of a deleted skill). The stamp of every folder
 /// read is recorded with the revision it leaves current.
 pub(crate) async fn run(
@@ -131,9 +131,7 @@ pub(crate) async fn run(
                 })?,
             },
         };
-        if let Some(left_out) =
-            scopes::left_out_for(&name, row.deleted, &row.provenance, provenance)?
-        {
+        if let Some(left_out) = left_out_for(&name, row.deleted, &row.provenance, provenance)? {
             report.shadowed.push(left_out);
             continue;
         }
