@@ -21,6 +21,8 @@ pub(crate) trait Columns {
     fn revision(&self, index: usize) -> StoreResult<u64>;
     /// A boolean column.
     fn flag(&self, index: usize) -> StoreResult<bool>;
+    /// A `BLOB` (`BYTEA`) column.
+    fn bytes(&self, index: usize) -> StoreResult<Vec<u8>>;
 }
 
 /// A skill's row from `SELECT id, revision, deleted, content_hash, provenance`.
@@ -50,6 +52,40 @@ pub(crate) fn current_skill(row: &impl Columns, files: Vec<SkillFile>) -> StoreR
             skill_md: row.text(8)?,
             files,
         },
+    })
+}
+
+/// Revision `number` of the skill `name`, which came from `provenance`, from `SELECT
+/// created_at, deleted, description, tool_name, content_hash, skill_md` of its revision row,
+/// with its `files`.
+pub(crate) fn revision_content(
+    row: &impl Columns,
+    name: &str,
+    number: u64,
+    provenance: Provenance,
+    files: Vec<SkillFile>,
+) -> StoreResult<StoredSkill> {
+    Ok(StoredSkill {
+        name: name.to_owned(),
+        description: row.text(2)?,
+        tool_name: row.optional_text(3)?,
+        revision: number,
+        deleted: row.flag(1)?,
+        content_hash: row.text(4)?,
+        provenance,
+        updated_at: row.text(0)?,
+        snapshot: SkillSnapshot {
+            skill_md: row.text(5)?,
+            files,
+        },
+    })
+}
+
+/// A file of a revision from `SELECT path, bytes` (the first two columns from `first`).
+pub(crate) fn file(row: &impl Columns, first: usize) -> StoreResult<SkillFile> {
+    Ok(SkillFile {
+        path: row.text(first)?,
+        bytes: row.bytes(first + 1)?,
     })
 }
 

@@ -497,10 +497,10 @@ impl Store for PostgresStore {
             )
             .await?
             {
-                files.entry(row.try_get(0)?).or_default().push(SkillFile {
-                    path: row.try_get(1)?,
-                    bytes: row.try_get(2)?,
-                });
+                files
+                    .entry(row.try_get(0)?)
+                    .or_default()
+                    .push(columns::file(&row, 1)?);
             }
             cached_query(
                 transaction,
@@ -563,10 +563,7 @@ impl Store for PostgresStore {
         let Some(ts_query) = tsquery(&words) else {
             return Ok(Vec::new());
         };
-        let limit = limit.clamp(1, 1000);
-        // Enough candidates for the tiers to reorder, as on SQLite: the best by relevance and
-        // the best of the skills whose name matches. Headlines, the costly part, only for hits.
-        let pool = i64::try_from((limit * 4).max(32)).unwrap_or(4000);
+        let (limit, pool) = search::sizes(limit);
         self.read(async |transaction| {
             let mut candidates = Vec::new();
             for filter in ["x.document", "ts_filter(x.document, '{a}')"] {

@@ -8,7 +8,7 @@ use tokio_postgres::Row as PgRow;
 use super::sql::{cached_query, cached_query_opt, revision_of};
 use crate::columns::{self, Columns};
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Provenance, SkillFile, SkillSnapshot, StoredSkill};
+use crate::model::{Provenance, StoredSkill};
 use crate::writes::SkillRow;
 
 impl Columns for PgRow {
@@ -29,6 +29,10 @@ impl Columns for PgRow {
     }
 
     fn flag(&self, index: usize) -> StoreResult<bool> {
+        Ok(self.try_get(index)?)
+    }
+
+    fn bytes(&self, index: usize) -> StoreResult<Vec<u8>> {
         Ok(self.try_get(index)?)
     }
 }
@@ -118,25 +122,7 @@ pub(super) async fn load(
     )
     .await?
     .iter()
-    .map(|r| {
-        Ok(SkillFile {
-            path: r.try_get(0)?,
-            bytes: r.try_get(1)?,
-        })
-    })
+    .map(|r| columns::file(r, 0))
     .collect::<StoreResult<Vec<_>>>()?;
-    Ok(StoredSkill {
-        name: name.to_owned(),
-        description: revision_row.try_get(2)?,
-        tool_name: revision_row.try_get(3)?,
-        revision: wanted,
-        deleted: revision_row.try_get(1)?,
-        content_hash: revision_row.try_get(4)?,
-        provenance,
-        updated_at: revision_row.try_get(0)?,
-        snapshot: SkillSnapshot {
-            skill_md: revision_row.try_get(5)?,
-            files,
-        },
-    })
+    columns::revision_content(&revision_row, name, wanted, provenance, files)
 }

@@ -229,10 +229,7 @@ impl Store for SqliteStore {
                 )?;
                 let mut rows = statement.query([])?;
                 while let Some(r) = rows.next()? {
-                    files.entry(r.get(0)?).or_default().push(SkillFile {
-                        path: r.get(1)?,
-                        bytes: r.get(2)?,
-                    });
+                    files.entry(r.get(0)?).or_default().push(columns::file(r, 1)?);
                 }
             }
             let mut statement = transaction.prepare(
@@ -291,11 +288,7 @@ impl Store for SqliteStore {
         let Some(fts_query) = search::fts5_query(&words) else {
             return Ok(Vec::new());
         };
-        let limit = limit.clamp(1, 1000);
-        // Enough candidates for the tiers to reorder: the best by relevance, and the best of
-        // the skills whose name matches (which relevance alone may rank low). Snippets, the
-        // costly part, only for the hits kept.
-        let pool = (limit * 4).max(32) as i64;
+        let (limit, pool) = search::sizes(limit);
         self.with(move |connection| {
             let (name_weight, description_weight, body_weight) = SEARCH_WEIGHTS;
             let mut candidates = Vec::new();

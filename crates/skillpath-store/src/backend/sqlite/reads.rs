@@ -1,11 +1,11 @@
 //! SQLite's reads of single rows, shared by the store's reads and its writes: a skill's row, a
 //! revision with its files; and how a column of a rusqlite row is read ([`Columns`]).
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 
 use crate::columns::{self, Columns};
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Provenance, SkillFile, SkillSnapshot, StoredSkill};
+use crate::model::{Provenance, StoredSkill};
 use crate::writes::SkillRow;
 
 impl Columns for rusqlite::Row<'_> {
@@ -26,6 +26,10 @@ impl Columns for rusqlite::Row<'_> {
     }
 
     fn flag(&self, index: usize) -> StoreResult<bool> {
+        Ok(self.get(index)?)
+    }
+
+    fn bytes(&self, index: usize) -> StoreResult<Vec<u8>> {
         Ok(self.get(index)?)
     }
 }
@@ -76,45 +80,20 @@ pub(super) fn load(
         });
     };
     let number = number.unwrap_or(row.revision);
-    let revision = connection
-        .query_row(
-            "SELECT created_at, deleted, description, tool_name, content_hash, skill_md FROM revisions WHERE skill_id = ?1 AND number = ?2",
-            params![row.id, number as i64],
-            |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, bool>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, Option<String>>(3)?,
-                    r.get::<_, String>(4)?,
-                    r.get::<_, String>(5)?,
-                ))
-            },
-        )
-        .optional()?
-        .ok_or_else(not_found)?;
-    let (created_at, deleted, description, tool_name, content_hash, skill_md) = revision;
     let mut statement = connection.prepare_cached(
-        "SELECT f.path, b.bytes FROM revision_files f JOIN blobs b ON b.sha256 = f.sha256
-         WHERE f.skill_id = ?1 AND f.number = ?2 ORDER BY f.path",
+        "SELECT created_at, deleted, description, tool_name, content_hash, skill_md FROM revisions WHERE skill_id = ?1 AND number = ?2",
     )?;
-    let files = statement
-        .query_map(params![row.id, number as i64], |r| {
-            Ok(SkillFile {
-                path: r.get(0)?,
-                bytes: r.get(1)?,
-            })
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(StoredSkill {
-        name: name.to_owned(),
-        description,
-        tool_name,
-        revision: number,
-        deleted,
-        content_hash,
-        provenance: Provenance::from_stored(&row.provenance)?,
-        updated_at: created_at,
-        snapshot: SkillSnapshot { skill_md, files },
-    })
+    let mut revisions = statement.query(params![row.id, number as i64])?;
+    let Some(revision) = revisions.next()? else {
+        return Err(not_found());
+    };
+    let files = connection
+        .prepare_cached(
+            "SELECT f.path, b.bytes FROM revision_files f JOIN blobs b ON b.sha256 = f.sha256
+             WHERE f.skill_id = ?1 AND f.number = ?2 ORDER BY f.path",
+        )?
+        .query_and_then(params![row.id, number as i64], |r| columns::file(r, 0))?
+        .collect::<StoreResult<Vec<_>>>()?;
+    let provenance = Provenance::from_stored(&row.provenance)?;
+    columns::revision_content(revision, name, number, provenance, files)
 }
