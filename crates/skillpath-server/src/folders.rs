@@ -151,7 +151,7 @@ impl FolderSync {
         let read = tokio::task::spawn_blocking(move || read_folders(folders, &recorded, &|_| {}))
             .await
             .map_err(|error| {
-                StoreError::Database(format!("reading skill folders failed: {error}"))
+                StoreError::database(format!("reading skill folders failed: {error}"))
             })?;
         let change = Change {
             author: "serve".to_owned(),
@@ -243,7 +243,7 @@ fn without_skill_md(folder: PathBuf) -> FolderDiagnostics {
 }
 
 fn poisoned() -> StoreError {
-    StoreError::Database("the folder sync state is poisoned".to_owned())
+    StoreError::database("the folder sync state is poisoned")
 }
 
 /// Watches the sources' folders as the last sync found them; after each burst of changes,

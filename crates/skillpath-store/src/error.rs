@@ -1,13 +1,9 @@
 //! The store's errors, written for a person (and a model reading a tool result).
 
 /// Why a store operation failed.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum StoreError {
     /// No skill has this name, or the skill has no such revision.
-    #[error("{}", match revision {
-        Some(revision) => format!("skill `{name}` has no revision {revision}"),
-        None => format!("no skill named `{name}`"),
-    })]
     NotFound {
         /// The name asked for.
         name: String,
@@ -15,7 +11,6 @@ pub enum StoreError {
         revision: Option<u64>,
     },
     /// A skill with this name exists already.
-    #[error("a skill named `{name}` exists already (revision {revision}{})", if *deleted { ", deleted" } else { "" })]
     AlreadyExists {
         /// The name.
         name: String,
@@ -25,9 +20,6 @@ pub enum StoreError {
         deleted: bool,
     },
     /// The writer expected another revision: someone changed the skill in between.
-    #[error(
-        "skill `{name}` is at revision {actual}, not {expected}: it was changed since you read it"
-    )]
     StaleRevision {
         /// The name.
         name: String,
@@ -37,46 +29,172 @@ pub enum StoreError {
         actual: u64,
     },
     /// The operation does not fit the skill's state (restoring a live skill, updating a deleted one).
-    #[error("{0}")]
     InvalidState(String),
     /// The content cannot be stored (no name, unsafe file paths).
-    #[error("{0}")]
     InvalidSkill(String),
     /// A cursor that this store did not hand out.
-    #[error("the cursor `{0}` is not valid; start again without one")]
     InvalidCursor(String),
     /// A key name or lifetime that cannot be used.
-    #[error("{0}")]
     InvalidKey(String),
     /// No active key has this name.
-    #[error("no active API key named `{0}`")]
     KeyNotFound(String),
     /// An active key has this name already.
-    #[error("an active API key named `{0}` exists already")]
     KeyExists(String),
     /// A command that only reads found no database where one was asked for (it creates none).
-    #[error("there is no database at `{}` yet, so nothing is stored there", .0.display())]
     NoDatabase(std::path::PathBuf),
     /// The SQLite file this store opened was deleted or replaced while it was open: a write
     /// would go where nobody can read it again.
-    #[error("the database file `{}` was deleted or replaced while this process had it open; writes are refused so that none is lost", .0.display())]
     DatabaseReplaced(std::path::PathBuf),
     /// Reading or writing files failed. The message ends with the system's reason (a symlink
     /// loop, a missing permission), which is often the only clue to the fix.
-    #[error("{context}: {source}")]
     Io {
         /// What was being done, with the path.
         context: String,
         /// The cause.
-        #[source]
         source: std::io::Error,
     },
-    /// The database failed.
-    #[error("the database failed: {0}")]
-    Database(String),
+    /// The database failed: what it said, and the driver's error behind it (the
+    /// [`source`](std::error::Error::source) of this error).
+    Database(DatabaseError),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::NotFound {
+                name,
+                revision: Some(revision),
+            } => write!(f, "skill `{name}` has no revision {revision}"),
+            StoreError::NotFound {
+                name,
+                revision: None,
+            } => write!(f, "no skill named `{name}`"),
+            StoreError::AlreadyExists {
+                name,
+                revision,
+                deleted,
+            } => write!(
+                f,
+                "a skill named `{name}` exists already (revision {revision}{})",
+                if *deleted { ", deleted" } else { "" }
+            ),
+            StoreError::StaleRevision {
+                name,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "skill `{name}` is at revision {actual}, not {expected}: it was changed since you read it"
+            ),
+            StoreError::InvalidState(text)
+            | StoreError::InvalidSkill(text)
+            | StoreError::InvalidKey(text) => f.write_str(text),
+            StoreError::InvalidCursor(cursor) => write!(
+                f,
+                "the cursor `{cursor}` is not valid; start again without one"
+            ),
+            StoreError::KeyNotFound(name) => write!(f, "no active API key named `{name}`"),
+            StoreError::KeyExists(name) => {
+                write!(f, "an active API key named `{name}` exists already")
+            }
+            StoreError::NoDatabase(path) => write!(
+                f,
+                "there is no database at `{}` yet, so nothing is stored there",
+                path.display()
+            ),
+            StoreError::DatabaseReplaced(path) => write!(
+                f,
+                "the database file `{}` was deleted or replaced while this process had it open; writes are refused so that none is lost",
+                path.display()
+            ),
+            StoreError::Io { context, source } => write!(f, "{context}: {source}"),
+            StoreError::Database(error) => write!(f, "the database failed: {}", error.message),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {
+    /// The system's error behind an [`StoreError::Io`], the driver's behind a
+    /// [`StoreError::Database`] (SQLite's, PostgreSQL's or the connection pool's) when the
+    /// failure came from one.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StoreError::Io { source, .. } => Some(source),
+            StoreError::Database(error) => error
+                .cause
+                .as_deref()
+                .map(|cause| cause as &(dyn std::error::Error + 'static)),
+            _ => None,
+        }
+    }
+}
+
+/// A database failure: the sentence shown, and the driver's error it came from, if any, kept
+/// so that a caller can tell causes apart ([`std::error::Error::source`] of [`StoreError`]).
+#[derive(Debug)]
+pub struct DatabaseError {
+    message: String,
+    cause: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
+}
+
+impl DatabaseError {
+    /// A failure the store itself noticed, with no driver error behind it.
+    pub fn new(message: impl Into<String>) -> DatabaseError {
+        DatabaseError {
+            message: message.into(),
+            cause: None,
+        }
+    }
+
+    /// A failure the driver reported as `cause`, said as `message`.
+    pub fn caused_by(
+        message: impl Into<String>,
+        cause: impl std::error::Error + Send + Sync + 'static,
+    ) -> DatabaseError {
+        DatabaseError {
+            message: message.into(),
+            cause: Some(Box::new(cause)),
+        }
+    }
+
+    /// The sentence shown, without the store's "the database failed: ".
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The same failure with `prefix` before its sentence (where it happened), its cause kept.
+    pub fn prefixed(self, prefix: &str) -> DatabaseError {
+        DatabaseError {
+            message: format!("{prefix}{}", self.message),
+            ..self
+        }
+    }
+}
+
+impl From<String> for DatabaseError {
+    fn from(message: String) -> DatabaseError {
+        DatabaseError::new(message)
+    }
+}
+
+impl From<&str> for DatabaseError {
+    fn from(message: &str) -> DatabaseError {
+        DatabaseError::new(message)
+    }
+}
+
+impl std::fmt::Display for DatabaseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
 }
 
 impl StoreError {
+    /// A database failure the store noticed itself, with no driver error behind it.
+    pub fn database(message: impl Into<String>) -> StoreError {
+        StoreError::Database(DatabaseError::new(message))
+    }
+
     /// A fix to suggest, where there is one.
     pub fn hint(&self) -> Option<String> {
         match self {
@@ -122,15 +240,51 @@ impl From<rusqlite::Error> for StoreError {
             error.sqlite_error_code(),
             Some(rusqlite::ErrorCode::DiskFull | rusqlite::ErrorCode::SystemIoFailure)
         );
-        StoreError::Database(if cannot_write {
+        let message = if cannot_write {
             format!(
                 "{error}: SQLite could not write the database or the `-wal` and `-shm` files beside it; the disk may be full (or a file size limit reached): free space, or give another path with --db"
             )
         } else {
             error.to_string()
-        })
+        };
+        StoreError::Database(DatabaseError::caused_by(message, error))
     }
 }
 
 /// Results of store operations.
 pub type StoreResult<T> = Result<T, StoreError>;
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+
+    #[test]
+    fn a_database_error_keeps_the_drivers_error_as_its_source() {
+        let driver = rusqlite::Error::InvalidQuery;
+        let text = driver.to_string();
+        let error = StoreError::from(driver);
+        assert_eq!(error.to_string(), format!("the database failed: {text}"));
+        let source = error.source().expect("the driver's error");
+        assert!(
+            source.downcast_ref::<rusqlite::Error>().is_some(),
+            "{source:?}"
+        );
+        assert!(StoreError::database("no cause").source().is_none());
+    }
+
+    #[test]
+    fn a_prefixed_database_error_keeps_its_cause() {
+        let StoreError::Database(error) = StoreError::from(rusqlite::Error::InvalidQuery) else {
+            panic!("a database error");
+        };
+        let error = StoreError::Database(error.prefixed("`a.db`: "));
+        assert!(
+            error
+                .to_string()
+                .starts_with("the database failed: `a.db`: ")
+        );
+        assert!(error.source().is_some());
+    }
+}

@@ -7,30 +7,37 @@
 //! never lost or merged. The store never renders or serves skills; it parses a `SKILL.md` only
 //! to read its name, description and `tool_name`.
 
+mod backend;
+mod columns;
+mod content;
+mod cursor;
 pub mod diff;
 pub mod discovery;
 pub mod error;
 pub mod folder;
-mod import_plan;
+mod hex;
+mod import;
 pub mod keys;
 pub mod location;
 pub mod model;
-pub mod postgres;
-mod rules;
 mod schema;
 pub mod scopes;
 pub mod search;
 pub mod sources;
-pub mod sqlite;
 pub mod store;
 pub mod time;
+mod writes;
 
-pub use error::{StoreError, StoreResult};
+#[cfg(feature = "postgres")]
+pub use backend::postgres;
+pub use backend::sqlite;
+pub use error::{DatabaseError, StoreError, StoreResult};
 pub use model::{
     Change, FolderContent, FolderImport, FolderStamp, ImportItem, ImportReport, ListFilter,
     Operation, Page, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillFile,
     SkillSnapshot, SkillSummary, StoredSkill,
 };
+#[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
 pub use scopes::ProjectView;
 pub use sqlite::SqliteStore;

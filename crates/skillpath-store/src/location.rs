@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::error::{StoreError, StoreResult};
+#[cfg(feature = "postgres")]
 use crate::postgres::PostgresStore;
 use crate::scopes::ProjectView;
 use crate::sqlite::SqliteStore;
@@ -43,7 +44,7 @@ fn target(database: Option<&str>) -> StoreResult<Target<'_>> {
             Ok(Target::Postgres(url))
         }
         Some(url) if url.contains("://") && !url.starts_with("sqlite://") => {
-            Err(StoreError::Database(format!(
+            Err(StoreError::database(format!(
                 "`{url}` is not a database this build knows; give a file path, `sqlite://PATH` or `postgres://…`"
             )))
         }
@@ -51,7 +52,7 @@ fn target(database: Option<&str>) -> StoreResult<Target<'_>> {
             url.strip_prefix("sqlite://").unwrap_or(url),
         ))),
         None => default_database_path().map(Target::Sqlite).ok_or_else(|| {
-            StoreError::Database(format!(
+            StoreError::database(format!(
                 "no home directory to put the database in; set {DATABASE_ENV} or pass --db"
             ))
         }),
@@ -63,7 +64,7 @@ fn target(database: Option<&str>) -> StoreResult<Target<'_>> {
 /// projects of `view`. Async because opening PostgreSQL connects and migrates over the network.
 pub async fn open(database: Option<&str>, view: &ProjectView) -> StoreResult<Box<dyn Store>> {
     Ok(match target(database)? {
-        Target::Postgres(url) => Box::new(PostgresStore::open_in(url, view).await?),
+        Target::Postgres(url) => postgres(url, view).await?,
         Target::Sqlite(path) => {
             let new = !path.exists();
             match SqliteStore::open_in(&path, view) {
@@ -85,11 +86,25 @@ pub async fn open(database: Option<&str>, view: &ProjectView) -> StoreResult<Box
     })
 }
 
+/// The PostgreSQL store at `url`.
+#[cfg(feature = "postgres")]
+async fn postgres(url: &str, view: &ProjectView) -> StoreResult<Box<dyn Store>> {
+    Ok(Box::new(PostgresStore::open_in(url, view).await?))
+}
+
+/// A build without the `postgres` feature has no PostgreSQL backend: the URL is refused.
+#[cfg(not(feature = "postgres"))]
+async fn postgres(url: &str, _view: &ProjectView) -> StoreResult<Box<dyn Store>> {
+    Err(StoreError::database(format!(
+        "`{url}` names a PostgreSQL database, and this build of skillpath was made without PostgreSQL support (the `postgres` feature); give a file path or `sqlite://PATH`, or use a build with it"
+    )))
+}
+
 /// `error` of opening the SQLite file `path`, naming the file.
 fn in_file(path: &std::path::Path, error: StoreError) -> StoreError {
     match error {
-        StoreError::Database(message) => {
-            StoreError::Database(format!("`{}`: {message}", path.display()))
+        StoreError::Database(error) => {
+            StoreError::Database(error.prefixed(&format!("`{}`: ", path.display())))
         }
         other => other,
     }

@@ -3,7 +3,8 @@
 use sha2::{Digest, Sha256};
 use skillpath_core::bundle::SkillBundle;
 
-use crate::error::StoreError;
+use crate::error::{DatabaseError, StoreError, StoreResult};
+use crate::hex;
 
 /// The content of a skill: its `SKILL.md` and every other file, as they are on disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,13 +33,7 @@ impl SkillFile {
 
 /// `sha256:` and the lowercase hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(71);
-    out.push_str("sha256:");
-    for byte in digest {
-        out.push_str(&format!("{byte:02x}"));
-    }
-    out
+    format!("sha256:{}", hex::encode(&Sha256::digest(bytes)))
 }
 
 impl SkillSnapshot {
@@ -72,11 +67,7 @@ impl SkillSnapshot {
             hasher.update((file.bytes.len() as u64).to_le_bytes());
             hasher.update(&file.bytes);
         }
-        let mut out = String::from("sha256:");
-        for byte in hasher.finalize() {
-            out.push_str(&format!("{byte:02x}"));
-        }
-        out
+        format!("sha256:{}", hex::encode(&hasher.finalize()))
     }
 
     /// The snapshot as core's skill in memory, in a folder named `name` (its nominal path), so
@@ -144,6 +135,28 @@ impl Provenance {
             Provenance::Imported { path, .. } => path,
             Provenance::Api => "",
         }
+    }
+
+    /// The provenance as both backends keep it in a column: JSON.
+    pub(crate) fn to_stored(&self) -> StoreResult<String> {
+        serde_json::to_string(self)
+            .map_err(|e| StoreError::Database(DatabaseError::caused_by(e.to_string(), e)))
+    }
+
+    /// A provenance as [`Provenance::to_stored`] wrote it.
+    pub(crate) fn from_stored(text: &str) -> StoreResult<Provenance> {
+        serde_json::from_str(text).map_err(|e| {
+            StoreError::Database(DatabaseError::caused_by(
+                format!("a stored provenance is not valid: {e}"),
+                e,
+            ))
+        })
+    }
+
+    /// A provenance in a listing: one that cannot be read is shown as [`Provenance::Api`]
+    /// (an empty folder) rather than failing the whole page.
+    pub(crate) fn listed(text: &str) -> Provenance {
+        serde_json::from_str(text).unwrap_or(Provenance::Api)
     }
 }
 

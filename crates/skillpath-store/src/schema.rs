@@ -37,7 +37,7 @@ pub(crate) fn check_compatible(version: usize, oldest: usize, known: usize) -> S
     if version <= known || oldest <= known {
         return Ok(());
     }
-    Err(StoreError::Database(format!(
+    Err(StoreError::database(format!(
         "the database has schema version {version}, which needs a skillpath that knows at least version {oldest}; this one knows {known}: upgrade skillpath"
     )))
 }

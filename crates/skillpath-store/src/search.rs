@@ -48,6 +48,15 @@ pub fn fts5_query(words: &[String]) -> Option<String> {
     Some(terms.join(" OR "))
 }
 
+/// How many hits a search asked for `limit` gives (1 to 1000), and how many candidates a
+/// backend reads for the tiers to reorder: enough of the best by relevance and of the best
+/// whose name matches (which relevance alone may rank low). Snippets, the costly part, are
+/// made only for the hits kept.
+pub(crate) fn sizes(limit: usize) -> (usize, i64) {
+    let limit = limit.clamp(1, 1000);
+    (limit, i64::try_from((limit * 4).max(32)).unwrap_or(4000))
+}
+
 /// A match before ranking: what the backend found, with its own relevance (higher is better).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {

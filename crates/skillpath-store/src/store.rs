@@ -2,26 +2,49 @@
 
 use async_trait::async_trait;
 
+use crate::content::checked;
+use crate::cursor;
 use crate::diff::unified_diff;
 use crate::error::StoreResult;
-use crate::keys::{KeyInfo, StoredKey};
+use crate::import;
+use crate::keys::record::{KeyInfo, StoredKey};
 use crate::model::{
     Change, FolderImport, ImportItem, ImportReport, ListFilter, Page, Provenance, RecordedStamp,
     Revision, SearchHit, ShadowedSkill, SkillSnapshot, SkillSummary, StoredSkill,
 };
+use crate::writes::{Edit, WriteKind};
+
+pub use crate::cursor::Listing;
+pub use crate::import::Plan as ImportPlan;
+pub use crate::writes::SkillWrite;
 
 /// A place that keeps skills with their revisions. Every write takes the revision the writer
 /// expects, so a stale write is refused instead of silently overwriting (optimistic
 /// concurrency); every change is a new revision with who, when and why.
 #[async_trait]
 pub trait Store: Send + Sync {
+    /// Runs one write of a skill, made by the methods below, in one transaction, by the rules
+    /// of the store's `writes` module (a backend gives its primitives; the decisions are made
+    /// there).
+    async fn write(&self, write: SkillWrite) -> StoreResult<StoredSkill>;
+
     /// Stores a new skill (revision 1). Refused when the name exists, even deleted.
     async fn create(
         &self,
         snapshot: SkillSnapshot,
         provenance: Provenance,
         change: Change,
-    ) -> StoreResult<StoredSkill>;
+    ) -> StoreResult<StoredSkill> {
+        let snapshot = checked(snapshot)?;
+        self.write(SkillWrite {
+            kind: WriteKind::Create {
+                snapshot,
+                provenance,
+            },
+            change,
+        })
+        .await
+    }
 
     /// New content for `name`, when its current revision is `expected`.
     async fn update(
@@ -30,13 +53,23 @@ pub trait Store: Send + Sync {
         expected: u64,
         snapshot: SkillSnapshot,
         change: Change,
-    ) -> StoreResult<StoredSkill>;
+    ) -> StoreResult<StoredSkill> {
+        let snapshot = checked(snapshot)?;
+        self.write(revise(name, expected, Edit::Update(snapshot), change))
+            .await
+    }
 
     /// Deletes `name` (a revision that keeps the content in history), when at `expected`.
-    async fn delete(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill>;
+    async fn delete(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill> {
+        self.write(revise(name, expected, Edit::Delete, change))
+            .await
+    }
 
     /// Brings a deleted skill back with the content it had, when at `expected`.
-    async fn restore(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill>;
+    async fn restore(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill> {
+        self.write(revise(name, expected, Edit::Restore, change))
+            .await
+    }
 
     /// A new revision with the content of revision `to`, when at `expected`.
     async fn rollback(
@@ -45,7 +78,10 @@ pub trait Store: Send + Sync {
         to: u64,
         expected: u64,
         change: Change,
-    ) -> StoreResult<StoredSkill>;
+    ) -> StoreResult<StoredSkill> {
+        self.write(revise(name, expected, Edit::Rollback { to }, change))
+            .await
+    }
 
     /// The skill at its current revision, or at `revision`.
     async fn get(&self, name: &str, revision: Option<u64>) -> StoreResult<StoredSkill>;
@@ -58,13 +94,28 @@ pub trait Store: Send + Sync {
     /// to reload only the skills that changed (a revision never changes once written).
     async fn current_revisions(&self) -> StoreResult<Vec<(String, u64)>>;
 
-    /// Skills in name order, `limit` at a time; pass the returned cursor for the next page.
+    /// Skills in name order, `limit` at a time (1 to 1000); pass the returned cursor for the
+    /// next page.
     async fn list(
         &self,
         filter: ListFilter,
         cursor: Option<String>,
         limit: usize,
-    ) -> StoreResult<Page<SkillSummary>>;
+    ) -> StoreResult<Page<SkillSummary>> {
+        let after = cursor::start_after(cursor.as_deref())?;
+        let size = cursor::page_size(limit);
+        // One more than the page holds, so that a next page shows itself.
+        let listing = Listing {
+            filter,
+            after,
+            count: size + 1,
+        };
+        let items = self.list_after(listing).await?;
+        Ok(cursor::page(items, size))
+    }
+
+    /// The backend's part of [`Store::list`]: the skills [`Listing`] asks for, in name order.
+    async fn list_after(&self, listing: Listing) -> StoreResult<Vec<SkillSummary>>;
 
     /// Live skills matching `query`, best first: a match in the name counts most, then the
     /// description, then the body. Any text is a valid query.
@@ -94,7 +145,13 @@ pub trait Store: Send + Sync {
         &self,
         items: Vec<FolderImport>,
         change: Change,
-    ) -> StoreResult<ImportReport>;
+    ) -> StoreResult<ImportReport> {
+        self.import_planned(import::plan(items)?, change).await
+    }
+
+    /// The backend's part of [`Store::import_folders`]: writes `plan` in one transaction by
+    /// the rules of the store's `import` module.
+    async fn import_planned(&self, plan: ImportPlan, change: Change) -> StoreResult<ImportReport>;
 
     /// The stamps of folders whose skill still holds, at its current revision, what an import
     /// read from them: a folder with the same stamp now need not be read again.
@@ -155,5 +212,17 @@ pub trait Store: Send + Sync {
     /// listener.
     fn watch_changes(&self) -> Option<tokio::sync::broadcast::Receiver<()>> {
         None
+    }
+}
+
+/// The write of a new revision of `name`, at `expected`.
+fn revise(name: &str, expected: u64, edit: Edit, change: Change) -> SkillWrite {
+    SkillWrite {
+        kind: WriteKind::Revise {
+            name: name.to_owned(),
+            expected,
+            edit,
+        },
+        change,
     }
 }

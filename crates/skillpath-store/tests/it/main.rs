@@ -17,6 +17,7 @@ mod suite;
 mod support;
 
 mod corpus;
+#[cfg(feature = "postgres")]
 mod postgres;
 mod scopes;
 mod sqlite;

@@ -107,7 +107,7 @@ pub(crate) fn io(source: std::io::Error) -> StoreError {
 
 /// `value` as JSON for `--format json`.
 pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Value, StoreError> {
-    serde_json::to_value(value).map_err(|e| StoreError::Database(e.to_string()))
+    serde_json::to_value(value).map_err(|e| StoreError::database(e.to_string()))
 }
 
 /// Prints `value` as pretty JSON, or `text` for people.

@@ -31,7 +31,7 @@ use rustls::{CertificateError, ClientConfig, DigitallySignedStruct, RootCertStor
 use tokio_postgres::config::SslMode as WireMode;
 pub(super) use tokio_postgres_rustls::MakeRustlsConnect as Connector;
 
-use crate::error::{StoreError, StoreResult};
+use crate::error::{DatabaseError, StoreError, StoreResult};
 
 /// What `sslmode` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,13 +52,12 @@ impl SslMode {
             "verify-ca" => SslMode::VerifyCa,
             "verify-full" => SslMode::VerifyFull,
             "allow" => {
-                return Err(StoreError::Database(
-                    "`sslmode=allow` is not supported; use `prefer` (TLS when the server offers it) or `disable`"
-                        .to_owned(),
+                return Err(StoreError::database(
+                    "`sslmode=allow` is not supported; use `prefer` (TLS when the server offers it) or `disable`",
                 ));
             }
             other => {
-                return Err(StoreError::Database(format!(
+                return Err(StoreError::database(format!(
                     "`sslmode={other}` is not a TLS mode; use disable, prefer, require, verify-ca or verify-full"
                 )));
             }
@@ -110,7 +109,7 @@ pub(super) fn take_parameters(
                 let value = percent_encoding::percent_decode_str(value)
                     .decode_utf8()
                     .map_err(|_| {
-                        StoreError::Database(format!(
+                        StoreError::database(format!(
                             "the value of `{key}` in the URL is not UTF-8"
                         ))
                     })?;
@@ -162,7 +161,12 @@ pub(super) fn connector(
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let builder = ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
-        .map_err(|error| StoreError::Database(format!("cannot set up TLS: {error}")))?;
+        .map_err(|error| {
+            StoreError::Database(DatabaseError::caused_by(
+                format!("cannot set up TLS: {error}"),
+                error,
+            ))
+        })?;
     let check_chain = match settings.mode {
         SslMode::Disable => false,
         SslMode::Prefer | SslMode::Require => settings.root_certs != RootCerts::Unset,
@@ -172,7 +176,12 @@ pub(super) fn connector(
         let roots = Arc::new(root_store(&settings.root_certs)?);
         let chain = WebPkiServerVerifier::builder_with_provider(roots, provider.clone())
             .build()
-            .map_err(|error| StoreError::Database(format!("cannot set up TLS: {error}")))?;
+            .map_err(|error| {
+                StoreError::Database(DatabaseError::caused_by(
+                    format!("cannot set up TLS: {error}"),
+                    error,
+                ))
+            })?;
         Some(chain)
     } else {
         None
@@ -199,14 +208,14 @@ fn root_store(root_certs: &RootCerts) -> StoreResult<RootCertStore> {
             let found = rustls_native_certs::load_native_certs();
             let (added, _) = store.add_parsable_certificates(found.certs);
             if added == 0 {
-                return Err(StoreError::Database(
-                    "no trusted certificate authorities were found on this system; name the server's in the URL with `sslrootcert=PATH`".to_owned(),
+                return Err(StoreError::database(
+                    "no trusted certificate authorities were found on this system; name the server's in the URL with `sslrootcert=PATH`",
                 ));
             }
         }
         RootCerts::File(path) => {
             let unreadable = |reason: String| {
-                StoreError::Database(format!(
+                StoreError::database(format!(
                     "cannot read the certificate authorities in `sslrootcert={}`: {reason}",
                     path.display()
                 ))

@@ -1,0 +1,215 @@
+//! The PostgreSQL schema: its migrations, run in one transaction under an advisory lock as a
+//! store is opened, so two processes opening a new database at once do not both run one.
+
+use deadpool_postgres::Transaction;
+
+use super::PostgresStore;
+use crate::error::{StoreError, StoreResult};
+use crate::model::Provenance;
+use crate::schema::{self, Migration};
+use crate::time::now_rfc3339;
+
+/// The schema, one entry per version; `skillpath_migrations` records the versions that ran.
+///
+/// Names sort byte-wise (`COLLATE "C"`) so listings and cursors order the way SQLite's do,
+/// whatever the database's locale. The body is indexed up to 256 KiB so that no skill can
+/// exceed PostgreSQL's 1 MB limit on a `tsvector`. Each row of `skillpath_migrations` also
+/// records the oldest version that can use the database from then on (see [`crate::schema`]).
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        additive: false,
+        sql: "CREATE TABLE skills (
+        id BIGSERIAL PRIMARY KEY,
+        name TEXT COLLATE \"C\" NOT NULL UNIQUE,
+        description TEXT NOT NULL,
+        tool_name TEXT,
+        revision BIGINT NOT NULL,
+        deleted BOOLEAN NOT NULL,
+        content_hash TEXT NOT NULL,
+        provenance TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE revisions (
+        skill_id BIGINT NOT NULL REFERENCES skills(id),
+        number BIGINT NOT NULL,
+        created_at TEXT NOT NULL,
+        author TEXT NOT NULL,
+        message TEXT NOT NULL,
+        operation TEXT NOT NULL,
+        deleted BOOLEAN NOT NULL,
+        description TEXT NOT NULL,
+        tool_name TEXT,
+        content_hash TEXT NOT NULL,
+        skill_md TEXT NOT NULL,
+        PRIMARY KEY (skill_id, number)
+    );
+    CREATE TABLE blobs (
+        sha256 TEXT PRIMARY KEY,
+        size BIGINT NOT NULL,
+        bytes BYTEA NOT NULL
+    );
+    CREATE TABLE revision_files (
+        skill_id BIGINT NOT NULL,
+        number BIGINT NOT NULL,
+        path TEXT NOT NULL,
+        sha256 TEXT NOT NULL REFERENCES blobs(sha256),
+        PRIMARY KEY (skill_id, number, path),
+        FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
+    );
+    CREATE TABLE skill_search (
+        skill_id BIGINT PRIMARY KEY REFERENCES skills(id),
+        name TEXT NOT NULL,
+        description TEXT NOT NULL,
+        body TEXT NOT NULL,
+        document TSVECTOR GENERATED ALWAYS AS (
+            setweight(to_tsvector('english'::regconfig, name), 'A')
+            || setweight(to_tsvector('english'::regconfig, description), 'B')
+            || setweight(to_tsvector('english'::regconfig, left(body, 262144)), 'D')
+        ) STORED
+    );
+    CREATE INDEX skill_search_document ON skill_search USING GIN (document);",
+    },
+    Migration {
+        additive: true,
+        sql: "CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        name TEXT COLLATE \"C\" NOT NULL,
+        role TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        last_used_at TEXT,
+        revoked_at TEXT
+    );
+    CREATE UNIQUE INDEX api_keys_active_name ON api_keys(name) WHERE revoked_at IS NULL;",
+    },
+    Migration {
+        additive: true,
+        sql: "CREATE TABLE folder_stamps (
+        folder TEXT PRIMARY KEY,
+        skill_id BIGINT NOT NULL REFERENCES skills(id),
+        revision BIGINT NOT NULL,
+        stamp TEXT NOT NULL
+    );",
+    },
+    // Skills of a project (see `crate::scopes`): a name is unique per project, `''` being the
+    // skills every project shares; `visible_skills(projects)` is what a store whose view has
+    // those project folders shows, one skill per name: a live skill over a deleted one, then
+    // the nearest project (the longest folder, since a view's folders all contain its start)
+    // over the shared skills. Breaking: an older skillpath would serve every project's skills
+    // everywhere.
+    Migration {
+        additive: false,
+        sql: "ALTER TABLE skills ADD COLUMN project TEXT COLLATE \"C\" NOT NULL DEFAULT '';
+    ALTER TABLE skills DROP CONSTRAINT skills_name_key;
+    ALTER TABLE skills ADD CONSTRAINT skills_name_project_key UNIQUE (name, project);
+    CREATE FUNCTION visible_skills(projects TEXT[]) RETURNS SETOF skills
+    LANGUAGE sql STABLE AS $$
+        SELECT s.* FROM skills s
+        WHERE (s.project = '' OR s.project = ANY (projects))
+          AND NOT EXISTS (
+            SELECT 1 FROM skills o
+            WHERE o.name = s.name AND o.id <> s.id
+              AND (o.project = '' OR o.project = ANY (projects))
+              AND ((s.deleted AND NOT o.deleted)
+                   OR (o.deleted = s.deleted AND length(o.project) > length(s.project))))
+    $$;",
+    },
+];
+
+/// The version whose migration gave skills their project; skills discovered in a project
+/// before it are given theirs as it runs ([`assign_projects`]).
+const PROJECTS_SINCE: usize = 4;
+
+/// The advisory lock key that serializes migrations (any fixed number; this one spells
+/// `skillpat` in ASCII).
+const MIGRATION_LOCK: i64 = 0x736b_696c_6c70_6174;
+
+impl PostgresStore {
+    /// Runs the migrations that have not run, all in one transaction under an advisory lock.
+    pub(super) async fn migrate(&self) -> StoreResult<()> {
+        let mut client = self.client().await?;
+        let transaction = client.transaction().await?;
+        transaction
+            .execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .await?;
+        transaction
+            .batch_execute(
+                "CREATE TABLE IF NOT EXISTS skillpath_migrations (
+                    version INTEGER PRIMARY KEY,
+                    applied_at TEXT NOT NULL
+                );
+                ALTER TABLE skillpath_migrations ADD COLUMN IF NOT EXISTS oldest_compatible INTEGER",
+            )
+            .await?;
+        let latest = transaction.query_opt(
+                "SELECT version, oldest_compatible FROM skillpath_migrations ORDER BY version DESC LIMIT 1",
+                &[],
+            )
+            .await?;
+        let (version, oldest) = match latest {
+            Some(row) => {
+                let version = usize::try_from(row.try_get::<_, i32>(0)?).unwrap_or(usize::MAX);
+                // Nothing recorded (written before versions were recorded): only this version.
+                let oldest = row
+                    .try_get::<_, Option<i32>>(1)?
+                    .and_then(|oldest| usize::try_from(oldest).ok())
+                    .unwrap_or(version);
+                (version, oldest)
+            }
+            None => (0, 0),
+        };
+        schema::check_compatible(version, oldest, MIGRATIONS.len())?;
+        for (index, migration) in MIGRATIONS.iter().enumerate().skip(version) {
+            transaction.batch_execute(migration.sql).await?;
+            if index + 1 == PROJECTS_SINCE {
+                assign_projects(&transaction).await?;
+            }
+            let to_number = |value: usize| {
+                i32::try_from(value).map_err(|_| StoreError::database("too many migrations"))
+            };
+            let number = to_number(index + 1)?;
+            let oldest = to_number(schema::oldest_compatible(MIGRATIONS, index + 1))?;
+            transaction.execute(
+                    "INSERT INTO skillpath_migrations (version, applied_at, oldest_compatible) VALUES ($1, $2, $3)",
+                    &[&number, &now_rfc3339(), &oldest],
+                )
+                .await?;
+        }
+        transaction.commit().await?;
+        Ok(())
+    }
+
+    /// The schema version of the database (how many migrations have run).
+    pub async fn schema_version(&self) -> StoreResult<usize> {
+        let client = self.client().await?;
+        let version: i32 = client
+            .query_one(
+                "SELECT COALESCE(MAX(version), 0) FROM skillpath_migrations",
+                &[],
+            )
+            .await?
+            .try_get(0)?;
+        Ok(usize::try_from(version).unwrap_or(0))
+    }
+}
+
+/// Gives each skill discovered in a project before skills had projects its project
+/// ([`Provenance::project`]), so it stops being shown in every other project.
+async fn assign_projects(transaction: &Transaction<'_>) -> StoreResult<()> {
+    for row in transaction
+        .query("SELECT id, provenance FROM skills", &[])
+        .await?
+    {
+        let id: i64 = row.try_get(0)?;
+        if let Some(project) = Provenance::from_stored(row.try_get(1)?)?.project() {
+            transaction
+                .execute(
+                    "UPDATE skills SET project = $2 WHERE id = $1",
+                    &[&id, &project],
+                )
+                .await?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,722 @@
+//! The shared backend: PostgreSQL through `tokio-postgres` and a `deadpool-postgres` pool.
+//!
+//! Several processes (or nodes) can use one database: every write runs in a transaction that
+//! first locks the skill's row (`SELECT … FOR UPDATE`, or the unique index for a new name), so
+//! of two writers that expect the same revision exactly one wins and the other sees the new
+//! revision and is refused as stale; a write that fails midway is rolled back whole. Reads run
+//! in read-only `REPEATABLE READ` transactions, so a skill and its files come from one moment.
+//!
+//! The schema is versioned in the `skillpath_migrations` table and brought up to date by
+//! [`PostgresStore::open`] in one transaction holding a transaction-level advisory lock, so two
+//! processes opening a new database at once do not both run a migration. Tables are created
+//! in the first schema of the connection's `search_path` (set it with the URL's `options`,
+//! e.g. `?options=-c%20search_path%3Dskills`).
+//!
+//! Connections over TCP use TLS as libpq would for the URL's `sslmode` and `sslrootcert`
+//! (see [`tls`]); Unix sockets never do.
+//!
+//! Every committed write announces itself with `pg_notify('skillpath_changes', <schema>)` in its
+//! transaction (so it is delivered on commit, and never for a rolled-back write);
+//! [`Store::watch_changes`] starts one dedicated connection (outside the pool) that `LISTEN`s on
+//! that channel and turns the notifications for this store's schema into change signals, so
+//! several servers on one database can follow each other's writes. It also signals once each
+//! time it starts listening, since changes may have been missed before; when its connection
+//! drops it reconnects with backoff.
+//!
+//! Search uses a weighted `tsvector` (`english` configuration: name A, description B, body D)
+//! with a GIN index; candidates are ranked by the same tiers as SQLite ([`crate::search::rank`]).
+
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use deadpool_postgres::Transaction;
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio::sync::broadcast;
+use tokio_postgres::IsolationLevel;
+
+use crate::columns;
+use crate::error::{DatabaseError, StoreError, StoreResult};
+use crate::import;
+use crate::keys::{KEY_COLUMNS, KeyInfo, StoredKey};
+use crate::model::{
+    Change, ImportReport, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillFile,
+    SkillSummary, StoredSkill,
+};
+use crate::scopes::ProjectView;
+use crate::search;
+use crate::store::{ImportPlan, Listing, Store};
+use crate::time::now_rfc3339;
+use crate::writes::{self, SkillWrite};
+
+mod changes;
+mod migrations;
+mod reads;
+mod sql;
+mod tls;
+mod transaction;
+
+use changes::announce;
+use reads::{find, load};
+use sql::{
+    cached_execute, cached_query, cached_query_one, cached_query_opt, describe_error, revision_of,
+};
+use transaction::PostgresWrite;
+
+/// `ts_rank` weights, in PostgreSQL's order {D, C, B, A}: body 0.1, description 0.5, name 1.0,
+/// the same proportions as SQLite's column weights 1, 5, 10.
+const RANK_WEIGHTS: &str = "{0.1, 0.1, 0.5, 1.0}";
+
+/// `ts_rank` normalization 2: the rank divided by the document's length, so a short skill
+/// about a topic outranks a long one that mentions it as often (what BM25's length
+/// normalization does on SQLite). Without it, the corpus search test puts
+/// `python-mcp-server-generator` 7th for "create an MCP server", behind longer siblings.
+const RANK_NORMALIZATION: i32 = 2;
+
+/// `ts_headline` options: the match in `[…]`, an excerpt of about 16 words like SQLite's snippet.
+const HEADLINE_OPTIONS: &str =
+    "StartSel=[, StopSel=], MaxWords=16, MinWords=8, MaxFragments=1, FragmentDelimiter=\" … \"";
+
+/// How long one store operation may take when the URL gives no `timeout`.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long setting up a connection may take when the URL gives no `connect_timeout`.
+const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How many connections a store keeps at most.
+const POOL_SIZE: usize = 16;
+
+/// A store in a PostgreSQL database.
+#[derive(Clone)]
+pub struct PostgresStore {
+    pool: Pool,
+    /// Where the database is, without a password, for messages.
+    display: String,
+    /// The connection settings, for the change listener's own connection.
+    config: tokio_postgres::Config,
+    /// How connections speak TLS (the listener's too).
+    tls: tls::Connector,
+    /// The schema the tables are in (the first of the `search_path`): the payload of this
+    /// store's change notifications.
+    schema: String,
+    /// The change signals, once [`Store::watch_changes`] has started the listener.
+    changes: Arc<OnceLock<broadcast::Sender<()>>>,
+    /// Whether the listener is listening (set when it starts listening, cleared when its
+    /// connection ends).
+    listening: Arc<std::sync::atomic::AtomicBool>,
+    /// The most one operation may take, waiting for a connection included (the URL's
+    /// `timeout=SECONDS`, else [`DEFAULT_TIMEOUT`]).
+    timeout: Duration,
+    /// The most setting up a connection may take (the URL's `connect_timeout`, as in libpq).
+    connect_timeout: Duration,
+    /// The project folders whose skills this store shows besides the shared ones
+    /// ([`ProjectView`]), the argument of every `visible_skills`.
+    projects: Vec<String>,
+}
+
+impl std::fmt::Debug for PostgresStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PostgresStore")
+            .field("database", &self.display)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `host:port/database` of a configuration, never its password.
+fn describe(config: &tokio_postgres::Config) -> String {
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .map(|host| match host {
+            tokio_postgres::config::Host::Tcp(name) => name.clone(),
+            tokio_postgres::config::Host::Unix(path) => path.display().to_string(),
+        })
+        .collect();
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    format!(
+        "{}:{port}/{}",
+        hosts.join(","),
+        config.get_dbname().unwrap_or("")
+    )
+}
+
+impl PostgresStore {
+    /// Connects to the database `url` names (`postgres://user@host:port/database`, with any
+    /// libpq-style parameters tokio-postgres understands, and `sslmode`/`sslrootcert` as libpq
+    /// reads them), and brings its schema up to date. Fails with the server's reason when the
+    /// database cannot be reached. It shows only the skills every project shares
+    /// ([`PostgresStore::open_in`] for a project's).
+    pub async fn open(url: &str) -> StoreResult<PostgresStore> {
+        PostgresStore::open_in(url, &ProjectView::shared()).await
+    }
+
+    /// [`PostgresStore::open`], showing also the skills of the projects of `view`.
+    pub async fn open_in(url: &str, view: &ProjectView) -> StoreResult<PostgresStore> {
+        let (url, mut ours) = tls::take_parameters(url, &["timeout"])?;
+        let timeout = match ours.remove("timeout") {
+            Some(seconds) => Duration::from_secs(seconds.trim().parse().map_err(|_| {
+                StoreError::database(format!(
+                    "`timeout={seconds}` in the URL is not a number of seconds"
+                ))
+            })?),
+            None => DEFAULT_TIMEOUT,
+        };
+        let (url, tls_settings) = tls::split_url(&url, |key| std::env::var(key).ok())?;
+        let url = url.as_str();
+        let mut config = tokio_postgres::Config::from_str(url).map_err(|error| {
+            StoreError::Database(DatabaseError::caused_by(
+                format!("`{url}` is not a PostgreSQL URL this build reads: {error}"),
+                error,
+            ))
+        })?;
+        if config.get_connect_timeout().is_none() {
+            // An unreachable host fails in seconds, not at the OS's TCP timeout.
+            config.connect_timeout(DEFAULT_CONNECT_TIMEOUT);
+        }
+        // tokio-postgres bounds only the TCP connect with it; libpq bounds the whole
+        // connection setup, and so does the pool (`create`), the startup and TLS exchange too.
+        let connect_timeout = config
+            .get_connect_timeout()
+            .copied()
+            .unwrap_or(DEFAULT_CONNECT_TIMEOUT);
+        let tls = tls::connector(&tls_settings, &mut config)?;
+        let display = describe(&config);
+        let manager = Manager::from_config(
+            config.clone(),
+            tls.clone(),
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .timeouts(deadpool_postgres::Timeouts {
+                wait: Some(timeout),
+                create: Some(connect_timeout),
+                recycle: Some(connect_timeout),
+            })
+            .build()
+            .map_err(|error| {
+                StoreError::Database(DatabaseError::caused_by(
+                    format!("cannot set up the PostgreSQL pool: {error}"),
+                    error,
+                ))
+            })?;
+        let mut store = PostgresStore {
+            pool,
+            display,
+            config,
+            tls,
+            schema: String::new(),
+            changes: Arc::default(),
+            listening: Arc::default(),
+            projects: view.folders().to_vec(),
+            timeout,
+            connect_timeout,
+        };
+        store.bounded(store.migrate()).await?;
+        store.schema = store
+            .bounded(async {
+                Ok(store
+                    .client()
+                    .await?
+                    .query_one("SELECT current_schema()", &[])
+                    .await?
+                    .try_get::<_, Option<String>>(0)?
+                    .unwrap_or_default())
+            })
+            .await?;
+        Ok(store)
+    }
+
+    /// A pooled connection; an error names the server so the user knows which one is down.
+    async fn client(&self) -> StoreResult<deadpool_postgres::Object> {
+        self.pool.get().await.map_err(|error| {
+            let reason = match &error {
+                deadpool_postgres::PoolError::Backend(error) => describe_error(error),
+                deadpool_postgres::PoolError::Timeout(deadpool_postgres::TimeoutType::Wait) => {
+                    format!(
+                        "every connection stayed busy for {} s (`timeout=SECONDS` in the URL)",
+                        self.timeout.as_secs()
+                    )
+                }
+                deadpool_postgres::PoolError::Timeout(_) => format!(
+                    "no connection was set up within {} s (`connect_timeout=SECONDS` in the URL); the server may be hung",
+                    self.connect_timeout.as_secs()
+                ),
+                other => other.to_string(),
+            };
+            let hint = tls::hint(&reason).map(|hint| format!("; {hint}"));
+            StoreError::Database(DatabaseError::caused_by(
+                format!(
+                    "cannot connect to PostgreSQL at `{}`: {reason}{}",
+                    self.display,
+                    hint.unwrap_or_default()
+                ),
+                error,
+            ))
+        })
+    }
+}
+
+/// A `to_tsquery` text for the query's words: each quoted (so nothing in it is an operator),
+/// any may match, the last (3 letters or more) also as a prefix, as [`search::fts5_query`]
+/// does for SQLite.
+fn tsquery(words: &[String]) -> Option<String> {
+    let quote = |word: &str| format!("'{}'", word.replace('\\', "\\\\").replace('\'', "''"));
+    let (last, rest) = words.split_last()?;
+    let mut terms: Vec<String> = rest.iter().map(|w| quote(w)).collect();
+    terms.push(if last.chars().count() >= 3 {
+        format!("{}:*", quote(last))
+    } else {
+        quote(last)
+    });
+    Some(terms.join(" | "))
+}
+
+impl PostgresStore {
+    /// Runs a write: `work` in a `READ COMMITTED` transaction (row locks do the serializing),
+    /// committed when it succeeds and rolled back (by dropping it) when it fails; announced to
+    /// every change listener on commit.
+    async fn write<T>(
+        &self,
+        work: impl AsyncFnOnce(&Transaction<'_>) -> StoreResult<T>,
+    ) -> StoreResult<T> {
+        self.write_quiet(async |transaction| {
+            let result = work(transaction).await?;
+            announce(transaction).await?;
+            Ok(result)
+        })
+        .await
+    }
+
+    /// [`Self::write`] without the announcement: for writes that announce themselves (with
+    /// [`announce`]) only when they changed something.
+    async fn write_quiet<T>(
+        &self,
+        work: impl AsyncFnOnce(&Transaction<'_>) -> StoreResult<T>,
+    ) -> StoreResult<T> {
+        self.bounded(async {
+            let mut client = self.client().await?;
+            let transaction = client.transaction().await?;
+            let result = work(&transaction).await?;
+            transaction.commit().await?;
+            Ok(result)
+        })
+        .await
+    }
+
+    /// `operation`, failed with the reason when it takes longer than the store's timeout: a
+    /// database that accepts connections but does not answer (a hung or stopped server)
+    /// would otherwise keep the caller forever. A write cut off before its `COMMIT` was sent
+    /// is rolled back.
+    async fn bounded<T>(
+        &self,
+        operation: impl std::future::Future<Output = StoreResult<T>>,
+    ) -> StoreResult<T> {
+        tokio::time::timeout(self.timeout, operation)
+            .await
+            .unwrap_or_else(|_| {
+                Err(StoreError::database(format!(
+                    "PostgreSQL at `{}` did not answer within {} s: it may be hung or overloaded (`timeout=SECONDS` in the URL sets this limit)",
+                    self.display,
+                    self.timeout.as_secs()
+                )))
+            })
+    }
+
+    /// Runs a read in a read-only `REPEATABLE READ` transaction: one consistent snapshot.
+    async fn read<T>(
+        &self,
+        work: impl AsyncFnOnce(&Transaction<'_>) -> StoreResult<T>,
+    ) -> StoreResult<T> {
+        self.bounded(async {
+            let mut client = self.client().await?;
+            let transaction = client
+                .build_transaction()
+                .isolation_level(IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .await?;
+            let result = work(&transaction).await?;
+            transaction.commit().await?;
+            Ok(result)
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl Store for PostgresStore {
+    async fn write(&self, write: SkillWrite) -> StoreResult<StoredSkill> {
+        self.write(async |transaction| {
+            let mut rows = PostgresWrite {
+                transaction,
+                projects: &self.projects,
+            };
+            writes::apply(&mut rows, write).await
+        })
+        .await
+    }
+
+    async fn create_key(&self, key: StoredKey) -> StoreResult<KeyInfo> {
+        self.write_quiet(async |transaction| {
+            let info = &key.info;
+            // The partial unique index on active names decides between concurrent creators.
+            let inserted = cached_execute(
+                transaction,
+                &format!(
+                    "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                         ON CONFLICT (name) WHERE revoked_at IS NULL DO NOTHING"
+                ),
+                &[
+                    &key.id,
+                    &info.name,
+                    &info.role.as_str(),
+                    &key.sha256,
+                    &info.created_at,
+                    &info.expires_at,
+                    &info.last_used_at,
+                    &info.revoked_at,
+                ],
+            )
+            .await?;
+            if inserted == 0 {
+                return Err(StoreError::KeyExists(key.info.name.clone()));
+            }
+            Ok(key.info.clone())
+        })
+        .await
+    }
+
+    async fn list_keys(&self) -> StoreResult<Vec<KeyInfo>> {
+        self.read(async |transaction| {
+            cached_query(
+                transaction,
+                &format!("SELECT {KEY_COLUMNS} FROM api_keys ORDER BY name, created_at, id"),
+                &[],
+            )
+            .await?
+            .iter()
+            .map(|row| columns::key(row).map(|key| key.info))
+            .collect()
+        })
+        .await
+    }
+
+    async fn revoke_key(&self, name: &str) -> StoreResult<KeyInfo> {
+        self.write_quiet(async |transaction| {
+            let now = now_rfc3339();
+            let row = cached_query_opt(
+                transaction,
+                &format!(
+                    "UPDATE api_keys SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL
+                         RETURNING {KEY_COLUMNS}"
+                ),
+                &[&now, &name],
+            )
+            .await?
+            .ok_or_else(|| StoreError::KeyNotFound(name.to_owned()))?;
+            Ok(columns::key(&row)?.info)
+        })
+        .await
+    }
+
+    async fn find_key(&self, id: &str) -> StoreResult<Option<StoredKey>> {
+        self.bounded(async {
+            let client = self.client().await?;
+            client
+                .query_opt(
+                    &format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE id = $1"),
+                    &[&id],
+                )
+                .await?
+                .as_ref()
+                .map(columns::key)
+                .transpose()
+        })
+        .await
+    }
+
+    async fn record_key_use(&self, id: &str, at: &str) -> StoreResult<()> {
+        self.bounded(async {
+            let client = self.client().await?;
+            client
+                .execute(
+                    "UPDATE api_keys SET last_used_at = $1 WHERE id = $2",
+                    &[&at, &id],
+                )
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    fn following_changes(&self) -> Option<bool> {
+        self.changes
+            .get()
+            .map(|_| self.listening.load(std::sync::atomic::Ordering::SeqCst))
+    }
+
+    fn watch_changes(&self) -> Option<broadcast::Receiver<()>> {
+        let runtime = tokio::runtime::Handle::try_current().ok()?;
+        let sender = self.changes.get_or_init(|| {
+            let (sender, _) = broadcast::channel(16);
+            runtime.spawn(changes::listen(
+                self.config.clone(),
+                self.tls.clone(),
+                self.schema.clone(),
+                self.display.clone(),
+                self.connect_timeout,
+                Arc::clone(&self.listening),
+                sender.downgrade(),
+            ));
+            sender
+        });
+        Some(sender.subscribe())
+    }
+
+    async fn get(&self, name: &str, revision: Option<u64>) -> StoreResult<StoredSkill> {
+        self.read(async |transaction| load(transaction, &self.projects, name, revision).await)
+            .await
+    }
+
+    async fn current_skills(&self) -> StoreResult<Vec<StoredSkill>> {
+        self.read(async |transaction| {
+            let mut files: HashMap<i64, Vec<SkillFile>> = HashMap::new();
+            for row in cached_query(
+                transaction,
+                "SELECT f.skill_id, f.path, b.bytes FROM visible_skills($1) s
+                 JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
+                 JOIN blobs b ON b.sha256 = f.sha256
+                 WHERE NOT s.deleted ORDER BY f.skill_id, f.path COLLATE \"C\"",
+                &[&self.projects],
+            )
+            .await?
+            {
+                files
+                    .entry(row.try_get(0)?)
+                    .or_default()
+                    .push(columns::file(&row, 1)?);
+            }
+            cached_query(
+                transaction,
+                "SELECT s.id, s.name, s.revision, s.provenance, r.created_at, r.description,
+                        r.tool_name, r.content_hash, r.skill_md
+                 FROM visible_skills($1) s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
+                 WHERE NOT s.deleted ORDER BY s.name",
+                &[&self.projects],
+            )
+            .await?
+            .iter()
+            .map(|row| {
+                let id: i64 = row.try_get(0)?;
+                columns::current_skill(row, files.remove(&id).unwrap_or_default())
+            })
+            .collect()
+        })
+        .await
+    }
+
+    async fn current_revisions(&self) -> StoreResult<Vec<(String, u64)>> {
+        self.read(async |transaction| {
+            cached_query(
+                transaction,
+                "SELECT name, revision FROM visible_skills($1) WHERE NOT deleted ORDER BY name",
+                &[&self.projects],
+            )
+            .await?
+            .iter()
+            .map(|row| Ok((row.try_get(0)?, revision_of(row.try_get(1)?))))
+            .collect()
+        })
+        .await
+    }
+
+    async fn list_after(&self, listing: Listing) -> StoreResult<Vec<SkillSummary>> {
+        let (filter, after) = (listing.filter, listing.after);
+        let prefix = filter.name_prefix.unwrap_or_default();
+        // No stored name has a NUL (PostgreSQL text cannot hold one), nor starts with one.
+        if prefix.contains('\0') {
+            return Ok(Vec::new());
+        }
+        let include_deleted = filter.include_deleted;
+        let fetch = i64::try_from(listing.count).unwrap_or(i64::MAX);
+        self.read(async |transaction| {
+            let rows = cached_query(transaction,
+                    "SELECT name, description, tool_name, revision, deleted, updated_at, provenance FROM visible_skills($5)
+                     WHERE name > $1 AND ($2 OR NOT deleted) AND starts_with(name, $3)
+                     ORDER BY name LIMIT $4",
+                    &[&after, &include_deleted, &prefix, &fetch, &self.projects],
+                )
+                .await?;
+            rows.iter().map(columns::summary).collect()
+        })
+        .await
+    }
+
+    async fn search(&self, query: &str, limit: usize) -> StoreResult<Vec<SearchHit>> {
+        let words = search::query_words(query);
+        let Some(ts_query) = tsquery(&words) else {
+            return Ok(Vec::new());
+        };
+        let (limit, pool) = search::sizes(limit);
+        self.read(async |transaction| {
+            let mut candidates = Vec::new();
+            for filter in ["x.document", "ts_filter(x.document, '{a}')"] {
+                let sql = format!(
+                    "SELECT s.id, s.name, s.description,
+                            ts_rank('{RANK_WEIGHTS}'::float4[], x.document, q, {RANK_NORMALIZATION})::float8 AS rank
+                     FROM skill_search x JOIN visible_skills($3) s ON s.id = x.skill_id,
+                          to_tsquery('english'::regconfig, $1) q
+                     WHERE {filter} @@ q ORDER BY rank DESC, s.name LIMIT $2"
+                );
+                for r in cached_query(transaction, &sql, &[&ts_query, &pool, &self.projects]).await? {
+                    candidates.push(search::Candidate {
+                        key: r.try_get(0)?,
+                        name: r.try_get(1)?,
+                        description: r.try_get(2)?,
+                        relevance: r.try_get(3)?,
+                    });
+                }
+            }
+            let mut hits = Vec::new();
+            for (candidate, score) in search::rank(candidates, &words, limit) {
+                let text: String = cached_query_one(transaction,
+                        "SELECT ts_headline('english'::regconfig,
+                                name || E'\\n' || description || E'\\n' || body,
+                                to_tsquery('english'::regconfig, $1), $3)
+                         FROM skill_search WHERE skill_id = $2",
+                        &[&ts_query, &candidate.key, &HEADLINE_OPTIONS],
+                    )
+                    .await?
+                    .try_get(0)?;
+                hits.push(search::hit(candidate, score, &text));
+            }
+            Ok(hits)
+        })
+        .await
+    }
+
+    async fn history(&self, name: &str) -> StoreResult<Vec<Revision>> {
+        self.read(async |transaction| {
+            let row = find(transaction, &self.projects, name, false)
+                .await?
+                .ok_or_else(|| StoreError::NotFound {
+                    name: name.to_owned(),
+                    revision: None,
+                })?;
+            cached_query(transaction,
+                    "SELECT number, created_at, author, message, operation, content_hash FROM revisions WHERE skill_id = $1 ORDER BY number",
+                    &[&row.id],
+                )
+                .await?
+                .iter()
+                .map(|r| columns::revision(r, name))
+                .collect()
+        })
+        .await
+    }
+
+    async fn import_planned(&self, plan: ImportPlan, change: Change) -> StoreResult<ImportReport> {
+        self.write_quiet(async |transaction| {
+            let mut rows = PostgresWrite {
+                transaction,
+                projects: &self.projects,
+            };
+            let report = import::run(&mut rows, plan, &change).await?;
+            if !report.created.is_empty() || !report.updated.is_empty() {
+                announce(transaction).await?;
+            }
+            Ok(report)
+        })
+        .await
+    }
+
+    async fn check(&self) -> StoreResult<()> {
+        self.read(async |transaction| {
+            cached_query_one(transaction, "SELECT 1", &[]).await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn shadowed(&self) -> StoreResult<Vec<ShadowedSkill>> {
+        self.read(async |transaction| {
+            cached_query(
+                transaction,
+                "SELECT s.name, s.provenance, v.provenance FROM skills s
+                 JOIN visible_skills($1) v ON v.name = s.name AND v.id <> s.id
+                 WHERE NOT s.deleted AND (s.project = '' OR s.project = ANY ($1))
+                 ORDER BY s.name, length(s.project) DESC",
+                &[&self.projects],
+            )
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(ShadowedSkill {
+                    name: row.try_get(0)?,
+                    path: Provenance::from_stored(row.try_get(1)?)?
+                        .folder()
+                        .to_owned(),
+                    kept: Provenance::from_stored(row.try_get(2)?)?
+                        .folder()
+                        .to_owned(),
+                })
+            })
+            .collect()
+        })
+        .await
+    }
+
+    async fn folder_stamps(&self) -> StoreResult<Vec<RecordedStamp>> {
+        self.read(async |transaction| {
+            cached_query(
+                transaction,
+                "SELECT f.folder, s.name, f.stamp FROM folder_stamps f JOIN skills s ON s.id = f.skill_id
+                 WHERE f.revision = s.revision AND NOT s.deleted",
+                &[],
+            )
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(RecordedStamp {
+                    folder: row.try_get(0)?,
+                    name: row.try_get(1)?,
+                    stamp: row.try_get(2)?,
+                })
+            })
+            .collect()
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tsqueries_quote_every_word_and_prefix_the_last() {
+        let words = search::query_words("Create an MCP server!");
+        assert_eq!(
+            tsquery(&words).as_deref(),
+            Some("'create' | 'mcp' | 'server':*")
+        );
+        assert_eq!(
+            tsquery(&["it's".to_owned(), "a\\b".to_owned()]).as_deref(),
+            Some("'it''s' | 'a\\\\b':*")
+        );
+        assert_eq!(tsquery(&[]), None);
+    }
+
+    #[test]
+    fn descriptions_never_show_a_password() {
+        let config = tokio_postgres::Config::from_str("postgres://u:secret@db.example:6543/skills")
+            .expect("a valid URL");
+        assert_eq!(describe(&config), "db.example:6543/skills");
+    }
+}

@@ -1,0 +1,128 @@
+//! PostgreSQL's reads of single rows, shared by the store's reads and its writes: a skill's
+//! row (locked for a writer), a revision with its files; and how a column of a tokio-postgres
+//! row is read ([`Columns`]).
+
+use deadpool_postgres::Transaction;
+use tokio_postgres::Row as PgRow;
+
+use super::sql::{cached_query, cached_query_opt, revision_of};
+use crate::columns::{self, Columns};
+use crate::error::{StoreError, StoreResult};
+use crate::model::{Provenance, StoredSkill};
+use crate::writes::SkillRow;
+
+impl Columns for PgRow {
+    fn text(&self, index: usize) -> StoreResult<String> {
+        Ok(self.try_get(index)?)
+    }
+
+    fn optional_text(&self, index: usize) -> StoreResult<Option<String>> {
+        Ok(self.try_get(index)?)
+    }
+
+    fn id(&self, index: usize) -> StoreResult<i64> {
+        Ok(self.try_get(index)?)
+    }
+
+    fn revision(&self, index: usize) -> StoreResult<u64> {
+        Ok(revision_of(self.try_get(index)?))
+    }
+
+    fn flag(&self, index: usize) -> StoreResult<bool> {
+        Ok(self.try_get(index)?)
+    }
+
+    fn bytes(&self, index: usize) -> StoreResult<Vec<u8>> {
+        Ok(self.try_get(index)?)
+    }
+}
+
+/// The row of the skill `name` as a view of `projects` shows it, locked for the rest of the
+/// transaction when `lock` (a writer's read).
+pub(super) async fn find(
+    transaction: &Transaction<'_>,
+    projects: &[String],
+    name: &str,
+    lock: bool,
+) -> StoreResult<Option<SkillRow>> {
+    let sql = if lock {
+        // A function's rows cannot be locked: lock the row it names.
+        "SELECT id, revision, deleted, content_hash, provenance FROM skills
+         WHERE id = (SELECT id FROM visible_skills($2) WHERE name = $1) FOR UPDATE"
+    } else {
+        "SELECT id, revision, deleted, content_hash, provenance FROM visible_skills($2) WHERE name = $1"
+    };
+    cached_query_opt(transaction, sql, &[&name, &projects])
+        .await?
+        .as_ref()
+        .map(columns::skill_row)
+        .transpose()
+}
+
+/// The locked row of the skill `name` in `project` (`""`: shared), whether a view shows it
+/// or not.
+pub(super) async fn find_in(
+    transaction: &Transaction<'_>,
+    name: &str,
+    project: &str,
+) -> StoreResult<Option<SkillRow>> {
+    cached_query_opt(
+        transaction,
+        "SELECT id, revision, deleted, content_hash, provenance FROM skills
+         WHERE name = $1 AND project = $2 FOR UPDATE",
+        &[&name, &project],
+    )
+    .await?
+    .as_ref()
+    .map(columns::skill_row)
+    .transpose()
+}
+
+/// Reads revision `revision` (or the current one) of skill `name` as `projects` see it.
+pub(super) async fn load(
+    transaction: &Transaction<'_>,
+    projects: &[String],
+    name: &str,
+    revision: Option<u64>,
+) -> StoreResult<StoredSkill> {
+    let Some(row) = cached_query_opt(
+        transaction,
+        "SELECT id, revision, provenance FROM visible_skills($2) WHERE name = $1",
+        &[&name, &projects],
+    )
+    .await?
+    else {
+        return Err(StoreError::NotFound {
+            name: name.to_owned(),
+            revision: None,
+        });
+    };
+    let id: i64 = row.try_get(0)?;
+    let wanted = revision.unwrap_or(revision_of(row.try_get(1)?));
+    let provenance = Provenance::from_stored(row.try_get(2)?)?;
+    let not_found = || StoreError::NotFound {
+        name: name.to_owned(),
+        revision,
+    };
+    // A revision past `i64::MAX` cannot exist.
+    let Ok(n) = i64::try_from(wanted) else {
+        return Err(not_found());
+    };
+    let revision_row = cached_query_opt(transaction,
+            "SELECT created_at, deleted, description, tool_name, content_hash, skill_md FROM revisions WHERE skill_id = $1 AND number = $2",
+            &[&id, &n],
+        )
+        .await?
+        .ok_or_else(not_found)?;
+    let files = cached_query(
+        transaction,
+        "SELECT f.path, b.bytes FROM revision_files f JOIN blobs b ON b.sha256 = f.sha256
+             WHERE f.skill_id = $1 AND f.number = $2 ORDER BY f.path COLLATE \"C\"",
+        &[&id, &n],
+    )
+    .await?
+    .iter()
+    .map(|r| columns::file(r, 0))
+    .collect::<StoreResult<Vec<_>>>()?;
+    columns::revision_content(&revision_row, name, wanted, provenance, files)
+}

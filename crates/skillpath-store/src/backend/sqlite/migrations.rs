@@ -1,0 +1,222 @@
+//! The SQLite schema: its migrations, run one per write transaction as a database is opened,
+//! and the per-connection view of the skills a store shows.
+
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+
+use crate::error::{StoreError, StoreResult};
+use crate::model::Provenance;
+use crate::schema::{self, Migration};
+
+/// The schema, one entry per version; `PRAGMA user_version` says how many have run, and
+/// `schema_compatibility` (from version 2) the oldest version that can still use the database.
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        additive: false,
+        sql: "CREATE TABLE skills (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        description TEXT NOT NULL,
+        tool_name TEXT,
+        revision INTEGER NOT NULL,
+        deleted INTEGER NOT NULL,
+        content_hash TEXT NOT NULL,
+        provenance TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE revisions (
+        skill_id INTEGER NOT NULL REFERENCES skills(id),
+        number INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        author TEXT NOT NULL,
+        message TEXT NOT NULL,
+        operation TEXT NOT NULL,
+        deleted INTEGER NOT NULL,
+        description TEXT NOT NULL,
+        tool_name TEXT,
+        content_hash TEXT NOT NULL,
+        skill_md TEXT NOT NULL,
+        PRIMARY KEY (skill_id, number)
+    );
+    CREATE TABLE blobs (
+        sha256 TEXT PRIMARY KEY,
+        size INTEGER NOT NULL,
+        bytes BLOB NOT NULL
+    );
+    CREATE TABLE revision_files (
+        skill_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        path TEXT NOT NULL,
+        sha256 TEXT NOT NULL REFERENCES blobs(sha256),
+        PRIMARY KEY (skill_id, number, path),
+        FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
+    );
+    CREATE VIRTUAL TABLE skills_fts USING fts5(
+        name, description, body,
+        tokenize = 'porter unicode61 remove_diacritics 2'
+    );",
+    },
+    Migration {
+        additive: true,
+        sql: "CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        last_used_at TEXT,
+        revoked_at TEXT
+    );
+    CREATE UNIQUE INDEX api_keys_active_name ON api_keys(name) WHERE revoked_at IS NULL;
+    CREATE TABLE schema_compatibility (oldest INTEGER NOT NULL);
+    INSERT INTO schema_compatibility (oldest) VALUES (0);",
+    },
+    Migration {
+        additive: true,
+        sql: "CREATE TABLE folder_stamps (
+        folder TEXT PRIMARY KEY,
+        skill_id INTEGER NOT NULL REFERENCES skills(id),
+        revision INTEGER NOT NULL,
+        stamp TEXT NOT NULL
+    );",
+    },
+    // Skills of a project (see `crate::scopes`): a name is unique per project, `''` being the
+    // skills every project shares. SQLite cannot drop a column's `UNIQUE`, so the table is
+    // made again with its ids (which revisions, files, stamps and the search index use).
+    // Breaking: an older skillpath would serve every project's skills everywhere.
+    Migration {
+        additive: false,
+        sql: "CREATE TABLE skills_by_project (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        project TEXT NOT NULL DEFAULT '',
+        description TEXT NOT NULL,
+        tool_name TEXT,
+        revision INTEGER NOT NULL,
+        deleted INTEGER NOT NULL,
+        content_hash TEXT NOT NULL,
+        provenance TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (name, project)
+    );
+    INSERT INTO skills_by_project (id, name, description, tool_name, revision, deleted, content_hash, provenance, updated_at)
+        SELECT id, name, description, tool_name, revision, deleted, content_hash, provenance, updated_at FROM skills;
+    DROP TABLE skills;
+    ALTER TABLE skills_by_project RENAME TO skills;",
+    },
+];
+
+/// The version whose migration gave skills their project; skills discovered in a project
+/// before it are given theirs as it runs ([`assign_projects`]).
+const PROJECTS_SINCE: usize = 4;
+
+/// What a connection sees of the skills: `visible_skills`, the skills every project shares
+/// and those of the store's [`ProjectView`](crate::scopes::ProjectView) (`visible_projects`),
+/// one per name by the precedence of [`crate::scopes`]: a live skill over a deleted one, then
+/// the nearest project (the longest folder, since the view's folders all contain its start)
+/// over the shared skills (`''`). Temporary, so each connection has its own view.
+pub(super) const VIEW: &str = "CREATE TEMP TABLE visible_projects (folder TEXT PRIMARY KEY);
+    CREATE TEMP VIEW visible_skills AS
+    SELECT s.* FROM main.skills s
+    WHERE (s.project = '' OR s.project IN (SELECT folder FROM visible_projects))
+      AND NOT EXISTS (
+        SELECT 1 FROM main.skills o
+        WHERE o.name = s.name AND o.id <> s.id
+          AND (o.project = '' OR o.project IN (SELECT folder FROM visible_projects))
+          AND (o.deleted < s.deleted
+               OR (o.deleted = s.deleted AND length(o.project) > length(s.project))));";
+
+/// The version whose migration made `schema_compatibility`.
+const COMPATIBILITY_RECORDED_SINCE: usize = 2;
+
+/// Brings the schema of the database on `connection` up to date, or refuses a database made
+/// by a newer skillpath that this one cannot use.
+pub(super) fn migrate(connection: &mut Connection) -> StoreResult<()> {
+    let known = MIGRATIONS.len();
+    let current = schema_version(connection)?;
+    if current >= known {
+        // Up to date, or newer: no write lock needed.
+        return schema::check_compatible(current, recorded_oldest(connection, current), known);
+    }
+    // Migrations may make a table again (SQLite's way to change a constraint), which must
+    // happen with foreign keys off; each checks them before it commits.
+    connection.pragma_update(None, "foreign_keys", "OFF")?;
+    let migrated = run_migrations(connection, known);
+    connection.pragma_update(None, "foreign_keys", "ON")?;
+    migrated
+}
+
+/// The migrations a database at an older version lacks. One migration per write transaction,
+/// the version read inside it: two processes opening a new database at once do not both run a
+/// migration.
+fn run_migrations(connection: &mut Connection, known: usize) -> StoreResult<()> {
+    loop {
+        let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let version = schema_version(&transaction)?;
+        let Some(migration) = MIGRATIONS.get(version) else {
+            schema::check_compatible(version, recorded_oldest(&transaction, version), known)?;
+            transaction.commit()?;
+            return Ok(());
+        };
+        transaction.execute_batch(migration.sql)?;
+        if version + 1 == PROJECTS_SINCE {
+            assign_projects(&transaction)?;
+        }
+        let broken: Option<String> = transaction
+            .query_row("SELECT \"table\" FROM pragma_foreign_key_check", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if let Some(table) = broken {
+            return Err(StoreError::database(format!(
+                "migration {} would leave rows of `{table}` without the row they refer to; the database is unchanged",
+                version + 1
+            )));
+        }
+        transaction.pragma_update(None, "user_version", (version + 1) as i64)?;
+        let oldest = schema::oldest_compatible(MIGRATIONS, version + 1) as i64;
+        if version + 1 >= COMPATIBILITY_RECORDED_SINCE {
+            transaction.execute(
+                "UPDATE schema_compatibility SET oldest = ?1",
+                params![oldest],
+            )?;
+        }
+        transaction.commit()?;
+    }
+}
+
+/// Gives each skill discovered in a project before skills had projects its project
+/// ([`Provenance::project`]), so it stops being shown in every other project.
+fn assign_projects(transaction: &Transaction<'_>) -> StoreResult<()> {
+    let mut statement = transaction.prepare("SELECT id, provenance FROM skills")?;
+    let rows = statement
+        .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?
+        .collect::<Result<Vec<_>, _>>()?;
+    for (id, provenance) in rows {
+        if let Some(project) = Provenance::from_stored(&provenance)?.project() {
+            transaction.execute(
+                "UPDATE skills SET project = ?2 WHERE id = ?1",
+                params![id, project],
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// How many migrations have run on the database.
+fn schema_version(connection: &Connection) -> StoreResult<usize> {
+    let version: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    Ok(usize::try_from(version).unwrap_or(usize::MAX))
+}
+
+/// The oldest version that can use a database at `version`, as recorded by whoever migrated
+/// it; `version` itself when nothing is recorded (so an unknown newer database is refused).
+fn recorded_oldest(connection: &Connection, version: usize) -> usize {
+    connection
+        .query_row("SELECT oldest FROM schema_compatibility", [], |row| {
+            row.get::<_, i64>(0)
+        })
+        .ok()
+        .and_then(|oldest| usize::try_from(oldest).ok())
+        .unwrap_or(version)
+}

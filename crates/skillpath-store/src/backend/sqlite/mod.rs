@@ -1,0 +1,505 @@
+//! The embedded backend: SQLite (bundled), WAL mode, FTS5 search.
+//!
+//! One connection per store behind a mutex, used on tokio's blocking pool. Writes run in
+//! `BEGIN IMMEDIATE` transactions, so two processes on one database serialize their writes
+//! and the later one sees the earlier one's revision (and is refused as stale); a process
+//! killed mid-transaction leaves the previous committed state (SQLite's journal).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+
+use crate::columns;
+use crate::error::{DatabaseError, StoreError, StoreResult};
+use crate::import;
+use crate::keys::{KEY_COLUMNS, KeyInfo, StoredKey};
+use crate::model::{
+    Change, ImportReport, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillFile,
+    SkillSummary, StoredSkill,
+};
+use crate::scopes::ProjectView;
+use crate::search;
+use crate::store::{ImportPlan, Listing, Store};
+use crate::time::now_rfc3339;
+use crate::writes::{self, SkillWrite};
+
+mod changes;
+mod migrations;
+mod reads;
+mod transaction;
+
+use reads::{first, load, row};
+use transaction::SqliteWrite;
+
+/// Weights of the search columns: name, description, body.
+const SEARCH_WEIGHTS: (f64, f64, f64) = (10.0, 5.0, 1.0);
+
+/// A store in one SQLite database file.
+#[derive(Clone)]
+pub struct SqliteStore {
+    connection: Arc<Mutex<Connection>>,
+    path: PathBuf,
+    /// The change signals of [`Store::watch_changes`], started on first use.
+    changes: std::sync::OnceLock<tokio::sync::broadcast::Sender<()>>,
+    /// The file opened (device and inode), to notice when the path no longer leads to it.
+    identity: Option<FileIdentity>,
+}
+
+/// Which file a path leads to: its device and inode (Unix), or nothing where that cannot be
+/// told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileIdentity {
+    device: u64,
+    inode: u64,
+}
+
+impl FileIdentity {
+    /// The file at `path` now, if there is one and it can be told.
+    fn of(path: &Path) -> Option<FileIdentity> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            std::fs::metadata(path).ok().map(|metadata| FileIdentity {
+                device: metadata.dev(),
+                inode: metadata.ino(),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = path;
+            None
+        }
+    }
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date; it
+    /// shows only the skills every project shares ([`SqliteStore::open_in`] for a project's).
+    pub fn open(path: &Path) -> StoreResult<SqliteStore> {
+        SqliteStore::open_in(path, &ProjectView::shared())
+    }
+
+    /// [`SqliteStore::open`], showing also the skills of the projects of `view`.
+    pub fn open_in(path: &Path, view: &ProjectView) -> StoreResult<SqliteStore> {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|source| StoreError::Io {
+                context: format!("cannot create the database folder `{}`", parent.display()),
+                source,
+            })?;
+        }
+        let mut connection = Connection::open(path)?;
+        connection.busy_timeout(std::time::Duration::from_secs(10))?;
+        connection.pragma_update(None, "journal_mode", "WAL")?;
+        connection.pragma_update(None, "synchronous", "FULL")?;
+        connection.pragma_update(None, "foreign_keys", "ON")?;
+        // Up to 32 MiB of pages in memory (SQLite's default is 2 MiB): a large import no
+        // longer spills pages to the log before it commits, and searches over a large catalog
+        // read the index from memory. Pages are allocated only as they are used.
+        connection.pragma_update(None, "cache_size", -32 * 1024)?;
+        migrations::migrate(&mut connection)?;
+        connection.execute_batch(migrations::VIEW)?;
+        for folder in view.folders() {
+            connection.execute(
+                "INSERT OR IGNORE INTO visible_projects (folder) VALUES (?1)",
+                params![folder],
+            )?;
+        }
+        Ok(SqliteStore {
+            connection: Arc::new(Mutex::new(connection)),
+            path: path.to_path_buf(),
+            changes: std::sync::OnceLock::new(),
+            identity: FileIdentity::of(path),
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `operation` with the connection on the blocking pool.
+    async fn with<T: Send + 'static>(
+        &self,
+        operation: impl FnOnce(&mut Connection) -> StoreResult<T> + Send + 'static,
+    ) -> StoreResult<T> {
+        let connection = Arc::clone(&self.connection);
+        tokio::task::spawn_blocking(move || {
+            let mut guard = connection
+                .lock()
+                .map_err(|_| StoreError::database("the connection lock is poisoned"))?;
+            operation(&mut guard)
+        })
+        .await
+        .map_err(|error| {
+            StoreError::Database(DatabaseError::caused_by(
+                format!("a database task failed: {error}"),
+                error,
+            ))
+        })?
+    }
+
+    /// A check, to run on the blocking pool, that the path still leads to the file opened.
+    fn still_opened(&self) -> impl FnOnce() -> StoreResult<()> + Send + 'static {
+        let (path, opened) = (self.path.clone(), self.identity);
+        move || {
+            if opened.is_some() && FileIdentity::of(&path) != opened {
+                return Err(StoreError::DatabaseReplaced(path));
+            }
+            Ok(())
+        }
+    }
+
+    /// Runs `operation` in a write transaction, unless the database file was deleted or
+    /// replaced since it was opened: a write acknowledged into a file no path leads to any
+    /// more would be lost when the process ends.
+    async fn write<T: Send + 'static>(
+        &self,
+        operation: impl FnOnce(&Transaction<'_>) -> StoreResult<T> + Send + 'static,
+    ) -> StoreResult<T> {
+        let still = self.still_opened();
+        self.with(move |connection| {
+            still()?;
+            let transaction =
+                connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let result = operation(&transaction)?;
+            transaction.commit()?;
+            Ok(result)
+        })
+        .await
+    }
+
+    /// [`SqliteStore::write`] of `work` by the rules of [`crate::writes`] and
+    /// [`crate::import`], with SQLite's primitives.
+    async fn write_rows<T: Send + 'static>(
+        &self,
+        work: impl AsyncFnOnce(&mut SqliteWrite<'_>) -> StoreResult<T> + Send + 'static,
+    ) -> StoreResult<T> {
+        self.write(move |transaction| SqliteWrite::run(transaction, work))
+            .await
+    }
+}
+
+#[async_trait]
+impl Store for SqliteStore {
+    async fn write(&self, write: SkillWrite) -> StoreResult<StoredSkill> {
+        self.write_rows(async move |transaction| writes::apply(transaction, write).await)
+            .await
+    }
+
+    /// Every commit to the file by any connection, this process's or another's, within
+    /// [`changes::POLL_INTERVAL`] (see [`changes`]).
+    fn watch_changes(&self) -> Option<tokio::sync::broadcast::Receiver<()>> {
+        let runtime = tokio::runtime::Handle::try_current().ok()?;
+        let sender = self.changes.get_or_init(|| {
+            let (sender, _) = tokio::sync::broadcast::channel(16);
+            runtime.spawn(changes::follow(self.path.clone(), sender.downgrade()));
+            sender
+        });
+        Some(sender.subscribe())
+    }
+
+    async fn get(&self, name: &str, revision: Option<u64>) -> StoreResult<StoredSkill> {
+        let name = name.to_owned();
+        self.with(move |connection| load(connection, &name, revision))
+            .await
+    }
+
+    async fn current_skills(&self) -> StoreResult<Vec<StoredSkill>> {
+        self.with(|connection| {
+            // One read transaction: the skills and their files from one moment.
+            let transaction = connection.transaction()?;
+            let mut files: HashMap<i64, Vec<SkillFile>> = HashMap::new();
+            {
+                let mut statement = transaction.prepare(
+                    "SELECT f.skill_id, f.path, b.bytes FROM visible_skills s
+                     JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
+                     JOIN blobs b ON b.sha256 = f.sha256
+                     WHERE NOT s.deleted ORDER BY f.skill_id, f.path",
+                )?;
+                let mut rows = statement.query([])?;
+                while let Some(r) = rows.next()? {
+                    files.entry(r.get(0)?).or_default().push(columns::file(r, 1)?);
+                }
+            }
+            let mut statement = transaction.prepare(
+                "SELECT s.id, s.name, s.revision, s.provenance, r.created_at, r.description,
+                        r.tool_name, r.content_hash, r.skill_md
+                 FROM visible_skills s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
+                 WHERE NOT s.deleted ORDER BY s.name",
+            )?;
+            let mut rows = statement.query([])?;
+            let mut skills = Vec::new();
+            while let Some(r) = rows.next()? {
+                let id: i64 = r.get(0)?;
+                skills.push(columns::current_skill(r, files.remove(&id).unwrap_or_default())?);
+            }
+            Ok(skills)
+        })
+        .await
+    }
+
+    async fn current_revisions(&self) -> StoreResult<Vec<(String, u64)>> {
+        self.with(|connection| {
+            let mut statement = connection.prepare_cached(
+                "SELECT name, revision FROM visible_skills WHERE NOT deleted ORDER BY name",
+            )?;
+            let rows = statement.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    async fn list_after(&self, listing: Listing) -> StoreResult<Vec<SkillSummary>> {
+        let Listing {
+            filter,
+            after,
+            count,
+        } = listing;
+        self.with(move |connection| {
+            let prefix = filter.name_prefix.unwrap_or_default();
+            let mut statement = connection.prepare_cached(
+                "SELECT name, description, tool_name, revision, deleted, updated_at, provenance FROM visible_skills
+                 WHERE name > ?1 AND (?2 OR deleted = 0) AND substr(name, 1, length(?3)) = ?3
+                 ORDER BY name LIMIT ?4",
+            )?;
+            statement
+                .query_and_then(
+                    params![after, filter.include_deleted, prefix, count as i64],
+                    |r| columns::summary(r),
+                )?
+                .collect()
+        })
+        .await
+    }
+
+    async fn search(&self, query: &str, limit: usize) -> StoreResult<Vec<SearchHit>> {
+        let words = search::query_words(query);
+        let Some(fts_query) = search::fts5_query(&words) else {
+            return Ok(Vec::new());
+        };
+        let (limit, pool) = search::sizes(limit);
+        self.with(move |connection| {
+            let (name_weight, description_weight, body_weight) = SEARCH_WEIGHTS;
+            let mut candidates = Vec::new();
+            // Name matches, then name-or-description matches, then (only when those do not
+            // fill the pool) any column. The ranking tiers put a skill with a query word in
+            // its name or description above every skill that has it only in its body, and
+            // scoring body matches is most of the work: common words match most bodies.
+            let scopes = [
+                format!("{{name}} : ({fts_query})"),
+                format!("{{name description}} : ({fts_query})"),
+                fts_query.clone(),
+            ];
+            let mut in_name_or_description = 0;
+            for (index, column_query) in scopes.into_iter().enumerate() {
+                if index == 2 && in_name_or_description >= pool as usize {
+                    break;
+                }
+                let mut statement = connection.prepare_cached(
+                    "SELECT s.id, s.name, s.description, bm25(skills_fts, ?2, ?3, ?4) AS rank
+                     FROM skills_fts JOIN visible_skills s ON s.id = skills_fts.rowid
+                     WHERE skills_fts MATCH ?1 ORDER BY rank LIMIT ?5",
+                )?;
+                let found = statement
+                    .query_map(params![column_query, name_weight, description_weight, body_weight, pool], |r| {
+                        Ok(search::Candidate {
+                            key: r.get(0)?,
+                            name: r.get(1)?,
+                            description: r.get(2)?,
+                            relevance: -r.get::<_, f64>(3)?,
+                        })
+                    })?
+                    .collect::<Result<Vec<_>, _>>()?;
+                if index == 1 {
+                    in_name_or_description = found.len();
+                }
+                candidates.extend(found);
+            }
+            let mut snippet = connection.prepare_cached(
+                "SELECT snippet(skills_fts, -1, '[', ']', '…', 16) FROM skills_fts WHERE skills_fts MATCH ?1 AND rowid = ?2",
+            )?;
+            search::rank(candidates, &words, limit)
+                .into_iter()
+                .map(|(candidate, score)| {
+                    let text: String = snippet.query_row(params![fts_query, candidate.key], |r| r.get(0))?;
+                    Ok(search::hit(candidate, score, &text))
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn history(&self, name: &str) -> StoreResult<Vec<Revision>> {
+        let name = name.to_owned();
+        self.with(move |connection| {
+            let row = row(connection, &name)?.ok_or_else(|| StoreError::NotFound { name: name.clone(), revision: None })?;
+            let mut statement = connection.prepare_cached(
+                "SELECT number, created_at, author, message, operation, content_hash FROM revisions WHERE skill_id = ?1 ORDER BY number",
+            )?;
+            let revisions = statement
+                .query_and_then(params![row.id], |r| columns::revision(r, &name))?
+                .collect::<StoreResult<Vec<_>>>()?;
+            Ok(revisions)
+        })
+        .await
+    }
+
+    async fn import_planned(&self, plan: ImportPlan, change: Change) -> StoreResult<ImportReport> {
+        self.write_rows(async move |transaction| import::run(transaction, plan, &change).await)
+            .await
+    }
+
+    async fn check(&self) -> StoreResult<()> {
+        let still = self.still_opened();
+        self.with(move |connection| {
+            still()?;
+            connection.query_row("SELECT 1", [], |_| Ok(()))?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn shadowed(&self) -> StoreResult<Vec<ShadowedSkill>> {
+        self.with(|connection| {
+            let mut statement = connection.prepare_cached(
+                "SELECT s.name, s.provenance, v.provenance FROM main.skills s
+                 JOIN visible_skills v ON v.name = s.name AND v.id <> s.id
+                 WHERE NOT s.deleted AND (s.project = '' OR s.project IN (SELECT folder FROM visible_projects))
+                 ORDER BY s.name, length(s.project) DESC",
+            )?;
+            let rows = statement
+                .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?
+                .collect::<Result<Vec<_>, _>>()?;
+            rows.into_iter()
+                .map(|(name, hidden, shown)| {
+                    Ok(ShadowedSkill {
+                        name,
+                        path: Provenance::from_stored(&hidden)?.folder().to_owned(),
+                        kept: Provenance::from_stored(&shown)?.folder().to_owned(),
+                    })
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn folder_stamps(&self) -> StoreResult<Vec<RecordedStamp>> {
+        self.with(|connection| {
+            let mut statement = connection.prepare_cached(
+                "SELECT f.folder, s.name, f.stamp FROM folder_stamps f JOIN skills s ON s.id = f.skill_id
+                 WHERE f.revision = s.revision AND s.deleted = 0",
+            )?;
+            let stamps = statement
+                .query_map([], |r| {
+                    Ok(RecordedStamp {
+                        folder: r.get(0)?,
+                        name: r.get(1)?,
+                        stamp: r.get(2)?,
+                    })
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(stamps)
+        })
+        .await
+    }
+
+    async fn create_key(&self, key: StoredKey) -> StoreResult<KeyInfo> {
+        self.write(move |transaction| {
+            let active: Option<String> = transaction
+                .query_row(
+                    "SELECT id FROM api_keys WHERE name = ?1 AND revoked_at IS NULL",
+                    params![key.info.name],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if active.is_some() {
+                return Err(StoreError::KeyExists(key.info.name));
+            }
+            let info = &key.info;
+            transaction.execute(
+                &format!(
+                    "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+                ),
+                params![
+                    key.id,
+                    info.name,
+                    info.role.as_str(),
+                    key.sha256,
+                    info.created_at,
+                    info.expires_at,
+                    info.last_used_at,
+                    info.revoked_at
+                ],
+            )?;
+            Ok(key.info)
+        })
+        .await
+    }
+
+    async fn list_keys(&self) -> StoreResult<Vec<KeyInfo>> {
+        self.with(|connection| {
+            let mut statement = connection.prepare_cached(&format!(
+                "SELECT {KEY_COLUMNS} FROM api_keys ORDER BY name, created_at, id"
+            ))?;
+            let keys = statement
+                .query_and_then([], |r| columns::key(r).map(|key| key.info))?
+                .collect::<StoreResult<Vec<_>>>()?;
+            Ok(keys)
+        })
+        .await
+    }
+
+    async fn revoke_key(&self, name: &str) -> StoreResult<KeyInfo> {
+        let name = name.to_owned();
+        self.write(move |transaction| {
+            let statement = transaction.prepare_cached(&format!(
+                "SELECT {KEY_COLUMNS} FROM api_keys WHERE name = ?1 AND revoked_at IS NULL"
+            ))?;
+            let key = first(statement, params![name], |r| columns::key(r))?
+                .ok_or_else(|| StoreError::KeyNotFound(name.clone()))?;
+            let now = now_rfc3339();
+            transaction.execute(
+                "UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2",
+                params![now, key.id],
+            )?;
+            Ok(KeyInfo {
+                revoked_at: Some(now),
+                ..key.info
+            })
+        })
+        .await
+    }
+
+    async fn find_key(&self, id: &str) -> StoreResult<Option<StoredKey>> {
+        let id = id.to_owned();
+        self.with(move |connection| {
+            let statement = connection
+                .prepare_cached(&format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE id = ?1"))?;
+            first(statement, params![id], |r| columns::key(r))
+        })
+        .await
+    }
+
+    async fn record_key_use(&self, id: &str, at: &str) -> StoreResult<()> {
+        let (id, at) = (id.to_owned(), at.to_owned());
+        self.write(move |transaction| {
+            transaction.execute(
+                "UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2",
+                params![at, id],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+}

@@ -1,0 +1,168 @@
+//! SQLite's primitives of a write ([`WriteTransaction`]): its rows read and written in one
+//! `BEGIN IMMEDIATE` transaction, the search index written once at its end.
+
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::reads;
+use crate::error::{StoreError, StoreResult};
+use crate::model::{Provenance, StoredSkill};
+use crate::writes::{RevisionRecord, SkillRow, StampRecord, WriteTransaction};
+
+/// A write transaction as the rules of [`crate::writes`] and [`crate::import`] drive it.
+pub(super) struct SqliteWrite<'a> {
+    transaction: &'a Transaction<'a>,
+    index: SearchIndexWrites,
+}
+
+impl<'a> SqliteWrite<'a> {
+    /// Runs `work` in `transaction` and writes the search index it changed; the caller commits.
+    pub(super) fn run<T>(
+        transaction: &'a Transaction<'a>,
+        work: impl AsyncFnOnce(&mut SqliteWrite<'a>) -> StoreResult<T>,
+    ) -> StoreResult<T> {
+        let mut write = SqliteWrite {
+            transaction,
+            index: SearchIndexWrites::default(),
+        };
+        let result = now(work(&mut write))?;
+        write.index.write(transaction)?;
+        Ok(result)
+    }
+}
+
+/// The result of `future`, whose every step is a call to SQLite that completes at once (the
+/// primitives below never wait), so one poll finishes it on the blocking thread it runs on.
+fn now<T>(future: impl Future<Output = StoreResult<T>>) -> StoreResult<T> {
+    match pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(result) => result,
+        Poll::Pending => Err(StoreError::database(
+            "a SQLite write waited for something, which none of its steps does",
+        )),
+    }
+}
+
+impl WriteTransaction for SqliteWrite<'_> {
+    async fn visible_row(&mut self, name: &str) -> StoreResult<Option<SkillRow>> {
+        reads::row(self.transaction, name)
+    }
+
+    async fn row_in(&mut self, name: &str, project: &str) -> StoreResult<Option<SkillRow>> {
+        reads::row_in(self.transaction, name, project)
+    }
+
+    async fn insert_skill(
+        &mut self,
+        name: &str,
+        provenance: &Provenance,
+    ) -> StoreResult<Option<i64>> {
+        Ok(self
+            .transaction
+            .prepare_cached(
+                "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at)
+                 VALUES (?1, ?2, '', 0, 0, '', ?3, '') ON CONFLICT (name, project) DO NOTHING RETURNING id",
+            )?
+            .query_row(
+                params![name, provenance.project_key(), provenance.to_stored()?],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    async fn load(&mut self, name: &str, revision: u64) -> StoreResult<StoredSkill> {
+        reads::load(self.transaction, name, Some(revision))
+    }
+
+    async fn write_revision(&mut self, record: &RevisionRecord<'_>) -> StoreResult<()> {
+        let (revision, meta, created_at) = (record.revision, &record.meta, &record.created_at);
+        let (id, number, deleted) = (revision.skill_id, revision.number as i64, revision.deleted);
+        let (content_hash, provenance) = (&record.content_hash, &record.provenance);
+        let transaction = self.transaction;
+        transaction.prepare_cached(
+            "INSERT INTO revisions (skill_id, number, created_at, author, message, operation, deleted, description, tool_name, content_hash, skill_md)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        )?
+        .execute(params![
+            id,
+            number,
+            created_at,
+            revision.change.author,
+            revision.change.message,
+            revision.operation.as_str(),
+            deleted,
+            meta.description,
+            meta.tool_name,
+            content_hash,
+            revision.snapshot.skill_md
+        ])?;
+        let mut blob = transaction.prepare_cached(
+            "INSERT OR IGNORE INTO blobs (sha256, size, bytes) VALUES (?1, ?2, ?3)",
+        )?;
+        let mut file_row = transaction.prepare_cached(
+            "INSERT INTO revision_files (skill_id, number, path, sha256) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for file in &revision.snapshot.files {
+            let sha = file.sha256();
+            blob.execute(params![sha, file.bytes.len() as i64, file.bytes])?;
+            file_row.execute(params![id, number, file.path, sha])?;
+        }
+        transaction.prepare_cached(
+            "UPDATE skills SET description = ?2, tool_name = ?3, revision = ?4, deleted = ?5, content_hash = ?6, provenance = ?7, updated_at = ?8 WHERE id = ?1",
+        )?
+        .execute(params![id, meta.description, meta.tool_name, number, deleted, content_hash, provenance, created_at])?;
+        if revision.number > 1 {
+            self.index.removed.push(id);
+        }
+        if !deleted {
+            self.index.added.push((
+                id,
+                meta.name.clone(),
+                meta.description.clone(),
+                meta.body.clone(),
+            ));
+        }
+        Ok(())
+    }
+
+    async fn record_stamp(&mut self, record: &StampRecord<'_>) -> StoreResult<()> {
+        let stamp = record.stamp;
+        self.transaction
+            .prepare_cached(
+                "INSERT INTO folder_stamps (folder, skill_id, revision, stamp) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (folder) DO UPDATE SET skill_id = excluded.skill_id, revision = excluded.revision, stamp = excluded.stamp",
+            )?
+            .execute(params![stamp.folder, record.skill_id, record.revision as i64, stamp.stamp])?;
+        Ok(())
+    }
+}
+
+/// Changes to the search index, written together at the end of a transaction. Each statement
+/// that may fail halfway opens a savepoint, and at every savepoint FTS5 writes out the terms
+/// it holds in memory; interleaving index writes with the other writes of an import made an
+/// index of thousands of tiny segments, merged over and over (half of an import's time).
+#[derive(Default)]
+struct SearchIndexWrites {
+    /// Skills to take out of the index, by id.
+    removed: Vec<i64>,
+    /// Skills to put in: id, name, description, body.
+    added: Vec<(i64, String, String, String)>,
+}
+
+impl SearchIndexWrites {
+    fn write(self, transaction: &Transaction<'_>) -> StoreResult<()> {
+        let mut remove = transaction.prepare_cached("DELETE FROM skills_fts WHERE rowid = ?1")?;
+        for id in self.removed {
+            remove.execute(params![id])?;
+        }
+        let mut add = transaction.prepare_cached(
+            "INSERT INTO skills_fts (rowid, name, description, body) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for (id, name, description, body) in self.added {
+            add.execute(params![id, name, description, body])?;
+        }
+        Ok(())
+    }
+}

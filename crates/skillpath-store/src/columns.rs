@@ -1,0 +1,137 @@
+//! Rows as the drivers give them, read into the store's types once for every backend: a
+//! backend says how its driver reads a column ([`Columns`]); what each kind of row holds, in
+//! the column order both backends select, is said here.
+
+use crate::error::StoreResult;
+use crate::keys::{KeyInfo, Role, StoredKey};
+use crate::model::{
+    Operation, Provenance, Revision, SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
+};
+use crate::writes::SkillRow;
+
+/// A row of a query, column by column (from 0), as the type the column holds.
+pub(crate) trait Columns {
+    /// A `TEXT` column.
+    fn text(&self, index: usize) -> StoreResult<String>;
+    /// A `TEXT` column that may be `NULL`.
+    fn optional_text(&self, index: usize) -> StoreResult<Option<String>>;
+    /// A row id.
+    fn id(&self, index: usize) -> StoreResult<i64>;
+    /// A revision number (never negative: the store writes them).
+    fn revision(&self, index: usize) -> StoreResult<u64>;
+    /// A boolean column.
+    fn flag(&self, index: usize) -> StoreResult<bool>;
+    /// A `BLOB` (`BYTEA`) column.
+    fn bytes(&self, index: usize) -> StoreResult<Vec<u8>>;
+}
+
+/// A skill's row from `SELECT id, revision, deleted, content_hash, provenance`.
+pub(crate) fn skill_row(row: &impl Columns) -> StoreResult<SkillRow> {
+    Ok(SkillRow {
+        id: row.id(0)?,
+        revision: row.revision(1)?,
+        deleted: row.flag(2)?,
+        content_hash: row.text(3)?,
+        provenance: row.text(4)?,
+    })
+}
+
+/// A live skill at its current revision from `SELECT s.id, s.name, s.revision, s.provenance,
+/// r.created_at, r.description, r.tool_name, r.content_hash, r.skill_md`, with its `files`.
+pub(crate) fn current_skill(row: &impl Columns, files: Vec<SkillFile>) -> StoreResult<StoredSkill> {
+    Ok(StoredSkill {
+        name: row.text(1)?,
+        revision: row.revision(2)?,
+        provenance: Provenance::from_stored(&row.text(3)?)?,
+        updated_at: row.text(4)?,
+        description: row.text(5)?,
+        tool_name: row.optional_text(6)?,
+        deleted: false,
+        content_hash: row.text(7)?,
+        snapshot: SkillSnapshot {
+            skill_md: row.text(8)?,
+            files,
+        },
+    })
+}
+
+/// Revision `number` of the skill `name`, which came from `provenance`, from `SELECT
+/// created_at, deleted, description, tool_name, content_hash, skill_md` of its revision row,
+/// with its `files`.
+pub(crate) fn revision_content(
+    row: &impl Columns,
+    name: &str,
+    number: u64,
+    provenance: Provenance,
+    files: Vec<SkillFile>,
+) -> StoreResult<StoredSkill> {
+    Ok(StoredSkill {
+        name: name.to_owned(),
+        description: row.text(2)?,
+        tool_name: row.optional_text(3)?,
+        revision: number,
+        deleted: row.flag(1)?,
+        content_hash: row.text(4)?,
+        provenance,
+        updated_at: row.text(0)?,
+        snapshot: SkillSnapshot {
+            skill_md: row.text(5)?,
+            files,
+        },
+    })
+}
+
+/// A file of a revision from `SELECT path, bytes` (the first two columns from `first`).
+pub(crate) fn file(row: &impl Columns, first: usize) -> StoreResult<SkillFile> {
+    Ok(SkillFile {
+        path: row.text(first)?,
+        bytes: row.bytes(first + 1)?,
+    })
+}
+
+/// A revision of `skill` from `SELECT number, created_at, author, message, operation,
+/// content_hash`; an operation this version does not know (written by a newer one) reads as
+/// an update.
+pub(crate) fn revision(row: &impl Columns, skill: &str) -> StoreResult<Revision> {
+    Ok(Revision {
+        skill: skill.to_owned(),
+        number: row.revision(0)?,
+        created_at: row.text(1)?,
+        author: row.text(2)?,
+        message: row.text(3)?,
+        operation: Operation::parse(&row.text(4)?).unwrap_or(Operation::Update),
+        content_hash: row.text(5)?,
+    })
+}
+
+/// A key from a row of `SELECT {KEY_COLUMNS}` ([`crate::keys::KEY_COLUMNS`]).
+pub(crate) fn key(row: &impl Columns) -> StoreResult<StoredKey> {
+    let id = row.text(0)?;
+    Ok(StoredKey {
+        sha256: row.text(3)?,
+        info: KeyInfo {
+            prefix: format!("sp_{id}"),
+            name: row.text(1)?,
+            role: Role::stored(&row.text(2)?),
+            created_at: row.text(4)?,
+            expires_at: row.optional_text(5)?,
+            last_used_at: row.optional_text(6)?,
+            revoked_at: row.optional_text(7)?,
+        },
+        id,
+    })
+}
+
+/// A skill in a listing from `SELECT name, description, tool_name, revision, deleted,
+/// updated_at, provenance`.
+pub(crate) fn summary(row: &impl Columns) -> StoreResult<SkillSummary> {
+    Ok(SkillSummary {
+        name: row.text(0)?,
+        description: row.text(1)?,
+        tool_name: row.optional_text(2)?,
+        revision: row.revision(3)?,
+        deleted: row.flag(4)?,
+        updated_at: row.text(5)?,
+        provenance: Provenance::listed(&row.text(6)?),
+    })
+}

@@ -1,0 +1,199 @@
+//! Imports, decided once for every backend. Before a backend opens its transaction, [`plan`]
+//! checks every snapshot and keeps, of several items with one skill name, the first, reporting
+//! the others as shadowed by it (items left unread because their folder is unchanged take part
+//! by the name recorded for them). Inside it, [`run`] decides per skill, from the row found in
+//! its project, whether the item creates it, changes it, leaves it unchanged or is left out
+//! for it ([`crate::scopes`]), and writes through the backend's [`WriteTransaction`].
+
+use std::collections::HashMap;
+
+use crate::content::{checked, meta};
+use crate::error::{StoreError, StoreResult};
+use crate::model::{
+    Change, FolderContent, FolderImport, FolderStamp, ImportReport, Operation, ShadowedSkill,
+};
+use crate::scopes::precedence::left_out_for;
+use crate::writes::{NewRevision, StampRecord, WriteTransaction, write_revision};
+
+/// An import as it is planned before a backend opens its transaction, for
+/// [`crate::Store::import_planned`] to write.
+pub struct Plan {
+    items: Vec<Planned>,
+    shadowed: Vec<ShadowedSkill>,
+    given: GivenOrder,
+}
+
+/// An item to import, under its skill's name.
+struct Planned {
+    pub(crate) name: String,
+    pub(crate) item: FolderImport,
+    /// Where the item was among those given.
+    pub(crate) position: usize,
+}
+
+/// The items to write, in name order, and the ones shadowed by an earlier item. Writing in
+/// name order means two imports running at once lock their skills in one order, so on
+/// PostgreSQL one waits for the other instead of deadlocking. The report is put back in the
+/// order given by [`GivenOrder::restore`].
+pub(crate) fn plan(items: Vec<FolderImport>) -> StoreResult<Plan> {
+    let mut planned: Vec<Planned> = Vec::new();
+    // Where each name is in `planned`, so that finding a shadowing item does not grow with
+    // the square of the import's size.
+    let mut kept_at: HashMap<String, usize> = HashMap::new();
+    let mut shadowed = Vec::new();
+    for item in items {
+        let (name, content) = match item.content {
+            FolderContent::Read { snapshot, stamp } => {
+                let snapshot = checked(snapshot)?;
+                let name = meta(&snapshot)?.name;
+                (name, FolderContent::Read { snapshot, stamp })
+            }
+            FolderContent::Unchanged { name } => (name.clone(), FolderContent::Unchanged { name }),
+        };
+        let item = FolderImport {
+            content,
+            provenance: item.provenance,
+        };
+        let path = item.provenance.folder().to_owned();
+        match kept_at.get(&name).and_then(|&index| planned.get(index)) {
+            Some(kept) => shadowed.push(ShadowedSkill {
+                name,
+                path,
+                kept: kept.item.provenance.folder().to_owned(),
+            }),
+            None => {
+                kept_at.insert(name.clone(), planned.len());
+                planned.push(Planned {
+                    name,
+                    item,
+                    position: 0,
+                });
+            }
+        }
+    }
+    for (position, item) in planned.iter_mut().enumerate() {
+        item.position = position;
+    }
+    planned.sort_by(|a, b| a.name.cmp(&b.name));
+    let given = GivenOrder(
+        planned
+            .iter()
+            .map(|p| (p.name.clone(), p.position))
+            .collect(),
+    );
+    Ok(Plan {
+        items: planned,
+        shadowed,
+        given,
+    })
+}
+
+/// Writes `plan` in `transaction`, one skill after the other in name order, each decided from
+/// the row of its name in its project: none (created), live with the same content (unchanged),
+/// one that takes precedence ([`left_out_for`]: left out and reported), or any other
+/// (a new revision: an update, or a restore of a deleted skill). The stamp of every folder
+/// read is recorded with the revision it leaves current.
+pub(crate) async fn run(
+    transaction: &mut impl WriteTransaction,
+    plan: Plan,
+    change: &Change,
+) -> StoreResult<ImportReport> {
+    let Plan {
+        items,
+        shadowed,
+        given,
+    } = plan;
+    let mut report = ImportReport {
+        shadowed,
+        ..ImportReport::default()
+    };
+    for Planned { name, item, .. } in items {
+        let FolderContent::Read { snapshot, stamp } = item.content else {
+            report.unchanged.push(name);
+            report.not_read += 1;
+            continue;
+        };
+        let provenance = &item.provenance;
+        let project = provenance.project_key();
+        let row = match transaction.row_in(&name, project).await? {
+            Some(row) => row,
+            None => match transaction.insert_skill(&name, provenance).await? {
+                Some(id) => {
+                    let first = NewRevision::first(id, change, &snapshot, provenance);
+                    write_revision(transaction, &first).await?;
+                    record_stamp(transaction, stamp.as_ref(), id, 1).await?;
+                    report.created.push(name);
+                    continue;
+                }
+                // Created by a concurrent import meanwhile: it exists now.
+                None => transaction.row_in(&name, project).await?.ok_or_else(|| {
+                    StoreError::database(format!("skill `{name}` vanished during the import"))
+                })?,
+            },
+        };
+        if let Some(left_out) = left_out_for(&name, row.deleted, &row.provenance, provenance)? {
+            report.shadowed.push(left_out);
+            continue;
+        }
+        let current = if !row.deleted && row.content_hash == snapshot.content_hash() {
+            report.unchanged.push(name);
+            row.revision
+        } else {
+            let operation = if row.deleted {
+                Operation::Restore
+            } else {
+                Operation::Update
+            };
+            let next = NewRevision::after(&row, operation, change, &snapshot, provenance);
+            write_revision(transaction, &next).await?;
+            report.updated.push(name);
+            row.revision + 1
+        };
+        record_stamp(transaction, stamp.as_ref(), row.id, current).await?;
+    }
+    given.restore(&mut report);
+    Ok(report)
+}
+
+/// Records `stamp`, if the folder had one, with revision `revision` of the skill `skill_id`.
+async fn record_stamp(
+    transaction: &mut impl WriteTransaction,
+    stamp: Option<&FolderStamp>,
+    skill_id: i64,
+    revision: u64,
+) -> StoreResult<()> {
+    match stamp {
+        Some(stamp) => {
+            let record = StampRecord {
+                stamp,
+                skill_id,
+                revision,
+            };
+            transaction.record_stamp(&record).await
+        }
+        None => Ok(()),
+    }
+}
+
+/// Where each planned name was among the items given, by name.
+struct GivenOrder(Vec<(String, usize)>);
+
+impl GivenOrder {
+    /// Sorts the report's lists of names back into the order the items were given in.
+    fn restore(&self, report: &mut ImportReport) {
+        let position = |name: &String| {
+            self.0
+                .binary_search_by(|(planned, _)| planned.cmp(name))
+                .ok()
+                .and_then(|index| self.0.get(index))
+                .map_or(usize::MAX, |(_, position)| *position)
+        };
+        for list in [
+            &mut report.created,
+            &mut report.updated,
+            &mut report.unchanged,
+        ] {
+            list.sort_by_key(position);
+        }
+    }
+}
