@@ -25,7 +25,7 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         } else {
             Some((project, std::env::var_os("HOME").map(PathBuf::from)))
         },
-        roots: args.skills.clone(),
+        roots: args.skills.iter().map(|path| inputs::skill_dir_of(path)).collect(),
     };
     let options = ServerOptions {
         read_only: args.read_only,
