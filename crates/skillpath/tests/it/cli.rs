@@ -1635,3 +1635,24 @@ fn log_level_sets_what_serve_says_and_rust_log_takes_precedence() {
     let by_env = serve_briefly(&sandbox.path(), &[], &[("RUST_LOG", "off")]);
     assert!(!by_env.contains("skillpath: "), "{by_env}");
 }
+
+#[test]
+fn serve_takes_a_skill_md_for_its_folder_as_import_does() {
+    let sandbox = Sandbox::new();
+    let work = sandbox.path();
+    crate::support::write_skill(&work.join("one"), "one", "A skill named by its file.");
+    let output = Command::new(skillpath_bin())
+        .args(["serve", "--no-discover", "--skills"])
+        .arg(work.join("one/SKILL.md"))
+        .env_remove("RUST_LOG")
+        .env("SKILLPATH_DB", work.join("store.db"))
+        .env("HOME", &work)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run skillpath serve");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("skill folders synced: 1 created, 0 updated"),
+        "{stderr}"
+    );
+}
