@@ -5,6 +5,11 @@ Run it through `bench/run`, which builds the binaries first (the `profiling` pro
 on tiny inputs with one repetition, to show the harness works (CI runs it; its numbers mean
 nothing). Catalogs are generated once per size and seed into the cache folder
 (`$SKILLPATH_BENCH_CACHE`, default `~/.cache/skillpath-bench/catalogs`).
+
+`--baseline REF` also measures skillpath as of REF (a commit, tag or branch of this repository),
+built once into the cache folder (see `baseline.py`), and `--baseline-bin PATH` a build at hand:
+the serving and store benchmarks then run it next to the current build and report
+baseline ÷ current.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import baseline
 import common
 
 HERE = Path(__file__).resolve().parent
@@ -74,7 +80,7 @@ def version(command: list[str]) -> str:
         return "not found"
 
 
-def machine() -> str:
+def machine(builds: list[common.Build]) -> str:
     cpu = "unknown CPU"
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -98,7 +104,8 @@ def machine() -> str:
 
     rows = [
         ("machine", f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"),
-        ("skillpath", version([str(common.skillpath_bin()), "--version"])),
+        ("skillpath", version([str(builds[0].skillpath), "--version"])),
+        *(("baseline", f"{version([str(b.skillpath), '--version'])}, {b.label}") for b in builds[1:]),
         ("rustc", version(["rustc", "--version"])),
         ("reference validator", f"skills-ref {package('skills-ref')} on Python {python}"),
         ("skillz", f"skillz {package('skillz')} on Python {python} (it asks for 3.12)"),
@@ -112,14 +119,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="tiny inputs, one repetition")
     parser.add_argument("--out", type=Path, default=common.build_dir().parent / "bench-results.md")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--baseline", metavar="REF",
+                       help="also measure the build of this commit, tag or branch (built once, cached)")
+    which.add_argument("--baseline-bin", type=Path, metavar="PATH",
+                       help="also measure this skillpath binary (examples/ next to it, if any)")
     args = parser.parse_args()
+    builds = common.builds(args.baseline_bin)
+    if args.baseline:
+        builds.append(baseline.prepare(args.baseline))
+    compare = ["--baseline-bin", str(builds[1].skillpath)] if len(builds) > 1 else []
 
     if args.smoke:
         small, large, huge, runs, sample, duration = 20, 40, 60, "1", "5", "1"
     else:
         small, large, huge, runs, sample, duration = 1_000, 10_000, 100_000, "3", "300", "10"
 
-    sections = [f"# Benchmark results{' (smoke run: the numbers mean nothing)' if args.smoke else ''}", machine()]
+    sections = [f"# Benchmark results{' (smoke run: the numbers mean nothing)' if args.smoke else ''}", machine(builds)]
     with tempfile.TemporaryDirectory(prefix="skillpath-bench-") as temp:
         corpus = common.CORPUS if args.smoke else flat_corpus(Path(temp) / "corpus")
         small_catalog, large_catalog = catalog(small, True), catalog(large, True)
@@ -135,15 +151,15 @@ def main() -> None:
         sections.append("## Serving")
         for each in (small_catalog, large_catalog):
             sections.append(run_script("serve_bench.py", "--catalog", str(each), "--runs", runs,
-                                       "--duration", duration))
+                                       "--duration", duration, *compare))
 
         sections.append("## Import and search")
         # PostgreSQL imports about 440 skills/s, so 100,000 skills take minutes per import:
         # the largest catalog runs on SQLite, once.
         sections.append(run_script("store_bench.py", "--catalog", str(large_catalog),
-                                   "--runs", runs, "--postgres", POSTGRES))
+                                   "--runs", runs, "--postgres", POSTGRES, *compare))
         sections.append(run_script("store_bench.py", "--catalog", str(huge_catalog),
-                                   "--runs", "1"))
+                                   "--runs", "1", *compare))
 
         sections.append("## Write throughput, PostgreSQL vs SQLite")
         writes = common.build_dir() / "examples" / "write_throughput"

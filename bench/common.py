@@ -14,6 +14,7 @@ import statistics
 import subprocess
 import sys
 import venv
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,6 +40,37 @@ def skillpath_bin() -> Path:
     if not path.is_file():
         sys.exit(f"no skillpath binary at {path}: run `cargo build --profile profiling -p skillpath` first")
     return path
+
+
+@dataclass(frozen=True)
+class Build:
+    """One skillpath build a run measures: the binary, and the folder of the examples cargo built
+    with it (``search_latency``), if any."""
+
+    name: str  # "skillpath" (this tree) or "baseline": its key in the JSON output and its name in tables
+    skillpath: Path
+    examples: Path
+    label: str  # which build it is, for the report
+
+    def example(self, name: str) -> Path | None:
+        """The example program `name` of this build, or None when it was not built."""
+        path = self.examples / name
+        return path if path.is_file() else None
+
+
+def baseline_build(skillpath: Path, label: str) -> Build:
+    """A baseline binary, with the examples cargo puts next to it (``<profile>/examples``)."""
+    if not skillpath.is_file():
+        sys.exit(f"no baseline skillpath binary at {skillpath}")
+    return Build("baseline", skillpath.resolve(), skillpath.resolve().parent / "examples", label)
+
+
+def builds(baseline_bin: Path | None) -> list[Build]:
+    """The builds a script measures: the current one, then the baseline at `baseline_bin` if any."""
+    found = [Build("skillpath", skillpath_bin(), build_dir() / "examples", "this tree")]
+    if baseline_bin is not None:
+        found.append(baseline_build(baseline_bin, str(baseline_bin)))
+    return found
 
 
 def tools_venv() -> Path:
@@ -79,6 +111,24 @@ def peak_rss_mb(pid: int) -> float | None:
     except OSError:
         return None
     return None
+
+
+def baseline_arg(parser) -> None:
+    """The option of every script that can measure a baseline build next to the current one."""
+    parser.add_argument("--baseline-bin", type=Path,
+                        help="also measure this skillpath binary (an earlier build), side by side")
+
+
+def ratio_num(theirs: float | None, ours: float | None) -> float | None:
+    """theirs / ours, rounded; None when either is missing or zero."""
+    if not theirs or not ours:
+        return None
+    return round(theirs / ours, 2)
+
+
+def times(value: float | None, digits: int = 1) -> str:
+    """A ratio as text: "2.5×", or "–" when there is none."""
+    return "–" if value is None else f"{value:,.{digits}f}×"
 
 
 def ratio(theirs: float, ours: float) -> str:

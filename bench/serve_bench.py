@@ -2,7 +2,7 @@
 """Serving skills over MCP: `skillpath serve` against `skillz` (PyPI), on the same skill folder.
 
     python3 bench/serve_bench.py --catalog DIR [--catalog DIR2 ...] [--runs 5]
-        [--clients 1,8,32] [--duration 10] [--format json|markdown]
+        [--clients 1,8,32] [--duration 10] [--baseline-bin PATH] [--format json|markdown]
 
 Two measurements per catalog and server:
 
@@ -41,6 +41,12 @@ Two measurements per catalog and server:
 Ratios are "how many times better skillpath is": skillz / skillpath for times and memory,
 skillpath / skillz for requests per second.
 
+With `--baseline-bin PATH` (an earlier build's `skillpath`), that binary is measured exactly as the
+current one (both start modes, cold and warm, and `tools/call` over HTTP), under the name
+`baseline`; the tables gain its rows and "baseline ÷ current" ratios, computed the same way as
+against skillz (baseline / current for times and memory, current / baseline for requests per
+second: above 1, the current build is better).
+
 If one server's p50 is ~40 ms at every concurrency while its CPU idles, its sockets lack
 TCP_NODELAY: a response written in two pieces (an SSE event after the headers) waits for the
 client's delayed ACK (Nagle). That is what a client of the server gets, so it is measured as is.
@@ -67,6 +73,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # no bench/__pycache__ left behind
@@ -260,41 +267,54 @@ def _round(value: float | None, digits: int = 1) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def measure_starts(ctx: dict, catalog: Path, runs: int) -> tuple[dict, dict]:
-    """Every start measurement of one catalog; also the tool lists, for picking the HTTP tool."""
+def skillpath_starts(ctx: dict, build: common.Build, catalog: Path, runs: int) -> tuple[dict, list]:
+    """The cold and warm starts of one skillpath build in both tool modes; also its per-skill
+    tool list."""
     tmp: Path = ctx["tmp"]
-    out: dict = {"skillpath": {}, "skillz": {}}
-    tool_lists: dict = {}
-
-    def keep(result: dict) -> dict:
-        result["tools_count"] = len(result["tools"])
-        return result
+    out: dict = {}
+    tools: list = []
 
     for mode, flags in (("per-skill", ["--tools", "per-skill"]), ("default", [])):
-        dbdir = tmp / f"db-{catalog.name}-{mode}"
+        dbdir = tmp / f"db-{build.name}-{catalog.name}-{mode}"
         dbdir.mkdir(parents=True, exist_ok=True)
 
         def cmd(db: Path) -> list[str]:
             return [
-                str(ctx["skillpath"]), "serve", "--no-discover",
+                str(build.skillpath), "serve", "--no-discover",
                 "--skills", str(catalog), "--db", str(db), *flags,
             ]  # fmt: skip
 
         env = server_env(ctx["home"])
         # One untimed start first (file cache), on a store of its own.
-        stdio_start(cmd(dbdir / "untimed.sqlite"), env, tmp / "skillpath-untimed.log")
+        stdio_start(cmd(dbdir / "untimed.sqlite"), env, tmp / f"{build.name}-untimed.log")
         cold = []
         for i in range(runs):
             db = dbdir / f"cold-{i}.sqlite"
-            cold.append(keep(stdio_start(cmd(db), env, tmp / f"skillpath-{mode}-cold-{i}.log")))
-            log(f"  skillpath {mode} cold #{i + 1}: {cold[-1]['ms']:.0f} ms, {cold[-1]['tools_count']} tools")
+            cold.append(keep(stdio_start(cmd(db), env, tmp / f"{build.name}-{mode}-cold-{i}.log")))
+            log(f"  {build.name} {mode} cold #{i + 1}: {cold[-1]['ms']:.0f} ms, {cold[-1]['tools_count']} tools")
         warm = []
         for i in range(runs):  # the store of the last cold run: nothing to import
-            warm.append(keep(stdio_start(cmd(db), env, tmp / f"skillpath-{mode}-warm-{i}.log")))
-            log(f"  skillpath {mode} warm #{i + 1}: {warm[-1]['ms']:.0f} ms")
-        out["skillpath"][mode] = {"cold": summarize_starts(cold), "warm": summarize_starts(warm)}
+            warm.append(keep(stdio_start(cmd(db), env, tmp / f"{build.name}-{mode}-warm-{i}.log")))
+            log(f"  {build.name} {mode} warm #{i + 1}: {warm[-1]['ms']:.0f} ms")
+        out[mode] = {"cold": summarize_starts(cold), "warm": summarize_starts(warm)}
         if mode == "per-skill":
-            tool_lists["skillpath"] = warm[-1]["tools"]
+            tools = warm[-1]["tools"]
+    return out, tools
+
+
+def keep(result: dict) -> dict:
+    result["tools_count"] = len(result["tools"])
+    return result
+
+
+def measure_starts(ctx: dict, catalog: Path, runs: int) -> tuple[dict, dict]:
+    """Every start measurement of one catalog, by server name; also the tool lists, for picking
+    the HTTP tool."""
+    tmp: Path = ctx["tmp"]
+    out: dict = {}
+    tool_lists: dict = {}
+    for build in ctx["builds"]:
+        out[build.name], tool_lists[build.name] = skillpath_starts(ctx, build, catalog, runs)
 
     cmd = [str(ctx["skillz"]), str(catalog)]
     env = server_env(ctx["home"])
@@ -303,7 +323,7 @@ def measure_starts(ctx: dict, catalog: Path, runs: int) -> tuple[dict, dict]:
     for i in range(runs):
         starts.append(keep(stdio_start(cmd, env, tmp / f"skillz-{i}.log")))
         log(f"  skillz #{i + 1}: {starts[-1]['ms']:.0f} ms, {starts[-1]['tools_count']} tools")
-    out["skillz"]["start"] = summarize_starts(starts)
+    out["skillz"] = summarize_starts(starts)
     tool_lists["skillz"] = starts[-1]["tools"]
     return out, tool_lists
 
@@ -519,24 +539,34 @@ def pick_tool(tool_lists: dict, wanted: str | None) -> str:
     return sorted(candidates)[0]
 
 
+def http_servers(ctx: dict, catalog: Path, tool: str) -> list[tuple[str, Callable[[int], list[str]], dict]]:
+    """Every server of the HTTP benchmark: its name, its command for a port, and the
+    `tools/call` params it gets."""
+    servers = []
+    for build in ctx["builds"]:
+        def skillpath(port: int, build: common.Build = build) -> list[str]:
+            return [
+                str(build.skillpath), "serve", "--http", f"127.0.0.1:{port}", "--no-discover",
+                "--skills", str(catalog), "--db", str(ctx["tmp"] / f"http-{build.name}-{catalog.name}.sqlite"),
+                "--tools", "per-skill",
+            ]  # fmt: skip
+        servers.append((build.name, skillpath, {"name": tool, "arguments": {}}))
+
+    def skillz(port: int) -> list[str]:
+        return [
+            str(ctx["skillz"]), str(catalog), "--transport", "http",
+            "--host", "127.0.0.1", "--port", str(port), "--path", "/mcp",
+        ]  # fmt: skip
+    servers.append(("skillz", skillz, {"name": tool, "arguments": {"task": SKILLZ_TASK}}))
+    return servers
+
+
 def measure_http(ctx: dict, catalog: Path, tool: str, clients: list[int], args) -> dict:
     out: dict = {}
     tmp: Path = ctx["tmp"]
-    for name in ("skillpath", "skillz"):
+    for name, command, params in http_servers(ctx, catalog, tool):
         port = free_port()
-        if name == "skillpath":
-            cmd = [
-                str(ctx["skillpath"]), "serve", "--http", f"127.0.0.1:{port}", "--no-discover",
-                "--skills", str(catalog), "--db", str(tmp / f"http-{catalog.name}.sqlite"),
-                "--tools", "per-skill",
-            ]  # fmt: skip
-            params = {"name": tool, "arguments": {}}
-        else:
-            cmd = [
-                str(ctx["skillz"]), str(catalog), "--transport", "http",
-                "--host", "127.0.0.1", "--port", str(port), "--path", "/mcp",
-            ]  # fmt: skip
-            params = {"name": tool, "arguments": {"task": SKILLZ_TASK}}
+        cmd = command(port)
         log(f"  {name} over HTTP on port {port}: tools/call {tool}")
         server = HttpServer(name, cmd, port, server_env(ctx["home"]), tmp / f"{name}-http.log")
         try:
@@ -576,35 +606,36 @@ def measure_http(ctx: dict, catalog: Path, tool: str, clients: list[int], args) 
 # --- report ------------------------------------------------------------------------------
 
 
-def ratio_num(theirs: float | None, ours: float | None) -> float | None:
-    if not theirs or not ours:
-        return None
-    return round(theirs / ours, 2)
+def start_of(server: dict, mode: str, phase: str) -> dict:
+    """A server's start figures for a tool mode and cold/warm; skillz has one start for all."""
+    start = server["start"]
+    return start[mode][phase] if mode in start else start
 
 
-def ratios(entry: dict) -> dict:
-    sp, sz = entry["servers"]["skillpath"], entry["servers"]["skillz"]
-    skillz_ms = sz["start"]["median_ms"]
-    out = {
-        "how": "skillz / skillpath for times and memory, skillpath / skillz for requests/s",
-        "start_cold": ratio_num(skillz_ms, sp["start"]["per-skill"]["cold"]["median_ms"]),
-        "start_warm": ratio_num(skillz_ms, sp["start"]["per-skill"]["warm"]["median_ms"]),
-        "start_cold_default_tools": ratio_num(skillz_ms, sp["start"]["default"]["cold"]["median_ms"]),
-        "start_warm_default_tools": ratio_num(skillz_ms, sp["start"]["default"]["warm"]["median_ms"]),
-        "start_peak_mb": ratio_num(sz["start"]["peak_mb"], sp["start"]["per-skill"]["cold"]["peak_mb"]),
-    }
-    if "http" in sp and "http" in sz:
+def ratios(entry: dict, other: str) -> dict:
+    """How many times better the current skillpath is than `other` (skillz or the baseline)."""
+    sp, them = entry["servers"]["skillpath"], entry["servers"][other]
+    out: dict = {"how": f"{other} / skillpath for times and memory, skillpath / {other} for requests/s"}
+    for mode, suffix in (("per-skill", ""), ("default", "_default_tools")):
+        for phase in ("cold", "warm"):
+            out[f"start_{phase}{suffix}"] = common.ratio_num(
+                start_of(them, mode, phase)["median_ms"], start_of(sp, mode, phase)["median_ms"]
+            )
+        out[f"start_peak_mb{suffix}"] = common.ratio_num(
+            start_of(them, mode, "cold")["peak_mb"], start_of(sp, mode, "cold")["peak_mb"]
+        )
+    if "http" in sp and "http" in them:
         out["http"] = []
-        for a, b in zip(sp["http"]["rows"], sz["http"]["rows"]):
+        for a, b in zip(sp["http"]["rows"], them["http"]["rows"]):
             out["http"].append(
                 {
                     "clients": a["clients"],
-                    "p50": ratio_num(b["p50_ms"], a["p50_ms"]),
-                    "p99": ratio_num(b["p99_ms"], a["p99_ms"]),
-                    "rps": ratio_num(a["ok_rps"], b["ok_rps"]),
+                    "p50": common.ratio_num(b["p50_ms"], a["p50_ms"]),
+                    "p99": common.ratio_num(b["p99_ms"], a["p99_ms"]),
+                    "rps": common.ratio_num(a["ok_rps"], b["ok_rps"]),
                 }
             )
-        out["http_peak_mb"] = ratio_num(sz["http"].get("peak_mb"), sp["http"].get("peak_mb"))
+        out["http_peak_mb"] = common.ratio_num(them["http"].get("peak_mb"), sp["http"].get("peak_mb"))
     return out
 
 
@@ -616,69 +647,105 @@ def fmt(value, digits: int = 1) -> str:
     return f"{value:,}"
 
 
-def times(value: float | None) -> str:
-    return "–" if value is None else f"{value:,.1f}×"
+MODES = (("per-skill", "`--tools per-skill`", ""), ("default", "(default `--tools auto`)", "_default_tools"))
 
 
 def markdown(report: dict) -> str:
     m = report["machine"]
+    baseline = report["versions"].get("baseline")
     lines = [
         f"Machine: {m['cpus']} CPUs, {m['platform']}, Python {m['python']}; "
-        f"skillpath {report['versions']['skillpath']}, skillz {report['versions']['skillz']}; "
+        f"skillpath {report['versions']['skillpath']}"
+        + (f", baseline {baseline}" if baseline else "")
+        + f", skillz {report['versions']['skillz']}; "
         f"{report['runs']} runs (median), HTTP {report['duration_s']:g} s per concurrency "
         f"after {report['warmup_s']:g} s warm-up, wrk with ≤{m['wrk_threads']} threads.",
         "",
     ]
     for entry in report["catalogs"]:
-        sp, sz, r = entry["servers"]["skillpath"], entry["servers"]["skillz"], entry["ratios"]
+        servers, r = entry["servers"], entry["ratios"]
+        rb = entry.get("baseline_ratios")
         lines += [
             f"### `{entry['catalog']}` ({entry['skill_folders']} skill folders)",
             "",
             "Start to the complete first `tools/list` over stdio (median ms; peak RSS at that point):",
             "",
-            "| server | tools | pages | cold ms | warm ms | peak MB | skillz ÷ skillpath (cold / warm) |",
-            "|---|---:|---:|---:|---:|---:|---:|",
+            "| server | tools | pages | cold ms | warm ms | peak MB | skillz ÷ skillpath (cold / warm) |"
+            + (" baseline ÷ current (cold / warm / peak) |" if rb else ""),
+            "|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if rb else ""),
         ]
-        for mode, label in (("per-skill", "skillpath `--tools per-skill`"), ("default", "skillpath (default `--tools auto`)")):
-            s = sp["start"][mode]
-            suffix = "" if mode == "per-skill" else "_default_tools"
-            lines.append(
-                f"| {label} | {s['cold']['tools']} | {s['cold']['pages']} | {fmt(s['cold']['median_ms'])} | "
+        for mode, label, suffix in MODES:
+            s = servers["skillpath"]["start"][mode]
+            line = (
+                f"| skillpath {label} | {s['cold']['tools']} | {s['cold']['pages']} | {fmt(s['cold']['median_ms'])} | "
                 f"{fmt(s['warm']['median_ms'])} | {fmt(s['cold']['peak_mb'])} | "
-                f"{times(r['start_cold' + suffix])} / {times(r['start_warm' + suffix])} |"
+                f"{common.times(r['start_cold' + suffix])} / {common.times(r['start_warm' + suffix])} |"
             )
-        s = sz["start"]
+            if rb:
+                line += (f" {common.times(rb['start_cold' + suffix], 2)} / {common.times(rb['start_warm' + suffix], 2)}"
+                         f" / {common.times(rb['start_peak_mb' + suffix], 2)} |")
+            lines.append(line)
+        if rb:
+            for mode, label, _ in MODES:
+                s = servers["baseline"]["start"][mode]
+                lines.append(
+                    f"| baseline {label} | {s['cold']['tools']} | {s['cold']['pages']} | "
+                    f"{fmt(s['cold']['median_ms'])} | {fmt(s['warm']['median_ms'])} | "
+                    f"{fmt(s['cold']['peak_mb'])} | | |"
+                )
+        s = servers["skillz"]["start"]
         lines.append(
             f"| skillz | {s['tools']} | {s['pages']} | {fmt(s['median_ms'])} | (same) | {fmt(s['peak_mb'])} | |"
+            + (" |" if rb else "")
         )
         lines.append("")
-        if "http" in sp and "http" in sz:
-            h1, h2 = sp["http"], sz["http"]
-            lines += [
-                f"`tools/call` of `{h1['tool']}` over Streamable HTTP, one session "
-                f"(response {h1['response_bytes']:,} B from skillpath, {h2['response_bytes']:,} B from skillz):",
-                "",
-                "| clients | server | p50 ms | p99 ms | good req/s | bad responses | non-2xx | socket errors |",
-                "|---:|---|---:|---:|---:|---:|---:|---:|",
-            ]
-            for a, b, q in zip(h1["rows"], h2["rows"], r["http"]):
-                for name, row in (("skillpath", a), ("skillz", b)):
-                    lines.append(
-                        f"| {row['clients']} | {name} | {fmt(row['p50_ms'], 3)} | {fmt(row['p99_ms'], 3)} | "
-                        f"{fmt(row['ok_rps'])} | {fmt(row['bad'], 0)} | {row['non_2xx']} | {row['socket_errors']} |"
-                    )
-                lines.append(
-                    f"| {a['clients']} | **skillpath advantage** | {times(q['p50'])} | {times(q['p99'])} | "
-                    f"{times(q['rps'])} | | | |"
-                )
-            lines += [
-                "",
-                f"Peak RSS after the load: skillpath {fmt(h1.get('peak_mb'))} MB, skillz "
-                f"{fmt(h2.get('peak_mb'))} MB ({times(r.get('http_peak_mb'))}); healthy after the load: "
-                f"skillpath {'yes' if h1.get('healthy_after') else 'NO'}, skillz {'yes' if h2.get('healthy_after') else 'NO'}.",
-                "",
-            ]
+        if "http" in servers["skillpath"] and "http" in servers["skillz"]:
+            lines += http_markdown(servers, [("skillz", r, "skillpath advantage", 1)]
+                                   + ([("baseline", rb, "baseline ÷ current", 2)] if rb else []))
     return "\n".join(lines)
+
+
+def http_markdown(servers: dict, comparisons: list[tuple[str, dict, str, int]]) -> list[str]:
+    """The HTTP table: each server's row per concurrency, then the ratios against each of the
+    `comparisons` (the other server, its ratios, the row's label, the ratios' decimals)."""
+    names = ["skillpath", *(name for name, _, _, _ in comparisons)]
+    http = {name: servers[name]["http"] for name in names}
+    order = ["skillpath", *sorted(names[1:], key=lambda n: n != "baseline")]
+    lines = [
+        f"`tools/call` of `{http['skillpath']['tool']}` over Streamable HTTP, one session (response "
+        + ", ".join(f"{http[n]['response_bytes']:,} B from {n}" for n in order) + "):",
+        "",
+        "| clients | server | p50 ms | p99 ms | good req/s | bad responses | non-2xx | socket errors |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for i, first in enumerate(http["skillpath"]["rows"]):
+        for name in order:
+            row = http[name]["rows"][i]
+            lines.append(
+                f"| {row['clients']} | {name} | {fmt(row['p50_ms'], 3)} | {fmt(row['p99_ms'], 3)} | "
+                f"{fmt(row['ok_rps'])} | {fmt(row['bad'], 0)} | {row['non_2xx']} | {row['socket_errors']} |"
+            )
+        for _, ratio, label, digits in comparisons:
+            q = ratio["http"][i]
+            lines.append(
+                f"| {first['clients']} | **{label}** | {common.times(q['p50'], digits)} | "
+                f"{common.times(q['p99'], digits)} | {common.times(q['rps'], digits)} | | | |"
+            )
+    peaks = ", ".join(
+        f"{name} {fmt(http[name].get('peak_mb'))} MB"
+        + "".join(f" ({common.times(ratio.get('http_peak_mb'), digits)})"
+                  for other, ratio, _, digits in comparisons if other == name)
+        for name in order
+    )
+    healthy = ", ".join(f"{name} {'yes' if http[name].get('healthy_after') else 'NO'}" for name in order)
+    lines += ["", f"Peak RSS after the load: {peaks}; healthy after the load: {healthy}.", ""]
+    if "baseline" in names:
+        lines += [
+            "Ratios against the baseline are baseline ÷ current for times and memory and current ÷ "
+            "baseline for requests/s: above 1, the current build is better.",
+            "",
+        ]
+    return lines
 
 
 # --- main --------------------------------------------------------------------------------
@@ -717,6 +784,7 @@ def main() -> int:
     parser.add_argument("--skip-http", action="store_true", help="only the stdio start")
     parser.add_argument("--format", choices=("json", "markdown"), default="json")
     parser.add_argument("--json-out", type=Path, help="also write the JSON report to this file")
+    common.baseline_arg(parser)
     args = parser.parse_args()
     clients = [int(c) for c in args.clients.split(",") if c.strip()]
     if args.runs < 1:
@@ -728,7 +796,7 @@ def main() -> int:
     signal.signal(signal.SIGTERM, _on_sigterm)
     venv = common.tools_venv()
     ctx: dict = {
-        "skillpath": common.skillpath_bin(),
+        "builds": common.builds(args.baseline_bin),
         "skillz": venv / "bin" / "skillz",
         "wrk": None if args.skip_http else ensure_wrk(),
         "wrk_threads": args.wrk_threads,
@@ -751,7 +819,7 @@ def main() -> int:
                 "wrk_threads": args.wrk_threads,
             },
             "versions": {
-                "skillpath": version_of([str(ctx["skillpath"]), "--version"]),
+                **{build.name: version_of([str(build.skillpath), "--version"]) for build in ctx["builds"]},
                 "skillz": version_of([str(venv / "bin" / "python"), "-c",
                                       "import importlib.metadata as m; print(m.version('skillz'))"]),
             },
@@ -764,17 +832,16 @@ def main() -> int:
             entry = {
                 "catalog": str(catalog),
                 "skill_folders": count_skill_folders(catalog),
-                "servers": {
-                    "skillpath": {"start": starts["skillpath"]},
-                    "skillz": {"start": starts["skillz"]["start"]},
-                },
+                "servers": {name: {"start": start} for name, start in starts.items()},
             }
             if not args.skip_http:
                 tool = pick_tool(tool_lists, args.skill)
                 http = measure_http(ctx, catalog, tool, clients, args)
-                for name in ("skillpath", "skillz"):
-                    entry["servers"][name]["http"] = http[name]
-            entry["ratios"] = ratios(entry)
+                for name, figures in http.items():
+                    entry["servers"][name]["http"] = figures
+            entry["ratios"] = ratios(entry, "skillz")
+            if "baseline" in entry["servers"]:
+                entry["baseline_ratios"] = ratios(entry, "baseline")
             report["catalogs"].append(entry)
         if args.json_out:
             args.json_out.write_text(json.dumps(report, indent=2) + "\n")

@@ -2,13 +2,19 @@
 changed skill, and the latency of a search once the catalog is stored, on SQLite and (with
 `--postgres`) PostgreSQL.
 
-Usage: python3 bench/store_bench.py --catalog DIR [--runs 3] [--postgres URL] [--format json|markdown]
+Usage: python3 bench/store_bench.py --catalog DIR [--runs 3] [--postgres URL] [--baseline-bin PATH]
+    [--format json|markdown]
 
 Imports are timed end to end, as a user runs them (`skillpath import DIR --db ...`: reading the
 folders, parsing, one transaction). The re-import changes one skill's `SKILL.md` (a line at the
 end), imports the whole catalog again, and puts the file back. Search latency comes from
 `crates/skillpath-store/examples/search_latency.rs` against the imported database.
 PostgreSQL gets a fresh schema per run, dropped afterwards.
+
+With `--baseline-bin PATH` (an earlier build's `skillpath`) every figure is measured again with
+that binary, and its own `examples/search_latency` next to it when there is one, on the same
+catalog and backends; the table gains a row per backend for the baseline and one for
+baseline ÷ current (above 1, the current build is faster).
 """
 
 from __future__ import annotations
@@ -25,11 +31,14 @@ from pathlib import Path
 import common
 
 
-def search_bin() -> Path:
-    path = common.build_dir() / "examples" / "search_latency"
-    if not path.is_file():
+def search_bin(build: common.Build) -> Path | None:
+    """The build's `search_latency` example: required of the current build, optional for a
+    baseline (one built without it gets no search figures)."""
+    path = build.example("search_latency")
+    if path is None and build.name == "skillpath":
         sys.exit(
-            f"no {path}: run `cargo build --profile profiling -p skillpath-store --example search_latency`"
+            "no search_latency example next to the skillpath binary: run "
+            "`cargo build --profile profiling -p skillpath-store --example search_latency`"
         )
     return path
 
@@ -39,15 +48,15 @@ def psql(url: str, sql: str) -> None:
                    capture_output=True)
 
 
-def import_once(db: str, catalog: Path) -> float:
+def import_once(build: common.Build, db: str, catalog: Path) -> float:
     start = time.perf_counter()
     done = subprocess.run(
-        [str(common.skillpath_bin()), "import", str(catalog), "--db", db, "--format", "json"],
+        [str(build.skillpath), "import", str(catalog), "--db", db, "--format", "json"],
         capture_output=True,
     )
     seconds = time.perf_counter() - start
     if done.returncode != 0:
-        sys.exit(f"skillpath import failed: {done.stderr.decode()[-2000:]}")
+        sys.exit(f"{build.name} import failed: {done.stderr.decode()[-2000:]}")
     return seconds
 
 
@@ -58,30 +67,59 @@ def one_skill_md(catalog: Path) -> Path:
     sys.exit(f"no skill folder directly under {catalog}")
 
 
-def bench_backend(db_for_run, catalog: Path, runs: int) -> dict:
-    """`db_for_run(i)` gives a context manager yielding a fresh database URL or path."""
-    first, again, changed, search = [], [], [], []
-    skill_md = one_skill_md(catalog)
+def measure_once(build: common.Build, db: str, catalog: Path, skill_md: Path, run: int) -> dict:
+    """One run of one build into the empty database `db`: the import, a re-import of nothing
+    changed, one of one changed `SKILL.md` (put back afterwards), then the search latency."""
     original = skill_md.read_bytes()
-    for run in range(runs):
-        with db_for_run(run) as db:
-            first.append(import_once(db, catalog))
-            again.append(import_once(db, catalog))
-            try:
-                skill_md.write_bytes(original + f"\nChanged for run {run}.\n".encode())
-                changed.append(import_once(db, catalog))
-            finally:
-                skill_md.write_bytes(original)
-            done = subprocess.run([str(search_bin()), "--db", db], capture_output=True, check=True)
-            search.append(json.loads(done.stdout))
-    return {
-        "import_s": common.median(first),
-        "reimport_unchanged_s": common.median(again),
-        "reimport_one_changed_s": common.median(changed),
-        "search_p50_ms": common.median([s["p50_ms"] for s in search]),
-        "search_p99_ms": common.median([s["p99_ms"] for s in search]),
-        "search_hits_per_round": search[-1]["hits_per_round"],
+    figures = {
+        "import_s": import_once(build, db, catalog),
+        "reimport_unchanged_s": import_once(build, db, catalog),
     }
+    try:
+        skill_md.write_bytes(original + f"\nChanged for run {run}.\n".encode())
+        figures["reimport_one_changed_s"] = import_once(build, db, catalog)
+    finally:
+        skill_md.write_bytes(original)
+    searcher = search_bin(build)
+    if searcher is not None:
+        done = subprocess.run([str(searcher), "--db", db], capture_output=True, check=True)
+        figures["search"] = json.loads(done.stdout)
+    return figures
+
+
+def bench_backend(builds: list[common.Build], db_for_run, catalog: Path, runs: int) -> dict:
+    """Every figure of each build on one backend, by build name. The builds take turns within
+    each run, so a change of the machine's load during the runs touches them alike.
+    `db_for_run(i)` gives a context manager yielding a fresh database URL or path."""
+    skill_md = one_skill_md(catalog)
+    measured: dict[str, list[dict]] = {build.name: [] for build in builds}
+    for run in range(runs):
+        for build in builds:
+            with db_for_run(run) as db:
+                measured[build.name].append(measure_once(build, db, catalog, skill_md, run))
+    return {name: summarize(each) for name, each in measured.items()}
+
+
+def summarize(each: list[dict]) -> dict:
+    """The medians of one build's runs."""
+    search = [m["search"] for m in each if "search" in m]
+    return {
+        "import_s": common.median([m["import_s"] for m in each]),
+        "reimport_unchanged_s": common.median([m["reimport_unchanged_s"] for m in each]),
+        "reimport_one_changed_s": common.median([m["reimport_one_changed_s"] for m in each]),
+        "search_p50_ms": common.median([s["p50_ms"] for s in search]) if search else None,
+        "search_p99_ms": common.median([s["p99_ms"] for s in search]) if search else None,
+        "search_hits_per_round": search[-1]["hits_per_round"] if search else None,
+    }
+
+
+# The figures of a backend, in the order of the table's columns.
+FIGURES = ("import_s", "reimport_unchanged_s", "reimport_one_changed_s", "search_p50_ms", "search_p99_ms")
+
+
+def baseline_ratios(current: dict, baseline: dict) -> dict:
+    """baseline / current for every figure (all are times: above 1, the current build is faster)."""
+    return {figure: common.ratio_num(baseline[figure], current[figure]) for figure in FIGURES}
 
 
 class SqliteDb:
@@ -116,13 +154,27 @@ def markdown(catalog: str, count: int, results: dict) -> str:
         "| backend | import | re-import, nothing changed | re-import, one changed | search p50 | search p99 |",
         "|---|--:|--:|--:|--:|--:|",
     ]
-    for backend, r in results.items():
-        lines.append(
-            f"| {backend} | {r['import_s']:.2f} s | {r['reimport_unchanged_s'] * 1000:.0f} ms "
-            f"| {r['reimport_one_changed_s'] * 1000:.0f} ms | {r['search_p50_ms']:.2f} ms "
-            f"| {r['search_p99_ms']:.2f} ms |"
-        )
+    for backend, r in results["backends"].items():
+        lines.append(f"| {backend} | {row(r)} |")
+        if "baseline" in results:
+            lines.append(f"| {backend}, baseline | {row(results['baseline'][backend])} |")
+            ratios = results["baseline_ratios"][backend]
+            lines.append(f"| {backend}, baseline ÷ current | "
+                         + " | ".join(common.times(ratios[f], 2) for f in FIGURES) + " |")
     return "\n".join(lines)
+
+
+def row(r: dict) -> str:
+    """One backend's figures as the cells of a table row."""
+    def ms(value: float | None) -> str:
+        return "–" if value is None else f"{value:.2f} ms"
+
+    return (
+        f"{r['import_s']:.2f} s | {r['reimport_unchanged_s'] * 1000:.0f} ms "
+        f"| {r['reimport_one_changed_s'] * 1000:.0f} ms | {ms(r['search_p50_ms'])} "
+        f"| {ms(r['search_p99_ms'])}"
+    )
+
 
 
 def main() -> None:
@@ -131,18 +183,27 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--postgres", help="also PostgreSQL at this URL (needs CREATE SCHEMA)")
     parser.add_argument("--format", choices=("json", "markdown"), default="json")
+    common.baseline_arg(parser)
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs takes a number of at least 1")
     catalog = args.catalog.resolve()
     count = sum(1 for p in catalog.iterdir() if (p / "SKILL.md").is_file())
-    results = {"SQLite": bench_backend(SqliteDb, catalog, args.runs)}
+    backends = {"SQLite": SqliteDb}
     if args.postgres:
-        results["PostgreSQL"] = bench_backend(
-            lambda run: PostgresDb(args.postgres, run), catalog, args.runs
-        )
+        backends["PostgreSQL"] = lambda run: PostgresDb(args.postgres, run)
+    builds = common.builds(args.baseline_bin)
+    by_backend = {name: bench_backend(builds, db, catalog, args.runs) for name, db in backends.items()}
+    measured = {build.name: {name: by_backend[name][build.name] for name in backends} for build in builds}
+    results = {"skills": count, "backends": measured["skillpath"]}
+    if "baseline" in measured:
+        results["baseline"] = measured["baseline"]
+        results["baseline_ratios"] = {
+            name: baseline_ratios(measured["skillpath"][name], measured["baseline"][name])
+            for name in backends
+        }
     if args.format == "json":
-        print(json.dumps({"skills": count, "backends": results}, indent=2))
+        print(json.dumps(results, indent=2))
     else:
         print(markdown(str(args.catalog), count, results))
 
