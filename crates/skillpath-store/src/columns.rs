@@ -5,7 +5,8 @@
 use crate::error::StoreResult;
 use crate::keys::{KeyInfo, Role, StoredKey};
 use crate::model::{
-    Operation, Provenance, Revision, SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
+    FileMetadata, Operation, Provenance, Revision, SkillFile, SkillMetadata, SkillSnapshot,
+    SkillSummary, StoredSkill, is_text,
 };
 use crate::writes::SkillRow;
 
@@ -17,7 +18,7 @@ pub(crate) trait Columns {
     fn optional_text(&self, index: usize) -> StoreResult<Option<String>>;
     /// A row id.
     fn id(&self, index: usize) -> StoreResult<i64>;
-    /// A revision number (never negative: the store writes them).
+    /// A revision number or a size in bytes (never negative: the store writes them).
     fn revision(&self, index: usize) -> StoreResult<u64>;
     /// A boolean column.
     fn flag(&self, index: usize) -> StoreResult<bool>;
@@ -39,19 +40,25 @@ pub(crate) fn skill_row(row: &impl Columns) -> StoreResult<SkillRow> {
 /// A live skill at its current revision from `SELECT s.id, s.name, s.revision, s.provenance,
 /// r.created_at, r.description, r.tool_name, r.content_hash, r.skill_md`, with its `files`.
 pub(crate) fn current_skill(row: &impl Columns, files: Vec<SkillFile>) -> StoreResult<StoredSkill> {
-    Ok(StoredSkill {
+    Ok(current_metadata(row, Vec::new())?.with_files(files))
+}
+
+/// The metadata of a live skill at its current revision from the same columns as
+/// [`current_skill`], with the metadata of its `files`.
+pub(crate) fn current_metadata(
+    row: &impl Columns,
+    files: Vec<FileMetadata>,
+) -> StoreResult<SkillMetadata> {
+    Ok(SkillMetadata {
         name: row.text(1)?,
         revision: row.revision(2)?,
         provenance: Provenance::from_stored(&row.text(3)?)?,
         updated_at: row.text(4)?,
         description: row.text(5)?,
         tool_name: row.optional_text(6)?,
-        deleted: false,
         content_hash: row.text(7)?,
-        snapshot: SkillSnapshot {
-            skill_md: row.text(8)?,
-            files,
-        },
+        skill_md: row.text(8)?,
+        files,
     })
 }
 
@@ -86,6 +93,17 @@ pub(crate) fn file(row: &impl Columns, first: usize) -> StoreResult<SkillFile> {
     Ok(SkillFile {
         path: row.text(first)?,
         bytes: row.bytes(first + 1)?,
+    })
+}
+
+/// A file's metadata from `SELECT path, sha256, size, bytes` (from `first`): the bytes are read
+/// only to tell whether they are text, and not kept.
+pub(crate) fn file_metadata(row: &impl Columns, first: usize) -> StoreResult<FileMetadata> {
+    Ok(FileMetadata {
+        path: row.text(first)?,
+        sha256: row.text(first + 1)?,
+        size: row.revision(first + 2)?,
+        text: is_text(&row.bytes(first + 3)?),
     })
 }
 

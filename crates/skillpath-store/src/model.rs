@@ -253,6 +253,98 @@ pub struct StoredSkill {
     pub snapshot: SkillSnapshot,
 }
 
+/// A live skill at its current revision as a server lists and chooses it: everything of a
+/// [`StoredSkill`] but the bytes of its files, which a server reads one skill at a time (with
+/// [`crate::Store::get`] at this revision) when the skill is called or read. The text of
+/// `SKILL.md` is here for its frontmatter; a server keeps what it parses from it, not the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillMetadata {
+    /// The name, the skill's identity in the store.
+    pub name: String,
+    /// The description from the frontmatter.
+    pub description: String,
+    /// `tool_name` from the frontmatter, when given.
+    pub tool_name: Option<String>,
+    /// The current revision.
+    pub revision: u64,
+    /// Hash of the content.
+    pub content_hash: String,
+    /// Where it came from.
+    pub provenance: Provenance,
+    /// When the revision was made.
+    pub updated_at: String,
+    /// The text of `SKILL.md`, byte for byte.
+    pub skill_md: String,
+    /// The other files, sorted by path, without their bytes.
+    pub files: Vec<FileMetadata>,
+}
+
+impl SkillMetadata {
+    /// The metadata of `skill`, as [`crate::Store::current_metadata`] reads it.
+    pub fn of(skill: &StoredSkill) -> SkillMetadata {
+        SkillMetadata {
+            name: skill.name.clone(),
+            description: skill.description.clone(),
+            tool_name: skill.tool_name.clone(),
+            revision: skill.revision,
+            content_hash: skill.content_hash.clone(),
+            provenance: skill.provenance.clone(),
+            updated_at: skill.updated_at.clone(),
+            skill_md: skill.snapshot.skill_md.clone(),
+            files: skill.snapshot.files.iter().map(FileMetadata::of).collect(),
+        }
+    }
+
+    /// The live skill of this metadata with `files`, its files' content.
+    pub(crate) fn with_files(self, files: Vec<SkillFile>) -> StoredSkill {
+        StoredSkill {
+            name: self.name,
+            description: self.description,
+            tool_name: self.tool_name,
+            revision: self.revision,
+            deleted: false,
+            content_hash: self.content_hash,
+            provenance: self.provenance,
+            updated_at: self.updated_at,
+            snapshot: SkillSnapshot {
+                skill_md: self.skill_md,
+                files,
+            },
+        }
+    }
+}
+
+/// One file of a skill without its bytes: what listing its resources needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileMetadata {
+    /// Path relative to the skill folder, `/`-separated.
+    pub path: String,
+    /// The `sha256:<hex>` digest of the bytes ([`SkillFile::sha256`]).
+    pub sha256: String,
+    /// The size in bytes.
+    pub size: u64,
+    /// Whether the bytes are UTF-8 text ([`is_text`]).
+    pub text: bool,
+}
+
+impl FileMetadata {
+    /// The metadata of `file`.
+    pub fn of(file: &SkillFile) -> FileMetadata {
+        FileMetadata {
+            path: file.path.clone(),
+            sha256: file.sha256(),
+            size: file.bytes.len() as u64,
+            text: is_text(&file.bytes),
+        }
+    }
+}
+
+/// Whether `bytes` are text: valid UTF-8. The one rule for [`FileMetadata::text`], whether it
+/// is read from a file in memory or computed by a backend from the stored bytes.
+pub fn is_text(bytes: &[u8]) -> bool {
+    std::str::from_utf8(bytes).is_ok()
+}
+
 /// A skill in a listing (no content).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct SkillSummary {

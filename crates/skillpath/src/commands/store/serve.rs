@@ -25,7 +25,11 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         } else {
             Some((project, std::env::var_os("HOME").map(PathBuf::from)))
         },
-        roots: args.skills.iter().map(|path| inputs::skill_dir_of(path)).collect(),
+        roots: args
+            .skills
+            .iter()
+            .map(|path| inputs::skill_dir_of(path))
+            .collect(),
     };
     let options = ServerOptions {
         read_only: args.read_only,
