@@ -19,7 +19,6 @@ use skillpath_core::golden_path::GoldenSkill;
 use skillpath_core::golden_path::args::Arg;
 use skillpath_core::skill_md;
 use skillpath_core::tool_names;
-use skillpath_store::model::sha256_hex;
 use skillpath_store::{FileMetadata, Provenance, SkillMetadata, Store, StoreResult};
 
 use crate::to_mcp::skill_entry;
@@ -51,7 +50,7 @@ pub struct CatalogSkill {
 }
 
 impl CatalogSkill {
-    /// The catalog's view of a skill: its `SKILL.md` parsed for the frontmatter and arguments,
+    /// The catalog's view of a skill: its frontmatter parsed for its fields and arguments,
     /// and nothing of the parse kept but those.
     pub(crate) fn new(metadata: SkillMetadata) -> CatalogSkill {
         let SkillMetadata {
@@ -60,17 +59,12 @@ impl CatalogSkill {
             revision,
             content_hash,
             provenance,
-            skill_md: text,
+            skill_md,
+            frontmatter,
             files,
             ..
         } = metadata;
-        let skill_md = FileMetadata {
-            path: "SKILL.md".to_owned(),
-            sha256: sha256_hex(text.as_bytes()),
-            size: text.len() as u64,
-            text: true,
-        };
-        let parsed = skill_md::parse("SKILL.md".into(), text, Mode::Lenient);
+        let parsed = skill_md::parse("SKILL.md".into(), frontmatter, Mode::Lenient);
         let (golden, _) = GoldenSkill::read(&parsed);
         let tool_name = golden.tool_name_or(&name).to_owned();
         let entry = skill_entry(&name, &parsed, &skill_md, &files);

@@ -40,26 +40,33 @@ pub(crate) fn skill_row(row: &impl Columns) -> StoreResult<SkillRow> {
 /// A live skill at its current revision from `SELECT s.id, s.name, s.revision, s.provenance,
 /// r.created_at, r.description, r.tool_name, r.content_hash, r.skill_md`, with its `files`.
 pub(crate) fn current_skill(row: &impl Columns, files: Vec<SkillFile>) -> StoreResult<StoredSkill> {
-    Ok(current_metadata(row, Vec::new())?.with_files(files))
-}
-
-/// The metadata of a live skill at its current revision from the same columns as
-/// [`current_skill`], with the metadata of its `files`.
-pub(crate) fn current_metadata(
-    row: &impl Columns,
-    files: Vec<FileMetadata>,
-) -> StoreResult<SkillMetadata> {
-    Ok(SkillMetadata {
+    Ok(StoredSkill {
         name: row.text(1)?,
         revision: row.revision(2)?,
         provenance: Provenance::from_stored(&row.text(3)?)?,
         updated_at: row.text(4)?,
         description: row.text(5)?,
         tool_name: row.optional_text(6)?,
+        deleted: false,
         content_hash: row.text(7)?,
-        skill_md: row.text(8)?,
-        files,
+        snapshot: SkillSnapshot {
+            skill_md: row.text(8)?,
+            files,
+        },
     })
+}
+
+/// The metadata of a live skill at its current revision from the same columns as
+/// [`current_skill`], with the metadata of its `files`: its `SKILL.md` is read, and only its
+/// frontmatter kept.
+pub(crate) fn current_metadata(
+    row: &impl Columns,
+    files: Vec<FileMetadata>,
+) -> StoreResult<SkillMetadata> {
+    Ok(SkillMetadata::with_files(
+        &current_skill(row, Vec::new())?,
+        files,
+    ))
 }
 
 /// Revision `number` of the skill `name`, which came from `provenance`, from `SELECT

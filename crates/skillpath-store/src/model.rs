@@ -254,9 +254,8 @@ pub struct StoredSkill {
 }
 
 /// A live skill at its current revision as a server lists and chooses it: everything of a
-/// [`StoredSkill`] but the bytes of its files, which a server reads one skill at a time (with
-/// [`crate::Store::get`] at this revision) when the skill is called or read. The text of
-/// `SKILL.md` is here for its frontmatter; a server keeps what it parses from it, not the text.
+/// [`StoredSkill`] but its body and the bytes of its files, which a server reads one skill at a
+/// time (with [`crate::Store::get`] at this revision) when the skill is called or read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkillMetadata {
     /// The name, the skill's identity in the store.
@@ -273,8 +272,11 @@ pub struct SkillMetadata {
     pub provenance: Provenance,
     /// When the revision was made.
     pub updated_at: String,
-    /// The text of `SKILL.md`, byte for byte.
-    pub skill_md: String,
+    /// `SKILL.md` as a file: its digest and size.
+    pub skill_md: FileMetadata,
+    /// The start of `SKILL.md` up to the end of its frontmatter (empty when it has none;
+    /// [`skillpath_core::frontmatter::head`]), which a lenient parse reads the frontmatter from.
+    pub frontmatter: String,
     /// The other files, sorted by path, without their bytes.
     pub files: Vec<FileMetadata>,
 }
@@ -282,6 +284,13 @@ pub struct SkillMetadata {
 impl SkillMetadata {
     /// The metadata of `skill`, as [`crate::Store::current_metadata`] reads it.
     pub fn of(skill: &StoredSkill) -> SkillMetadata {
+        let files = skill.snapshot.files.iter().map(FileMetadata::of).collect();
+        SkillMetadata::with_files(skill, files)
+    }
+
+    /// The metadata of `skill` (its files' aside) with `files`, the metadata of its files.
+    pub(crate) fn with_files(skill: &StoredSkill, files: Vec<FileMetadata>) -> SkillMetadata {
+        let text = &skill.snapshot.skill_md;
         SkillMetadata {
             name: skill.name.clone(),
             description: skill.description.clone(),
@@ -290,26 +299,14 @@ impl SkillMetadata {
             content_hash: skill.content_hash.clone(),
             provenance: skill.provenance.clone(),
             updated_at: skill.updated_at.clone(),
-            skill_md: skill.snapshot.skill_md.clone(),
-            files: skill.snapshot.files.iter().map(FileMetadata::of).collect(),
-        }
-    }
-
-    /// The live skill of this metadata with `files`, its files' content.
-    pub(crate) fn with_files(self, files: Vec<SkillFile>) -> StoredSkill {
-        StoredSkill {
-            name: self.name,
-            description: self.description,
-            tool_name: self.tool_name,
-            revision: self.revision,
-            deleted: false,
-            content_hash: self.content_hash,
-            provenance: self.provenance,
-            updated_at: self.updated_at,
-            snapshot: SkillSnapshot {
-                skill_md: self.skill_md,
-                files,
+            skill_md: FileMetadata {
+                path: "SKILL.md".to_owned(),
+                sha256: sha256_hex(text.as_bytes()),
+                size: text.len() as u64,
+                text: true,
             },
+            frontmatter: skillpath_core::frontmatter::head(text).to_owned(),
+            files,
         }
     }
 }

@@ -3121,8 +3121,9 @@ pub(crate) async fn current_skills_are_every_live_skill_as_get_reads_it(store: &
     assert_eq!(current[0].revision, 2);
 }
 
-/// The metadata of the live skills is what `current_skills` reads but the files' bytes: each
-/// file's digest, size and whether it is text, as they are of its bytes; and the content of a
+/// The metadata of the live skills is what `current_skills` reads but the body and the files'
+/// bytes: each file's digest, size and whether it is text, as they are of its bytes, and the
+/// frontmatter of `SKILL.md` with the digest and size of the whole; and the content of a
 /// skill is read by name at a revision that is no longer current (what a server's content cache
 /// asks for when its catalog is one revision behind).
 pub(crate) async fn current_metadata_is_current_skills_without_the_bytes(store: &dyn Store) {
@@ -3154,6 +3155,17 @@ pub(crate) async fn current_metadata_is_current_skills_without_the_bytes(store: 
                 true
             ),
         ]
+    );
+    let pdf = &metadata[1];
+    let text = &current[1].snapshot.skill_md;
+    assert_eq!(
+        pdf.frontmatter,
+        "---\nname: pdf-forms\ndescription: Fill PDF forms\ntool_name: fill_pdf\n---\n",
+        "the frontmatter, not the body"
+    );
+    assert_eq!(
+        (pdf.skill_md.sha256.as_str(), pdf.skill_md.size),
+        (sha256_hex(text.as_bytes()).as_str(), text.len() as u64)
     );
     let first = store.get("alpha", Some(1)).await.expect("revision 1");
     assert_eq!(first.revision, 1);
