@@ -41,6 +41,18 @@ pub fn split_lines(text: &str, start: usize) -> Result<Split, SplitError> {
     Err(SplitError::Unclosed)
 }
 
+/// The start of `text` up to the end of its frontmatter by the format's rule ([`split_lines`],
+/// after a byte-order mark), or nothing when it has none: what a lenient or `spec` parse reads
+/// the frontmatter from, for a reader that needs the frontmatter and not the body.
+pub fn head(text: &str) -> &str {
+    let start = if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
+    split_lines(text, start).map_or("", |split| &text[..split.body.start])
+}
+
 /// The reference validator's rule (`content.split("---", 2)`): the text must start with `---`,
 /// and the frontmatter ends at the next `---` *anywhere*, even inside a value (`foo---bar`).
 pub fn split_substring(text: &str) -> Result<Split, SplitError> {
@@ -79,6 +91,22 @@ fn line_content<'a>(text: &'a str, range: &Range<usize>) -> &'a str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The head ends after the closing line (a BOM kept); no frontmatter, no head.
+    #[test]
+    fn the_head_is_the_text_up_to_the_end_of_the_frontmatter() {
+        assert_eq!(
+            head("---\nname: a\n---\n# Body\n---\n"),
+            "---\nname: a\n---\n"
+        );
+        assert_eq!(
+            head("\u{feff}---\r\na: 1\r\n---\r\nbody"),
+            "\u{feff}---\r\na: 1\r\n---\r\n"
+        );
+        assert_eq!(head("---\nname: a\n---"), "---\nname: a\n---");
+        assert_eq!(head("# no frontmatter\n"), "");
+        assert_eq!(head("---\nname: a\n"), "");
+    }
 
     #[test]
     fn line_anchored_split() {

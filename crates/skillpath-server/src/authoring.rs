@@ -20,7 +20,7 @@ use skillpath_store::{Change, Provenance, SkillFile, SkillSnapshot, StoreError};
 
 use crate::arguments::{Params, Revision};
 use crate::auth::Caller;
-use crate::catalog::CatalogSkill;
+use crate::content::SkillContent;
 use crate::schemas::spec_schema;
 use crate::state::SkillServer;
 use crate::to_mcp::store_error;
@@ -291,11 +291,12 @@ async fn merge_base(
     server: &SkillServer,
     name: &str,
     expected: u64,
-) -> Result<Arc<CatalogSkill>, String> {
-    if let Some(skill) = server.catalog().skill(name)
-        && skill.stored.revision == expected
+) -> Result<Arc<SkillContent>, String> {
+    let catalog = server.catalog();
+    if let Some(skill) = catalog.skill(name)
+        && skill.revision == expected
     {
-        return Ok(Arc::clone(skill));
+        return server.content(skill).await.map_err(store_error);
     }
     let stored = server.store().get(name, None).await.map_err(store_error)?;
     if stored.revision != expected {
@@ -305,7 +306,7 @@ async fn merge_base(
             actual: stored.revision,
         }));
     }
-    Ok(Arc::new(CatalogSkill::new(stored)))
+    Ok(Arc::new(SkillContent::new(stored)))
 }
 
 fn parse_spec(value: Value) -> Result<SkillSpec, String> {
@@ -348,7 +349,7 @@ fn nul_character(value: &Value, at: &str) -> Option<String> {
 /// when it has none (its tool name is another skill's, a built-in's, or no tool name at all),
 /// through `load_skill`, saying why.
 fn callable_as(catalog: &crate::catalog::Catalog, name: &str) -> String {
-    if let Some((tool, _)) = catalog.tools().find(|(_, skill)| skill.stored.name == name) {
+    if let Some((tool, _)) = catalog.tools().find(|(_, skill)| skill.name == name) {
         return format!("it is callable now as the tool `{tool}`");
     }
     match catalog

@@ -1,5 +1,6 @@
-//! The server's in-memory view of the store: every live skill parsed once, by name and by tool
-//! name, rebuilt whenever the store changes.
+//! The server's in-memory view of the store: the metadata of every live skill (what listing and
+//! choosing need, never its body or its files' bytes, which [`crate::content`] reads when a
+//! skill is called), by name and by tool name, rebuilt whenever the store changes.
 //!
 //! Tool-name collisions are resolved by one rule: a built-in tool keeps its name; among skills
 //! that want one tool name, the skill whose `name` is that tool name wins, otherwise the first
@@ -8,55 +9,85 @@
 //! once, in [`skillpath_core::tool_names::resolve`], which `skillpath validate` and
 //! `skillpath scan` use too.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{Prompt, Resource, Tool};
 
 use skillpath_core::Mode;
 use skillpath_core::golden_path::GoldenSkill;
-use skillpath_core::skill_md::{self, SkillMd};
+use skillpath_core::golden_path::args::Arg;
+use skillpath_core::skill_md;
 use skillpath_core::tool_names;
-use skillpath_store::{Store, StoreResult, StoredSkill};
+use skillpath_store::{FileMetadata, Provenance, SkillMetadata, Store, StoreResult};
 
-/// One live skill, parsed.
+use crate::to_mcp::skill_entry;
+
+/// One live skill: what listing and choosing it need. Its body and files are read when it is
+/// called or read ([`crate::content`]).
 #[derive(Debug)]
 pub struct CatalogSkill {
-    /// As stored.
-    pub stored: StoredSkill,
-    /// Its `SKILL.md`, parsed leniently.
-    pub skill_md: SkillMd,
-    /// Its Golden Path view (arguments, structure).
-    pub golden: GoldenSkill,
+    /// The name, its identity in the store.
+    pub name: String,
+    /// The description from the frontmatter.
+    pub description: String,
+    /// The current revision.
+    pub revision: u64,
+    /// The hash of its content.
+    pub content_hash: String,
+    /// Where it came from.
+    pub provenance: Provenance,
     /// The tool name it asks for: `tool_name`, else `name`.
     pub tool_name: String,
+    /// Its arguments, which make its tool's input schema and its prompt's arguments.
+    pub args: Vec<Arg>,
+    /// The digest and size of its `SKILL.md`.
+    pub skill_md: FileMetadata,
+    /// Its other files, by path, without their bytes.
+    pub files: Vec<FileMetadata>,
+    /// Its Skills-extension entry (`skills/list`), or why the extension cannot carry it.
+    pub entry: Result<rmcp::model::Skill, String>,
 }
 
 impl CatalogSkill {
-    pub(crate) fn new(stored: StoredSkill) -> CatalogSkill {
-        let skill_md = skill_md::parse(
-            "SKILL.md".into(),
-            stored.snapshot.skill_md.clone(),
-            Mode::Lenient,
-        );
-        let (golden, _) = GoldenSkill::read(&skill_md);
-        let tool_name = golden.tool_name_or(&stored.name).to_owned();
-        CatalogSkill {
-            stored,
+    /// The catalog's view of a skill: its frontmatter parsed for its fields and arguments,
+    /// and nothing of the parse kept but those.
+    pub(crate) fn new(metadata: SkillMetadata) -> CatalogSkill {
+        let SkillMetadata {
+            name,
+            description,
+            revision,
+            content_hash,
+            provenance,
             skill_md,
-            golden,
+            frontmatter,
+            files,
+            ..
+        } = metadata;
+        let parsed = skill_md::parse("SKILL.md".into(), frontmatter, Mode::Lenient);
+        let (golden, _) = GoldenSkill::read(&parsed);
+        let tool_name = golden.tool_name_or(&name).to_owned();
+        let entry = skill_entry(&name, &parsed, &skill_md, &files);
+        CatalogSkill {
+            name,
+            description,
+            revision,
+            content_hash,
+            provenance,
             tool_name,
+            args: golden.args,
+            skill_md,
+            files,
+            entry,
         }
     }
 
-    /// The skill's files by relative path, for rendering its templates.
-    pub fn files(&self) -> HashMap<&str, &[u8]> {
-        self.stored
-            .snapshot
-            .files
-            .iter()
-            .map(|f| (f.path.as_str(), f.bytes.as_slice()))
-            .collect()
+    /// `SKILL.md` or the file at `path`.
+    pub(crate) fn file(&self, path: &str) -> Option<&FileMetadata> {
+        if path == "SKILL.md" {
+            return Some(&self.skill_md);
+        }
+        self.files.iter().find(|f| f.path == path)
     }
 }
 
@@ -93,10 +124,10 @@ impl Catalog {
     /// Reads every live skill from `store` and gives each its tool by the collision rule.
     pub async fn load(store: &dyn Store) -> StoreResult<Catalog> {
         let skills = store
-            .current_skills()
+            .current_metadata()
             .await?
             .into_iter()
-            .map(|stored| (stored.name.clone(), Arc::new(CatalogSkill::new(stored))))
+            .map(|metadata| (metadata.name.clone(), Arc::new(CatalogSkill::new(metadata))))
             .collect();
         Ok(Catalog::of(skills))
     }
@@ -111,7 +142,7 @@ impl Catalog {
         let kept = |name: &str, revision: u64| {
             self.skills
                 .get(name)
-                .filter(|skill| skill.stored.revision == revision)
+                .filter(|skill| skill.revision == revision)
         };
         let changed = revisions
             .iter()
@@ -129,7 +160,10 @@ impl Catalog {
                 Some(skill) => Arc::clone(skill),
                 // The revision listed, not the current one: the catalog stays one moment's view
                 // even if the skill changes again meanwhile (the next reload catches that).
-                None => Arc::new(CatalogSkill::new(store.get(&name, Some(revision)).await?)),
+                None => {
+                    let stored = store.get(&name, Some(revision)).await?;
+                    Arc::new(CatalogSkill::new(SkillMetadata::of(&stored)))
+                }
             };
             skills.insert(name, skill);
         }
@@ -140,7 +174,7 @@ impl Catalog {
     fn of(skills: BTreeMap<String, Arc<CatalogSkill>>) -> Catalog {
         let wanted: Vec<(String, String)> = skills
             .values()
-            .map(|skill| (skill.stored.name.clone(), skill.tool_name.clone()))
+            .map(|skill| (skill.name.clone(), skill.tool_name.clone()))
             .collect();
         let resolution = tool_names::resolve(&wanted);
         let tools = resolution
@@ -239,14 +273,14 @@ mod tests {
             .await
             .expect("reload")
             .expect("a change");
-        let names: Vec<&str> = after.skills().map(|s| s.stored.name.as_str()).collect();
+        let names: Vec<&str> = after.skills().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["changed", "kept", "new"]);
         assert!(Arc::ptr_eq(
             before.skill("kept").expect("kept"),
             after.skill("kept").expect("kept")
         ));
         let changed = after.skill("changed").expect("changed");
-        assert_eq!(changed.stored.revision, 2);
+        assert_eq!(changed.revision, 2);
         assert_eq!(changed.tool_name, "renamed");
         assert!(after.tool("renamed").is_some() && after.tool("changed").is_none());
         assert!(after.reloaded(&store).await.expect("reload").is_none());
@@ -264,13 +298,7 @@ mod tests {
         let view = |catalog: &Catalog| -> Vec<(String, u64, String)> {
             catalog
                 .skills()
-                .map(|s| {
-                    (
-                        s.stored.name.clone(),
-                        s.stored.revision,
-                        s.tool_name.clone(),
-                    )
-                })
+                .map(|s| (s.name.clone(), s.revision, s.tool_name.clone()))
                 .collect()
         };
         assert_eq!(view(&bulk), view(&fresh));
@@ -290,7 +318,7 @@ mod tests {
         let catalog = Catalog::load(&store).await.expect("load");
         let tools: Vec<(&str, &str)> = catalog
             .tools()
-            .map(|(tool, skill)| (tool.as_str(), skill.stored.name.as_str()))
+            .map(|(tool, skill)| (tool.as_str(), skill.name.as_str()))
             .collect();
         assert_eq!(tools, [("zz", "zz")]);
         let lost: Vec<(&str, Option<&str>, &str)> = catalog

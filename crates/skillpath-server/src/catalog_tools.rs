@@ -139,7 +139,7 @@ impl Params for LoadSkill {
         })?;
         let markdown = server
             .render_skill(skill, &self.arguments.unwrap_or_default())
-            .map_err(|error| error.to_string())?;
+            .await?;
         Ok(skill_content(skill, &markdown))
     }
 }

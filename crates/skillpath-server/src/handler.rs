@@ -22,8 +22,7 @@ use crate::builtin::BUILTINS;
 use crate::pagination::page_of;
 use crate::state::SkillServer;
 use crate::to_mcp::{
-    completion, error_result, instructions, resource_templates, skill_content, skill_entry,
-    text_result,
+    completion, error_result, instructions, resource_templates, skill_content, text_result,
 };
 use crate::{notifications, resources};
 
@@ -107,9 +106,9 @@ impl ServerHandler for SkillServer {
                 None,
             ));
         };
-        Ok(match self.render_skill(skill, &arguments) {
+        Ok(match self.render_skill(skill, &arguments).await {
             Ok(markdown) => text_result(skill_content(skill, &markdown)),
-            Err(error) => error_result(error.to_string()),
+            Err(error) => error_result(error),
         })
     }
 
@@ -139,7 +138,7 @@ impl ServerHandler for SkillServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        let contents = resources::read(&self.catalog(), &request.uri)?;
+        let contents = resources::read(self, &self.catalog(), &request.uri).await?;
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
 
@@ -169,12 +168,13 @@ impl ServerHandler for SkillServer {
         };
         let markdown = self
             .render_skill(skill, &arguments)
-            .map_err(|error| McpError::invalid_params(error.to_string(), None))?;
+            .await
+            .map_err(|error| McpError::invalid_params(error, None))?;
         Ok(GetPromptResult::new(vec![PromptMessage::new_text(
             Role::User,
             skill_content(skill, &markdown),
         )])
-        .with_description(skill.stored.description.clone())
+        .with_description(skill.description.clone())
         .into())
     }
 
@@ -187,7 +187,7 @@ impl ServerHandler for SkillServer {
         let entries: Vec<rmcp::model::Skill> = self
             .catalog()
             .skills()
-            .filter_map(|skill| skill_entry(skill).ok())
+            .filter_map(|skill| skill.entry.clone().ok())
             .collect();
         page_of(&entries, cursor.as_deref(), self.page_size())
     }
@@ -200,7 +200,7 @@ impl ServerHandler for SkillServer {
         let catalog = self.catalog();
         let entry = rmcp::model::skill_name_from_uri(&request.uri)
             .and_then(|name| catalog.skill(name))
-            .and_then(|skill| skill_entry(skill).ok())
+            .and_then(|skill| skill.entry.clone().ok())
             .filter(|entry| entry.uri == request.uri)
             .ok_or_else(|| {
                 McpError::invalid_params(format!("no skill at `{}`", request.uri), None)

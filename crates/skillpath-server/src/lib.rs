@@ -14,6 +14,7 @@ mod builtin;
 pub mod catalog;
 mod catalog_tools;
 mod conformance;
+pub mod content;
 mod fixtures;
 pub mod folders;
 mod handler;
@@ -28,6 +29,7 @@ mod state;
 mod to_mcp;
 
 pub use auth::{Caller, KeyPolicy};
+pub use content::DEFAULT_CONTENT_CACHE_BYTES;
 pub use state::{DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
 
 /// How long a stdio server, once asked to stop, goes on reading requests already sent.

@@ -4,58 +4,76 @@
 use rmcp::ErrorData as McpError;
 use rmcp::model::{Resource, ResourceContents};
 
-use crate::catalog::Catalog;
+use skillpath_store::model::is_text;
+
+use crate::catalog::{Catalog, CatalogSkill};
+use crate::state::SkillServer;
+use crate::to_mcp::store_error;
 
 /// Every resource of every skill, in name and path order.
 pub(crate) fn list(catalog: &Catalog) -> Vec<Resource> {
     let mut out = Vec::new();
     for skill in catalog.skills() {
-        let name = &skill.stored.name;
+        let name = &skill.name;
         out.push(
             // SEP-2640: the SKILL.md resource is named after the skill.
             Resource::new(format!("skill://{name}/SKILL.md"), name.clone())
-                .with_description(skill.stored.description.clone())
+                .with_description(skill.description.clone())
                 .with_mime_type("text/markdown")
-                .with_size(skill.stored.snapshot.skill_md.len() as u64),
+                .with_size(skill.skill_md.size),
         );
-        for file in &skill.stored.snapshot.files {
+        for file in &skill.files {
             out.push(
                 Resource::new(
                     format!("skill://{name}/{}", file.path),
                     format!("{name}/{}", file.path),
                 )
-                .with_mime_type(mime_type(&file.path, &file.bytes))
-                .with_size(file.bytes.len() as u64),
+                .with_mime_type(mime_type(&file.path, file.text))
+                .with_size(file.size),
             );
         }
     }
     out
 }
 
-/// Reads `uri`; an unknown URI is the protocol's resource-not-found error.
-pub(crate) fn read(catalog: &Catalog, uri: &str) -> Result<ResourceContents, McpError> {
-    let (path, bytes) = content(catalog, uri).ok_or_else(|| {
+/// Reads `uri` (its skill's content through the server's cache); an unknown URI is the
+/// protocol's resource-not-found error.
+pub(crate) async fn read(
+    server: &SkillServer,
+    catalog: &Catalog,
+    uri: &str,
+) -> Result<ResourceContents, McpError> {
+    let not_found = || {
         McpError::resource_not_found(
             format!("no resource `{uri}`"),
             Some(serde_json::json!({"uri": uri})),
         )
-    })?;
-    let mime = mime_type(path, bytes);
+    };
+    let (skill, path) = lookup(catalog, uri).ok_or_else(not_found)?;
+    let content = server
+        .content(skill)
+        .await
+        .map_err(|error| McpError::internal_error(store_error(error), None))?;
+    let bytes = content.bytes(path).ok_or_else(not_found)?;
+    let mime = mime_type(path, is_text(bytes));
     Ok(match std::str::from_utf8(bytes) {
         Ok(text) => ResourceContents::text(text, uri).with_mime_type(mime),
         Err(_) => ResourceContents::blob(base64(bytes), uri).with_mime_type(mime),
     })
 }
 
-/// The path within its skill and the bytes of the resource `uri`, if the catalog has it.
-fn content<'c>(catalog: &'c Catalog, uri: &str) -> Option<(&'c str, &'c [u8])> {
+/// The skill and the path within it of the resource `uri`, if the catalog has it.
+fn lookup<'c>(catalog: &'c Catalog, uri: &'c str) -> Option<(&'c CatalogSkill, &'c str)> {
     let (name, path) = uri.strip_prefix("skill://")?.split_once('/')?;
-    let snapshot = &catalog.skill(name)?.stored.snapshot;
-    if path == "SKILL.md" {
-        return Some(("SKILL.md", snapshot.skill_md.as_bytes()));
-    }
-    let file = snapshot.files.iter().find(|f| f.path == path)?;
-    Some((file.path.as_str(), file.bytes.as_slice()))
+    let skill = catalog.skill(name)?;
+    skill.file(path)?;
+    Some((skill, path))
+}
+
+/// The digest of the resource `uri`'s bytes, if the catalog has it.
+fn digest<'c>(catalog: &'c Catalog, uri: &'c str) -> Option<&'c str> {
+    let (skill, path) = lookup(catalog, uri)?;
+    Some(skill.file(path)?.sha256.as_str())
 }
 
 /// Which of `uris` read differently in `after` than in `before`, including resources that
@@ -66,7 +84,7 @@ pub(crate) fn updated<'u>(
     uris: impl IntoIterator<Item = &'u String>,
 ) -> Vec<String> {
     uris.into_iter()
-        .filter(|uri| content(before, uri).map(|(_, b)| b) != content(after, uri).map(|(_, b)| b))
+        .filter(|uri| digest(before, uri) != digest(after, uri))
         .cloned()
         .collect()
 }
@@ -95,7 +113,7 @@ pub(crate) fn directory(catalog: &Catalog, uri: &str) -> Result<Vec<Resource>, M
         format!("{folder}/")
     };
     let mut paths: Vec<String> = vec!["SKILL.md".to_owned()];
-    paths.extend(skill.stored.snapshot.files.iter().map(|f| f.path.clone()));
+    paths.extend(skill.files.iter().map(|f| f.path.clone()));
     if !prefix.is_empty() && !paths.iter().any(|p| p.starts_with(&prefix)) {
         return Err(not_a_directory());
     }
@@ -114,8 +132,8 @@ pub(crate) fn directory(catalog: &Catalog, uri: &str) -> Result<Vec<Resource>, M
                     .with_mime_type("text/markdown"),
             ),
             None => {
-                let file = skill.stored.snapshot.files.iter().find(|f| &f.path == path);
-                let mime = file.map_or("text/plain", |f| mime_type(&f.path, &f.bytes));
+                let file = skill.files.iter().find(|f| &f.path == path);
+                let mime = file.map_or("text/plain", |f| mime_type(&f.path, f.text));
                 children.push(
                     Resource::new(format!("skill://{name}/{path}"), format!("{name}/{path}"))
                         .with_mime_type(mime),
@@ -135,8 +153,9 @@ pub(crate) fn directory(catalog: &Catalog, uri: &str) -> Result<Vec<Resource>, M
     Ok(children)
 }
 
-/// The MIME type of a skill file, by extension; binary files of unknown kind are octet streams.
-pub(crate) fn mime_type(path: &str, bytes: &[u8]) -> &'static str {
+/// The MIME type of a skill file, by extension; files of unknown kind are plain text when they
+/// are `text` (UTF-8), octet streams otherwise.
+pub(crate) fn mime_type(path: &str, text: bool) -> &'static str {
     let extension = path
         .rsplit_once('.')
         .map_or("", |(_, ext)| ext)
@@ -160,7 +179,7 @@ pub(crate) fn mime_type(path: &str, bytes: &[u8]) -> &'static str {
         "gif" => "image/gif",
         "svg" => "image/svg+xml",
         "pdf" => "application/pdf",
-        _ if std::str::from_utf8(bytes).is_ok() => "text/plain",
+        _ if text => "text/plain",
         _ => "application/octet-stream",
     }
 }

@@ -7,12 +7,14 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::JsonObject;
-use skillpath_core::golden_path::render::{self, ArgumentsError, RenderLimits};
+use skillpath_core::golden_path::render::{self, RenderLimits};
 use skillpath_store::folder::FolderDiagnostics;
 use skillpath_store::{ShadowedSkill, Store, StoreError};
 use tokio::sync::broadcast;
 
 use crate::catalog::{Catalog, CatalogSkill};
+use crate::content::{ContentCache, DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
+use crate::to_mcp::store_error;
 
 /// How skills become tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +45,9 @@ pub struct ServerOptions {
     /// server's worker threads without waiting, so at most as many run at once as there are
     /// workers, each within these bounds.
     pub render_limits: RenderLimits,
+    /// The most bytes of skill content (`SKILL.md` and files) kept in memory for the skills
+    /// called, read and fetched most recently ([`crate::content`]).
+    pub content_cache_bytes: u64,
 }
 
 impl Default for ServerOptions {
@@ -53,6 +58,7 @@ impl Default for ServerOptions {
             page_size: 100,
             conformance_fixtures: false,
             render_limits: RenderLimits::default(),
+            content_cache_bytes: DEFAULT_CONTENT_CACHE_BYTES,
         }
     }
 }
@@ -60,6 +66,8 @@ impl Default for ServerOptions {
 struct Inner {
     store: Arc<dyn Store>,
     catalog: RwLock<Arc<Catalog>>,
+    /// The content of the skills called, read and fetched most recently.
+    contents: ContentCache,
     /// Held while loading and replacing the catalog, so that a slow load never replaces the
     /// catalog of a later one.
     reloading: tokio::sync::Mutex<()>,
@@ -117,6 +125,7 @@ impl SkillServer {
             inner: Arc::new(Inner {
                 store,
                 catalog: RwLock::new(Arc::new(catalog)),
+                contents: ContentCache::new(options.content_cache_bytes),
                 reloading: tokio::sync::Mutex::new(()),
                 changes,
                 options,
@@ -436,22 +445,37 @@ impl SkillServer {
         }
     }
 
-    /// Renders `skill` with `arguments` within the server's render limits; argument problems
-    /// (a limit among them) become the error text.
-    pub(crate) fn render_skill(
+    /// The content of `skill` at the catalog's revision of it: from the cache, else read from
+    /// the store (and kept, when it fits the cache).
+    pub async fn content(&self, skill: &CatalogSkill) -> Result<Arc<SkillContent>, StoreError> {
+        let contents = &self.inner.contents;
+        if let Some(content) = contents.get(&skill.name, skill.revision) {
+            return Ok(content);
+        }
+        let stored = self.store().get(&skill.name, Some(skill.revision)).await?;
+        let content = Arc::new(SkillContent::new(stored));
+        contents.insert(&content);
+        Ok(content)
+    }
+
+    /// Renders `skill` with `arguments` within the server's render limits: a store that cannot
+    /// give its content, or argument problems (a limit among them), are the error text.
+    pub(crate) async fn render_skill(
         &self,
         skill: &CatalogSkill,
         arguments: &JsonObject,
-    ) -> Result<String, ArgumentsError> {
-        let files = skill.files();
+    ) -> Result<String, String> {
+        let content = self.content(skill).await.map_err(store_error)?;
+        let files = content.files();
         render::render_within(
-            &skill.skill_md,
-            &skill.golden,
+            &content.skill_md,
+            &content.golden,
             &files,
             arguments,
             &self.inner.options.render_limits,
         )
         .map(|rendered| rendered.markdown)
+        .map_err(|error| error.to_string())
     }
 }
 

@@ -11,7 +11,8 @@ use rmcp::model::{
     SkillResource, SkillResources, Tool, ToolAnnotations,
 };
 use skillpath_core::golden_path::schema;
-use skillpath_store::StoreError;
+use skillpath_core::skill_md::SkillMd;
+use skillpath_store::{FileMetadata, StoreError};
 
 use crate::catalog::{Catalog, CatalogSkill};
 use crate::state::SkillServer;
@@ -22,9 +23,11 @@ impl SkillServer {
         self.catalog()
             .skills()
             .filter_map(|skill| {
-                skill_entry(skill)
+                skill
+                    .entry
+                    .as_ref()
                     .err()
-                    .map(|why| (skill.stored.name.clone(), why))
+                    .map(|why| (skill.name.clone(), why.clone()))
             })
             .collect()
     }
@@ -44,7 +47,6 @@ pub(crate) fn resource_templates() -> Vec<ResourceTemplate> {
 /// A skill as MCP lists it as the prompt `name`: its arguments as the prompt's.
 pub(crate) fn skill_prompt(name: &str, skill: &CatalogSkill) -> Prompt {
     let arguments: Vec<PromptArgument> = skill
-        .golden
         .args
         .iter()
         .map(|arg| {
@@ -57,17 +59,17 @@ pub(crate) fn skill_prompt(name: &str, skill: &CatalogSkill) -> Prompt {
         .collect();
     Prompt::new(
         name.to_owned(),
-        Some(skill.stored.description.clone()),
+        Some(skill.description.clone()),
         Some(arguments),
     )
 }
 
 /// A skill's tool as MCP lists it: its description, and its arguments as the input schema.
 pub(crate) fn skill_tool(tool_name: &str, skill: &CatalogSkill) -> Tool {
-    let input = schema::input_schema(&skill.golden.args);
+    let input = schema::input_schema(&skill.args);
     Tool::new(
         tool_name.to_owned(),
-        skill.stored.description.clone(),
+        skill.description.clone(),
         Arc::new(input.as_object().cloned().unwrap_or_default()),
     )
     .with_annotations(
@@ -81,14 +83,14 @@ pub(crate) fn skill_tool(tool_name: &str, skill: &CatalogSkill) -> Tool {
 /// The skill's content as a loaded skill: wrapped so clients can recognise and keep it, with
 /// its base URI and the list of its files (not their content).
 pub(crate) fn skill_content(skill: &CatalogSkill, markdown: &str) -> String {
-    let name = &skill.stored.name;
+    let name = &skill.name;
     let mut text = format!("<skill_content name=\"{name}\">\n{}", markdown.trim_end());
     text.push_str(&format!(
         "\n\nSkill directory: skill://{name}/\nRelative paths in this skill are relative to the skill directory; read them as `skill://{name}/<path>` resources.\n"
     ));
-    if !skill.stored.snapshot.files.is_empty() {
+    if !skill.files.is_empty() {
         text.push_str("<skill_resources>\n");
-        for file in &skill.stored.snapshot.files {
+        for file in &skill.files {
             text.push_str(&format!("<file>{}</file>\n", file.path));
         }
         text.push_str("</skill_resources>\n");
@@ -102,12 +104,16 @@ pub(crate) fn skill_content(skill: &CatalogSkill, markdown: &str) -> String {
 /// of the Agent Skills specification, whose hard rules hosts check (a name outside its rules,
 /// a description over 1,024 characters); such a skill stays reachable as a tool, a prompt and
 /// resources, and `serve` says so at start.
-pub(crate) fn skill_entry(skill: &CatalogSkill) -> Result<rmcp::model::Skill, String> {
-    let name = &skill.stored.name;
+pub(crate) fn skill_entry(
+    name: &str,
+    skill_md: &SkillMd,
+    skill_md_file: &FileMetadata,
+    files: &[FileMetadata],
+) -> Result<rmcp::model::Skill, String> {
     let uri = format!("skill://{name}/SKILL.md");
     // Verbatim, as hosts compare it field by field with the file: the store's description is
     // trimmed (a block scalar `description: |` keeps its final newline in the file).
-    let serde_json::Value::Object(mut fields) = skill.skill_md.frontmatter_json() else {
+    let serde_json::Value::Object(mut fields) = skill_md.frontmatter_json() else {
         return Err("its frontmatter is not a mapping".to_owned());
     };
     let text = |value: Option<serde_json::Value>| match value {
@@ -116,7 +122,7 @@ pub(crate) fn skill_entry(skill: &CatalogSkill) -> Result<rmcp::model::Skill, St
     };
     let description = text(fields.remove("description"))
         .ok_or_else(|| "its `description` is not text".to_owned())?;
-    if text(fields.remove("name")).as_ref() != Some(name) {
+    if text(fields.remove("name")).as_deref() != Some(name) {
         return Err("its `name` is not text".to_owned());
     }
     if !skillpath_core::validate::description_within_limits(&description) {
@@ -126,18 +132,19 @@ pub(crate) fn skill_entry(skill: &CatalogSkill) -> Result<rmcp::model::Skill, St
             skillpath_core::validate::MAX_DESCRIPTION_CHARS
         ));
     }
-    let mut frontmatter = SkillFrontmatter::new(name.clone(), description);
+    let mut frontmatter = SkillFrontmatter::new(name, description);
     for (key, value) in fields {
         frontmatter = frontmatter.with_field(key, value);
     }
-    let mut files = vec![SkillResource::from_bytes(
-        uri.clone(),
-        skill.stored.snapshot.skill_md.as_bytes(),
-    )];
-    files.extend(skill.stored.snapshot.files.iter().map(|file| {
-        SkillResource::from_bytes(format!("skill://{name}/{}", file.path), &file.bytes)
-    }));
-    let entry = rmcp::model::Skill::new(uri, frontmatter, SkillResources::Files(files));
+    let resource =
+        |uri: String, file: &FileMetadata| SkillResource::new(uri, file.sha256.clone(), file.size);
+    let mut resources = vec![resource(uri.clone(), skill_md_file)];
+    resources.extend(
+        files
+            .iter()
+            .map(|file| resource(format!("skill://{name}/{}", file.path), file)),
+    );
+    let entry = rmcp::model::Skill::new(uri, frontmatter, SkillResources::Files(resources));
     entry
         .validate()
         .map(|()| entry)
@@ -179,7 +186,6 @@ pub(crate) fn instructions(catalog: &Catalog) -> String {
     let mut listed = 0;
     for skill in catalog.skills() {
         let description: String = skill
-            .stored
             .description
             .split_whitespace()
             .collect::<Vec<_>>()
@@ -189,7 +195,7 @@ pub(crate) fn instructions(catalog: &Catalog) -> String {
         } else {
             description
         };
-        let line = format!("- {}: {description}\n", skill.stored.name);
+        let line = format!("- {}: {description}\n", skill.name);
         let length = line.chars().count();
         let last = listed + 1 == catalog.len();
         if used + length + if last { 0 } else { reserve } > INSTRUCTIONS_BUDGET {
@@ -214,10 +220,9 @@ pub(crate) fn completion(
 ) -> Result<CompleteResult, McpError> {
     let prefix = request.argument.value.as_str();
     let mut values: Vec<String> = match &request.r#ref {
-        Reference::Resource(_) if request.argument.name == "name" => catalog
-            .skills()
-            .map(|skill| skill.stored.name.clone())
-            .collect(),
+        Reference::Resource(_) if request.argument.name == "name" => {
+            catalog.skills().map(|skill| skill.name.clone()).collect()
+        }
         Reference::Resource(_) if request.argument.name == "path" => {
             let name = request
                 .context
@@ -226,7 +231,7 @@ pub(crate) fn completion(
                 .and_then(|a| a.get("name"));
             match name.and_then(|name| catalog.skill(name)) {
                 Some(skill) => std::iter::once("SKILL.md".to_owned())
-                    .chain(skill.stored.snapshot.files.iter().map(|f| f.path.clone()))
+                    .chain(skill.files.iter().map(|f| f.path.clone()))
                     .collect(),
                 None => Vec::new(),
             }
@@ -235,7 +240,6 @@ pub(crate) fn completion(
             .tool(&prompt.name)
             .and_then(|skill| {
                 skill
-                    .golden
                     .args
                     .iter()
                     .find(|arg| arg.name == request.argument.name)

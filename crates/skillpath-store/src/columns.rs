@@ -5,7 +5,8 @@
 use crate::error::StoreResult;
 use crate::keys::{KeyInfo, Role, StoredKey};
 use crate::model::{
-    Operation, Provenance, Revision, SkillFile, SkillSnapshot, SkillSummary, StoredSkill,
+    FileMetadata, Operation, Provenance, Revision, SkillFile, SkillMetadata, SkillSnapshot,
+    SkillSummary, StoredSkill, is_text,
 };
 use crate::writes::SkillRow;
 
@@ -17,7 +18,7 @@ pub(crate) trait Columns {
     fn optional_text(&self, index: usize) -> StoreResult<Option<String>>;
     /// A row id.
     fn id(&self, index: usize) -> StoreResult<i64>;
-    /// A revision number (never negative: the store writes them).
+    /// A revision number or a size in bytes (never negative: the store writes them).
     fn revision(&self, index: usize) -> StoreResult<u64>;
     /// A boolean column.
     fn flag(&self, index: usize) -> StoreResult<bool>;
@@ -55,6 +56,19 @@ pub(crate) fn current_skill(row: &impl Columns, files: Vec<SkillFile>) -> StoreR
     })
 }
 
+/// The metadata of a live skill at its current revision from the same columns as
+/// [`current_skill`], with the metadata of its `files`: its `SKILL.md` is read, and only its
+/// frontmatter kept.
+pub(crate) fn current_metadata(
+    row: &impl Columns,
+    files: Vec<FileMetadata>,
+) -> StoreResult<SkillMetadata> {
+    Ok(SkillMetadata::with_files(
+        &current_skill(row, Vec::new())?,
+        files,
+    ))
+}
+
 /// Revision `number` of the skill `name`, which came from `provenance`, from `SELECT
 /// created_at, deleted, description, tool_name, content_hash, skill_md` of its revision row,
 /// with its `files`.
@@ -86,6 +100,17 @@ pub(crate) fn file(row: &impl Columns, first: usize) -> StoreResult<SkillFile> {
     Ok(SkillFile {
         path: row.text(first)?,
         bytes: row.bytes(first + 1)?,
+    })
+}
+
+/// A file's metadata from `SELECT path, sha256, size, bytes` (from `first`): the bytes are read
+/// only to tell whether they are text, and not kept.
+pub(crate) fn file_metadata(row: &impl Columns, first: usize) -> StoreResult<FileMetadata> {
+    Ok(FileMetadata {
+        path: row.text(first)?,
+        sha256: row.text(first + 1)?,
+        size: row.revision(first + 2)?,
+        text: is_text(&row.bytes(first + 3)?),
     })
 }
 

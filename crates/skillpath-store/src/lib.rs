@@ -33,9 +33,9 @@ pub use backend::postgres;
 pub use backend::sqlite;
 pub use error::{DatabaseError, StoreError, StoreResult};
 pub use model::{
-    Change, FolderContent, FolderImport, FolderStamp, ImportItem, ImportReport, ListFilter,
-    Operation, Page, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillFile,
-    SkillSnapshot, SkillSummary, StoredSkill,
+    Change, FileMetadata, FolderContent, FolderImport, FolderStamp, ImportItem, ImportReport,
+    ListFilter, Operation, Page, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill,
+    SkillFile, SkillMetadata, SkillSnapshot, SkillSummary, StoredSkill,
 };
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;

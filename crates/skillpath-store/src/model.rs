@@ -253,6 +253,95 @@ pub struct StoredSkill {
     pub snapshot: SkillSnapshot,
 }
 
+/// A live skill at its current revision as a server lists and chooses it: everything of a
+/// [`StoredSkill`] but its body and the bytes of its files, which a server reads one skill at a
+/// time (with [`crate::Store::get`] at this revision) when the skill is called or read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillMetadata {
+    /// The name, the skill's identity in the store.
+    pub name: String,
+    /// The description from the frontmatter.
+    pub description: String,
+    /// `tool_name` from the frontmatter, when given.
+    pub tool_name: Option<String>,
+    /// The current revision.
+    pub revision: u64,
+    /// Hash of the content.
+    pub content_hash: String,
+    /// Where it came from.
+    pub provenance: Provenance,
+    /// When the revision was made.
+    pub updated_at: String,
+    /// `SKILL.md` as a file: its digest and size.
+    pub skill_md: FileMetadata,
+    /// The start of `SKILL.md` up to the end of its frontmatter (empty when it has none;
+    /// [`skillpath_core::frontmatter::head`]), which a lenient parse reads the frontmatter from.
+    pub frontmatter: String,
+    /// The other files, sorted by path, without their bytes.
+    pub files: Vec<FileMetadata>,
+}
+
+impl SkillMetadata {
+    /// The metadata of `skill`, as [`crate::Store::current_metadata`] reads it.
+    pub fn of(skill: &StoredSkill) -> SkillMetadata {
+        let files = skill.snapshot.files.iter().map(FileMetadata::of).collect();
+        SkillMetadata::with_files(skill, files)
+    }
+
+    /// The metadata of `skill` (its files' aside) with `files`, the metadata of its files.
+    pub(crate) fn with_files(skill: &StoredSkill, files: Vec<FileMetadata>) -> SkillMetadata {
+        let text = &skill.snapshot.skill_md;
+        SkillMetadata {
+            name: skill.name.clone(),
+            description: skill.description.clone(),
+            tool_name: skill.tool_name.clone(),
+            revision: skill.revision,
+            content_hash: skill.content_hash.clone(),
+            provenance: skill.provenance.clone(),
+            updated_at: skill.updated_at.clone(),
+            skill_md: FileMetadata {
+                path: "SKILL.md".to_owned(),
+                sha256: sha256_hex(text.as_bytes()),
+                size: text.len() as u64,
+                text: true,
+            },
+            frontmatter: skillpath_core::frontmatter::head(text).to_owned(),
+            files,
+        }
+    }
+}
+
+/// One file of a skill without its bytes: what listing its resources needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileMetadata {
+    /// Path relative to the skill folder, `/`-separated.
+    pub path: String,
+    /// The `sha256:<hex>` digest of the bytes ([`SkillFile::sha256`]).
+    pub sha256: String,
+    /// The size in bytes.
+    pub size: u64,
+    /// Whether the bytes are UTF-8 text ([`is_text`]).
+    pub text: bool,
+}
+
+impl FileMetadata {
+    /// The metadata of `file`.
+    pub fn of(file: &SkillFile) -> FileMetadata {
+        FileMetadata {
+            path: file.path.clone(),
+            sha256: file.sha256(),
+            size: file.bytes.len() as u64,
+            text: is_text(&file.bytes),
+        }
+    }
+}
+
+/// Whether `bytes` are text: valid UTF-8. The one rule for [`FileMetadata::text`], whether it
+/// is read from a file in memory or computed by a backend from the stored bytes.
+pub fn is_text(bytes: &[u8]) -> bool {
+    std::str::from_utf8(bytes).is_ok()
+}
+
 /// A skill in a listing (no content).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct SkillSummary {

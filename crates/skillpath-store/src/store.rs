@@ -10,7 +10,7 @@ use crate::import;
 use crate::keys::record::{KeyInfo, StoredKey};
 use crate::model::{
     Change, FolderImport, ImportItem, ImportReport, ListFilter, Page, Provenance, RecordedStamp,
-    Revision, SearchHit, ShadowedSkill, SkillSnapshot, SkillSummary, StoredSkill,
+    Revision, SearchHit, ShadowedSkill, SkillMetadata, SkillSnapshot, SkillSummary, StoredSkill,
 };
 use crate::writes::{Edit, WriteKind};
 
@@ -89,6 +89,12 @@ pub trait Store: Send + Sync {
     /// Every live skill at its current revision, with its files, in name order: what a server
     /// loads at start, read at once (one consistent snapshot, no query per skill).
     async fn current_skills(&self) -> StoreResult<Vec<StoredSkill>>;
+
+    /// The metadata of every live skill at its current revision, in name order, read at once
+    /// like [`Store::current_skills`] but without its files' bytes: what a server lists and
+    /// chooses skills by. A skill's content is read when it is needed, by name and revision,
+    /// with [`Store::get`].
+    async fn current_metadata(&self) -> StoreResult<Vec<SkillMetadata>>;
 
     /// The name and current revision of every live skill, in name order: what a server checks
     /// to reload only the skills that changed (a revision never changes once written).

@@ -517,6 +517,10 @@ pub(crate) struct ServeArgs {
     /// The longest argument value a call takes, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = RenderLimits::default().max_value_bytes)]
     pub(crate) max_argument_bytes: usize,
+    /// The most skill content (`SKILL.md` and files), in MiB, kept in memory for the skills
+    /// called and read most recently; others are read from the store when asked for.
+    #[arg(long, value_name = "MIB", default_value_t = skillpath_server::DEFAULT_CONTENT_CACHE_BYTES / (1024 * 1024))]
+    pub(crate) content_cache_mb: u64,
     /// With `--http`: seconds a connection may take to send a request's headers (and stay idle
     /// between requests) before it is closed.
     #[arg(long, value_name = "SECONDS", default_value_t = HttpLimits::default().header_timeout.as_secs())]

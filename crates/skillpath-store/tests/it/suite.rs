@@ -7,9 +7,10 @@
 use std::sync::Arc;
 
 use skillpath_store::keys::{self, AuthError, KeyInfo, Role};
+use skillpath_store::model::sha256_hex;
 use skillpath_store::{
     FolderContent, FolderImport, FolderStamp, ImportItem, ListFilter, Provenance, RecordedStamp,
-    SkillFile, SkillSnapshot, Store, StoreError, StoredSkill,
+    SkillFile, SkillMetadata, SkillSnapshot, Store, StoreError, StoredSkill,
 };
 
 use crate::support::{
@@ -62,6 +63,7 @@ macro_rules! store_suite {
             keys_are_listed_without_the_key_and_revoked_by_name,
             authentication_accepts_only_active_matching_keys,
             current_skills_are_every_live_skill_as_get_reads_it,
+            current_metadata_is_current_skills_without_the_bytes,
         );
         $crate::suite::store_suite!(@shared $open;
             concurrent_updates_with_one_expected_revision_let_exactly_one_win,
@@ -3075,7 +3077,9 @@ pub(crate) async fn concurrent_imports_of_one_set_in_opposite_orders_both_succee
     }
 }
 
-pub(crate) async fn current_skills_are_every_live_skill_as_get_reads_it(store: &dyn Store) {
+/// Three live skills (`alpha` at revision 2, `pdf-forms` with a text and a binary file, `zeta`)
+/// and a deleted one.
+async fn live_skills_and_a_deleted_one(store: &dyn Store) {
     store
         .create(pdf_forms(), Provenance::Api, by("a", "create"))
         .await
@@ -3103,6 +3107,10 @@ pub(crate) async fn current_skills_are_every_live_skill_as_get_reads_it(store: &
         .delete("gone", 1, by("a", "delete"))
         .await
         .expect("delete");
+}
+
+pub(crate) async fn current_skills_are_every_live_skill_as_get_reads_it(store: &dyn Store) {
+    live_skills_and_a_deleted_one(store).await;
     let current = store.current_skills().await.expect("current skills");
     let names: Vec<&str> = current.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["alpha", "pdf-forms", "zeta"]);
@@ -3111,4 +3119,56 @@ pub(crate) async fn current_skills_are_every_live_skill_as_get_reads_it(store: &
     }
     assert_eq!(current[1].snapshot.files.len(), 2);
     assert_eq!(current[0].revision, 2);
+}
+
+/// The metadata of the live skills is what `current_skills` reads but the body and the files'
+/// bytes: each file's digest, size and whether it is text, as they are of its bytes, and the
+/// frontmatter of `SKILL.md` with the digest and size of the whole; and the content of a
+/// skill is read by name at a revision that is no longer current (what a server's content cache
+/// asks for when its catalog is one revision behind).
+pub(crate) async fn current_metadata_is_current_skills_without_the_bytes(store: &dyn Store) {
+    live_skills_and_a_deleted_one(store).await;
+    let metadata = store.current_metadata().await.expect("metadata");
+    let current = store.current_skills().await.expect("current skills");
+    let expected: Vec<SkillMetadata> = current.iter().map(SkillMetadata::of).collect();
+    assert_eq!(metadata, expected);
+    let names: Vec<(&str, u64)> = metadata
+        .iter()
+        .map(|s| (s.name.as_str(), s.revision))
+        .collect();
+    assert_eq!(names, [("alpha", 2), ("pdf-forms", 1), ("zeta", 1)]);
+    let fields: &[u8] = b"# Fields\n\nEvery field has a name.\n";
+    let files: Vec<(&str, &str, u64, bool)> = metadata[1]
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.sha256.as_str(), f.size, f.text))
+        .collect();
+    let icon: &[u8] = &[0x89, b'P', b'N', b'G', 0, 0xff, 0xfe];
+    assert_eq!(
+        files,
+        [
+            ("assets/icon.png", sha256_hex(icon).as_str(), 7, false),
+            (
+                "references/fields.md",
+                sha256_hex(fields).as_str(),
+                fields.len() as u64,
+                true
+            ),
+        ]
+    );
+    let pdf = &metadata[1];
+    let text = &current[1].snapshot.skill_md;
+    assert_eq!(
+        pdf.frontmatter,
+        "---\nname: pdf-forms\ndescription: Fill PDF forms\ntool_name: fill_pdf\n---\n",
+        "the frontmatter, not the body"
+    );
+    assert_eq!(
+        (pdf.skill_md.sha256.as_str(), pdf.skill_md.size),
+        (sha256_hex(text.as_bytes()).as_str(), text.len() as u64)
+    );
+    let first = store.get("alpha", Some(1)).await.expect("revision 1");
+    assert_eq!(first.revision, 1);
+    assert_eq!(first.snapshot, skill("alpha", "first", "body"));
+    assert_eq!(first.description, "first");
 }

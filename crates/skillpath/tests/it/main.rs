@@ -4,6 +4,7 @@ mod api_keys;
 mod backup_restore;
 mod bounded;
 mod broken_folders;
+mod catalog_answers;
 mod cli;
 mod crash_consistency;
 mod differential;

@@ -207,3 +207,69 @@ fn two_servers_watching_one_folder_import_each_change_once() {
         );
     }
 }
+
+/// A server keeps the content of the skills it served in a cache keyed by revision: once
+/// another process changes a skill the server has cached, it serves the new revision, through
+/// every way of reading it (its tool, `load_skill`, its `SKILL.md` resource, its prompt).
+#[test]
+fn a_skill_changed_by_another_process_is_never_served_from_a_stale_cache() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    write_skill(&skills.join("alpha"), "alpha", "Use when testing alpha.");
+    let mut server = Server::start(&skills, work.path());
+    let old = "Use when testing a cached skill.";
+    let new = "Use when testing a cached skill, changed by another process.";
+    // The description in the body too, which is what a call renders.
+    let cached = work.path().join("more/cached");
+    let write = |description: &str| {
+        write_skill(&cached, "cached", description);
+        let path = cached.join("SKILL.md");
+        let text = std::fs::read_to_string(&path).expect("read");
+        std::fs::write(&path, format!("{text}\n{description}\n")).expect("write");
+    };
+    write(old);
+    let imported = Instant::now();
+    let (code, _, stderr) = skillpath(work.path(), &["import", "more"]);
+    assert_eq!(code, 0, "{stderr}");
+    hears(&mut server, imported, "cached", true, "import");
+
+    let reads = |server: &mut Server| -> Vec<String> {
+        let text = |result: &serde_json::Value, pointer: &str| {
+            result
+                .pointer(pointer)
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let tool = server.request("tools/call", json!({"name": "cached", "arguments": {}}));
+        let loaded = server.request(
+            "tools/call",
+            json!({"name": "load_skill", "arguments": {"name": "cached"}}),
+        );
+        let resource = server.request("resources/read", json!({"uri": "skill://cached/SKILL.md"}));
+        let prompt = server.request("prompts/get", json!({"name": "cached", "arguments": {}}));
+        vec![
+            text(&tool, "/content/0/text"),
+            text(&loaded, "/content/0/text"),
+            text(&resource, "/contents/0/text"),
+            text(&prompt, "/messages/0/content/text"),
+        ]
+    };
+    // Read twice: the second time from the cache.
+    for _ in 0..2 {
+        for text in reads(&mut server) {
+            assert!(text.contains(old) && !text.contains(new), "{text}");
+        }
+    }
+
+    write(new);
+    let changed = Instant::now();
+    let (code, _, stderr) = skillpath(work.path(), &["import", "more"]);
+    assert_eq!(code, 0, "{stderr}");
+    hears(&mut server, changed, "cached", true, "the change");
+    for text in reads(&mut server) {
+        assert!(text.contains(new), "served a stale revision: {text}");
+    }
+    let (_, log) = server.finish();
+    assert!(!log.contains("failed"), "{log}");
+}

@@ -42,8 +42,8 @@ use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
 use crate::keys::{KEY_COLUMNS, KeyInfo, StoredKey};
 use crate::model::{
-    Change, ImportReport, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillFile,
-    SkillSummary, StoredSkill,
+    Change, FileMetadata, ImportReport, Provenance, RecordedStamp, Revision, SearchHit,
+    ShadowedSkill, SkillFile, SkillMetadata, SkillSummary, StoredSkill,
 };
 use crate::scopes::ProjectView;
 use crate::search;
@@ -67,6 +67,14 @@ use transaction::PostgresWrite;
 
 /// `ts_rank` weights, in PostgreSQL's order {D, C, B, A}: body 0.1, description 0.5, name 1.0,
 /// the same proportions as SQLite's column weights 1, 5, 10.
+/// Every live skill's row at its current revision, in name order, in the columns of
+/// [`columns::current_skill`] and [`columns::current_metadata`].
+const CURRENT_SKILLS: &str =
+    "SELECT s.id, s.name, s.revision, s.provenance, r.created_at, r.description,
+            r.tool_name, r.content_hash, r.skill_md
+     FROM visible_skills($1) s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
+     WHERE NOT s.deleted ORDER BY s.name";
+
 const RANK_WEIGHTS: &str = "{0.1, 0.1, 0.5, 1.0}";
 
 /// `ts_rank` normalization 2: the rank divided by the document's length, so a short skill
@@ -502,21 +510,42 @@ impl Store for PostgresStore {
                     .or_default()
                     .push(columns::file(&row, 1)?);
             }
-            cached_query(
+            cached_query(transaction, CURRENT_SKILLS, &[&self.projects])
+                .await?
+                .iter()
+                .map(|row| {
+                    let id: i64 = row.try_get(0)?;
+                    columns::current_skill(row, files.remove(&id).unwrap_or_default())
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn current_metadata(&self) -> StoreResult<Vec<SkillMetadata>> {
+        self.read(async |transaction| {
+            let mut files: HashMap<i64, Vec<FileMetadata>> = HashMap::new();
+            for row in cached_query(
                 transaction,
-                "SELECT s.id, s.name, s.revision, s.provenance, r.created_at, r.description,
-                        r.tool_name, r.content_hash, r.skill_md
-                 FROM visible_skills($1) s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
-                 WHERE NOT s.deleted ORDER BY s.name",
+                "SELECT f.skill_id, f.path, b.sha256, b.size, b.bytes FROM visible_skills($1) s
+                 JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
+                 JOIN blobs b ON b.sha256 = f.sha256
+                 WHERE NOT s.deleted ORDER BY f.skill_id, f.path COLLATE \"C\"",
                 &[&self.projects],
             )
             .await?
-            .iter()
-            .map(|row| {
-                let id: i64 = row.try_get(0)?;
-                columns::current_skill(row, files.remove(&id).unwrap_or_default())
-            })
-            .collect()
+            {
+                let file = columns::file_metadata(&row, 1)?;
+                files.entry(row.try_get(0)?).or_default().push(file);
+            }
+            cached_query(transaction, CURRENT_SKILLS, &[&self.projects])
+                .await?
+                .iter()
+                .map(|row| {
+                    let id: i64 = row.try_get(0)?;
+                    columns::current_metadata(row, files.remove(&id).unwrap_or_default())
+                })
+                .collect()
         })
         .await
     }

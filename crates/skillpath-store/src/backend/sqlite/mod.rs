@@ -17,8 +17,8 @@ use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
 use crate::keys::{KEY_COLUMNS, KeyInfo, StoredKey};
 use crate::model::{
-    Change, ImportReport, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillFile,
-    SkillSummary, StoredSkill,
+    Change, ImportReport, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill,
+    SkillMetadata, SkillSummary, StoredSkill,
 };
 use crate::scopes::ProjectView;
 use crate::search;
@@ -36,6 +36,46 @@ use transaction::SqliteWrite;
 
 /// Weights of the search columns: name, description, body.
 const SEARCH_WEIGHTS: (f64, f64, f64) = (10.0, 5.0, 1.0);
+
+/// Every live skill at its current revision, in name order, in one read transaction (the skills
+/// and their files from one moment): each file's `file_columns` read by `file` (from column 1),
+/// then each skill's row (the columns of [`columns::current_skill`]) read by `skill` with its
+/// files.
+fn current<F, S>(
+    connection: &mut Connection,
+    file_columns: &str,
+    file: impl Fn(&rusqlite::Row<'_>, usize) -> StoreResult<F>,
+    skill: impl Fn(&rusqlite::Row<'_>, Vec<F>) -> StoreResult<S>,
+) -> StoreResult<Vec<S>> {
+    let transaction = connection.transaction()?;
+    let mut files: HashMap<i64, Vec<F>> = HashMap::new();
+    {
+        let mut statement = transaction.prepare(&format!(
+            "SELECT f.skill_id, {file_columns} FROM visible_skills s
+             JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
+             JOIN blobs b ON b.sha256 = f.sha256
+             WHERE NOT s.deleted ORDER BY f.skill_id, f.path"
+        ))?;
+        let mut rows = statement.query([])?;
+        while let Some(r) = rows.next()? {
+            let read = file(r, 1)?;
+            files.entry(r.get(0)?).or_default().push(read);
+        }
+    }
+    let mut statement = transaction.prepare(
+        "SELECT s.id, s.name, s.revision, s.provenance, r.created_at, r.description,
+                r.tool_name, r.content_hash, r.skill_md
+         FROM visible_skills s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
+         WHERE NOT s.deleted ORDER BY s.name",
+    )?;
+    let mut rows = statement.query([])?;
+    let mut skills = Vec::new();
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        skills.push(skill(r, files.remove(&id).unwrap_or_default())?);
+    }
+    Ok(skills)
+}
 
 /// A store in one SQLite database file.
 #[derive(Clone)]
@@ -217,34 +257,24 @@ impl Store for SqliteStore {
 
     async fn current_skills(&self) -> StoreResult<Vec<StoredSkill>> {
         self.with(|connection| {
-            // One read transaction: the skills and their files from one moment.
-            let transaction = connection.transaction()?;
-            let mut files: HashMap<i64, Vec<SkillFile>> = HashMap::new();
-            {
-                let mut statement = transaction.prepare(
-                    "SELECT f.skill_id, f.path, b.bytes FROM visible_skills s
-                     JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
-                     JOIN blobs b ON b.sha256 = f.sha256
-                     WHERE NOT s.deleted ORDER BY f.skill_id, f.path",
-                )?;
-                let mut rows = statement.query([])?;
-                while let Some(r) = rows.next()? {
-                    files.entry(r.get(0)?).or_default().push(columns::file(r, 1)?);
-                }
-            }
-            let mut statement = transaction.prepare(
-                "SELECT s.id, s.name, s.revision, s.provenance, r.created_at, r.description,
-                        r.tool_name, r.content_hash, r.skill_md
-                 FROM visible_skills s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
-                 WHERE NOT s.deleted ORDER BY s.name",
-            )?;
-            let mut rows = statement.query([])?;
-            let mut skills = Vec::new();
-            while let Some(r) = rows.next()? {
-                let id: i64 = r.get(0)?;
-                skills.push(columns::current_skill(r, files.remove(&id).unwrap_or_default())?);
-            }
-            Ok(skills)
+            current(
+                connection,
+                "f.path, b.bytes",
+                |row, first| columns::file(row, first),
+                |row, files| columns::current_skill(row, files),
+            )
+        })
+        .await
+    }
+
+    async fn current_metadata(&self) -> StoreResult<Vec<SkillMetadata>> {
+        self.with(|connection| {
+            current(
+                connection,
+                "f.path, b.sha256, b.size, b.bytes",
+                |row, first| columns::file_metadata(row, first),
+                |row, files| columns::current_metadata(row, files),
+            )
         })
         .await
     }

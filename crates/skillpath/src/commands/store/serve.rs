@@ -45,6 +45,7 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
             max_value_bytes: args.max_argument_bytes,
             ..RenderLimits::default()
         },
+        content_cache_bytes: args.content_cache_mb.saturating_mul(1024 * 1024),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
