@@ -1583,16 +1583,17 @@ fn completions_name_every_command_and_bash_loads_them() {
     assert_eq!(unknown.code, 2, "{}", unknown.stderr);
 }
 
-/// `skillpath serve` over stdio with stdin closed on a folder holding one skill that cannot be
-/// loaded, with `extra` arguments and environment: its stderr.
-fn serve_briefly(work: &Path, extra: &[&str], env: &[(&str, &str)]) -> String {
-    let tree = work.join("tree");
-    crate::support::write_skill(&tree.join("good"), "good", "A skill that loads.");
-    fs::create_dir_all(tree.join("broken")).expect("mkdir");
-    fs::write(tree.join("broken/SKILL.md"), "no frontmatter at all\n").expect("write");
+/// `skillpath serve --no-discover --skills SKILLS` over stdio with stdin closed, with `extra`
+/// arguments and environment, its store in `work`: its stderr.
+fn serve_until_stdin_closes(
+    work: &Path,
+    skills: &Path,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> String {
     let output = Command::new(skillpath_bin())
         .args(["serve", "--no-discover", "--skills"])
-        .arg(&tree)
+        .arg(skills)
         .args(extra)
         .env_remove("RUST_LOG")
         .envs(env.iter().copied())
@@ -1604,6 +1605,15 @@ fn serve_briefly(work: &Path, extra: &[&str], env: &[(&str, &str)]) -> String {
     // With stdin closed before `initialize`, serve ends once it has synced.
     assert!(output.status.code().is_some(), "{output:?}");
     String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// [`serve_until_stdin_closes`] on a folder holding one skill that loads and one that cannot.
+fn serve_briefly(work: &Path, extra: &[&str], env: &[(&str, &str)]) -> String {
+    let tree = work.join("tree");
+    crate::support::write_skill(&tree.join("good"), "good", "A skill that loads.");
+    fs::create_dir_all(tree.join("broken")).expect("mkdir");
+    fs::write(tree.join("broken/SKILL.md"), "no frontmatter at all\n").expect("write");
+    serve_until_stdin_closes(work, &tree, extra, env)
 }
 
 #[test]
@@ -1641,16 +1651,7 @@ fn serve_takes_a_skill_md_for_its_folder_as_import_does() {
     let sandbox = Sandbox::new();
     let work = sandbox.path();
     crate::support::write_skill(&work.join("one"), "one", "A skill named by its file.");
-    let output = Command::new(skillpath_bin())
-        .args(["serve", "--no-discover", "--skills"])
-        .arg(work.join("one/SKILL.md"))
-        .env_remove("RUST_LOG")
-        .env("SKILLPATH_DB", work.join("store.db"))
-        .env("HOME", &work)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("run skillpath serve");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = serve_until_stdin_closes(&work, &work.join("one/SKILL.md"), &[], &[]);
     assert!(
         stderr.contains("skill folders synced: 1 created, 0 updated"),
         "{stderr}"
