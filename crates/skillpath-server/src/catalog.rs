@@ -10,9 +10,7 @@
 //! `skillpath scan` use too.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
-
-use rmcp::model::{Prompt, Resource, Tool};
+use std::sync::Arc;
 
 use skillpath_core::Mode;
 use skillpath_core::golden_path::GoldenSkill;
@@ -91,17 +89,6 @@ impl CatalogSkill {
     }
 }
 
-/// The lists clients page through, built from one catalog once each: a client listing 10,000
-/// tools asks for a hundred pages, and building the whole list for every page would make
-/// listing quadratic. A new catalog (after any change) starts with none built.
-#[derive(Debug, Default)]
-pub(crate) struct Lists {
-    /// The tools each role sees, by [`skillpath_store::keys::Role`] (`role as usize`).
-    pub(crate) tools: [OnceLock<Vec<Tool>>; 3],
-    pub(crate) resources: OnceLock<Vec<Resource>>,
-    pub(crate) prompts: OnceLock<Vec<Prompt>>,
-}
-
 /// A tool name wanted by more than one skill (or by a skill and a built-in tool).
 pub use skillpath_core::tool_names::Collision;
 
@@ -116,8 +103,6 @@ pub struct Catalog {
     tools: BTreeMap<String, Arc<CatalogSkill>>,
     /// Tool-name collisions and how they were resolved.
     pub collisions: Vec<Collision>,
-    /// The MCP lists made from this catalog, built on first use.
-    pub(crate) lists: Lists,
 }
 
 impl Catalog {
@@ -186,7 +171,6 @@ impl Catalog {
             skills,
             tools,
             collisions: resolution.collisions,
-            lists: Lists::default(),
         }
     }
 
