@@ -12,12 +12,13 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use rayon::prelude::*;
 use skillpath_core::Mode;
 use skillpath_core::golden_path::GoldenSkill;
 use skillpath_core::golden_path::args::Arg;
 use skillpath_core::skill_md;
 use skillpath_core::tool_names;
-use skillpath_store::{FileMetadata, Provenance, SkillMetadata, Store, StoreResult};
+use skillpath_store::{FileMetadata, Provenance, SkillMetadata, Store, StoreError, StoreResult};
 
 use crate::to_mcp::skill_entry;
 
@@ -106,14 +107,22 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// Reads every live skill from `store` and gives each its tool by the collision rule.
+    /// Reads every live skill from `store` and gives each its tool by the collision rule. The
+    /// frontmatters are parsed on every core, off the async runtime's threads: at 10,000 skills
+    /// parsing is most of what a start from the store costs.
     pub async fn load(store: &dyn Store) -> StoreResult<Catalog> {
-        let skills = store
-            .current_metadata()
-            .await?
-            .into_iter()
-            .map(|metadata| (metadata.name.clone(), Arc::new(CatalogSkill::new(metadata))))
-            .collect();
+        let metadata = store.current_metadata().await?;
+        let parse = move || -> BTreeMap<String, Arc<CatalogSkill>> {
+            metadata
+                .into_par_iter()
+                .map(|metadata| (metadata.name.clone(), Arc::new(CatalogSkill::new(metadata))))
+                .collect::<Vec<_>>()
+                .into_iter()
+                .collect()
+        };
+        let skills = tokio::task::spawn_blocking(parse).await.map_err(|error| {
+            StoreError::database(format!("reading the catalog failed: {error}"))
+        })?;
         Ok(Catalog::of(skills))
     }
 
