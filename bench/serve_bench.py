@@ -24,7 +24,8 @@ Two measurements per catalog and server:
    issue 18) or answer from the store at once and sync in the background, announcing what the
    sync changed with `notifications/tools/list_changed`. So after the first listing of a start
    with `--skills`, the client waits for `skill folders synced` on stderr and lists again (and
-   again after any list_changed) until it holds a listing asked for after both; the start ends
+   again after any list_changed, including one within a second of the last listing) until it
+   holds a listing asked for after both; the start ends
    when the first listing showing exactly that final list arrived, unless a list_changed came
    after it was asked for (see `stdio_start`). A build that syncs first is done at its first
    listing, one that answers from an empty store at the listing after its sync, one whose
@@ -218,6 +219,9 @@ def initialize_params() -> dict:
 
 
 SYNCED_LINE = "skill folders synced"  # what `serve` says on stderr once its folder sync is done
+# How long the client waits, once it holds a listing asked for after the sync, for a
+# list_changed a server sends just after saying it synced. Not part of the measured time.
+SETTLE_S = 1.0
 
 
 class StartTimeout(Exception):
@@ -313,6 +317,13 @@ class StdioClient:
             raise StartTimeout(f"{self.name} answered, but its stderr did not say `{SYNCED_LINE}` within "
                                f"{self.timeout:g} s:\n{tail(self.stderr_path)}") from None
 
+    def changed_within(self, seconds: float) -> bool:
+        """Whether a list_changed arrives within `seconds` (reading whatever comes meanwhile)."""
+        seen, until = len(self.changed_at), time.perf_counter() + seconds
+        while len(self.changed_at) == seen and (left := until - time.perf_counter()) > 0:
+            self._next(left)
+        return len(self.changed_at) > seen
+
     def drain(self) -> None:
         """Reads the messages that have arrived, without waiting."""
         while self._next(0) is not None:
@@ -331,8 +342,9 @@ def stdio_start(cmd: list[str], env: dict, stderr_path: Path, syncs: bool, timeo
     sync is done (from the store) and announce the sync's changes with
     `notifications/tools/list_changed`, or sync first and answer after (builds before issue
     18). So for it the client then waits for `skill folders synced` on stderr and lists again
-    until it has made a listing asked for after that line and after the last list_changed. The
-    list it holds then is the complete one; the start ends when the first listing that showed
+    until it has made a listing asked for after that line and after the last list_changed, and
+    no further list_changed has come within SETTLE_S (a server may announce its changes just
+    after saying it synced). The list it holds then is the complete one; the start ends when the first listing that showed
     exactly that list (every tool's name, description and schema) arrived, and no
     list_changed came after that listing was asked for. A server that syncs first is done at
     its first listing (the later one only confirms it); one that answers from an empty store
@@ -350,7 +362,9 @@ def stdio_start(cmd: list[str], env: dict, stderr_path: Path, syncs: bool, timeo
                 client.drain()
                 last = listings[-1]["asked"]
                 if client.synced_at <= last and all(t <= last for t in client.changed_at):
-                    break
+                    if not client.changed_within(SETTLE_S):
+                        break
+                    continue
                 listings.append(client.list_tools())
         final = listings[-1]["content"]
         complete = listings[-1]

@@ -24,7 +24,8 @@ import serve_bench  # noqa: E402
 # - "unchanged": answers with every tool at once, says it synced later (a warm store);
 # - "notify-then-log" / "log-then-notify": answers from an empty store; after its sync, the
 #   tools appear with `notifications/tools/list_changed`, announced before or after the
-#   `skill folders synced` line on stderr.
+#   `skill folders synced` line on stderr (after: 0.2 s later, so the client's listing asked
+#   for after the line still shows the empty store).
 SERVER = r"""
 import json, sys, threading, time
 SYNC_S = 0.3
@@ -57,7 +58,7 @@ def background():
         synced()
     elif kind == "log-then-notify":
         synced()
-        time.sleep(0.05)
+        time.sleep(0.2)  # longer than the client's listing after the line takes
         tools = full
         changed()
     elif kind == "unchanged":
