@@ -78,10 +78,11 @@ const CURRENT_SKILLS: &str =
 /// revision's text is read only where it has no head.
 const CURRENT_METADATA: &str =
     "SELECT s.id, s.name, s.revision, s.provenance, s.updated_at, s.description,
-            s.tool_name, s.content_hash, h.frontmatter, h.sha256, h.size, r.skill_md
+            s.tool_name, s.content_hash, h.frontmatter, h.sha256, h.size,
+            CASE WHEN h.skill_id IS NULL THEN (SELECT skill_md FROM revisions r
+                WHERE r.skill_id = s.id AND r.number = s.revision) END
      FROM visible_skills($1) s
      LEFT JOIN revision_heads h ON h.skill_id = s.id AND h.number = s.revision
-     LEFT JOIN revisions r ON h.skill_id IS NULL AND r.skill_id = s.id AND r.number = s.revision
      WHERE NOT s.deleted ORDER BY s.name";
 
 /// `ts_rank` weights, in PostgreSQL's order {D, C, B, A}: body 0.1, description 0.5, name 1.0,
@@ -540,10 +541,11 @@ impl Store for PostgresStore {
                 transaction,
                 // A blob is read only for a file written without its size and text flag (by
                 // an older skillpath).
-                "SELECT f.skill_id, f.path, f.sha256, f.size, f.text, b.size, b.bytes
+                "SELECT f.skill_id, f.path, f.sha256, f.size, f.text,
+                    CASE WHEN f.text IS NULL THEN (SELECT size FROM blobs WHERE sha256 = f.sha256) END,
+                    CASE WHEN f.text IS NULL THEN (SELECT bytes FROM blobs WHERE sha256 = f.sha256) END
                  FROM visible_skills($1) s
                  JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
-                 LEFT JOIN blobs b ON f.text IS NULL AND b.sha256 = f.sha256
                  WHERE NOT s.deleted ORDER BY f.skill_id, f.path COLLATE \"C\"",
                 &[&self.projects],
             )

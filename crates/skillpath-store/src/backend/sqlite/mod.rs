@@ -83,20 +83,23 @@ const CURRENT_SKILLS: &str = "SELECT s.id, s.name, s.revision, s.provenance, r.c
 
 /// The files of every live skill's current revision without their bytes, for
 /// [`columns::file_metadata`]: a blob is read only for a file written without its size and
-/// text flag (by an older skillpath).
-const CURRENT_FILE_METADATA: &str = "SELECT f.skill_id, f.path, f.sha256, f.size, f.text,
-        b.size, b.bytes FROM visible_skills s
-     JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
-     LEFT JOIN blobs b ON f.text IS NULL AND b.sha256 = f.sha256
-     WHERE NOT s.deleted ORDER BY f.skill_id, f.path";
+/// text flag (by an older skillpath). The view's rule is judged once per skill, not per file.
+const CURRENT_FILE_METADATA: &str = "WITH live AS MATERIALIZED
+        (SELECT id, revision FROM visible_skills WHERE NOT deleted)
+     SELECT f.skill_id, f.path, f.sha256, f.size, f.text,
+        CASE WHEN f.text IS NULL THEN (SELECT size FROM blobs WHERE sha256 = f.sha256) END,
+        CASE WHEN f.text IS NULL THEN (SELECT bytes FROM blobs WHERE sha256 = f.sha256) END
+     FROM live s JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
+     ORDER BY f.skill_id, f.path";
 
 /// Every live skill's metadata, for [`columns::current_metadata`]: the skill's row and the
 /// head of its `SKILL.md`; the revision's text is read only where it has no head.
 const CURRENT_METADATA: &str = "SELECT s.id, s.name, s.revision, s.provenance, s.updated_at,
-        s.description, s.tool_name, s.content_hash, h.frontmatter, h.sha256, h.size, r.skill_md
+        s.description, s.tool_name, s.content_hash, h.frontmatter, h.sha256, h.size,
+        CASE WHEN h.skill_id IS NULL THEN (SELECT skill_md FROM revisions r
+            WHERE r.skill_id = s.id AND r.number = s.revision) END
      FROM visible_skills s
      LEFT JOIN revision_heads h ON h.skill_id = s.id AND h.number = s.revision
-     LEFT JOIN revisions r ON h.skill_id IS NULL AND r.skill_id = s.id AND r.number = s.revision
      WHERE NOT s.deleted ORDER BY s.name";
 
 /// A store in one SQLite database file.
