@@ -89,6 +89,20 @@ def tools_venv() -> Path:
     return home
 
 
+def catalog_stats(catalog: Path) -> dict:
+    """What a catalog holds: its skill folders (folders with a SKILL.md, not counting those
+    nested inside another skill), the files under it and their bytes (the growth tables set
+    start and memory against both)."""
+    skills = files = size = 0
+    for dirpath, dirnames, filenames in os.walk(catalog):
+        if "SKILL.md" in filenames:
+            skills += 1
+        for name in filenames:
+            files += 1
+            size += os.lstat(os.path.join(dirpath, name)).st_size
+    return {"skill_folders": skills, "files": files, "bytes": size}
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values)
 

@@ -2,31 +2,50 @@
 """Serving skills over MCP: `skillpath serve` against `skillz` (PyPI), on the same skill folder.
 
     python3 bench/serve_bench.py --catalog DIR [--catalog DIR2 ...] [--runs 5]
-        [--clients 1,8,32] [--duration 10] [--baseline-bin PATH] [--format json|markdown]
+        [--phases cold,warm,store] [--modes per-skill,default] [--no-skillz] [--skillz-timeout 300]
+        [--clients 1,8,32] [--duration 10] [--skip-http] [--baseline-bin PATH]
+        [--format json|markdown] [--json-out FILE]
 
 Two measurements per catalog and server:
 
-1. **Start to the first complete `tools/list`, over stdio.** The clock starts before the process
-   is spawned and stops when the client holds the whole tool list: `initialize`,
+1. **Start to a complete `tools/list`, over stdio.** The clock starts before the process is
+   spawned and stops when the client first holds the whole tool list: `initialize`,
    `notifications/initialized`, then `tools/list`, following `nextCursor` until the last page,
    as any client does (skillpath pages at its default 100 items; the pages are part of what is
    measured). Median of `--runs` runs, after one untimed run of each (file cache, Python
-   bytecode). Both servers get a fresh, empty `HOME`. skillpath runs with
-   `--no-discover --skills DIR --db FILE`:
-   - *cold*: a new SQLite file every run, so the start includes importing the whole folder into
-     an empty store (a first start);
-   - *warm*: the store of the previous cold run reused, so the import finds nothing changed
-     (every later start).
-   skillz keeps nothing between starts (it parses the folder every time), so it has one number.
-   skillpath is measured in two tool modes:
+   bytecode). Both servers get a fresh, empty `HOME`. skillpath runs with `--no-discover --db
+   FILE`, in three kinds of start (`--phases`):
+   - *cold*: `--skills DIR` and a new SQLite file every run, so the start includes importing
+     the whole folder into an empty store (a first start);
+   - *warm*: `--skills DIR` and the store the untimed start made, so the sync finds nothing
+     changed (every later start);
+   - *store*: that store alone, without `--skills` (nothing to sync; `--tools per-skill` only).
+   When the list is complete: a build may sync its folders before it answers (those before
+   issue 18) or answer from the store at once and sync in the background, announcing what the
+   sync changed with `notifications/tools/list_changed`. So after the first listing of a start
+   with `--skills`, the client waits for `skill folders synced` on stderr and lists again (and
+   again after any list_changed, including one within a second of the last listing) until it
+   holds a listing asked for after both; the start ends
+   when the first listing showing exactly that final list arrived, unless a list_changed came
+   after it was asked for (see `stdio_start`). A build that syncs first is done at its first
+   listing, one that answers from an empty store at the listing after its sync, one whose
+   store already held everything (warm) at its first. The table also gives when the first
+   listing arrived and when the sync was said to be done; every start of a build and tool
+   mode must end with the same tool names, or the run fails.
+   skillz keeps nothing between starts (it parses the folder every time), so it has one kind
+   of start; one that does not complete within `--skillz-timeout` is reported as such, and
+   skillz is left out of the rest of that catalog.
+   skillpath is measured in two tool modes (`--modes`):
    - `per-skill` (`--tools per-skill`): one tool per skill, as skillz serves them. This is the
-     like-for-like comparison, and the one the ratios use;
+     like-for-like comparison;
    - `default` (`--tools auto`): what a user gets without flags; above 40 skills that is the
      loader (`search_skills`/`load_skill`) and the built-in tools, so far fewer tools.
-   The peak memory is the server's VmHWM, read just before it is stopped.
+   The peak memory is the server's VmHWM, read once the start is complete and its sync done,
+   just before it is stopped.
 
 2. **`tools/call` over Streamable HTTP.** Each server on a free loopback port (skillpath with
-   `--tools per-skill` and a fresh store), one session initialized (`Mcp-Session-Id` captured),
+   `--tools per-skill` on the store its stdio starts made, measured once stderr says the folder
+   sync is done), one session initialized (`Mcp-Session-Id` captured),
    then `wrk --latency` with `bench/mcp_call.lua` POSTs `tools/call` of one skill's tool, with
    1, 8 and 32 connections (`--clients`) for `--duration` seconds each, after a `--warmup`
    at the same concurrency. All connections share the one session. The skill is one both
@@ -42,7 +61,7 @@ Ratios are "how many times better skillpath is": skillz / skillpath for times an
 skillpath / skillz for requests per second.
 
 With `--baseline-bin PATH` (an earlier build's `skillpath`), that binary is measured exactly as the
-current one (both start modes, cold and warm, and `tools/call` over HTTP), under the name
+current one (every start, and `tools/call` over HTTP), under the name
 `baseline`; the tables gain its rows and "baseline ÷ current" ratios, computed the same way as
 against skillz (baseline / current for times and memory, current / baseline for requests per
 second: above 1, the current build is better).
@@ -63,6 +82,7 @@ import http.client
 import json
 import os
 import platform
+import queue
 import re
 import shutil
 import signal
@@ -83,6 +103,9 @@ import common  # noqa: E402
 PROTOCOL_VERSION = "2025-11-25"  # both servers accept it (skillz also answers 2025-06-18)
 LUA_SCRIPT = Path(__file__).resolve().parent / "mcp_call.lua"
 START_TIMEOUT = 300.0  # seconds for a server to answer its first tools/list
+# Seconds for skillpath's first, untimed start, which imports the whole catalog into the store
+# the warm starts use (100,000 skills take minutes on a small machine).
+FIRST_START_TIMEOUT = 3600.0
 SKILLZ_TASK = "Summarize what this skill is for."
 
 _PROCS: list[subprocess.Popen] = []  # every process this script started and has not reaped
@@ -195,68 +218,186 @@ def initialize_params() -> dict:
     }
 
 
-def stdio_start(cmd: list[str], env: dict, stderr_path: Path) -> dict:
-    """Spawn a stdio server and time it to the end of its complete tools/list."""
-    with stderr_path.open("wb") as err:
-        t0 = time.perf_counter()
-        proc = spawn(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, env=env)
-    watchdog = threading.Timer(START_TIMEOUT, proc.kill)
-    watchdog.start()
-    try:
+SYNCED_LINE = "skill folders synced"  # what `serve` says on stderr once its folder sync is done
+# How long the client waits, once it holds a listing asked for after the sync, for a
+# list_changed a server sends just after saying it synced. Not part of the measured time.
+SETTLE_S = 1.0
 
-        def send(message: dict) -> None:
-            proc.stdin.write(json.dumps(message).encode() + b"\n")
-            proc.stdin.flush()
 
-        def answer(id_: int) -> dict:
-            while True:
-                line = proc.stdout.readline()
-                if not line:
-                    raise RuntimeError(
-                        f"{cmd[0]} closed stdout (exit {proc.poll()}):\n{tail(stderr_path)}"
-                    )
-                if not line.strip():
-                    continue
-                message = json.loads(line)
-                if message.get("id") == id_ and ("result" in message or "error" in message):
-                    if "error" in message:
-                        raise RuntimeError(f"{cmd[0]}: {message['error']}")
-                    return message["result"]
+class StartTimeout(Exception):
+    """A server did not complete its start within the time allowed."""
 
-        send(jsonrpc(1, "initialize", initialize_params()))
-        init = answer(1)
-        send(jsonrpc(None, "notifications/initialized"))
-        tools: list[dict] = []
-        cursor, pages, next_id = None, 0, 2
+
+class StdioClient:
+    """A stdio MCP server and its client side: every message the server writes is read by a
+    thread as it comes, stamped with the time it arrived, so the client can wait for an
+    answer, a `notifications/tools/list_changed` or the server's `skill folders synced` line
+    on stderr, whichever comes first. Stderr is copied to `stderr_path`."""
+
+    def __init__(self, cmd: list[str], env: dict, stderr_path: Path, timeout: float):
+        self.name = cmd[0]
+        self.stderr_path = stderr_path
+        self.deadline = time.perf_counter() + timeout
+        self.timeout = timeout
+        self.inbox: queue.Queue = queue.Queue()
+        self.synced = threading.Event()
+        self.synced_at: float | None = None
+        self.changed_at: list[float] = []  # arrival of every tools/list_changed notification
+        self.next_id = 0
+        self.t0 = time.perf_counter()
+        self.proc = spawn(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    def _read_stdout(self) -> None:
+        for line in self.proc.stdout:
+            if line.strip():
+                self.inbox.put((time.perf_counter(), json.loads(line)))
+        self.inbox.put((time.perf_counter(), None))
+
+    def _read_stderr(self) -> None:
+        with self.stderr_path.open("wb") as copy:
+            for line in self.proc.stderr:
+                copy.write(line)
+                copy.flush()
+                if not self.synced.is_set() and SYNCED_LINE.encode() in line:
+                    self.synced_at = time.perf_counter()
+                    self.synced.set()
+
+    def send(self, message: dict) -> None:
+        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def _next(self, wait: float) -> dict | None:
+        """The next message within `wait` seconds (None if there is none yet); notes
+        list_changed notifications. Raises when the server closed stdout or time is up."""
+        if time.perf_counter() > self.deadline:
+            raise StartTimeout(f"{self.name} did not complete its start within {self.timeout:g} s")
+        try:
+            arrived, message = self.inbox.get(timeout=wait)
+        except queue.Empty:
+            return None
+        if message is None:
+            raise RuntimeError(f"{self.name} closed stdout (exit {self.proc.poll()}):\n{tail(self.stderr_path)}")
+        if message.get("method") == "notifications/tools/list_changed":
+            self.changed_at.append(arrived)
+        return message
+
+    def request(self, method: str, params: dict) -> dict:
+        self.next_id += 1
+        self.send(jsonrpc(self.next_id, method, params))
         while True:
-            send(jsonrpc(next_id, "tools/list", {"cursor": cursor} if cursor else {}))
-            page = answer(next_id)
-            next_id += 1
+            message = self._next(1.0)
+            if message and message.get("id") == self.next_id and ("result" in message or "error" in message):
+                if "error" in message:
+                    raise RuntimeError(f"{self.name}: {message['error']}")
+                return message["result"]
+
+    def list_tools(self) -> dict:
+        """Every page of tools/list, following the cursors: the tools, the pages, and when the
+        first page was asked for and the last one arrived."""
+        tools: list[dict] = []
+        cursor, pages, asked = None, 0, time.perf_counter()
+        while True:
+            page = self.request("tools/list", {"cursor": cursor} if cursor else {})
             pages += 1
             tools.extend(page.get("tools", []))
             cursor = page.get("nextCursor")
             if not cursor:
                 break
-        elapsed_ms = (time.perf_counter() - t0) * 1000
-        peak = common.peak_rss_mb(proc.pid)
+        content = json.dumps(sorted(tools, key=lambda t: t.get("name", "")), sort_keys=True)
+        return {"tools": tools, "pages": pages, "asked": asked, "done": time.perf_counter(), "content": content}
+
+    def wait_synced(self) -> None:
+        """Until stderr says the folder sync is done (reading notifications meanwhile)."""
+        try:
+            while not self.synced.is_set():
+                self._next(0.05)
+        except StartTimeout:
+            raise StartTimeout(f"{self.name} answered, but its stderr did not say `{SYNCED_LINE}` within "
+                               f"{self.timeout:g} s:\n{tail(self.stderr_path)}") from None
+
+    def changed_within(self, seconds: float) -> bool:
+        """Whether a list_changed arrives within `seconds` (reading whatever comes meanwhile)."""
+        seen, until = len(self.changed_at), time.perf_counter() + seconds
+        while len(self.changed_at) == seen and (left := until - time.perf_counter()) > 0:
+            self._next(left)
+        return len(self.changed_at) > seen
+
+    def drain(self) -> None:
+        """Reads the messages that have arrived, without waiting."""
+        while self._next(0) is not None:
+            pass
+
+    def close(self) -> None:
+        stop(self.proc)
+
+
+def stdio_start(cmd: list[str], env: dict, stderr_path: Path, syncs: bool, timeout: float) -> dict:
+    """Spawns a stdio server and times it from before the spawn to the moment the client first
+    held the complete tool list.
+
+    `initialize`, `notifications/initialized`, then `tools/list` page by page. A server that
+    syncs skill folders at start (`syncs`: skillpath with `--skills`) may answer before its
+    sync is done (from the store) and announce the sync's changes with
+    `notifications/tools/list_changed`, or sync first and answer after (builds before issue
+    18). So for it the client then waits for `skill folders synced` on stderr and lists again
+    until it has made a listing asked for after that line and after the last list_changed, and
+    no further list_changed has come within SETTLE_S (a server may announce its changes just
+    after saying it synced). The list it holds then is the complete one; the start ends when the first listing that showed
+    exactly that list (every tool's name, description and schema) arrived, and no
+    list_changed came after that listing was asked for. A server that syncs first is done at
+    its first listing (the later one only confirms it); one that answers from an empty store
+    is done at the listing made after its sync. The peak memory is read after all that, so it
+    includes the sync in both cases.
+    """
+    client = StdioClient(cmd, env, stderr_path, timeout)
+    try:
+        init = client.request("initialize", initialize_params())
+        client.send(jsonrpc(None, "notifications/initialized"))
+        listings = [client.list_tools()]
+        if syncs:
+            client.wait_synced()
+            while True:
+                client.drain()
+                last = listings[-1]["asked"]
+                if client.synced_at <= last and all(t <= last for t in client.changed_at):
+                    if not client.changed_within(SETTLE_S):
+                        break
+                    continue
+                listings.append(client.list_tools())
+        final = listings[-1]["content"]
+        complete = listings[-1]
+        for listing in reversed(listings):
+            if listing["content"] != final or any(t > listing["asked"] for t in client.changed_at):
+                break
+            complete = listing
+        peak = common.peak_rss_mb(client.proc.pid)
     finally:
-        watchdog.cancel()
-        stop(proc)
+        client.close()
     return {
-        "ms": elapsed_ms,
-        "tools": tools,
-        "pages": pages,
+        "ms": (complete["done"] - client.t0) * 1000,
+        "first_list_ms": (listings[0]["done"] - client.t0) * 1000,
+        "synced_ms": None if client.synced_at is None else (client.synced_at - client.t0) * 1000,
+        "listings": len(listings),
+        "list_changed": len(client.changed_at),
+        "tools": complete["tools"],
+        "tools_count": len(complete["tools"]),
+        "pages": complete["pages"],
         "peak_mb": peak,
         "protocol": init.get("protocolVersion"),
     }
 
 
 def summarize_starts(runs: list[dict]) -> dict:
+    synced = [r["synced_ms"] for r in runs if r["synced_ms"] is not None]
     return {
         "median_ms": round(common.median([r["ms"] for r in runs]), 1),
         "min_ms": round(min(r["ms"] for r in runs), 1),
         "max_ms": round(max(r["ms"] for r in runs), 1),
         "runs_ms": [round(r["ms"], 1) for r in runs],
+        "first_list_ms": round(common.median([r["first_list_ms"] for r in runs]), 1),
+        "synced_ms": round(common.median(synced), 1) if synced else None,
         "tools": runs[-1]["tools_count"],
         "pages": runs[-1]["pages"],
         "peak_mb": _round(common.median([r["peak_mb"] for r in runs if r["peak_mb"]] or [0.0])),
@@ -267,64 +408,99 @@ def _round(value: float | None, digits: int = 1) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def skillpath_starts(ctx: dict, build: common.Build, catalog: Path, runs: int) -> tuple[dict, list]:
-    """The cold and warm starts of one skillpath build in both tool modes; also its per-skill
-    tool list."""
+# The starts measured for skillpath: a new store, the store of an earlier start with the
+# folders to sync, and that store alone (`--tools per-skill` only).
+PHASES = ("cold", "warm", "store")
+TOOL_MODES = {"per-skill": ["--tools", "per-skill"], "default": []}
+
+
+def remove_db(db: Path) -> None:
+    for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+        path.unlink(missing_ok=True)
+
+
+def store_db(ctx: dict, build: common.Build, catalog: Path, mode: str) -> Path:
+    """The store a build's warm and store-alone starts (and its HTTP server) use, made by its
+    first, untimed start."""
+    return ctx["tmp"] / f"db-{build.name}-{catalog.name}-{mode}" / "store.sqlite"
+
+
+def skillpath_starts(ctx: dict, build: common.Build, catalog: Path) -> tuple[dict, list]:
+    """The starts of one skillpath build (cold, warm and from the store alone, as `--phases`
+    and `--modes` ask); also its last per-skill tool list. Every start of a tool mode must end
+    with the same tool names: a start that stopped at an incomplete list is an error."""
     tmp: Path = ctx["tmp"]
     out: dict = {}
     tools: list = []
+    runs = ctx["runs"]
+    env = server_env(ctx["home"])
+    for mode in ctx["modes"]:
+        store = store_db(ctx, build, catalog, mode)
+        store.parent.mkdir(parents=True, exist_ok=True)
 
-    for mode, flags in (("per-skill", ["--tools", "per-skill"]), ("default", [])):
-        dbdir = tmp / f"db-{build.name}-{catalog.name}-{mode}"
-        dbdir.mkdir(parents=True, exist_ok=True)
+        def start(db: Path, folders: bool, label: str, timeout: float = ctx["timeout"]) -> dict:
+            cmd = [str(build.skillpath), "serve", "--no-discover", "--db", str(db), *TOOL_MODES[mode]]
+            if folders:
+                cmd[3:3] = ["--skills", str(catalog)]
+            return stdio_start(cmd, env, tmp / f"{build.name}-{mode}-{label}.log", folders, timeout)
 
-        def cmd(db: Path) -> list[str]:
-            return [
-                str(build.skillpath), "serve", "--no-discover",
-                "--skills", str(catalog), "--db", str(db), *flags,
-            ]  # fmt: skip
-
-        env = server_env(ctx["home"])
-        # One untimed start first (file cache), on a store of its own.
-        stdio_start(cmd(dbdir / "untimed.sqlite"), env, tmp / f"{build.name}-untimed.log")
-        cold = []
-        for i in range(runs):
-            db = dbdir / f"cold-{i}.sqlite"
-            cold.append(keep(stdio_start(cmd(db), env, tmp / f"{build.name}-{mode}-cold-{i}.log")))
-            log(f"  {build.name} {mode} cold #{i + 1}: {cold[-1]['ms']:.0f} ms, {cold[-1]['tools_count']} tools")
-        warm = []
-        for i in range(runs):  # the store of the last cold run: nothing to import
-            warm.append(keep(stdio_start(cmd(db), env, tmp / f"{build.name}-{mode}-warm-{i}.log")))
-            log(f"  {build.name} {mode} warm #{i + 1}: {warm[-1]['ms']:.0f} ms")
-        out[mode] = {"cold": summarize_starts(cold), "warm": summarize_starts(warm)}
-        if mode == "per-skill":
-            tools = warm[-1]["tools"]
+        # One untimed start first (file cache), which also makes the store of the warm starts.
+        start(store, True, "untimed", max(ctx["timeout"], FIRST_START_TIMEOUT))
+        out[mode] = {}
+        names: dict[str, set] = {}
+        for phase in ctx["phases"]:
+            if phase == "store" and mode != "per-skill":
+                continue
+            results = []
+            for i in range(runs):
+                if phase == "cold":
+                    db = tmp / f"cold-{build.name}.sqlite"
+                    remove_db(db)
+                    results.append(start(db, True, f"cold-{i}"))
+                    remove_db(db)
+                else:
+                    results.append(start(store, phase == "warm", f"{phase}-{i}"))
+                r = results[-1]
+                log(f"  {build.name} {mode} {phase} #{i + 1}: {r['ms']:.0f} ms, {r['tools_count']} tools, "
+                    f"{_round(r['peak_mb'])} MB" + (f", synced at {r['synced_ms']:.0f} ms" if r["synced_ms"] else ""))
+            out[mode][phase] = summarize_starts(results)
+            names[phase] = {t["name"] for t in results[-1]["tools"]}
+            if mode == "per-skill":
+                tools = results[-1]["tools"]
+        if len({frozenset(n) for n in names.values()}) > 1:
+            counts = ", ".join(f"{phase} {len(n)}" for phase, n in names.items())
+            raise RuntimeError(f"{build.name} {mode}: the starts ended with different tools ({counts})")
     return out, tools
 
 
-def keep(result: dict) -> dict:
-    result["tools_count"] = len(result["tools"])
-    return result
+def skillz_starts(ctx: dict, catalog: Path) -> tuple[dict, list]:
+    """skillz's starts (it keeps nothing between starts: one kind). A start that does not
+    complete within the timeout is reported as such, and the others are not tried."""
+    tmp: Path = ctx["tmp"]
+    cmd = [str(ctx["skillz"]), str(catalog)]
+    env = server_env(ctx["home"])
+    timeout = ctx["skillz_timeout"]
+    try:
+        stdio_start(cmd, env, tmp / "skillz-untimed.log", False, timeout)
+        starts = []
+        for i in range(ctx["runs"]):
+            starts.append(stdio_start(cmd, env, tmp / f"skillz-{i}.log", False, timeout))
+            log(f"  skillz #{i + 1}: {starts[-1]['ms']:.0f} ms, {starts[-1]['tools_count']} tools")
+    except StartTimeout as error:
+        log(f"  skillz: {error}")
+        return {"timeout_s": timeout}, []
+    return summarize_starts(starts), starts[-1]["tools"]
 
 
-def measure_starts(ctx: dict, catalog: Path, runs: int) -> tuple[dict, dict]:
+def measure_starts(ctx: dict, catalog: Path) -> tuple[dict, dict]:
     """Every start measurement of one catalog, by server name; also the tool lists, for picking
     the HTTP tool."""
-    tmp: Path = ctx["tmp"]
     out: dict = {}
     tool_lists: dict = {}
     for build in ctx["builds"]:
-        out[build.name], tool_lists[build.name] = skillpath_starts(ctx, build, catalog, runs)
-
-    cmd = [str(ctx["skillz"]), str(catalog)]
-    env = server_env(ctx["home"])
-    stdio_start(cmd, env, tmp / "skillz-untimed.log")
-    starts = []
-    for i in range(runs):
-        starts.append(keep(stdio_start(cmd, env, tmp / f"skillz-{i}.log")))
-        log(f"  skillz #{i + 1}: {starts[-1]['ms']:.0f} ms, {starts[-1]['tools_count']} tools")
-    out["skillz"] = summarize_starts(starts)
-    tool_lists["skillz"] = starts[-1]["tools"]
+        out[build.name], tool_lists[build.name] = skillpath_starts(ctx, build, catalog)
+    if ctx["skillz"] is not None:
+        out["skillz"], tool_lists["skillz"] = skillz_starts(ctx, catalog)
     return out, tool_lists
 
 
@@ -381,8 +557,8 @@ def http_answer(messages: list[dict], id_: int) -> dict | None:
 class HttpServer:
     """One server on a loopback port with one initialized session."""
 
-    def __init__(self, name: str, cmd: list[str], port: int, env: dict, log_path: Path):
-        self.name, self.port, self.log_path = name, port, log_path
+    def __init__(self, name: str, cmd: list[str], port: int, env: dict, log_path: Path, syncs: bool):
+        self.name, self.port, self.log_path, self.syncs = name, port, log_path, syncs
         with log_path.open("wb") as err:
             self.t0 = time.perf_counter()
             self.proc = spawn(cmd, stdin=subprocess.DEVNULL, stdout=err, stderr=err, env=env)
@@ -410,6 +586,11 @@ class HttpServer:
                 raise RuntimeError(f"{self.name}: initialize failed: {status} {messages}")
             break
         self.ready_ms = (time.perf_counter() - self.t0) * 1000
+        # A server that syncs its folders in the background is measured once that is done.
+        while self.syncs and SYNCED_LINE not in self.log_path.read_text(errors="replace"):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{self.name} never said `{SYNCED_LINE}`:\n{tail(self.log_path)}")
+            time.sleep(0.05)
         self.session = headers.get("mcp-session-id")
         self.version = answer["result"].get("protocolVersion", PROTOCOL_VERSION)
         status, _, _, _ = http_post(
@@ -522,9 +703,13 @@ def run_wrk(ctx: dict, server: HttpServer, params: dict, clients: int, seconds: 
     return row
 
 
-def pick_tool(tool_lists: dict, wanted: str | None) -> str:
-    """A skill tool both servers serve, which takes no arguments in skillpath."""
-    skillz_names = {t["name"] for t in tool_lists["skillz"]} - {"fetch_resource"}
+def pick_tool(tool_lists: dict, catalog: Path, wanted: str | None) -> str:
+    """A skill tool both servers serve (every skill of the catalog, when skillz is not
+    measured), which takes no arguments in skillpath."""
+    if tool_lists.get("skillz"):
+        skillz_names = {t["name"] for t in tool_lists["skillz"]} - {"fetch_resource"}
+    else:
+        skillz_names = {path.parent.name for path in catalog.glob("*/SKILL.md")}
     candidates = []
     for tool in tool_lists["skillpath"]:
         schema = tool.get("inputSchema") or {}
@@ -539,18 +724,20 @@ def pick_tool(tool_lists: dict, wanted: str | None) -> str:
     return sorted(candidates)[0]
 
 
-def http_servers(ctx: dict, catalog: Path, tool: str) -> list[tuple[str, Callable[[int], list[str]], dict]]:
+def http_servers(ctx: dict, catalog: Path, tool: str, skillz: bool) -> list[tuple[str, Callable[[int], list[str]], dict]]:
     """Every server of the HTTP benchmark: its name, its command for a port, and the
-    `tools/call` params it gets."""
+    `tools/call` params it gets. skillpath serves the store its stdio starts made (synced)."""
     servers = []
     for build in ctx["builds"]:
         def skillpath(port: int, build: common.Build = build) -> list[str]:
             return [
                 str(build.skillpath), "serve", "--http", f"127.0.0.1:{port}", "--no-discover",
-                "--skills", str(catalog), "--db", str(ctx["tmp"] / f"http-{build.name}-{catalog.name}.sqlite"),
+                "--skills", str(catalog), "--db", str(store_db(ctx, build, catalog, "per-skill")),
                 "--tools", "per-skill",
             ]  # fmt: skip
         servers.append((build.name, skillpath, {"name": tool, "arguments": {}}))
+    if not skillz:
+        return servers
 
     def skillz(port: int) -> list[str]:
         return [
@@ -561,14 +748,14 @@ def http_servers(ctx: dict, catalog: Path, tool: str) -> list[tuple[str, Callabl
     return servers
 
 
-def measure_http(ctx: dict, catalog: Path, tool: str, clients: list[int], args) -> dict:
+def measure_http(ctx: dict, catalog: Path, tool: str, clients: list[int], args, skillz: bool) -> dict:
     out: dict = {}
     tmp: Path = ctx["tmp"]
-    for name, command, params in http_servers(ctx, catalog, tool):
+    for name, command, params in http_servers(ctx, catalog, tool, skillz):
         port = free_port()
         cmd = command(port)
         log(f"  {name} over HTTP on port {port}: tools/call {tool}")
-        server = HttpServer(name, cmd, port, server_env(ctx["home"]), tmp / f"{name}-http.log")
+        server = HttpServer(name, cmd, port, server_env(ctx["home"]), tmp / f"{name}-http.log", name != "skillz")
         try:
             server.initialize()
             tools = server.list_tools()
@@ -607,23 +794,33 @@ def measure_http(ctx: dict, catalog: Path, tool: str, clients: list[int], args) 
 
 
 def start_of(server: dict, mode: str, phase: str) -> dict:
-    """A server's start figures for a tool mode and cold/warm; skillz has one start for all."""
+    """A server's start figures for a tool mode and phase; skillz has one start for all (or
+    `{"timeout_s": N}` when it did not complete one)."""
     start = server["start"]
-    return start[mode][phase] if mode in start else start
+    return start.get(mode, {}).get(phase, {}) if "median_ms" not in start and "timeout_s" not in start else start
+
+
+# Each tool mode: its label in the tables and the suffix of its keys in the ratios.
+MODES = {"per-skill": ("`--tools per-skill`", ""), "default": ("default `--tools auto`", "_default_tools")}
+PHASE_LABELS = {
+    "cold": "cold: new store, folder sync",
+    "warm": "warm: folder sync, nothing changed",
+    "store": "from the store alone (no `--skills`)",
+}
 
 
 def ratios(entry: dict, other: str) -> dict:
-    """How many times better the current skillpath is than `other` (skillz or the baseline)."""
+    """How many times better the current skillpath is than `other` (skillz or the baseline),
+    for every start measured (`start_<phase>[_default_tools]` for its time, `peak_<phase>...`
+    for its peak memory) and every HTTP row."""
     sp, them = entry["servers"]["skillpath"], entry["servers"][other]
     out: dict = {"how": f"{other} / skillpath for times and memory, skillpath / {other} for requests/s"}
-    for mode, suffix in (("per-skill", ""), ("default", "_default_tools")):
-        for phase in ("cold", "warm"):
-            out[f"start_{phase}{suffix}"] = common.ratio_num(
-                start_of(them, mode, phase)["median_ms"], start_of(sp, mode, phase)["median_ms"]
-            )
-        out[f"start_peak_mb{suffix}"] = common.ratio_num(
-            start_of(them, mode, "cold")["peak_mb"], start_of(sp, mode, "cold")["peak_mb"]
-        )
+    for mode, starts in sp["start"].items():
+        suffix = MODES[mode][1]
+        for phase, mine in starts.items():
+            theirs = start_of(them, mode, phase)
+            out[f"start_{phase}{suffix}"] = common.ratio_num(theirs.get("median_ms"), mine["median_ms"])
+            out[f"peak_{phase}{suffix}"] = common.ratio_num(theirs.get("peak_mb"), mine["peak_mb"])
     if "http" in sp and "http" in them:
         out["http"] = []
         for a, b in zip(sp["http"]["rows"], them["http"]["rows"]):
@@ -647,61 +844,78 @@ def fmt(value, digits: int = 1) -> str:
     return f"{value:,}"
 
 
-MODES = (("per-skill", "`--tools per-skill`", ""), ("default", "(default `--tools auto`)", "_default_tools"))
+def start_cells(s: dict) -> str:
+    """A start's cells: tools, pages, median ms (range), first listing, synced at, peak MB."""
+    if "timeout_s" in s:
+        return f"– | – | no complete list in {s['timeout_s']:g} s | – | – | –"
+    spread = f" ({fmt(s['min_ms'], 0)}–{fmt(s['max_ms'], 0)})" if s["min_ms"] != s["max_ms"] else ""
+    return (f"{fmt(s['tools'])} | {fmt(s['pages'])} | **{fmt(s['median_ms'], 0)}**{spread} | {fmt(s['first_list_ms'], 0)} | "
+            f"{fmt(s.get('synced_ms'), 0)} | {fmt(s['peak_mb'])}")
+
+
+def start_markdown(entry: dict) -> list[str]:
+    """The start table of one catalog: each build's row per tool mode and phase, the
+    baseline's beneath the current build's, and skillz."""
+    servers, r, rb = entry["servers"], entry.get("ratios"), entry.get("baseline_ratios")
+    skillz = servers.get("skillz")
+    lines = [
+        "Start to a complete `tools/list` over stdio (median ms of the runs, their range; when the first "
+        "listing arrived; when stderr said `skill folders synced`; peak RSS once the start and its sync were done):",
+        "",
+        "| server | start | tools | pages | ms to the complete list | first list ms | synced at ms | peak MB |"
+        + (" skillz ÷ this (time / memory) |" if skillz else "")
+        + (" baseline ÷ current (time / memory) |" if rb else ""),
+        "|---|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if skillz else "") + ("---:|" if rb else ""),
+    ]
+    for mode, starts in servers["skillpath"]["start"].items():
+        label, suffix = MODES[mode]
+        for phase, s in starts.items():
+            key = f"{phase}{suffix}"
+            line = f"| skillpath {label} | {PHASE_LABELS[phase]} | {start_cells(s)} |"
+            if skillz:
+                line += f" {common.times(r['start_' + key])} / {common.times(r['peak_' + key])} |"
+            if rb:
+                line += f" **{common.times(rb['start_' + key], 2)}** / **{common.times(rb['peak_' + key], 2)}** |"
+            lines.append(line)
+            if rb:
+                lines.append(f"| baseline {label} | {PHASE_LABELS[phase]} | "
+                             f"{start_cells(servers['baseline']['start'][mode][phase])} |"
+                             + (" |" if skillz else "") + " |")
+    if skillz:
+        lines.append(f"| skillz | every start (it keeps nothing) | {start_cells(skillz['start'])} | |" + (" |" if rb else ""))
+    lines.append("")
+    return lines
 
 
 def markdown(report: dict) -> str:
     m = report["machine"]
     baseline = report["versions"].get("baseline")
+    skillz = report["versions"].get("skillz")
     lines = [
         f"Machine: {m['cpus']} CPUs, {m['platform']}, Python {m['python']}; "
         f"skillpath {report['versions']['skillpath']}"
         + (f", baseline {baseline}" if baseline else "")
-        + f", skillz {report['versions']['skillz']}; "
-        f"{report['runs']} runs (median), HTTP {report['duration_s']:g} s per concurrency "
+        + (f", skillz {skillz}" if skillz else "")
+        + f"; {report['runs']} runs (median), HTTP {report['duration_s']:g} s per concurrency "
         f"after {report['warmup_s']:g} s warm-up, wrk with ≤{m['wrk_threads']} threads.",
         "",
     ]
     for entry in report["catalogs"]:
-        servers, r = entry["servers"], entry["ratios"]
+        servers, r = entry["servers"], entry.get("ratios")
         rb = entry.get("baseline_ratios")
         lines += [
-            f"### `{entry['catalog']}` ({entry['skill_folders']} skill folders)",
+            f"### `{entry['catalog']}` ({entry['skill_folders']:,} skill folders, "
+            f"{entry['files']:,} files, {entry['bytes'] / 1e6:,.1f} MB)",
             "",
-            "Start to the complete first `tools/list` over stdio (median ms; peak RSS at that point):",
-            "",
-            "| server | tools | pages | cold ms | warm ms | peak MB | skillz ÷ skillpath (cold / warm) |"
-            + (" baseline ÷ current (cold / warm / peak) |" if rb else ""),
-            "|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if rb else ""),
+            *start_markdown(entry),
         ]
-        for mode, label, suffix in MODES:
-            s = servers["skillpath"]["start"][mode]
-            line = (
-                f"| skillpath {label} | {s['cold']['tools']} | {s['cold']['pages']} | {fmt(s['cold']['median_ms'])} | "
-                f"{fmt(s['warm']['median_ms'])} | {fmt(s['cold']['peak_mb'])} | "
-                f"{common.times(r['start_cold' + suffix])} / {common.times(r['start_warm' + suffix])} |"
-            )
+        if "http" in servers["skillpath"]:
+            comparisons = []
+            if "http" in servers.get("skillz", {}):
+                comparisons.append(("skillz", r, "skillpath advantage", 1))
             if rb:
-                line += (f" {common.times(rb['start_cold' + suffix], 2)} / {common.times(rb['start_warm' + suffix], 2)}"
-                         f" / {common.times(rb['start_peak_mb' + suffix], 2)} |")
-            lines.append(line)
-        if rb:
-            for mode, label, _ in MODES:
-                s = servers["baseline"]["start"][mode]
-                lines.append(
-                    f"| baseline {label} | {s['cold']['tools']} | {s['cold']['pages']} | "
-                    f"{fmt(s['cold']['median_ms'])} | {fmt(s['warm']['median_ms'])} | "
-                    f"{fmt(s['cold']['peak_mb'])} | | |"
-                )
-        s = servers["skillz"]["start"]
-        lines.append(
-            f"| skillz | {s['tools']} | {s['pages']} | {fmt(s['median_ms'])} | (same) | {fmt(s['peak_mb'])} | |"
-            + (" |" if rb else "")
-        )
-        lines.append("")
-        if "http" in servers["skillpath"] and "http" in servers["skillz"]:
-            lines += http_markdown(servers, [("skillz", r, "skillpath advantage", 1)]
-                                   + ([("baseline", rb, "baseline ÷ current", 2)] if rb else []))
+                comparisons.append(("baseline", rb, "baseline ÷ current", 2))
+            lines += http_markdown(servers, comparisons)
     return "\n".join(lines)
 
 
@@ -751,16 +965,6 @@ def http_markdown(servers: dict, comparisons: list[tuple[str, dict, str, int]]) 
 # --- main --------------------------------------------------------------------------------
 
 
-def count_skill_folders(catalog: Path) -> int:
-    """Folders with a SKILL.md, not counting those nested inside another skill."""
-    count = 0
-    for dirpath, dirnames, filenames in os.walk(catalog):
-        if "SKILL.md" in filenames:
-            count += 1
-            dirnames.clear()
-    return count
-
-
 def version_of(cmd: list[str]) -> str:
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=60).stdout.strip()
@@ -782,6 +986,18 @@ def main() -> int:
     parser.add_argument("--wrk-threads", type=int, default=max(1, (os.cpu_count() or 2) // 2),
                         help="at most this many wrk threads (default: half the CPUs)")
     parser.add_argument("--skip-http", action="store_true", help="only the stdio start")
+    parser.add_argument("--phases", default=",".join(PHASES),
+                        help="skillpath's starts to time, comma-separated: cold (a new store), warm (the "
+                        "store of an earlier start, with the folders to sync), store (that store alone, "
+                        "per-skill only); default all")
+    parser.add_argument("--modes", default=",".join(TOOL_MODES),
+                        help="skillpath's tool modes, comma-separated: per-skill, default (`--tools auto`)")
+    parser.add_argument("--no-skillz", action="store_true", help="measure skillpath only")
+    parser.add_argument("--timeout", type=float, default=START_TIMEOUT,
+                        help="seconds a skillpath start may take before the run fails")
+    parser.add_argument("--skillz-timeout", type=float, default=START_TIMEOUT,
+                        help="seconds a skillz start may take; past it, skillz is reported as not "
+                        "answering and its other starts and its HTTP part are skipped")
     parser.add_argument("--format", choices=("json", "markdown"), default="json")
     parser.add_argument("--json-out", type=Path, help="also write the JSON report to this file")
     common.baseline_arg(parser)
@@ -789,6 +1005,12 @@ def main() -> int:
     clients = [int(c) for c in args.clients.split(",") if c.strip()]
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    phases = [p for p in PHASES if p in args.phases.split(",")]
+    modes = [m for m in TOOL_MODES if m in args.modes.split(",")]
+    if not phases or not modes:
+        parser.error(f"--phases takes some of {', '.join(PHASES)}; --modes some of {', '.join(TOOL_MODES)}")
+    if not args.skip_http and "per-skill" not in modes:
+        parser.error("the HTTP part serves the per-skill store: add per-skill to --modes, or --skip-http")
     for catalog in args.catalog:
         if not catalog.is_dir():
             parser.error(f"--catalog {catalog} is not a folder")
@@ -797,9 +1019,14 @@ def main() -> int:
     venv = common.tools_venv()
     ctx: dict = {
         "builds": common.builds(args.baseline_bin),
-        "skillz": venv / "bin" / "skillz",
+        "skillz": None if args.no_skillz else venv / "bin" / "skillz",
         "wrk": None if args.skip_http else ensure_wrk(),
         "wrk_threads": args.wrk_threads,
+        "runs": args.runs,
+        "phases": phases,
+        "modes": modes,
+        "timeout": args.timeout,
+        "skillz_timeout": args.skillz_timeout,
     }
     tmp = Path(tempfile.mkdtemp(prefix="skillpath-serve-bench-"))
     ctx["tmp"] = tmp
@@ -820,26 +1047,29 @@ def main() -> int:
             },
             "versions": {
                 **{build.name: version_of([str(build.skillpath), "--version"]) for build in ctx["builds"]},
-                "skillz": version_of([str(venv / "bin" / "python"), "-c",
-                                      "import importlib.metadata as m; print(m.version('skillz'))"]),
+                **({} if args.no_skillz else {"skillz": version_of([
+                    str(venv / "bin" / "python"), "-c", "import importlib.metadata as m; print(m.version('skillz'))",
+                ])}),
             },
             "catalogs": [],
         }  # fmt: skip
         for catalog in args.catalog:
             catalog = catalog.resolve()
             log(f"catalog {catalog}: start over stdio ({args.runs} runs per variant)")
-            starts, tool_lists = measure_starts(ctx, catalog, args.runs)
+            starts, tool_lists = measure_starts(ctx, catalog)
             entry = {
                 "catalog": str(catalog),
-                "skill_folders": count_skill_folders(catalog),
+                **common.catalog_stats(catalog),
                 "servers": {name: {"start": start} for name, start in starts.items()},
             }
             if not args.skip_http:
-                tool = pick_tool(tool_lists, args.skill)
-                http = measure_http(ctx, catalog, tool, clients, args)
+                skillz = bool(tool_lists.get("skillz"))
+                tool = pick_tool(tool_lists, catalog, args.skill)
+                http = measure_http(ctx, catalog, tool, clients, args, skillz)
                 for name, figures in http.items():
                     entry["servers"][name]["http"] = figures
-            entry["ratios"] = ratios(entry, "skillz")
+            if "skillz" in entry["servers"]:
+                entry["ratios"] = ratios(entry, "skillz")
             if "baseline" in entry["servers"]:
                 entry["baseline_ratios"] = ratios(entry, "baseline")
             report["catalogs"].append(entry)

@@ -3,7 +3,7 @@ changed skill, and the latency of a search once the catalog is stored, on SQLite
 `--postgres`) PostgreSQL.
 
 Usage: python3 bench/store_bench.py --catalog DIR [--runs 3] [--postgres URL] [--baseline-bin PATH]
-    [--format json|markdown]
+    [--format json|markdown] [--json-out FILE]
 
 Imports are timed end to end, as a user runs them (`skillpath import DIR --db ...`: reading the
 folders, parsing, one transaction). The re-import changes one skill's `SKILL.md` (a line at the
@@ -147,9 +147,10 @@ class PostgresDb:
         psql(self.url, f"DROP SCHEMA IF EXISTS {self.schema} CASCADE")
 
 
-def markdown(catalog: str, count: int, results: dict) -> str:
+def markdown(catalog: str, results: dict) -> str:
     lines = [
-        f"Store with {count:,} skills ({catalog}); medians of runs.",
+        f"Store with {results['skills']:,} skills ({catalog}: {results['files']:,} files, "
+        f"{results['bytes'] / 1e6:,.1f} MB); medians of runs.",
         "",
         "| backend | import | re-import, nothing changed | re-import, one changed | search p50 | search p99 |",
         "|---|--:|--:|--:|--:|--:|",
@@ -183,29 +184,33 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--postgres", help="also PostgreSQL at this URL (needs CREATE SCHEMA)")
     parser.add_argument("--format", choices=("json", "markdown"), default="json")
+    parser.add_argument("--json-out", type=Path, help="also write the JSON report to this file")
     common.baseline_arg(parser)
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs takes a number of at least 1")
     catalog = args.catalog.resolve()
-    count = sum(1 for p in catalog.iterdir() if (p / "SKILL.md").is_file())
+    shape = common.catalog_stats(catalog)
     backends = {"SQLite": SqliteDb}
     if args.postgres:
         backends["PostgreSQL"] = lambda run: PostgresDb(args.postgres, run)
     builds = common.builds(args.baseline_bin)
     by_backend = {name: bench_backend(builds, db, catalog, args.runs) for name, db in backends.items()}
     measured = {build.name: {name: by_backend[name][build.name] for name in backends} for build in builds}
-    results = {"skills": count, "backends": measured["skillpath"]}
+    results = {"skills": shape["skill_folders"], "files": shape["files"], "bytes": shape["bytes"],
+               "backends": measured["skillpath"]}
     if "baseline" in measured:
         results["baseline"] = measured["baseline"]
         results["baseline_ratios"] = {
             name: baseline_ratios(measured["skillpath"][name], measured["baseline"][name])
             for name in backends
         }
+    if args.json_out:
+        args.json_out.write_text(json.dumps(results, indent=2) + "\n")
     if args.format == "json":
         print(json.dumps(results, indent=2))
     else:
-        print(markdown(str(args.catalog), count, results))
+        print(markdown(str(args.catalog), results))
 
 
 if __name__ == "__main__":

@@ -8,12 +8,16 @@ skillpath runs once over the whole tree, in `skills-ref` mode (the reference's r
 messages, so both do the same work) and in its default `spec` mode (more rules, plus lints).
 
 Usage: python3 bench/validate_bench.py --catalog DIR [--runs 3] [--cli-sample 300]
-                                        [--format json|markdown]
+                                        [--baseline-bin PATH] [--format json|markdown] [--json-out FILE]
 
 The CLI loop over 10,000 skills would take about 20 minutes, so it runs over a sample of
 `--cli-sample` skills spread evenly over the catalog (all of them when there are fewer), and the
 per-skill time is that sample's mean. Everything else runs over every skill, `--runs` times;
 the median is reported.
+
+With `--baseline-bin PATH` (an earlier build's `skillpath`), its `validate -r` is timed the same
+way in both modes, the builds taking turns within each run, and reported as baseline ÷ current
+(above 1, the current build is faster).
 """
 
 from __future__ import annotations
@@ -49,22 +53,32 @@ def timed(command: list[str], **kwargs) -> tuple[float, subprocess.CompletedProc
     return time.perf_counter() - start, done
 
 
-def bench(catalog: Path, runs: int, cli_sample: int) -> dict:
+MODES = ("skills-ref", "spec")
+
+
+def bench(catalog: Path, runs: int, cli_sample: int, builds: list[common.Build]) -> dict:
     skills = skill_dirs(catalog)
     if not skills:
         sys.exit(f"no skills under {catalog}")
-    binary = str(common.skillpath_bin())
     venv = common.tools_venv()
     results: dict = {"skills": len(skills)}
 
-    for mode in ("skills-ref", "spec"):
-        times = []
+    for mode in MODES:
+        times: dict[str, list[float]] = {build.name: [] for build in builds}
         for _ in range(runs):
-            seconds, done = timed([binary, "validate", "-r", str(catalog), "--mode", mode])
-            if done.returncode not in (0, 1):
-                sys.exit(f"skillpath validate failed: {done.stderr.decode()[-2000:]}")
-            times.append(seconds)
-        results[f"skillpath_{mode}_s"] = common.median(times)
+            for build in builds:
+                seconds, done = timed([str(build.skillpath), "validate", "-r", str(catalog), "--mode", mode])
+                if done.returncode not in (0, 1):
+                    sys.exit(f"{build.name} validate failed: {done.stderr.decode()[-2000:]}")
+                times[build.name].append(seconds)
+        results[f"skillpath_{mode}_s"] = common.median(times["skillpath"])
+        if "baseline" in times:
+            results.setdefault("baseline", {})[f"{mode}_s"] = common.median(times["baseline"])
+    if "baseline" in results:
+        results["baseline_ratios"] = {
+            mode: common.ratio_num(results["baseline"][f"{mode}_s"], results[f"skillpath_{mode}_s"])
+            for mode in MODES
+        }
 
     api_times, api_inner = [], []
     listing = "".join(f"{d}\n" for d in skills).encode()
@@ -114,6 +128,16 @@ def markdown(catalog: str, results: dict) -> str:
         f"\nThe CLI ran over {results['reference_cli_sample']} skills spread over the catalog; "
         "its whole-catalog time is that per-skill mean times the catalog."
     )
+    if "baseline" in results:
+        lines += [
+            "",
+            "| `skillpath validate -r` | current | baseline | baseline ÷ current |",
+            "|---|--:|--:|--:|",
+        ]
+        for mode in MODES:
+            lines.append(f"| `--mode {mode}` | {results[f'skillpath_{mode}_s']:,.2f} s | "
+                         f"{results['baseline'][f'{mode}_s']:,.2f} s | "
+                         f"**{common.times(results['baseline_ratios'][mode], 2)}** |")
     return "\n".join(lines)
 
 
@@ -123,10 +147,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--cli-sample", type=int, default=300)
     parser.add_argument("--format", choices=("json", "markdown"), default="json")
+    parser.add_argument("--json-out", type=Path, help="also write the JSON report to this file")
+    common.baseline_arg(parser)
     args = parser.parse_args()
     if args.runs < 1 or args.cli_sample < 1:
         parser.error("--runs and --cli-sample take a number of at least 1")
-    results = bench(args.catalog.resolve(), args.runs, args.cli_sample)
+    results = bench(args.catalog.resolve(), args.runs, args.cli_sample, common.builds(args.baseline_bin))
+    if args.json_out:
+        args.json_out.write_text(json.dumps(results, indent=2) + "\n")
     if args.format == "json":
         print(json.dumps(results, indent=2))
     else:

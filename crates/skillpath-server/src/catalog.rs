@@ -10,16 +10,15 @@
 //! `skillpath scan` use too.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use rmcp::model::{Prompt, Resource, Tool};
-
+use rayon::prelude::*;
 use skillpath_core::Mode;
 use skillpath_core::golden_path::GoldenSkill;
 use skillpath_core::golden_path::args::Arg;
 use skillpath_core::skill_md;
 use skillpath_core::tool_names;
-use skillpath_store::{FileMetadata, Provenance, SkillMetadata, Store, StoreResult};
+use skillpath_store::{FileMetadata, Provenance, SkillMetadata, Store, StoreError, StoreResult};
 
 use crate::to_mcp::skill_entry;
 
@@ -91,17 +90,6 @@ impl CatalogSkill {
     }
 }
 
-/// The lists clients page through, built from one catalog once each: a client listing 10,000
-/// tools asks for a hundred pages, and building the whole list for every page would make
-/// listing quadratic. A new catalog (after any change) starts with none built.
-#[derive(Debug, Default)]
-pub(crate) struct Lists {
-    /// The tools each role sees, by [`skillpath_store::keys::Role`] (`role as usize`).
-    pub(crate) tools: [OnceLock<Vec<Tool>>; 3],
-    pub(crate) resources: OnceLock<Vec<Resource>>,
-    pub(crate) prompts: OnceLock<Vec<Prompt>>,
-}
-
 /// A tool name wanted by more than one skill (or by a skill and a built-in tool).
 pub use skillpath_core::tool_names::Collision;
 
@@ -116,19 +104,25 @@ pub struct Catalog {
     tools: BTreeMap<String, Arc<CatalogSkill>>,
     /// Tool-name collisions and how they were resolved.
     pub collisions: Vec<Collision>,
-    /// The MCP lists made from this catalog, built on first use.
-    pub(crate) lists: Lists,
 }
 
 impl Catalog {
-    /// Reads every live skill from `store` and gives each its tool by the collision rule.
+    /// Reads every live skill from `store` and gives each its tool by the collision rule. The
+    /// frontmatters are parsed on every core, off the async runtime's threads: at 10,000 skills
+    /// parsing is most of what a start from the store costs.
     pub async fn load(store: &dyn Store) -> StoreResult<Catalog> {
-        let skills = store
-            .current_metadata()
-            .await?
-            .into_iter()
-            .map(|metadata| (metadata.name.clone(), Arc::new(CatalogSkill::new(metadata))))
-            .collect();
+        let metadata = store.current_metadata().await?;
+        let parse = move || -> BTreeMap<String, Arc<CatalogSkill>> {
+            metadata
+                .into_par_iter()
+                .map(|metadata| (metadata.name.clone(), Arc::new(CatalogSkill::new(metadata))))
+                .collect::<Vec<_>>()
+                .into_iter()
+                .collect()
+        };
+        let skills = tokio::task::spawn_blocking(parse).await.map_err(|error| {
+            StoreError::database(format!("reading the catalog failed: {error}"))
+        })?;
         Ok(Catalog::of(skills))
     }
 
@@ -186,7 +180,6 @@ impl Catalog {
             skills,
             tools,
             collisions: resolution.collisions,
-            lists: Lists::default(),
         }
     }
 

@@ -17,26 +17,31 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
 use crate::auth::Caller;
+use crate::lists::ToolEntry;
 use crate::pagination::{Paged, page_of};
 use crate::state::SkillServer;
-use crate::to_mcp::resource_templates;
+use crate::to_mcp::{resource_templates, skill_prompt};
 use crate::{fixtures, resources};
 
 /// A session's [`SkillServer`] with the conformance fixtures.
 #[derive(Clone)]
 pub(crate) struct WithFixtures(pub(crate) SkillServer);
 
-/// The page of the fixtures, then `items`, that `request` asks for.
-fn page<T: serde::Serialize + Clone, R: Paged<T>>(
+/// The page of the fixtures, then `items`, that `request` asks for (the suite's catalogs are
+/// small: every item before the page is made).
+fn page<T: serde::Serialize, R: Paged<T>>(
     server: &SkillServer,
     fixtures: Vec<T>,
-    items: &[T],
+    items: impl Iterator<Item = T>,
     request: Option<PaginatedRequestParams>,
 ) -> Result<R, McpError> {
-    let mut all = fixtures;
-    all.extend_from_slice(items);
     let cursor = request.and_then(|r| r.cursor);
-    page_of(&all, cursor.as_deref(), server.page_size())
+    page_of(
+        fixtures.into_iter().chain(items),
+        cursor.as_deref(),
+        server.page_size(),
+        |item| item,
+    )
 }
 
 impl ServerHandler for WithFixtures {
@@ -58,7 +63,12 @@ impl ServerHandler for WithFixtures {
     ) -> Result<ListToolsResult, McpError> {
         let catalog = self.0.catalog();
         let tools = self.0.tools(&catalog, Caller::of(&context).role);
-        page(&self.0, fixtures::tools(), tools, request)
+        page(
+            &self.0,
+            fixtures::tools(),
+            tools.map(ToolEntry::tool),
+            request,
+        )
     }
 
     async fn call_tool(
@@ -78,7 +88,7 @@ impl ServerHandler for WithFixtures {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
         let catalog = self.0.catalog();
-        let resources = self.0.resource_list(&catalog);
+        let resources = self.0.resource_entries(&catalog).map(resources::resource);
         page(&self.0, fixtures::resources(), resources, request)
     }
 
@@ -109,7 +119,8 @@ impl ServerHandler for WithFixtures {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
         let catalog = self.0.catalog();
-        let prompts = self.0.prompt_list(&catalog);
+        let prompts = self.0.prompt_entries(&catalog);
+        let prompts = prompts.map(|(name, skill)| skill_prompt(name, skill));
         page(&self.0, fixtures::prompts(), prompts, request)
     }
 

@@ -246,15 +246,21 @@ fn poisoned() -> StoreError {
     StoreError::database("the folder sync state is poisoned")
 }
 
-/// Watches the sources' folders as the last sync found them; after each burst of changes,
-/// syncs and, when the store changed, reloads the server's catalog (which notifies clients).
+/// Keeps the store in step with the sources' folders while the server answers: the first sync
+/// runs in the background (the server answers from the store's last state meanwhile, and
+/// clients hear `list_changed` when the sync changed something), then the folders are watched
+/// as that sync found them, and after each burst of changes synced again, with the server's
+/// catalog reloaded when the store changed (which notifies clients).
 ///
-/// Setting up the watches walks every folder under them (one watch per folder), so it runs in
-/// the background and the server answers meanwhile; a sync once the watches are in place picks
-/// up whatever changed while they were being set up. Watching goes on for as long as the
-/// runtime runs; if the folders cannot be watched, the server goes on without and says so.
+/// A sync is one import transaction, so a client sees the store as it was before the sync or as
+/// it is after it, never half of it. Setting up the watches walks every folder under them (one
+/// watch per folder); a sync once they are in place picks up whatever changed while they were
+/// being set up. Watching goes on for as long as the runtime runs; if the folders cannot be
+/// watched, the server goes on without and says so.
 pub fn watch(sync: Arc<FolderSync>, server: SkillServer) {
     tokio::spawn(async move {
+        let mut failing = Failing::default();
+        first_sync(&sync, &server, &mut failing).await;
         let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<()>();
         let folders = sync.watched();
         let watcher = tokio::task::spawn_blocking(move || {
@@ -286,7 +292,6 @@ pub fn watch(sync: Arc<FolderSync>, server: SkillServer) {
                 return;
             }
         };
-        let mut failing = Failing::default();
         sync_and_refresh(&sync, &server, &mut failing).await;
         loop {
             // While the store cannot take a sync, it is tried again with backoff, and a
@@ -308,6 +313,76 @@ pub fn watch(sync: Arc<FolderSync>, server: SkillServer) {
             sync_and_refresh(&sync, &server, &mut failing).await;
         }
     });
+}
+
+/// The first sync of a server, and everything the operator should know once it is done: what
+/// the search for skill folders passed over, the folders skipped or warned about, the skills
+/// shadowed (by the sync, and by the store's view), tool-name collisions, skills the Skills
+/// extension cannot list, and last a summary line (`skill folders synced: …`), said once the
+/// catalog holds the sync's result, so whoever waits for that line sees it. A sync that fails
+/// (the store refused the import) is said, and the watcher tries again.
+async fn first_sync(sync: &FolderSync, server: &SkillServer, failing: &mut Failing) {
+    let report = match sync.sync().await {
+        Ok(report) => report,
+        Err(error) => {
+            let text = error.to_string();
+            server.set_sync_problem(Some(text.clone()));
+            tracing::warn!("syncing the skill folders failed: {text}");
+            failing.attempts = 1;
+            failing.said = Some(text);
+            server.set_first_sync_done();
+            return;
+        }
+    };
+    for problem in &report.problems {
+        tracing::info!("{problem}");
+    }
+    for shadowed in &report.import.shadowed {
+        tracing::warn!("shadowed: {shadowed}");
+    }
+    for news in sync.news(&report) {
+        tracing::info!("{news}");
+    }
+    let said = report.shadowed.len();
+    server.set_folder_report(report.skipped.clone(), report.shadowed.clone());
+    if report.changed()
+        && let Err(error) = server.refresh().await
+    {
+        tracing::warn!("reloading the skills after the folder sync failed: {error}");
+    }
+    // What the store's view hides under this project's skills (the sync said its own).
+    match server.shadowed().await {
+        Ok(shadowed) => {
+            for hidden in shadowed.iter().skip(said) {
+                tracing::warn!("shadowed: {hidden}");
+            }
+        }
+        Err(error) => tracing::warn!("cannot tell which skills the store's view hides: {error}"),
+    }
+    for collision in &server.catalog().collisions {
+        tracing::warn!(
+            "tool name `{}` belongs to {}; skill `{}` has no tool or prompt of its own ({}; use `load_skill` or give it its own `tool_name`)",
+            collision.tool_name,
+            collision.holder(),
+            collision.loser,
+            collision.reason.rule()
+        );
+    }
+    for (name, why) in server.unlisted_skills() {
+        tracing::warn!(
+            "skill `{name}` is not in the Skills extension's `skills/list`: {why}; it is still a tool, a prompt and resources"
+        );
+    }
+    tracing::info!(
+        "skill folders synced: {} created, {} updated, {} unchanged, {} shadowed, {} deleted, {} skipped (they cannot be loaded; `list_skills` names them too)",
+        report.import.created.len(),
+        report.import.updated.len(),
+        report.import.unchanged.len(),
+        report.import.shadowed.len(),
+        report.deleted.len(),
+        report.skipped.len(),
+    );
+    server.set_first_sync_done();
 }
 
 /// How long a failed sync waits before it is tried again, at first and at most.

@@ -19,10 +19,12 @@ use skillpath_store::keys::Role as KeyRole;
 
 use crate::auth::Caller;
 use crate::builtin::BUILTINS;
+use crate::lists::ToolEntry;
 use crate::pagination::page_of;
 use crate::state::SkillServer;
 use crate::to_mcp::{
-    completion, error_result, instructions, resource_templates, skill_content, text_result,
+    completion, error_result, instructions, resource_templates, skill_content, skill_prompt,
+    text_result,
 };
 use crate::{notifications, resources};
 
@@ -58,9 +60,8 @@ impl ServerHandler for SkillServer {
     fn get_tool(&self, name: &str) -> Option<Tool> {
         let catalog = self.catalog();
         self.tools(&catalog, KeyRole::Admin)
-            .iter()
-            .find(|tool| tool.name == name)
-            .cloned()
+            .find(|entry| entry.name() == name)
+            .map(ToolEntry::tool)
     }
 
     async fn list_tools(
@@ -71,7 +72,7 @@ impl ServerHandler for SkillServer {
         let cursor = request.and_then(|r| r.cursor);
         let catalog = self.catalog();
         let tools = self.tools(&catalog, Caller::of(&context).role);
-        page_of(tools, cursor.as_deref(), self.page_size())
+        page_of(tools, cursor.as_deref(), self.page_size(), ToolEntry::tool)
     }
 
     async fn call_tool(
@@ -119,8 +120,13 @@ impl ServerHandler for SkillServer {
     ) -> Result<ListResourcesResult, McpError> {
         let cursor = request.and_then(|r| r.cursor);
         let catalog = self.catalog();
-        let all = self.resource_list(&catalog);
-        page_of(all, cursor.as_deref(), self.page_size())
+        let all = self.resource_entries(&catalog);
+        page_of(
+            all,
+            cursor.as_deref(),
+            self.page_size(),
+            resources::resource,
+        )
     }
 
     async fn list_resource_templates(
@@ -149,8 +155,13 @@ impl ServerHandler for SkillServer {
     ) -> Result<ListPromptsResult, McpError> {
         let cursor = request.and_then(|r| r.cursor);
         let catalog = self.catalog();
-        let prompts = self.prompt_list(&catalog);
-        page_of(prompts, cursor.as_deref(), self.page_size())
+        let prompts = self.prompt_entries(&catalog);
+        page_of(
+            prompts,
+            cursor.as_deref(),
+            self.page_size(),
+            |(name, skill)| skill_prompt(name, skill),
+        )
     }
 
     async fn get_prompt(
@@ -184,12 +195,11 @@ impl ServerHandler for SkillServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, McpError> {
         let cursor = request.and_then(|r| r.cursor);
-        let entries: Vec<rmcp::model::Skill> = self
-            .catalog()
+        let catalog = self.catalog();
+        let entries = catalog
             .skills()
-            .filter_map(|skill| skill.entry.clone().ok())
-            .collect();
-        page_of(&entries, cursor.as_deref(), self.page_size())
+            .filter_map(|skill| skill.entry.as_ref().ok());
+        page_of(entries, cursor.as_deref(), self.page_size(), Clone::clone)
     }
 
     async fn get_skill(
@@ -214,7 +224,12 @@ impl ServerHandler for SkillServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, McpError> {
         let children = resources::directory(&self.catalog(), &request.uri)?;
-        page_of(&children, request.cursor.as_deref(), self.page_size())
+        page_of(
+            children.into_iter(),
+            request.cursor.as_deref(),
+            self.page_size(),
+            |child| child,
+        )
     }
 
     async fn complete(

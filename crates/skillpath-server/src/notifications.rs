@@ -7,7 +7,6 @@
 use rmcp::model::ResourceUpdatedNotificationParam;
 use rmcp::service::{NotificationContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer};
-use skillpath_store::keys::Role as KeyRole;
 use tokio::sync::broadcast;
 
 use crate::catalog::Catalog;
@@ -63,34 +62,11 @@ async fn notify_listener(
 /// list only when its items did: editing a skill's body changes no tool, prompt or resource
 /// entry (its resources get `resources/updated` instead).
 fn list_changes(server: &SkillServer, before: &Catalog, after: &Catalog) -> ListChanges {
-    // Skills' tools are everyone's and the built-ins never change between catalogs, so
-    // one role's list changes exactly when every role's does.
-    let role = KeyRole::Admin;
-    let (resources_before, resources_after) =
-        (server.resource_list(before), server.resource_list(after));
     ListChanges {
-        tools: server.tools(before, role) != server.tools(after, role),
-        prompts: server.prompt_list(before) != server.prompt_list(after),
-        resources: resources_before.len() != resources_after.len()
-            || resources_before
-                .iter()
-                .zip(resources_after)
-                .any(|(a, b)| !same_entry(a, b)),
+        tools: server.tools_differ(before, after),
+        prompts: server.prompts_differ(before, after),
+        resources: server.resources_differ(before, after),
     }
-}
-
-/// Whether two resource entries list the same thing: every field but the size, which follows
-/// the content (and `resources/updated` reports content changes). Runs for every session at
-/// every change, so it compares in place.
-fn same_entry(a: &rmcp::model::Resource, b: &rmcp::model::Resource) -> bool {
-    a.uri == b.uri
-        && a.name == b.name
-        && a.title == b.title
-        && a.description == b.description
-        && a.mime_type == b.mime_type
-        && a.icons == b.icons
-        && a.meta == b.meta
-        && a.annotations == b.annotations
 }
 
 /// Serves a `subscriptions/listen` stream until it ends: after each change signal, what changed

@@ -17,35 +17,54 @@ pub(crate) const PAGE_BYTES: usize = 256 * 1024;
 /// so the budget holds for the whole message as sent.
 const PAGE_ENVELOPE_BYTES: usize = 4 * 1024;
 
-/// One page of `items` after `cursor` (an offset this server handed out): at most `page_size`
-/// items, and at most [`PAGE_BYTES`] bytes as sent (the items, their commas and the envelope),
-/// but never empty while items remain.
-pub(crate) fn paginate<T: serde::Serialize + Clone>(
-    items: &[T],
+/// One page after `cursor` (an offset this server handed out) of the items `entries` stand
+/// for: at most `page_size` items, and at most [`PAGE_BYTES`] bytes as sent (the items, their
+/// commas and the envelope), but never empty while items remain. Only the page's items are
+/// made (`make`, from their entries), so listing a catalog of 100,000 skills never holds more
+/// than a page of it: the entries before the page are passed over, not made.
+pub(crate) fn paginate<E, T: serde::Serialize>(
+    entries: impl Iterator<Item = E>,
     cursor: Option<&str>,
     page_size: usize,
+    mut make: impl FnMut(E) -> T,
 ) -> Result<(Vec<T>, Option<String>), McpError> {
+    let invalid = || {
+        McpError::invalid_params(
+            format!("invalid cursor `{}`", cursor.unwrap_or_default()),
+            None,
+        )
+    };
     let start = match cursor {
         None => 0,
         Some(cursor) => cursor
             .strip_prefix("o")
             .and_then(|n| n.parse::<usize>().ok())
-            .filter(|n| *n <= items.len())
-            .ok_or_else(|| McpError::invalid_params(format!("invalid cursor `{cursor}`"), None))?,
+            .ok_or_else(invalid)?,
     };
-    let mut end = start;
+    let mut entries = entries.fuse();
+    for _ in 0..start {
+        entries.next().ok_or_else(invalid)?;
+    }
+    let mut page = Vec::new();
     let mut bytes = PAGE_ENVELOPE_BYTES;
-    for item in items.iter().skip(start).take(page_size) {
+    let mut more = false;
+    for entry in entries.by_ref() {
+        if page.len() >= page_size.max(1) {
+            more = true;
+            break;
+        }
+        let item = make(entry);
         // The item and the comma before the next one.
-        let size = serde_json::to_vec(item).map_or(0, |json| json.len()) + 1;
-        if end > start && bytes + size > PAGE_BYTES {
+        let size = serde_json::to_vec(&item).map_or(0, |json| json.len()) + 1;
+        if !page.is_empty() && bytes + size > PAGE_BYTES {
+            more = true;
             break;
         }
         bytes += size;
-        end += 1;
+        page.push(item);
     }
-    let next = (end < items.len()).then(|| format!("o{end}"));
-    Ok((items[start..end].to_vec(), next))
+    let next = more.then(|| format!("o{}", start + page.len()));
+    Ok((page, next))
 }
 
 /// A list result of the protocol (`ReadResourceDirectoryResult` is `ListResourcesResult`): one
@@ -73,17 +92,19 @@ paged!(
     ListSkillsResult: Skill,
 );
 
-/// The page of `items` after `cursor` as the list result `R` ([`paginate`]).
-pub(crate) fn page_of<T, R>(
-    items: &[T],
+/// The page after `cursor` of the items `entries` stand for, as the list result `R`
+/// ([`paginate`]).
+pub(crate) fn page_of<E, T, R>(
+    entries: impl Iterator<Item = E>,
     cursor: Option<&str>,
     page_size: usize,
+    make: impl FnMut(E) -> T,
 ) -> Result<R, McpError>
 where
-    T: serde::Serialize + Clone,
+    T: serde::Serialize,
     R: Paged<T>,
 {
-    let (items, next) = paginate(items, cursor, page_size)?;
+    let (items, next) = paginate(entries, cursor, page_size, make)?;
     Ok(R::of_page(items, next))
 }
 
@@ -96,8 +117,8 @@ mod tests {
         let mut pages = Vec::new();
         let mut cursor = None;
         loop {
-            let (page, next) =
-                paginate(items, cursor.as_deref(), page_size).expect("a valid cursor");
+            let (page, next) = paginate(items.iter(), cursor.as_deref(), page_size, Clone::clone)
+                .expect("a valid cursor");
             pages.push(page);
             match next {
                 Some(next) => cursor = Some(next),
@@ -137,12 +158,27 @@ mod tests {
     #[test]
     fn a_cursor_this_server_did_not_hand_out_is_invalid_params() {
         for cursor in ["x", "o99", "o-1"] {
-            let error = paginate(&[1, 2, 3], Some(cursor), 2).expect_err("invalid");
+            let error = paginate([1, 2, 3].iter(), Some(cursor), 2, |n| *n).expect_err("invalid");
             assert_eq!(
                 error.code,
                 rmcp::model::ErrorCode::INVALID_PARAMS,
                 "{cursor}"
             );
         }
+    }
+
+    /// A page makes its own items and no others: the entries before it are passed over, and
+    /// at most one after it is looked at (to tell whether there is a next page).
+    #[test]
+    fn a_page_makes_only_its_own_items() {
+        let mut made = Vec::new();
+        let (page, next) = paginate(0..100_000, Some("o50000"), 10, |n| {
+            made.push(n);
+            n
+        })
+        .expect("a page");
+        assert_eq!(page, (50_000..50_010).collect::<Vec<_>>());
+        assert_eq!(next.as_deref(), Some("o50010"));
+        assert_eq!(made, page);
     }
 }

@@ -7,33 +7,26 @@ use rmcp::model::{Resource, ResourceContents};
 use skillpath_store::model::is_text;
 
 use crate::catalog::{Catalog, CatalogSkill};
+use crate::lists::ResourceEntry;
 use crate::state::SkillServer;
 use crate::to_mcp::store_error;
 
-/// Every resource of every skill, in name and path order.
-pub(crate) fn list(catalog: &Catalog) -> Vec<Resource> {
-    let mut out = Vec::new();
-    for skill in catalog.skills() {
-        let name = &skill.name;
-        out.push(
-            // SEP-2640: the SKILL.md resource is named after the skill.
-            Resource::new(format!("skill://{name}/SKILL.md"), name.clone())
-                .with_description(skill.description.clone())
-                .with_mime_type("text/markdown")
-                .with_size(skill.skill_md.size),
-        );
-        for file in &skill.files {
-            out.push(
-                Resource::new(
-                    format!("skill://{name}/{}", file.path),
-                    format!("{name}/{}", file.path),
-                )
-                .with_mime_type(mime_type(&file.path, file.text))
-                .with_size(file.size),
-            );
-        }
+/// A resource as listed: a skill's `SKILL.md` (`None`: named after the skill, SEP-2640) or one
+/// of its files ([`crate::lists::ResourceEntry`]).
+pub(crate) fn resource((skill, file): ResourceEntry<'_>) -> Resource {
+    let name = &skill.name;
+    match file {
+        None => Resource::new(format!("skill://{name}/SKILL.md"), name.clone())
+            .with_description(skill.description.clone())
+            .with_mime_type("text/markdown")
+            .with_size(skill.skill_md.size),
+        Some(file) => Resource::new(
+            format!("skill://{name}/{}", file.path),
+            format!("{name}/{}", file.path),
+        )
+        .with_mime_type(mime_type(&file.path, file.text))
+        .with_size(file.size),
     }
-    out
 }
 
 /// Reads `uri` (its skill's content through the server's cache); an unknown URI is the

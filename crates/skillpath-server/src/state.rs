@@ -85,6 +85,9 @@ struct Inner {
     calls: std::sync::atomic::AtomicU64,
     /// Why the last sync of the skill folders failed, while it keeps failing.
     sync_problem: RwLock<Option<String>>,
+    /// Whether the first folder sync has finished (until then the store's last state is
+    /// served).
+    first_sync_done: tokio::sync::watch::Sender<bool>,
 }
 
 /// One tool call being answered; counted in [`Inner::in_flight`] for as long as it lives.
@@ -134,6 +137,7 @@ impl SkillServer {
                 in_flight: tokio::sync::watch::channel(0).0,
                 calls: std::sync::atomic::AtomicU64::new(0),
                 sync_problem: RwLock::default(),
+                first_sync_done: tokio::sync::watch::Sender::new(false),
             }),
             subscriptions: Arc::default(),
         })
@@ -206,6 +210,17 @@ impl SkillServer {
         let _ = count.wait_for(|count| *count == 0).await;
     }
 
+    /// Records that the first folder sync has finished (or failed).
+    pub(crate) fn set_first_sync_done(&self) {
+        self.inner.first_sync_done.send_replace(true);
+    }
+
+    /// Completes once the first folder sync has finished or failed ([`crate::folders::watch`]).
+    pub async fn first_sync_done(&self) {
+        let mut done = self.inner.first_sync_done.subscribe();
+        let _ = done.wait_for(|done| *done).await;
+    }
+
     /// Records why syncing the skill folders fails (`None` once it works again).
     pub(crate) fn set_sync_problem(&self, problem: Option<String>) {
         if let Ok(mut current) = self.inner.sync_problem.write() {
@@ -245,7 +260,13 @@ impl SkillServer {
             "ready": ready,
             "store": store.unwrap_or_else(|| "ok".to_owned()),
             "changes": changes,
-            "folders": folders.map_or_else(|| "ok".to_owned(), |problem| format!("the last sync failed: {problem}")),
+            "folders": match folders {
+                Some(problem) => format!("the last sync failed: {problem}"),
+                None if !*self.inner.first_sync_done.borrow() => {
+                    "syncing: the store's last state is served until the first sync is done".to_owned()
+                }
+                None => "ok".to_owned(),
+            },
             "skills": self.catalog().len(),
         });
         if ready { Ok(report) } else { Err(report) }

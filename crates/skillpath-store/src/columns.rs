@@ -5,8 +5,8 @@
 use crate::error::StoreResult;
 use crate::keys::{KeyInfo, Role, StoredKey};
 use crate::model::{
-    FileMetadata, Operation, Provenance, Revision, SkillFile, SkillMetadata, SkillSnapshot,
-    SkillSummary, StoredSkill, is_text,
+    FileMetadata, Operation, Provenance, Revision, SkillFile, SkillMdHead, SkillMetadata,
+    SkillSnapshot, SkillSummary, StoredSkill, is_text,
 };
 use crate::writes::SkillRow;
 
@@ -22,6 +22,8 @@ pub(crate) trait Columns {
     fn revision(&self, index: usize) -> StoreResult<u64>;
     /// A boolean column.
     fn flag(&self, index: usize) -> StoreResult<bool>;
+    /// A boolean column that may be `NULL`.
+    fn optional_flag(&self, index: usize) -> StoreResult<Option<bool>>;
     /// A `BLOB` (`BYTEA`) column.
     fn bytes(&self, index: usize) -> StoreResult<Vec<u8>>;
 }
@@ -56,17 +58,39 @@ pub(crate) fn current_skill(row: &impl Columns, files: Vec<SkillFile>) -> StoreR
     })
 }
 
-/// The metadata of a live skill at its current revision from the same columns as
-/// [`current_skill`], with the metadata of its `files`: its `SKILL.md` is read, and only its
-/// frontmatter kept.
+/// The metadata of a live skill at its current revision from `SELECT s.id, s.name,
+/// s.revision, s.provenance, s.updated_at, s.description, s.tool_name, s.content_hash,
+/// h.frontmatter, h.sha256, h.size, r.skill_md` (the skill's row, the head of its revision's
+/// `SKILL.md` and, only where the head is `NULL`, the text), with the metadata of its `files`.
+/// A revision an older skillpath wrote has no head: its `SKILL.md` is read instead.
 pub(crate) fn current_metadata(
     row: &impl Columns,
     files: Vec<FileMetadata>,
 ) -> StoreResult<SkillMetadata> {
-    Ok(SkillMetadata::with_files(
-        &current_skill(row, Vec::new())?,
+    let head = match row.optional_text(8)? {
+        Some(frontmatter) => SkillMdHead {
+            file: FileMetadata {
+                path: "SKILL.md".to_owned(),
+                sha256: row.text(9)?,
+                size: row.revision(10)?,
+                text: true,
+            },
+            frontmatter,
+        },
+        None => SkillMdHead::of(&row.text(11)?),
+    };
+    Ok(SkillMetadata {
+        name: row.text(1)?,
+        revision: row.revision(2)?,
+        provenance: Provenance::from_stored(&row.text(3)?)?,
+        updated_at: row.text(4)?,
+        description: row.text(5)?,
+        tool_name: row.optional_text(6)?,
+        content_hash: row.text(7)?,
+        skill_md: head.file,
+        frontmatter: head.frontmatter,
         files,
-    ))
+    })
 }
 
 /// Revision `number` of the skill `name`, which came from `provenance`, from `SELECT
@@ -103,14 +127,20 @@ pub(crate) fn file(row: &impl Columns, first: usize) -> StoreResult<SkillFile> {
     })
 }
 
-/// A file's metadata from `SELECT path, sha256, size, bytes` (from `first`): the bytes are read
-/// only to tell whether they are text, and not kept.
+/// A file's metadata from `SELECT f.path, f.sha256, f.size, f.text, b.size, b.bytes` (from
+/// `first`): the size and text flag kept with the revision's file, or, for a file an older
+/// skillpath wrote without them (`NULL`), its blob's size and bytes, read only to tell whether
+/// they are text and not kept.
 pub(crate) fn file_metadata(row: &impl Columns, first: usize) -> StoreResult<FileMetadata> {
+    let (size, text) = match row.optional_flag(first + 3)? {
+        Some(text) => (row.revision(first + 2)?, text),
+        None => (row.revision(first + 4)?, is_text(&row.bytes(first + 5)?)),
+    };
     Ok(FileMetadata {
         path: row.text(first)?,
         sha256: row.text(first + 1)?,
-        size: row.revision(first + 2)?,
-        text: is_text(&row.bytes(first + 3)?),
+        size,
+        text,
     })
 }
 

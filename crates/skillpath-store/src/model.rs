@@ -284,13 +284,10 @@ pub struct SkillMetadata {
 impl SkillMetadata {
     /// The metadata of `skill`, as [`crate::Store::current_metadata`] reads it.
     pub fn of(skill: &StoredSkill) -> SkillMetadata {
-        let files = skill.snapshot.files.iter().map(FileMetadata::of).collect();
-        SkillMetadata::with_files(skill, files)
-    }
-
-    /// The metadata of `skill` (its files' aside) with `files`, the metadata of its files.
-    pub(crate) fn with_files(skill: &StoredSkill, files: Vec<FileMetadata>) -> SkillMetadata {
-        let text = &skill.snapshot.skill_md;
+        let SkillMdHead {
+            file: skill_md,
+            frontmatter,
+        } = SkillMdHead::of(&skill.snapshot.skill_md);
         SkillMetadata {
             name: skill.name.clone(),
             description: skill.description.clone(),
@@ -299,14 +296,35 @@ impl SkillMetadata {
             content_hash: skill.content_hash.clone(),
             provenance: skill.provenance.clone(),
             updated_at: skill.updated_at.clone(),
-            skill_md: FileMetadata {
+            skill_md,
+            frontmatter,
+            files: skill.snapshot.files.iter().map(FileMetadata::of).collect(),
+        }
+    }
+}
+
+/// What the store keeps of a revision's `SKILL.md` beside its text, written with the revision,
+/// so that [`crate::Store::current_metadata`] reads neither bodies nor files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SkillMdHead {
+    /// `SKILL.md` as a file: its digest and size.
+    pub(crate) file: FileMetadata,
+    /// The start of the text up to the end of its frontmatter
+    /// ([`skillpath_core::frontmatter::head`]).
+    pub(crate) frontmatter: String,
+}
+
+impl SkillMdHead {
+    /// The head of the `SKILL.md` whose text is `text`.
+    pub(crate) fn of(text: &str) -> SkillMdHead {
+        SkillMdHead {
+            file: FileMetadata {
                 path: "SKILL.md".to_owned(),
                 sha256: sha256_hex(text.as_bytes()),
                 size: text.len() as u64,
                 text: true,
             },
             frontmatter: skillpath_core::frontmatter::head(text).to_owned(),
-            files,
         }
     }
 }

@@ -6,7 +6,10 @@
 
 use crate::content::{Meta, meta};
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Change, FolderStamp, Operation, Provenance, SkillSnapshot, StoredSkill};
+use crate::model::{
+    Change, FileMetadata, FolderStamp, Operation, Provenance, SkillMdHead, SkillSnapshot,
+    StoredSkill,
+};
 use crate::time::now_rfc3339;
 
 /// A write of one skill, as the [`crate::Store`] methods that write make it; a backend runs
@@ -178,6 +181,13 @@ pub(crate) async fn write_revision(
 ) -> StoreResult<StoredSkill> {
     let record = RevisionRecord {
         meta: meta(revision.snapshot)?,
+        head: SkillMdHead::of(&revision.snapshot.skill_md),
+        files: revision
+            .snapshot
+            .files
+            .iter()
+            .map(FileMetadata::of)
+            .collect(),
         created_at: now_rfc3339(),
         content_hash: revision.snapshot.content_hash(),
         provenance: revision.provenance.to_stored()?,
@@ -217,6 +227,12 @@ pub(crate) struct RevisionRecord<'a> {
     pub(crate) revision: &'a NewRevision<'a>,
     /// The frontmatter fields and the body.
     pub(crate) meta: Meta,
+    /// What is kept of `SKILL.md` for listing without reading it.
+    pub(crate) head: SkillMdHead,
+    /// The metadata of each of the snapshot's files, in its order: their digests (the keys of
+    /// their stored bytes), sizes and whether they are text, kept with the revision's files so
+    /// that listing reads no bytes.
+    pub(crate) files: Vec<FileMetadata>,
     /// When it is written (RFC 3339, UTC): the revision's time and the skill's `updated_at`.
     pub(crate) created_at: String,
     pub(crate) content_hash: String,

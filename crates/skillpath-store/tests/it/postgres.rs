@@ -493,3 +493,56 @@ async fn sslmode_and_sslrootcert_encrypt_and_check_the_certificate_as_libpq_does
         assert!(text.contains(expected), "`{parameters}`: {text}");
     }
 }
+
+/// A schema whose revisions were written before their heads were kept (version 4) gets them as
+/// it is migrated, and reads the same metadata as its content says; a revision an older
+/// skillpath writes without them afterwards (the migration is additive) is read from its
+/// content.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
+    let schema = Schema::create().await;
+    let url = schema.url();
+    let before = {
+        let store = PostgresStore::open(&url).await.expect("open");
+        crate::suite::live_skills_and_a_deleted_one(&store).await;
+        store.current_metadata().await.expect("metadata")
+    };
+    let client = connect(&url).await;
+    client
+        .batch_execute(
+            "ALTER TABLE revision_files DROP COLUMN size, DROP COLUMN text;
+             DROP TABLE revision_heads;
+             DELETE FROM skillpath_migrations WHERE version > 4;",
+        )
+        .await
+        .expect("the schema as version 4 made it");
+    let store = PostgresStore::open(&url).await.expect("migrated");
+    let (metadata, _) = crate::suite::metadata_of_the_content(&store).await;
+    assert_eq!(metadata, before);
+    let unfilled: i64 = client
+        .query_one(
+            "SELECT (SELECT count(*) FROM revision_files WHERE size IS NULL OR text IS NULL)
+                + (SELECT count(*) FROM revisions r WHERE NOT EXISTS (SELECT 1 FROM revision_heads h
+                   WHERE h.skill_id = r.skill_id AND h.number = r.number))",
+            &[],
+        )
+        .await
+        .expect("count")
+        .get(0);
+    assert_eq!(unfilled, 0, "every revision has its head");
+    let binary: i64 = client
+        .query_one("SELECT count(*) FROM revision_files WHERE NOT text", &[])
+        .await
+        .expect("count")
+        .get(0);
+    assert!(binary > 0);
+
+    client
+        .batch_execute(
+            "UPDATE revision_files SET size = NULL, text = NULL; DELETE FROM revision_heads;",
+        )
+        .await
+        .expect("revisions as an older skillpath writes them");
+    let (metadata, _) = crate::suite::metadata_of_the_content(&store).await;
+    assert_eq!(metadata, before);
+}

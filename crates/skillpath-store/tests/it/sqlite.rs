@@ -521,3 +521,43 @@ async fn upgrading_a_database_gives_skills_discovered_in_a_project_their_project
         1
     );
 }
+
+/// A database whose revisions were written before their heads were kept (schema version 4)
+/// gets them as it is migrated, and reads the same metadata as its content says; a revision
+/// an older skillpath writes without them afterwards (the migration is additive) is read from
+/// its content.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
+    let dir = tempfile::tempdir().expect("a temp folder");
+    let path = dir.path().join("skills.db");
+    let before = {
+        let store = SqliteStore::open(&path).expect("open");
+        crate::suite::live_skills_and_a_deleted_one(&store).await;
+        store.current_metadata().await.expect("metadata")
+    };
+    let downgrade = "ALTER TABLE revision_files DROP COLUMN size;
+        ALTER TABLE revision_files DROP COLUMN text;
+        DROP TABLE revision_heads;
+        PRAGMA user_version = 4;";
+    rusqlite::Connection::open(&path)
+        .expect("open directly")
+        .execute_batch(downgrade)
+        .expect("the schema as version 4 made it");
+    let store = SqliteStore::open(&path).expect("migrated");
+    let (metadata, _) = crate::suite::metadata_of_the_content(&store).await;
+    assert_eq!(metadata, before);
+    let unfilled = "SELECT (SELECT count(*) FROM revision_files WHERE size IS NULL OR text IS NULL)
+        + (SELECT count(*) FROM revisions r WHERE NOT EXISTS
+            (SELECT 1 FROM revision_heads h WHERE h.skill_id = r.skill_id AND h.number = r.number))";
+    assert_eq!(count(&path, unfilled), 0, "every revision has its head");
+    assert!(count(&path, "SELECT count(*) FROM revision_files WHERE NOT text") > 0);
+
+    rusqlite::Connection::open(&path)
+        .expect("open directly")
+        .execute_batch(
+            "UPDATE revision_files SET size = NULL, text = NULL; DELETE FROM revision_heads;",
+        )
+        .expect("revisions as an older skillpath writes them");
+    let (metadata, _) = crate::suite::metadata_of_the_content(&store).await;
+    assert_eq!(metadata, before);
+}

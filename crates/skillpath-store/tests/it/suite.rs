@@ -3079,7 +3079,7 @@ pub(crate) async fn concurrent_imports_of_one_set_in_opposite_orders_both_succee
 
 /// Three live skills (`alpha` at revision 2, `pdf-forms` with a text and a binary file, `zeta`)
 /// and a deleted one.
-async fn live_skills_and_a_deleted_one(store: &dyn Store) {
+pub(crate) async fn live_skills_and_a_deleted_one(store: &dyn Store) {
     store
         .create(pdf_forms(), Provenance::Api, by("a", "create"))
         .await
@@ -3121,6 +3121,19 @@ pub(crate) async fn current_skills_are_every_live_skill_as_get_reads_it(store: &
     assert_eq!(current[0].revision, 2);
 }
 
+/// The live skills' metadata, checked to be what their content says
+/// ([`SkillMetadata::of`] the current skills), and the current skills.
+pub(crate) async fn metadata_of_the_content(
+    store: &dyn Store,
+) -> (Vec<SkillMetadata>, Vec<StoredSkill>) {
+    let metadata = store.current_metadata().await.expect("metadata");
+    let current = store.current_skills().await.expect("current skills");
+    let expected: Vec<SkillMetadata> = current.iter().map(SkillMetadata::of).collect();
+    assert_eq!(metadata, expected);
+    assert!(!metadata.is_empty());
+    (metadata, current)
+}
+
 /// The metadata of the live skills is what `current_skills` reads but the body and the files'
 /// bytes: each file's digest, size and whether it is text, as they are of its bytes, and the
 /// frontmatter of `SKILL.md` with the digest and size of the whole; and the content of a
@@ -3128,10 +3141,7 @@ pub(crate) async fn current_skills_are_every_live_skill_as_get_reads_it(store: &
 /// asks for when its catalog is one revision behind).
 pub(crate) async fn current_metadata_is_current_skills_without_the_bytes(store: &dyn Store) {
     live_skills_and_a_deleted_one(store).await;
-    let metadata = store.current_metadata().await.expect("metadata");
-    let current = store.current_skills().await.expect("current skills");
-    let expected: Vec<SkillMetadata> = current.iter().map(SkillMetadata::of).collect();
-    assert_eq!(metadata, expected);
+    let (metadata, current) = metadata_of_the_content(store).await;
     let names: Vec<(&str, u64)> = metadata
         .iter()
         .map(|s| (s.name.as_str(), s.revision))

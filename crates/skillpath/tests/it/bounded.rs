@@ -272,3 +272,79 @@ fn serve_raises_its_open_file_limit() {
     );
     assert_ne!(numbers[0], "256", "{open_files}");
 }
+
+/// 100,000 calls spread over 10,000 skills leave the server's memory flat: after a first round
+/// that has called every skill once (catalog, content cache and allocator warm), its RSS grows
+/// by less than 24 MiB over the next nine rounds, with a content cache of 8 MiB that the
+/// skills overflow (each call's content read again, parsed and dropped, or kept by the
+/// cache's bound). Calls go over stdio, pipelined a hundred at a time.
+#[test]
+fn memory_stays_flat_over_100000_calls_spread_over_10000_skills() {
+    const SKILLS: usize = 10_000;
+    const ROUNDS: usize = 10;
+    let work = tempfile::tempdir().expect("tempdir");
+    let tree = work.path().join("skills");
+    // Large enough (about 2 KB each, 20 MB in all) that the cache cannot hold them all.
+    let body = "Follow these steps with care and report what you did.\n".repeat(36);
+    for index in 0..SKILLS {
+        let name = format!("skill-{index:05}");
+        let dir = tree.join(&name);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: Use when testing call {index}.\n---\n# {name}\n\n{body}"),
+        )
+        .expect("write");
+    }
+    let db = work.path().join("store.db");
+    let (code, _, stderr) = crate::support::run_in(
+        work.path(),
+        &[
+            "import",
+            &tree.display().to_string(),
+            "--db",
+            &db.display().to_string(),
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let mut command = std::process::Command::new(crate::support::skillpath_bin());
+    command
+        .args(["serve", "--no-discover", "--content-cache-mb", "8", "--db"])
+        .arg(&db)
+        .env("HOME", work.path());
+    let mut server = crate::mcp_wire::Server::spawn(command);
+    let round = |server: &mut crate::mcp_wire::Server, round: usize| {
+        for batch in 0..SKILLS / 100 {
+            let calls: Vec<serde_json::Value> = (0..100)
+                .map(|i| {
+                    let index = (batch * 100 + i + round * 37) % SKILLS;
+                    json!({"name": "load_skill", "arguments": {"name": format!("skill-{index:05}")}})
+                })
+                .collect();
+            for result in server.pipelined("tools/call", &calls) {
+                let text = result["result"]["content"][0]["text"]
+                    .as_str()
+                    .unwrap_or_default();
+                assert!(text.contains("Follow these steps"), "{result}");
+            }
+        }
+    };
+    round(&mut server, 0);
+    let warm = rss_kib(server.pid()).expect("rss");
+    let mut peak = warm;
+    for number in 1..ROUNDS {
+        round(&mut server, number);
+        peak = peak.max(rss_kib(server.pid()).expect("rss"));
+    }
+    eprintln!(
+        "{} calls over {SKILLS} skills: RSS {} MiB after the first round, at most {} MiB after",
+        SKILLS * ROUNDS,
+        warm / 1024,
+        peak / 1024
+    );
+    assert!(
+        peak < warm + 24 * 1024,
+        "memory grew from {warm} KiB to {peak} KiB over {} calls",
+        SKILLS * ROUNDS
+    );
+}

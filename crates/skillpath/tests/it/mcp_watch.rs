@@ -179,3 +179,137 @@ fn a_list_changed_notification_comes_only_when_that_list_changed() {
         "a description edit: {notes:?}"
     );
 }
+
+/// The names of the tools on the first page of `tools/list`, and whether there are more.
+fn first_page(server: &mut Server) -> (Vec<String>, bool) {
+    let listed = server.request("tools/list", json!({}));
+    let names = listed["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|tool| tool["name"].as_str().expect("name").to_owned())
+        .collect();
+    (names, !listed["nextCursor"].is_null())
+}
+
+/// The names of every tool, page after page.
+fn all_tools(server: &mut Server) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut cursor = Value::Null;
+    loop {
+        let params = if cursor.is_null() {
+            json!({})
+        } else {
+            json!({ "cursor": cursor })
+        };
+        let listed = server.request("tools/list", params);
+        names.extend(
+            listed["tools"]
+                .as_array()
+                .expect("tools")
+                .iter()
+                .map(|tool| tool["name"].as_str().expect("name").to_owned()),
+        );
+        cursor = listed["nextCursor"].clone();
+        if cursor.is_null() {
+            return names;
+        }
+    }
+}
+
+/// `serve` answers from the store as soon as it is open and syncs its folders in the
+/// background: a client that connects at once gets the store's last state, every list it asks
+/// for during the sync is that state or the synced one (a sync is one transaction, never seen
+/// half done), and it hears `tools/list_changed` once the sync changed the store.
+#[test]
+fn serve_answers_from_the_store_first_and_announces_the_folder_sync() {
+    let work = tempfile::tempdir().expect("tempdir");
+    // The store's last state: one skill, from an earlier import.
+    let earlier = work.path().join("earlier");
+    write_skill(
+        &earlier.join("early-bird"),
+        "early-bird",
+        "Use when testing what the store held before.",
+    );
+    let db = work.path().join("store.db");
+    let (code, _, stderr) = crate::support::run_in(
+        work.path(),
+        &[
+            "import",
+            &earlier.display().to_string(),
+            "--db",
+            &db.display().to_string(),
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    // The corpus is large enough (669 skills) for its first sync to take a while.
+    let corpus = crate::support::corpus_dir();
+    let serve = |wait: bool| {
+        let mut command = std::process::Command::new(crate::support::skillpath_bin());
+        command
+            .args([
+                "serve",
+                "--no-discover",
+                "--tools",
+                "per-skill",
+                "--page-size",
+                "1000",
+            ])
+            .arg("--skills")
+            .arg(&corpus)
+            .env("SKILLPATH_DB", &db)
+            .env("HOME", work.path());
+        if wait {
+            Server::spawn(command)
+        } else {
+            Server::spawn_unsynced(command)
+        }
+    };
+    let mut server = serve(false);
+    let before = first_page(&mut server);
+    assert!(
+        !crate::support::first_sync_said(&server.log()),
+        "the first answer came before the sync was done:\n{}",
+        server.log()
+    );
+    assert!(!before.1, "the store's last state is one page: {before:?}");
+    assert!(
+        before.0.iter().any(|name| name == "early-bird"),
+        "{before:?}"
+    );
+    // Each list during the sync is the store's last state or the synced one (its first page).
+    let mut during = Vec::new();
+    while !crate::support::first_sync_said(&server.log()) {
+        during.push(first_page(&mut server));
+    }
+    let mut heard = server.passed_over();
+    if !heard
+        .iter()
+        .any(|m| m["method"] == "notifications/tools/list_changed")
+    {
+        heard.extend(server.notifications_until_list_changed());
+    }
+    let after = first_page(&mut server);
+    let every = all_tools(&mut server);
+    assert!(
+        every.len() > before.0.len() + 500,
+        "the corpus is served after the sync: {} tools",
+        every.len()
+    );
+    assert!(every.iter().any(|name| name == "early-bird"));
+    // What a server started after the sync serves is what this one moved to.
+    let mut synced = serve(true);
+    assert_eq!(all_tools(&mut synced), every);
+    for page in &during {
+        assert!(
+            *page == before || *page == after,
+            "a list during the sync is the state before or after it: {} tools",
+            page.0.len()
+        );
+    }
+    let old = during.iter().filter(|page| **page == before).count();
+    eprintln!(
+        "answer-first: {old} of {} lists during the sync showed the store's last state",
+        during.len()
+    );
+}

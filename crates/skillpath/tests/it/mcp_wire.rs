@@ -21,6 +21,8 @@ pub(crate) struct Server {
     next_id: u64,
     /// Everything the server wrote to stderr so far.
     log: Arc<Mutex<String>>,
+    /// What came before the responses [`Server::call`] waited for.
+    passed_over: Vec<Value>,
 }
 
 impl Server {
@@ -48,9 +50,19 @@ impl Server {
         Server::spawn(command)
     }
 
-    /// Starts `command` (a `skillpath serve` over stdio, as the test set it up) and
-    /// initializes a session.
-    pub(crate) fn spawn(mut command: Command) -> Server {
+    /// Starts `command` (a `skillpath serve` over stdio, as the test set it up), waits for its
+    /// first folder sync, and initializes a session.
+    pub(crate) fn spawn(command: Command) -> Server {
+        let mut server = Server::launch(command);
+        // The server answers before its folders are synced; tests start from the synced state
+        // (one that tests the state before uses [`Server::spawn_unsynced`]).
+        server.wait_for_first_sync();
+        server.initialize();
+        server
+    }
+
+    /// Starts `command`, with readers of its stdout and stderr.
+    fn launch(mut command: Command) -> Server {
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -80,24 +92,47 @@ impl Server {
                 }
             }
         });
-        let mut server = Server {
+        Server {
             instructions: String::new(),
             child,
             input: Some(input),
             messages,
             next_id: 1,
             log,
-        };
-        let initialized = server.request(
+            passed_over: Vec::new(),
+        }
+    }
+
+    /// Starts `command` like [`Server::spawn`], without waiting for the first folder sync.
+    pub(crate) fn spawn_unsynced(command: Command) -> Server {
+        let mut server = Server::launch(command);
+        server.initialize();
+        server
+    }
+
+    /// Waits (up to 60 s, or until the server exits) for its stderr to say that the first
+    /// folder sync is done.
+    fn wait_for_first_sync(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !crate::support::first_sync_said(&self.log())
+            && Instant::now() < deadline
+            && matches!(self.child.try_wait(), Ok(None))
+        {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// The `initialize` handshake.
+    fn initialize(&mut self) {
+        let initialized = self.request(
             "initialize",
             json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "wire-test", "version": "1"}}),
         );
-        server.instructions = initialized["instructions"]
+        self.instructions = initialized["instructions"]
             .as_str()
             .unwrap_or_default()
             .to_owned();
-        server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        server
+        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     }
 
     /// Starts `skillpath serve` on `skills` (one tool per skill).
@@ -165,8 +200,8 @@ impl Server {
         (code, self.log())
     }
 
-    /// Sends a request and waits for its response (notifications before it are dropped);
-    /// the whole response, with `result` or `error`.
+    /// Sends a request and waits for its response (notifications before it are set aside,
+    /// [`Server::passed_over`]); the whole response, with `result` or `error`.
     pub(crate) fn call(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
@@ -179,7 +214,49 @@ impl Server {
             if message["id"] == id {
                 return message;
             }
+            self.passed_over.push(message);
         }
+    }
+
+    /// Sends one request of `method` per element of `params` at once, then waits for every
+    /// response; the responses in the order of `params` (notifications are set aside).
+    pub(crate) fn pipelined(&mut self, method: &str, params: &[Value]) -> Vec<Value> {
+        let first = self.next_id;
+        let lines: Vec<String> = params
+            .iter()
+            .enumerate()
+            .map(|(offset, params)| {
+                json!({"jsonrpc": "2.0", "id": first + offset as u64, "method": method, "params": params})
+                    .to_string()
+            })
+            .collect();
+        self.next_id += params.len() as u64;
+        self.send_line(&lines.join("\n"));
+        let mut responses: Vec<Option<Value>> = vec![None; params.len()];
+        let mut pending = params.len();
+        while pending > 0 {
+            let message = self
+                .messages
+                .recv_timeout(Duration::from_secs(60))
+                .expect("a response");
+            let slot = message["id"]
+                .as_u64()
+                .and_then(|id| id.checked_sub(first))
+                .and_then(|offset| responses.get_mut(usize::try_from(offset).ok()?));
+            match slot {
+                Some(slot) if slot.is_none() => {
+                    *slot = Some(message);
+                    pending -= 1;
+                }
+                _ => self.passed_over.push(message),
+            }
+        }
+        responses.into_iter().flatten().collect()
+    }
+
+    /// The notifications [`Server::call`] passed over since this was last asked.
+    pub(crate) fn passed_over(&mut self) -> Vec<Value> {
+        std::mem::take(&mut self.passed_over)
     }
 
     /// The instructions the server sent at initialization.

@@ -373,3 +373,65 @@ fn replicas_on_one_postgres_schema_announce_each_others_changes() {
     }
     drop(a);
 }
+
+/// Two replicas on one schema, each with the content of the skills it served cached by
+/// revision: once a skill changes through the other replica (its folder sync), this one serves
+/// the new revision through every way of reading it, never the one it cached.
+#[test]
+fn a_skill_changed_through_another_replica_is_never_served_from_a_stale_cache() {
+    let schema = Schema::create("stale_cache");
+    let url = schema.url();
+    let work = tempfile::tempdir().expect("tempdir");
+    let folder = work.path().join("b-skills");
+    let old = "Use when testing a cached skill.";
+    let new = "Use when testing a cached skill, changed through the other replica.";
+    // The description in the body too, which is what a call renders.
+    let write = |description: &str| {
+        let skill = folder.join("cached");
+        std::fs::create_dir_all(&skill).expect("mkdir");
+        std::fs::write(
+            skill.join("SKILL.md"),
+            format!(
+                "---\nname: cached\ndescription: {description}\n---\n# Cached\n\n{description}\n"
+            ),
+        )
+        .expect("write");
+    };
+    write(old);
+    let replica = |skills: Option<&Path>| {
+        let mut command = Command::new(skillpath_bin());
+        command
+            .args([
+                "serve",
+                "--no-discover",
+                "--tools",
+                "per-skill",
+                "--db",
+                &url,
+            ])
+            .env("HOME", work.path());
+        if let Some(skills) = skills {
+            command.arg("--skills").arg(skills);
+        }
+        crate::mcp_wire::Server::spawn(command)
+    };
+    let b = replica(Some(&folder));
+    let mut a = replica(None);
+    // Read twice: the second time from the cache.
+    for _ in 0..2 {
+        for text in crate::shared_sqlite::reads(&mut a, "cached") {
+            assert!(text.contains(old) && !text.contains(new), "{text}");
+        }
+    }
+    let changed = Instant::now();
+    write(new);
+    let latency = a.wait_for_list_changed(changed);
+    assert!(latency < DEADLINE * 3, "list_changed after {latency:?}");
+    for text in crate::shared_sqlite::reads(&mut a, "cached") {
+        assert!(text.contains(new), "served a stale revision: {text}");
+    }
+    for server in [a, b] {
+        let (_, log) = server.finish();
+        assert!(!log.contains("failed"), "{log}");
+    }
+}

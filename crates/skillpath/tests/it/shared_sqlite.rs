@@ -208,6 +208,32 @@ fn two_servers_watching_one_folder_import_each_change_once() {
     }
 }
 
+/// The texts of every way of reading the skill `name` (its tool, `load_skill`, its `SKILL.md`
+/// resource, its prompt).
+pub(crate) fn reads(server: &mut Server, name: &str) -> Vec<String> {
+    let text = |result: &serde_json::Value, pointer: &str| {
+        result
+            .pointer(pointer)
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let tool = server.request("tools/call", json!({"name": name, "arguments": {}}));
+    let loaded = server.request(
+        "tools/call",
+        json!({"name": "load_skill", "arguments": {"name": name}}),
+    );
+    let uri = format!("skill://{name}/SKILL.md");
+    let resource = server.request("resources/read", json!({ "uri": uri }));
+    let prompt = server.request("prompts/get", json!({"name": name, "arguments": {}}));
+    vec![
+        text(&tool, "/content/0/text"),
+        text(&loaded, "/content/0/text"),
+        text(&resource, "/contents/0/text"),
+        text(&prompt, "/messages/0/content/text"),
+    ]
+}
+
 /// A server keeps the content of the skills it served in a cache keyed by revision: once
 /// another process changes a skill the server has cached, it serves the new revision, through
 /// every way of reading it (its tool, `load_skill`, its `SKILL.md` resource, its prompt).
@@ -233,31 +259,9 @@ fn a_skill_changed_by_another_process_is_never_served_from_a_stale_cache() {
     assert_eq!(code, 0, "{stderr}");
     hears(&mut server, imported, "cached", true, "import");
 
-    let reads = |server: &mut Server| -> Vec<String> {
-        let text = |result: &serde_json::Value, pointer: &str| {
-            result
-                .pointer(pointer)
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or_default()
-                .to_owned()
-        };
-        let tool = server.request("tools/call", json!({"name": "cached", "arguments": {}}));
-        let loaded = server.request(
-            "tools/call",
-            json!({"name": "load_skill", "arguments": {"name": "cached"}}),
-        );
-        let resource = server.request("resources/read", json!({"uri": "skill://cached/SKILL.md"}));
-        let prompt = server.request("prompts/get", json!({"name": "cached", "arguments": {}}));
-        vec![
-            text(&tool, "/content/0/text"),
-            text(&loaded, "/content/0/text"),
-            text(&resource, "/contents/0/text"),
-            text(&prompt, "/messages/0/content/text"),
-        ]
-    };
     // Read twice: the second time from the cache.
     for _ in 0..2 {
-        for text in reads(&mut server) {
+        for text in reads(&mut server, "cached") {
             assert!(text.contains(old) && !text.contains(new), "{text}");
         }
     }
@@ -267,7 +271,7 @@ fn a_skill_changed_by_another_process_is_never_served_from_a_stale_cache() {
     let (code, _, stderr) = skillpath(work.path(), &["import", "more"]);
     assert_eq!(code, 0, "{stderr}");
     hears(&mut server, changed, "cached", true, "the change");
-    for text in reads(&mut server) {
+    for text in reads(&mut server, "cached") {
         assert!(text.contains(new), "served a stale revision: {text}");
     }
     let (_, log) = server.finish();

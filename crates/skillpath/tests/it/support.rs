@@ -87,6 +87,12 @@ pub(crate) fn run_in(work: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Whether a `serve`'s stderr says its first folder sync is done (or failed): from then on it
+/// serves the synced state, and a session opened after it hears no `list_changed` for it.
+pub(crate) fn first_sync_said(log: &str) -> bool {
+    log.contains("skill folders synced:") || log.contains("syncing the skill folders failed")
+}
+
 /// `skillpath serve --http` on a free loopback port, with its store in a work folder; killed
 /// when dropped.
 pub(crate) struct HttpServer {
@@ -118,16 +124,22 @@ impl HttpServer {
         let stderr = child.stderr.take().expect("stderr");
         let mut lines = BufReader::new(stderr).lines();
         let log = Arc::new(Mutex::new(String::new()));
-        let address = loop {
+        // The server answers before its folders are synced; tests start from the synced
+        // state (the one that tests the state before asks for it), so wait for both lines.
+        let mut address = None;
+        while address.is_none()
+            || !first_sync_said(&log.lock().map(|l| l.clone()).unwrap_or_default())
+        {
             let line = lines
                 .next()
-                .expect("the server says where it listens")
+                .expect("the server says where it listens and that its folders are synced")
                 .expect("utf-8");
             append(&log, &line);
             if let Some(url) = line.split("serving MCP on http://").nth(1) {
-                break url.trim_end_matches("/mcp").to_owned();
+                address = Some(url.trim_end_matches("/mcp").to_owned());
             }
-        };
+        }
+        let address = address.unwrap_or_default();
         let rest = Arc::clone(&log);
         std::thread::spawn(move || {
             for line in lines.map_while(Result::ok) {

@@ -45,7 +45,19 @@ async def scenario(binary: str, examples: str, work: str) -> None:
         async with ClientSession(read, write, message_handler=on_message) as session:
             await session.initialize()
 
+            # The server answers from its store at once and syncs the folder in the background:
+            # a client that listed before the sync was done hears `tools/list_changed` and lists
+            # again.
+            expected_tools = ["add-caching", "add_ci_workflow", "write-release-notes"]
             tools = (await session.list_tools()).tools
+            if not all(name in [tool.name for tool in tools] for name in expected_tools):
+                for _ in range(300):
+                    if any("ToolListChanged" in n for n in notifications):
+                        break
+                    await asyncio.sleep(0.1)
+                assert any("ToolListChanged" in n for n in notifications), notifications
+                notifications.clear()
+                tools = (await session.list_tools()).tools
             names = [tool.name for tool in tools]
             for expected in ["add-caching", "add_ci_workflow", "write-release-notes", "create_skill", "load_skill", "search_skills"]:
                 assert expected in names, f"{expected} not in {names}"
@@ -228,12 +240,15 @@ async def over_http(binary: str, work: str) -> None:
         env={"PATH": os.environ.get("PATH", ""), "HOME": work},
     )
     try:
-        url = None
-        while url is None:
+        # The server listens before its folders are synced: this scenario starts once both
+        # are done, so that the notifications it counts are those of its own changes.
+        url, synced = None, False
+        while url is None or not synced:
             line = (await asyncio.wait_for(process.stderr.readline(), 30)).decode()
-            assert line, "the server exited before it listened"
+            assert line, "the server exited before it listened and synced"
             if "serving MCP on " in line:
                 url = line.split("serving MCP on ", 1)[1].strip()
+            synced = synced or "skill folders synced:" in line
         notifications: list[str] = []
 
         async def on_message(message) -> None:

@@ -2,10 +2,11 @@
 //! store is opened, so two processes opening a new database at once do not both run one.
 
 use deadpool_postgres::Transaction;
+use futures_util::TryStreamExt as _;
 
 use super::PostgresStore;
 use crate::error::{StoreError, StoreResult};
-use crate::model::Provenance;
+use crate::model::{Provenance, SkillMdHead, is_text};
 use crate::schema::{self, Migration};
 use crate::time::now_rfc3339;
 
@@ -115,11 +116,34 @@ const MIGRATIONS: &[Migration] = &[
                    OR (o.deleted = s.deleted AND length(o.project) > length(s.project))))
     $$;",
     },
+    // What listing skills needs, kept so that it reads no body and no file's bytes: each
+    // revision file's size and whether it is text, and each revision's `SKILL.md` head (its
+    // frontmatter, digest and size). Filled in for the revisions already stored as it runs
+    // ([`record_heads`]). Additive: an older skillpath writes revisions without them, which
+    // are read the old way.
+    Migration {
+        additive: true,
+        sql: "ALTER TABLE revision_files ADD COLUMN size BIGINT;
+    ALTER TABLE revision_files ADD COLUMN text BOOLEAN;
+    CREATE TABLE revision_heads (
+        skill_id BIGINT NOT NULL,
+        number BIGINT NOT NULL,
+        frontmatter TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        size BIGINT NOT NULL,
+        PRIMARY KEY (skill_id, number),
+        FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
+    );",
+    },
 ];
 
 /// The version whose migration gave skills their project; skills discovered in a project
 /// before it are given theirs as it runs ([`assign_projects`]).
 const PROJECTS_SINCE: usize = 4;
+
+/// The version whose migration kept what listing needs beside each revision; the revisions
+/// stored before it are given theirs as it runs ([`record_heads`]).
+const HEADS_SINCE: usize = 5;
 
 /// The advisory lock key that serializes migrations (any fixed number; this one spells
 /// `skillpat` in ASCII).
@@ -164,6 +188,9 @@ impl PostgresStore {
             transaction.batch_execute(migration.sql).await?;
             if index + 1 == PROJECTS_SINCE {
                 assign_projects(&transaction).await?;
+            }
+            if index + 1 == HEADS_SINCE {
+                record_heads(&transaction).await?;
             }
             let to_number = |value: usize| {
                 i32::try_from(value).map_err(|_| StoreError::database("too many migrations"))
@@ -211,5 +238,56 @@ async fn assign_projects(transaction: &Transaction<'_>) -> StoreResult<()> {
                 .await?;
         }
     }
+    Ok(())
+}
+
+/// Gives every stored revision what [`HEADS_SINCE`]'s migration keeps beside it: its files'
+/// sizes and text flags (each blob read once; only the digests of those that are not text are
+/// kept) and the head of its `SKILL.md`.
+async fn record_heads(transaction: &Transaction<'_>) -> StoreResult<()> {
+    let mut binary: Vec<String> = Vec::new();
+    let blobs = transaction
+        .query_raw(
+            "SELECT sha256, bytes FROM blobs",
+            std::iter::empty::<&str>(),
+        )
+        .await?;
+    let mut blobs = std::pin::pin!(blobs);
+    while let Some(row) = blobs.try_next().await? {
+        if !is_text(row.try_get::<_, &[u8]>(1)?) {
+            binary.push(row.try_get(0)?);
+        }
+    }
+    transaction
+        .execute(
+            "UPDATE revision_files f SET size = b.size, text = NOT (f.sha256 = ANY ($1))
+             FROM blobs b WHERE b.sha256 = f.sha256",
+            &[&binary],
+        )
+        .await?;
+    let revisions = transaction
+        .query_raw(
+            "SELECT skill_id, number, skill_md FROM revisions",
+            std::iter::empty::<&str>(),
+        )
+        .await?;
+    let mut revisions = std::pin::pin!(revisions);
+    let (mut ids, mut numbers, mut heads, mut digests, mut sizes) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    while let Some(row) = revisions.try_next().await? {
+        let head = SkillMdHead::of(row.try_get(2)?);
+        ids.push(row.try_get::<_, i64>(0)?);
+        numbers.push(row.try_get::<_, i64>(1)?);
+        sizes.push(i64::try_from(head.file.size).unwrap_or(i64::MAX));
+        digests.push(head.file.sha256);
+        heads.push(head.frontmatter);
+    }
+    transaction
+        .execute(
+            "INSERT INTO revision_heads (skill_id, number, frontmatter, sha256, size)
+             SELECT * FROM unnest($1::BIGINT[], $2::BIGINT[], $3::TEXT[], $4::TEXT[], $5::BIGINT[])",
+            &[&ids, &numbers, &heads, &digests, &sizes],
+        )
+        .await?;
     Ok(())
 }

@@ -65,16 +65,27 @@ use sql::{
 };
 use transaction::PostgresWrite;
 
-/// `ts_rank` weights, in PostgreSQL's order {D, C, B, A}: body 0.1, description 0.5, name 1.0,
-/// the same proportions as SQLite's column weights 1, 5, 10.
 /// Every live skill's row at its current revision, in name order, in the columns of
-/// [`columns::current_skill`] and [`columns::current_metadata`].
+/// [`columns::current_skill`].
 const CURRENT_SKILLS: &str =
     "SELECT s.id, s.name, s.revision, s.provenance, r.created_at, r.description,
             r.tool_name, r.content_hash, r.skill_md
      FROM visible_skills($1) s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
      WHERE NOT s.deleted ORDER BY s.name";
 
+/// Every live skill's metadata, in name order, in the columns of
+/// [`columns::current_metadata`]: the skill's row and the head of its `SKILL.md`; the
+/// revision's text is read only where it has no head.
+const CURRENT_METADATA: &str =
+    "SELECT s.id, s.name, s.revision, s.provenance, s.updated_at, s.description,
+            s.tool_name, s.content_hash, h.frontmatter, h.sha256, h.size, r.skill_md
+     FROM visible_skills($1) s
+     LEFT JOIN revision_heads h ON h.skill_id = s.id AND h.number = s.revision
+     LEFT JOIN revisions r ON h.skill_id IS NULL AND r.skill_id = s.id AND r.number = s.revision
+     WHERE NOT s.deleted ORDER BY s.name";
+
+/// `ts_rank` weights, in PostgreSQL's order {D, C, B, A}: body 0.1, description 0.5, name 1.0,
+/// the same proportions as SQLite's column weights 1, 5, 10.
 const RANK_WEIGHTS: &str = "{0.1, 0.1, 0.5, 1.0}";
 
 /// `ts_rank` normalization 2: the rank divided by the document's length, so a short skill
@@ -527,9 +538,12 @@ impl Store for PostgresStore {
             let mut files: HashMap<i64, Vec<FileMetadata>> = HashMap::new();
             for row in cached_query(
                 transaction,
-                "SELECT f.skill_id, f.path, b.sha256, b.size, b.bytes FROM visible_skills($1) s
+                // A blob is read only for a file written without its size and text flag (by
+                // an older skillpath).
+                "SELECT f.skill_id, f.path, f.sha256, f.size, f.text, b.size, b.bytes
+                 FROM visible_skills($1) s
                  JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
-                 JOIN blobs b ON b.sha256 = f.sha256
+                 LEFT JOIN blobs b ON f.text IS NULL AND b.sha256 = f.sha256
                  WHERE NOT s.deleted ORDER BY f.skill_id, f.path COLLATE \"C\"",
                 &[&self.projects],
             )
@@ -538,7 +552,7 @@ impl Store for PostgresStore {
                 let file = columns::file_metadata(&row, 1)?;
                 files.entry(row.try_get(0)?).or_default().push(file);
             }
-            cached_query(transaction, CURRENT_SKILLS, &[&self.projects])
+            cached_query(transaction, CURRENT_METADATA, &[&self.projects])
                 .await?
                 .iter()
                 .map(|row| {

@@ -32,6 +32,10 @@ impl Columns for PgRow {
         Ok(self.try_get(index)?)
     }
 
+    fn optional_flag(&self, index: usize) -> StoreResult<Option<bool>> {
+        Ok(self.try_get(index)?)
+    }
+
     fn bytes(&self, index: usize) -> StoreResult<Vec<u8>> {
         Ok(self.try_get(index)?)
     }

@@ -7,7 +7,7 @@ use deadpool_postgres::Transaction;
 use super::reads;
 use super::sql::{cached_execute, cached_query_opt, number};
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Provenance, StoredSkill};
+use crate::model::{FileMetadata, Provenance, StoredSkill};
 use crate::writes::{RevisionRecord, SkillRow, StampRecord, WriteTransaction};
 
 /// A write transaction as the rules of [`crate::writes`] and [`crate::import`] drive it, on
@@ -71,21 +71,25 @@ impl WriteTransaction for PostgresWrite<'_> {
             ],
         )
         .await?;
-        for file in &revision.snapshot.files {
-            let sha = file.sha256();
-            let size = i64::try_from(file.bytes.len()).map_err(|_| {
-                StoreError::InvalidSkill(format!("the file `{}` is too large", file.path))
-            })?;
+        let head = &record.head;
+        cached_execute(
+            transaction,
+            "INSERT INTO revision_heads (skill_id, number, frontmatter, sha256, size) VALUES ($1, $2, $3, $4, $5)",
+            &[&id, &n, &head.frontmatter, &head.file.sha256, &size_of(&head.file)?],
+        )
+        .await?;
+        for (file, metadata) in revision.snapshot.files.iter().zip(&record.files) {
+            let (sha, size) = (&metadata.sha256, size_of(metadata)?);
             cached_execute(
                 transaction,
                 "INSERT INTO blobs (sha256, size, bytes) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING",
-                &[&sha, &size, &file.bytes],
+                &[sha, &size, &file.bytes],
             )
             .await?;
             cached_execute(
                 transaction,
-                "INSERT INTO revision_files (skill_id, number, path, sha256) VALUES ($1, $2, $3, $4)",
-                &[&id, &n, &file.path, &sha],
+                "INSERT INTO revision_files (skill_id, number, path, sha256, size, text) VALUES ($1, $2, $3, $4, $5, $6)",
+                &[&id, &n, &file.path, sha, &size, &metadata.text],
             )
             .await?;
         }
@@ -123,4 +127,10 @@ impl WriteTransaction for PostgresWrite<'_> {
         .await?;
         Ok(())
     }
+}
+
+/// A file's size as PostgreSQL's `BIGINT`.
+fn size_of(file: &FileMetadata) -> StoreResult<i64> {
+    i64::try_from(file.size)
+        .map_err(|_| StoreError::InvalidSkill(format!("the file `{}` is too large", file.path)))
 }

@@ -4,7 +4,7 @@
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
 use crate::error::{StoreError, StoreResult};
-use crate::model::Provenance;
+use crate::model::{Provenance, SkillMdHead, is_text};
 use crate::schema::{self, Migration};
 
 /// The schema, one entry per version; `PRAGMA user_version` says how many have run, and
@@ -104,11 +104,34 @@ const MIGRATIONS: &[Migration] = &[
     DROP TABLE skills;
     ALTER TABLE skills_by_project RENAME TO skills;",
     },
+    // What listing skills needs, kept so that it reads no body and no file's bytes: each
+    // revision file's size and whether it is text, and each revision's `SKILL.md` head (its
+    // frontmatter, digest and size). Filled in for the revisions already stored as it runs
+    // ([`record_heads`]). Additive: an older skillpath writes revisions without them, which
+    // are read the old way.
+    Migration {
+        additive: true,
+        sql: "ALTER TABLE revision_files ADD COLUMN size INTEGER;
+    ALTER TABLE revision_files ADD COLUMN text INTEGER;
+    CREATE TABLE revision_heads (
+        skill_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        frontmatter TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        PRIMARY KEY (skill_id, number),
+        FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
+    );",
+    },
 ];
 
 /// The version whose migration gave skills their project; skills discovered in a project
 /// before it are given theirs as it runs ([`assign_projects`]).
 const PROJECTS_SINCE: usize = 4;
+
+/// The version whose migration kept what listing needs beside each revision; the revisions
+/// stored before it are given theirs as it runs ([`record_heads`]).
+const HEADS_SINCE: usize = 5;
 
 /// What a connection sees of the skills: `visible_skills`, the skills every project shares
 /// and those of the store's [`ProjectView`](crate::scopes::ProjectView) (`visible_projects`),
@@ -162,6 +185,9 @@ fn run_migrations(connection: &mut Connection, known: usize) -> StoreResult<()> 
         if version + 1 == PROJECTS_SINCE {
             assign_projects(&transaction)?;
         }
+        if version + 1 == HEADS_SINCE {
+            record_heads(&transaction)?;
+        }
         let broken: Option<String> = transaction
             .query_row("SELECT \"table\" FROM pragma_foreign_key_check", [], |r| {
                 r.get(0)
@@ -199,6 +225,48 @@ fn assign_projects(transaction: &Transaction<'_>) -> StoreResult<()> {
                 params![id, project],
             )?;
         }
+    }
+    Ok(())
+}
+
+/// Gives every stored revision what [`HEADS_SINCE`]'s migration keeps beside it: its files'
+/// sizes and text flags (one blob read at a time) and the head of its `SKILL.md`.
+fn record_heads(transaction: &Transaction<'_>) -> StoreResult<()> {
+    // Read first, then written: rows are not changed under a statement that reads them.
+    let files: Vec<(i64, i64, bool)> = transaction
+        .prepare(
+            "SELECT f.rowid, b.size, b.bytes FROM revision_files f JOIN blobs b ON b.sha256 = f.sha256",
+        )?
+        .query_map([], |row| {
+            Ok((row.get(0)?, row.get(1)?, is_text(row.get_ref(2)?.as_bytes()?)))
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut mark =
+        transaction.prepare("UPDATE revision_files SET size = ?2, text = ?3 WHERE rowid = ?1")?;
+    for (rowid, size, text) in files {
+        mark.execute(params![rowid, size, text])?;
+    }
+    let heads: Vec<(i64, i64, SkillMdHead)> = transaction
+        .prepare("SELECT skill_id, number, skill_md FROM revisions")?
+        .query_map([], |row| {
+            Ok((
+                row.get(0)?,
+                row.get(1)?,
+                SkillMdHead::of(row.get_ref(2)?.as_str()?),
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut insert = transaction.prepare(
+        "INSERT INTO revision_heads (skill_id, number, frontmatter, sha256, size) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for (skill_id, number, head) in heads {
+        insert.execute(params![
+            skill_id,
+            number,
+            head.frontmatter,
+            head.file.sha256,
+            head.file.size as i64
+        ])?;
     }
     Ok(())
 }

@@ -38,44 +38,66 @@ use transaction::SqliteWrite;
 const SEARCH_WEIGHTS: (f64, f64, f64) = (10.0, 5.0, 1.0);
 
 /// Every live skill at its current revision, in name order, in one read transaction (the skills
-/// and their files from one moment): each file's `file_columns` read by `file` (from column 1),
-/// then each skill's row (the columns of [`columns::current_skill`]) read by `skill` with its
-/// files.
+/// and their files from one moment): each file read by `file` from a row of `files` (the skill's
+/// id, then the file's columns from column 1), then each skill read by `skill` from a row of
+/// `skills` (its id first) with its files.
 fn current<F, S>(
     connection: &mut Connection,
-    file_columns: &str,
+    files: &str,
     file: impl Fn(&rusqlite::Row<'_>, usize) -> StoreResult<F>,
+    skills: &str,
     skill: impl Fn(&rusqlite::Row<'_>, Vec<F>) -> StoreResult<S>,
 ) -> StoreResult<Vec<S>> {
     let transaction = connection.transaction()?;
-    let mut files: HashMap<i64, Vec<F>> = HashMap::new();
+    let mut by_skill: HashMap<i64, Vec<F>> = HashMap::new();
     {
-        let mut statement = transaction.prepare(&format!(
-            "SELECT f.skill_id, {file_columns} FROM visible_skills s
-             JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
-             JOIN blobs b ON b.sha256 = f.sha256
-             WHERE NOT s.deleted ORDER BY f.skill_id, f.path"
-        ))?;
+        let mut statement = transaction.prepare_cached(files)?;
         let mut rows = statement.query([])?;
         while let Some(r) = rows.next()? {
             let read = file(r, 1)?;
-            files.entry(r.get(0)?).or_default().push(read);
+            by_skill.entry(r.get(0)?).or_default().push(read);
         }
     }
-    let mut statement = transaction.prepare(
-        "SELECT s.id, s.name, s.revision, s.provenance, r.created_at, r.description,
-                r.tool_name, r.content_hash, r.skill_md
-         FROM visible_skills s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
-         WHERE NOT s.deleted ORDER BY s.name",
-    )?;
+    let mut statement = transaction.prepare_cached(skills)?;
     let mut rows = statement.query([])?;
-    let mut skills = Vec::new();
+    let mut read = Vec::new();
     while let Some(r) = rows.next()? {
         let id: i64 = r.get(0)?;
-        skills.push(skill(r, files.remove(&id).unwrap_or_default())?);
+        read.push(skill(r, by_skill.remove(&id).unwrap_or_default())?);
     }
-    Ok(skills)
+    Ok(read)
 }
+
+/// The files of every live skill's current revision with their bytes, for
+/// [`columns::file`].
+const CURRENT_FILES: &str = "SELECT f.skill_id, f.path, b.bytes FROM visible_skills s
+     JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
+     JOIN blobs b ON b.sha256 = f.sha256
+     WHERE NOT s.deleted ORDER BY f.skill_id, f.path";
+
+/// Every live skill at its current revision, for [`columns::current_skill`].
+const CURRENT_SKILLS: &str = "SELECT s.id, s.name, s.revision, s.provenance, r.created_at,
+        r.description, r.tool_name, r.content_hash, r.skill_md
+     FROM visible_skills s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
+     WHERE NOT s.deleted ORDER BY s.name";
+
+/// The files of every live skill's current revision without their bytes, for
+/// [`columns::file_metadata`]: a blob is read only for a file written without its size and
+/// text flag (by an older skillpath).
+const CURRENT_FILE_METADATA: &str = "SELECT f.skill_id, f.path, f.sha256, f.size, f.text,
+        b.size, b.bytes FROM visible_skills s
+     JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
+     LEFT JOIN blobs b ON f.text IS NULL AND b.sha256 = f.sha256
+     WHERE NOT s.deleted ORDER BY f.skill_id, f.path";
+
+/// Every live skill's metadata, for [`columns::current_metadata`]: the skill's row and the
+/// head of its `SKILL.md`; the revision's text is read only where it has no head.
+const CURRENT_METADATA: &str = "SELECT s.id, s.name, s.revision, s.provenance, s.updated_at,
+        s.description, s.tool_name, s.content_hash, h.frontmatter, h.sha256, h.size, r.skill_md
+     FROM visible_skills s
+     LEFT JOIN revision_heads h ON h.skill_id = s.id AND h.number = s.revision
+     LEFT JOIN revisions r ON h.skill_id IS NULL AND r.skill_id = s.id AND r.number = s.revision
+     WHERE NOT s.deleted ORDER BY s.name";
 
 /// A store in one SQLite database file.
 #[derive(Clone)]
@@ -259,8 +281,9 @@ impl Store for SqliteStore {
         self.with(|connection| {
             current(
                 connection,
-                "f.path, b.bytes",
+                CURRENT_FILES,
                 |row, first| columns::file(row, first),
+                CURRENT_SKILLS,
                 |row, files| columns::current_skill(row, files),
             )
         })
@@ -271,8 +294,9 @@ impl Store for SqliteStore {
         self.with(|connection| {
             current(
                 connection,
-                "f.path, b.sha256, b.size, b.bytes",
+                CURRENT_FILE_METADATA,
                 |row, first| columns::file_metadata(row, first),
+                CURRENT_METADATA,
                 |row, files| columns::current_metadata(row, files),
             )
         })

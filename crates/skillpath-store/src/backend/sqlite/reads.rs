@@ -29,6 +29,10 @@ impl Columns for rusqlite::Row<'_> {
         Ok(self.get(index)?)
     }
 
+    fn optional_flag(&self, index: usize) -> StoreResult<Option<bool>> {
+        Ok(self.get(index)?)
+    }
+
     fn bytes(&self, index: usize) -> StoreResult<Vec<u8>> {
         Ok(self.get(index)?)
     }

@@ -98,16 +98,22 @@ impl WriteTransaction for SqliteWrite<'_> {
             content_hash,
             revision.snapshot.skill_md
         ])?;
+        let head = &record.head;
+        transaction
+            .prepare_cached(
+                "INSERT INTO revision_heads (skill_id, number, frontmatter, sha256, size) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![id, number, head.frontmatter, head.file.sha256, head.file.size as i64])?;
         let mut blob = transaction.prepare_cached(
             "INSERT OR IGNORE INTO blobs (sha256, size, bytes) VALUES (?1, ?2, ?3)",
         )?;
         let mut file_row = transaction.prepare_cached(
-            "INSERT INTO revision_files (skill_id, number, path, sha256) VALUES (?1, ?2, ?3, ?4)",
+            "INSERT INTO revision_files (skill_id, number, path, sha256, size, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?;
-        for file in &revision.snapshot.files {
-            let sha = file.sha256();
-            blob.execute(params![sha, file.bytes.len() as i64, file.bytes])?;
-            file_row.execute(params![id, number, file.path, sha])?;
+        for (file, metadata) in revision.snapshot.files.iter().zip(&record.files) {
+            let (sha, size) = (&metadata.sha256, metadata.size as i64);
+            blob.execute(params![sha, size, file.bytes])?;
+            file_row.execute(params![id, number, file.path, sha, size, metadata.text])?;
         }
         transaction.prepare_cached(
             "UPDATE skills SET description = ?2, tool_name = ?3, revision = ?4, deleted = ?5, content_hash = ?6, provenance = ?7, updated_at = ?8 WHERE id = ?1",

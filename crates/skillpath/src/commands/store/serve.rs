@@ -54,58 +54,11 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
     let result: Result<(), Box<dyn std::error::Error + Send + Sync>> = runtime.block_on(async {
         let store: Arc<dyn skillpath_store::Store> = Arc::from(location::open(args.db.db.as_deref(), &view).await?);
         let sync = Arc::new(FolderSync::new(sources, Arc::clone(&store)));
-        // The server starts whatever the folders hold: a folder that cannot be loaded is
-        // skipped and named, and a sync that fails (the store refused the import) is said
-        // and retried by the watcher, while the server answers from the store.
-        let report = match sync.sync().await {
-            Ok(report) => Some(report),
-            Err(error) => {
-                tracing::warn!("syncing the skill folders failed: {error}");
-                None
-            }
-        };
-        if let Some(report) = &report {
-            for problem in &report.problems {
-                tracing::info!("{problem}");
-            }
-            for shadowed in &report.import.shadowed {
-                tracing::warn!("shadowed: {shadowed}");
-            }
-            for news in sync.news(report) {
-                tracing::info!("{news}");
-            }
-            tracing::info!(
-                "skill folders synced: {} created, {} updated, {} unchanged, {} shadowed, {} deleted, {} skipped (they cannot be loaded; `list_skills` names them too)",
-                report.import.created.len(),
-                report.import.updated.len(),
-                report.import.unchanged.len(),
-                report.import.shadowed.len(),
-                report.deleted.len(),
-                report.skipped.len(),
-            );
-        }
+        // The server answers from the store as soon as it is open; the folders are synced in
+        // the background (clients hear `list_changed` when that changes something) and then
+        // watched, so edits reach the store and the clients while serving. A folder that
+        // cannot be loaded is skipped and named; a sync that fails is said and tried again.
         let server = SkillServer::new(store, options).await?;
-        let mut said = 0;
-        if let Some(report) = report {
-            said = report.shadowed.len();
-            server.set_folder_report(report.skipped, report.shadowed);
-        }
-        // What the store's view hides under this project's skills (the sync said its own).
-        for hidden in server.shadowed().await?.iter().skip(said) {
-            tracing::warn!("shadowed: {hidden}");
-        }
-        for collision in &server.catalog().collisions {
-            tracing::warn!(
-                "tool name `{}` belongs to {}; skill `{}` has no tool or prompt of its own ({}; use `load_skill` or give it its own `tool_name`)",
-                collision.tool_name, collision.holder(), collision.loser, collision.reason.rule()
-            );
-        }
-        for (name, why) in server.unlisted_skills() {
-            tracing::warn!(
-                "skill `{name}` is not in the Skills extension's `skills/list`: {why}; it is still a tool, a prompt and resources"
-            );
-        }
-        // Edits in the skill folders reach the store and the clients while serving.
         watch(sync, server.clone());
         // Changes made by other processes on a shared database (other replicas, imports) too.
         if server.follow_store() {
@@ -114,7 +67,13 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         let drain = std::time::Duration::from_secs(args.drain_timeout);
         let shutdown = shutdown_signal(drain)?;
         match args.http {
-            None => skillpath_server::serve_stdio(server, shutdown, drain).await,
+            None => {
+                let served = skillpath_server::serve_stdio(server.clone(), shutdown, drain).await;
+                // A client that closes stdin at once (or a script that runs `serve < /dev/null`
+                // to sync the folders) still gets the first sync, bounded by the drain time.
+                let _ = tokio::time::timeout(drain, server.first_sync_done()).await;
+                served
+            }
             Some(address) => {
                 let listener = listen(address, args.max_connections)?;
                 let mut options = skillpath_server::HttpOptions::default();
