@@ -204,8 +204,11 @@ fn validate(c: &mut Criterion) {
     }
 
     let examples = workspace().join("examples/skills");
-    let mut dirs = find_skill_dirs(&examples, WalkLimits::default()).skills;
-    dirs.sort();
+    let dirs: Vec<PathBuf> = find_skill_dirs(&examples, WalkLimits::default())
+        .skills
+        .into_iter()
+        .map(|skill| skill.dir)
+        .collect();
     assert!(
         dirs.len() >= 5,
         "only {} skills under `{}`",
@@ -312,6 +315,7 @@ fn corpus_store(runtime: &tokio::runtime::Runtime) -> (SqliteStore, tempfile::Te
     let items: Vec<ImportItem> = walk
         .skills
         .iter()
+        .map(|skill| &skill.dir)
         .map(|dir| ImportItem {
             snapshot: read_skill_folder(dir)
                 .unwrap_or_else(|error| panic!("cannot read `{}`: {error}", dir.display())),

@@ -12,7 +12,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::disk::{self, ReadProblem, read_regular, special_kind};
+use crate::disk::{self, ReadProblem, SubFolder, read_regular, special_kind};
+
+pub use crate::disk::FolderRead;
 
 /// Largest file other than `SKILL.md` a skill may hold (the store keeps no larger one).
 pub const MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
@@ -94,6 +96,14 @@ pub fn list(dir: &Path) -> Result<SkillFiles, Diagnostic> {
     let root = dir
         .canonicalize()
         .map_err(|error| unreadable(dir, &error))?;
+    Ok(list_read(dir, FolderRead::unread(root)))
+}
+
+/// Lists the files of the skill folder `dir` (as found) without opening any, from what a walk
+/// read of it (`read`, see [`crate::walk`]): the listing [`list`] gives, with only the folders
+/// the walk did not read read again, and each file's metadata looked up once.
+pub fn list_read(dir: &Path, mut read: FolderRead) -> SkillFiles {
+    let root = read.root().to_path_buf();
     let mut files = SkillFiles {
         root: root.clone(),
         entries: Vec::new(),
@@ -101,11 +111,18 @@ pub fn list(dir: &Path) -> Result<SkillFiles, Diagnostic> {
         nested_skills: Vec::new(),
         links_out: Vec::new(),
     };
-    // Each folder to read comes with the real folders above it, so a symlink back to one of
-    // them (a loop, which would be read forever) is caught.
-    let mut stack = vec![(root.clone(), dir.to_path_buf(), String::new(), Vec::new())];
-    while let Some((folder, shown, prefix, above)) = stack.pop() {
-        let entries = match fs::read_dir(&folder) {
+    // Each folder to list comes with its entries (read when it was found to be no skill of its
+    // own), and with the real folders above it, so a symlink back to one of them (a loop,
+    // which would be read forever) is caught.
+    let mut stack = vec![(
+        root.clone(),
+        dir.to_path_buf(),
+        String::new(),
+        Vec::new(),
+        read.root_entries(),
+    )];
+    while let Some((folder, shown, prefix, above, entries)) = stack.pop() {
+        let entries = match entries {
             Ok(entries) => entries,
             Err(error) => {
                 files.diagnostics.push(unreadable(&shown, &error));
@@ -120,9 +137,8 @@ pub fn list(dir: &Path) -> Result<SkillFiles, Diagnostic> {
                     continue;
                 }
             };
-            let name = entry.file_name();
-            let path = shown.join(&name);
-            let Some(name) = name.to_str().filter(|name| !name.contains('\\')) else {
+            let path = shown.join(&entry.name);
+            let Some(name) = entry.name.to_str().filter(|name| !name.contains('\\')) else {
                 files.diagnostics.push(
                     Diagnostic::warning(
                         Code::FileNameInvalid,
@@ -144,19 +160,20 @@ pub fn list(dir: &Path) -> Result<SkillFiles, Diagnostic> {
             } else {
                 format!("{prefix}/{name}")
             };
-            let file_type = match entry.file_type() {
+            let file_type = match entry.file_type {
                 Ok(file_type) => file_type,
                 Err(error) => {
                     files.diagnostics.push(unreadable(&path, &error));
                     continue;
                 }
             };
-            // `folder` is canonical, so only a symlink needs resolving (which costs a lookup
-            // of every component of its path: most of the time of a re-import).
+            // What the entry really is: its real path, and its metadata (`None` for a folder,
+            // which its entry's type says without a lookup). `folder` is canonical, so only a
+            // symlink needs resolving (which costs a lookup of every component of its path).
             let (real, metadata) = if file_type.is_symlink() {
                 match path.canonicalize() {
                     Ok(real) if real.starts_with(&root) => match fs::metadata(&real) {
-                        Ok(metadata) => (real, metadata),
+                        Ok(metadata) => (real, Some(metadata)),
                         Err(error) => {
                             files.diagnostics.push(unreadable(&path, &error));
                             continue;
@@ -178,32 +195,41 @@ pub fn list(dir: &Path) -> Result<SkillFiles, Diagnostic> {
                         continue;
                     }
                 }
+            } else if file_type.is_dir() {
+                (folder.join(name), None)
             } else {
-                match entry.metadata() {
-                    Ok(metadata) => (folder.join(name), metadata),
+                let real = folder.join(name);
+                match fs::symlink_metadata(&real) {
+                    Ok(metadata) => (real, Some(metadata)),
                     Err(error) => {
                         files.diagnostics.push(unreadable(&path, &error));
                         continue;
                     }
                 }
             };
-            if metadata.is_dir() {
-                if disk::is_skill_dir(&real) {
-                    files.nested_skills.push(relative);
-                    continue;
-                }
+            let Some(metadata) = metadata.filter(|metadata| !metadata.is_dir()) else {
                 if real == folder || above.contains(&real) {
-                    files.diagnostics.push(left_out_link(
-                        &path,
-                        "is a symlink to a folder that contains it (a symlink loop)",
-                    ));
+                    // The skill's own folder is a skill, so a link to it is a nested skill.
+                    if disk::is_skill_dir(&real) {
+                        files.nested_skills.push(relative);
+                    } else {
+                        files.diagnostics.push(left_out_link(
+                            &path,
+                            "is a symlink to a folder that contains it (a symlink loop)",
+                        ));
+                    }
                     continue;
                 }
-                let mut chain = above.clone();
-                chain.push(folder.clone());
-                stack.push((real, path, relative, chain));
+                match read.sub_folder(&real) {
+                    SubFolder::Skill => files.nested_skills.push(relative),
+                    SubFolder::Folder(entries) => {
+                        let mut chain = above.clone();
+                        chain.push(folder.clone());
+                        stack.push((real, path, relative, chain, entries));
+                    }
+                }
                 continue;
-            }
+            };
             if !metadata.is_file() {
                 files.diagnostics.push(
                     Diagnostic::warning(
@@ -242,7 +268,7 @@ pub fn list(dir: &Path) -> Result<SkillFiles, Diagnostic> {
             });
         }
     }
-    Ok(files)
+    files
 }
 
 /// Reads the file `entry`, at most [`MAX_FILE_SIZE`] bytes. It is opened without waiting and

@@ -9,7 +9,9 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::disk::is_skill_dir;
+use crate::disk::{
+    FolderRead, Walked, find_skill_md_among, is_skill_dir, names_skill_md, read_entries,
+};
 
 /// Folders never searched.
 pub const SKIPPED_DIRS: [&str; 2] = [".git", "node_modules"];
@@ -33,11 +35,22 @@ impl Default for WalkLimits {
     }
 }
 
+/// A skill folder a walk found.
+#[derive(Debug)]
+pub struct FoundSkill {
+    /// The folder, under the root as the walk was given it.
+    pub dir: PathBuf,
+    /// What the walk read of the folder: the entries of every folder in it that the walk read
+    /// (at most [`WalkLimits::max_dirs`] folders in all), so that listing the skill's files
+    /// ([`crate::skill_files::list_read`]) reads none of them again.
+    pub read: FolderRead,
+}
+
 /// What a walk found.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub struct WalkResult {
     /// Skill folders, sorted by path.
-    pub skills: Vec<PathBuf>,
+    pub skills: Vec<FoundSkill>,
     /// Things not searched, each with the reason (symlinks leaving the root, unreadable folders,
     /// bounds reached).
     pub skipped: Vec<(PathBuf, String)>,
@@ -53,7 +66,9 @@ fn unfollowable_skill_md(dir: &Path) -> Option<String> {
         .map(|error| format!("`SKILL.md` is a symlink that cannot be followed: {error}"))
 }
 
-/// Finds every skill folder under `root` (including `root` itself).
+/// Finds every skill folder under `root` (including `root` itself). Each folder is read once:
+/// its entries say whether it is a skill and which of its sub-folders to search, and those of
+/// the folders inside a skill folder are kept with the skill ([`FoundSkill::read`]).
 pub fn find_skill_dirs(root: &Path, limits: WalkLimits) -> WalkResult {
     let mut result = WalkResult::default();
     let canonical_root = match root.canonicalize() {
@@ -69,49 +84,80 @@ pub fn find_skill_dirs(root: &Path, limits: WalkLimits) -> WalkResult {
     // the tree, or a symlink loop) is reported once.
     let mut visited = HashSet::new();
     let mut dirs_read = 0;
-    // Each folder comes with its canonical path: a real folder's is its parent's joined with
-    // its name, so only symlinks need resolving (resolving every folder's path cost a lookup
-    // of each of its components, most of a large walk's time).
-    let mut stack = vec![(root.to_path_buf(), canonical_root.clone(), 0usize)];
+    // Each folder comes with its canonical path (a real folder's is its parent's joined with
+    // its name, so only symlinks need resolving: resolving every folder's path cost a lookup
+    // of each of its components, most of a large walk's time), its depth, and the index in
+    // `result.skills` of the innermost skill folder it is in, which keeps its entries.
+    let mut stack = vec![(
+        root.to_path_buf(),
+        canonical_root.clone(),
+        0usize,
+        None::<usize>,
+    )];
     // Symlinked folders are walked after all real ones, so a skill reachable both ways is
     // reported under its real path.
     let mut links = Vec::new();
-    while let Some((dir, canonical, depth)) = stack.pop().or_else(|| links.pop()) {
+    while let Some((dir, canonical, depth, owner)) = stack.pop().or_else(|| links.pop()) {
         if !visited.insert(canonical.clone()) {
             continue;
         }
-        if is_skill_dir(&dir) {
-            result.skills.push(dir.clone());
-        } else if let Some(problem) = unfollowable_skill_md(&dir) {
-            // Not a skill, but meant to be one: say why rather than pass over it in silence.
-            result.skipped.push((dir.join("SKILL.md"), problem));
-        }
-        if dirs_read >= limits.max_dirs {
-            result.skipped.push((
-                dir,
-                format!(
-                    "not searched: the walk stops after {} folders",
-                    limits.max_dirs
-                ),
-            ));
-            continue;
-        }
-        dirs_read += 1;
-        let entries = match fs::read_dir(&dir) {
-            Ok(entries) => entries,
-            Err(error) => {
+        // Within the bound on folders read, the folder's entries say whether it is a skill;
+        // past it (or when it cannot be read), lookups of its `SKILL.md` do.
+        let entries = (dirs_read < limits.max_dirs).then(|| {
+            dirs_read += 1;
+            read_entries(&dir)
+        });
+        let listed = match &entries {
+            Some(Ok(entries)) => Some(entries),
+            _ => None,
+        };
+        let is_skill = match listed {
+            Some(entries) => find_skill_md_among(&dir, entries).is_some(),
+            None => is_skill_dir(&dir),
+        };
+        let owner = if is_skill {
+            if let Some(outer) = owner {
+                result.skills[outer].read.keep(&canonical, Walked::Skill);
+            }
+            result.skills.push(FoundSkill {
+                dir: dir.clone(),
+                read: FolderRead::unread(canonical.clone()),
+            });
+            Some(result.skills.len() - 1)
+        } else {
+            if listed.is_none_or(names_skill_md)
+                && let Some(problem) = unfollowable_skill_md(&dir)
+            {
+                // Not a skill, but meant to be one: say why rather than pass over it in silence.
+                result.skipped.push((dir.join("SKILL.md"), problem));
+            }
+            owner
+        };
+        let entries = match entries {
+            None => {
+                result.skipped.push((
+                    dir,
+                    format!(
+                        "not searched: the walk stops after {} folders",
+                        limits.max_dirs
+                    ),
+                ));
+                continue;
+            }
+            Some(Err(error)) => {
                 result.skipped.push((dir, format!("cannot read: {error}")));
                 continue;
             }
+            Some(Ok(entries)) => entries,
         };
         let mut children = Vec::new();
-        for entry in entries.flatten() {
-            let name = entry.file_name();
+        for entry in entries.iter().flatten() {
+            let name = &entry.name;
             if SKIPPED_DIRS.iter().any(|skipped| name == *skipped) {
                 continue;
             }
-            let path = entry.path();
-            let Ok(file_type) = entry.file_type() else {
+            let path = dir.join(name);
+            let Ok(file_type) = entry.file_type.as_ref() else {
                 continue;
             };
             if file_type.is_symlink() {
@@ -123,15 +169,20 @@ pub fn find_skill_dirs(root: &Path, limits: WalkLimits) -> WalkResult {
                         continue;
                     }
                     Ok(target) if target.is_dir() && depth < limits.max_depth => {
-                        links.push((path, target, depth + 1));
+                        links.push((path, target, depth + 1, owner));
                         continue;
                     }
                     Ok(target) if target.is_dir() => children.push((path, target)),
                     _ => continue,
                 }
             } else if file_type.is_dir() {
-                children.push((path, canonical.join(&name)));
+                children.push((path, canonical.join(name)));
             }
+        }
+        if let Some(owner) = owner {
+            result.skills[owner]
+                .read
+                .keep(&canonical, Walked::Entries(entries));
         }
         if depth >= limits.max_depth {
             for (child, _) in children {
@@ -147,10 +198,10 @@ pub fn find_skill_dirs(root: &Path, limits: WalkLimits) -> WalkResult {
         stack.extend(
             children
                 .into_iter()
-                .map(|(child, canonical)| (child, canonical, depth + 1)),
+                .map(|(child, canonical)| (child, canonical, depth + 1, owner)),
         );
     }
-    result.skills.sort();
+    result.skills.sort_by(|a, b| a.dir.cmp(&b.dir));
     result
 }
 
@@ -183,7 +234,14 @@ mod tests {
         let found: Vec<String> = result
             .skills
             .iter()
-            .map(|p| p.strip_prefix(&root).expect("inside").display().to_string())
+            .map(|skill| {
+                skill
+                    .dir
+                    .strip_prefix(&root)
+                    .expect("inside")
+                    .display()
+                    .to_string()
+            })
             .collect();
         assert_eq!(
             found,
@@ -216,5 +274,181 @@ mod tests {
                 .iter()
                 .any(|(_, why)| why.contains("deeper than 2"))
         );
+    }
+}
+
+#[cfg(test)]
+mod handed_on {
+    //! What a walk hands on of each skill folder lists as a listing of the folder itself does.
+
+    use std::os::unix::fs::symlink;
+
+    use super::*;
+    use crate::skill_files::{self, SkillFiles};
+
+    fn write(path: &Path, text: &str) {
+        fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        fs::write(path, text).expect("write");
+    }
+
+    fn skill(dir: &Path) {
+        write(&dir.join("SKILL.md"), "---\nname: x\ndescription: y\n---\n");
+    }
+
+    /// Everything a listing says, in an order that does not depend on the file system's.
+    fn said(files: &SkillFiles) -> String {
+        let mut entries: Vec<String> = files
+            .entries
+            .iter()
+            .map(|entry| {
+                format!(
+                    "{} at {} ({} bytes)",
+                    entry.relative,
+                    entry.real.display(),
+                    entry.metadata.len()
+                )
+            })
+            .collect();
+        entries.sort();
+        let mut diagnostics: Vec<String> = files
+            .diagnostics
+            .iter()
+            .map(|d| format!("{:?} {}", d.code, d.message))
+            .collect();
+        diagnostics.sort();
+        let mut nested = files.nested_skills.clone();
+        nested.sort();
+        let mut links_out = files.links_out.clone();
+        links_out.sort();
+        format!(
+            "root {}\nfiles {entries:#?}\nsaid {diagnostics:#?}\nnested {nested:?}\nout {links_out:?}",
+            files.root.display()
+        )
+    }
+
+    /// A skill folder with every kind of entry a listing treats apart.
+    fn messy(temp: &Path) -> PathBuf {
+        let dir = temp.join("tree/s");
+        skill(&dir);
+        skill(&dir.join("references/inner"));
+        for (file, text) in [
+            ("references/a.md", "A"),
+            ("references/deep/b.md", "BB"),
+            (
+                "skill.md",
+                "a second, lowercase SKILL.md is a file of the skill",
+            ),
+            (".git/config", "x"),
+            ("Node_Modules/x.js", "x"),
+            ("references/inner/own.md", "its own"),
+            ("lower/skill.md", "---\nname: lower\n---\n"),
+            (
+                "folder-skill-md/SKILL.md/x",
+                "a folder named SKILL.md makes a skill",
+            ),
+        ] {
+            write(&dir.join(file), text);
+        }
+        write(&temp.join("elsewhere/secret"), "S");
+        symlink("references", dir.join("alias")).expect("symlink");
+        symlink("references/inner", dir.join("inner-link")).expect("symlink");
+        symlink(temp.join("elsewhere"), dir.join("out")).expect("symlink");
+        symlink("..", dir.join("references/deep/up")).expect("symlink");
+        symlink(".", dir.join("here")).expect("symlink");
+        symlink("gone", dir.join("dangling")).expect("symlink");
+        symlink("nowhere", dir.join("references/deep/SKILL.md")).expect("symlink");
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.join("pipe"))
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        dir
+    }
+
+    #[test]
+    fn a_walked_skill_lists_as_its_folder_does() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let dir = messy(temp.path());
+        let walk = find_skill_dirs(&temp.path().join("tree"), WalkLimits::default());
+        let found: Vec<&Path> = walk
+            .skills
+            .iter()
+            .map(|skill| skill.dir.as_path())
+            .collect();
+        assert_eq!(
+            found,
+            [
+                dir.clone(),
+                dir.join("folder-skill-md"),
+                dir.join("lower"),
+                dir.join("references/inner"),
+            ]
+        );
+        for skill in walk.skills {
+            let fresh = skill_files::list(&skill.dir).expect("lists");
+            let walked = skill_files::list_read(&skill.dir, skill.read);
+            assert_eq!(said(&walked), said(&fresh), "{}", skill.dir.display());
+        }
+        // What the listing says of the messy one, so the comparison compares something.
+        let listing = said(&skill_files::list(&dir).expect("lists"));
+        for expected in [
+            "references/a.md at",
+            "alias/deep/b.md at",
+            "skill.md at",
+            "FileNotRegular",
+            "symlink loop",
+            "leads nowhere",
+            r#"nested ["alias/inner", "folder-skill-md", "here", "inner-link", "lower", "references/inner"]"#,
+            r#"out ["out"]"#,
+        ] {
+            assert!(listing.contains(expected), "{expected} in {listing}");
+        }
+        assert!(!listing.contains("config"), "{listing}");
+    }
+
+    /// A temporary folder holding the skill `s`, which holds `file`.
+    fn one_skill(file: &str) -> (tempfile::TempDir, PathBuf) {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let dir = temp.path().join("s");
+        skill(&dir);
+        write(&dir.join(file), "F");
+        (temp, dir)
+    }
+
+    #[test]
+    fn a_walked_skill_is_listed_from_the_walk_s_reading() {
+        let (temp, dir) = one_skill("references/a.md");
+        skill(&dir.join("inner"));
+        let mut walk = find_skill_dirs(temp.path(), WalkLimits::default());
+        let read = walk.skills.remove(0).read;
+        // Changes after the walk are the next walk's to see: the folders are not read again.
+        write(&dir.join("references/late.md"), "L");
+        fs::remove_file(dir.join("inner/SKILL.md")).expect("remove");
+        let walked = skill_files::list_read(&dir, read);
+        let listed: Vec<&str> = walked.entries.iter().map(|e| e.relative.as_str()).collect();
+        assert_eq!(listed, ["references/a.md"]);
+        assert_eq!(walked.nested_skills, ["inner"]);
+        let fresh = skill_files::list(&dir).expect("lists");
+        assert_eq!(fresh.entries.len(), 2);
+        assert!(fresh.nested_skills.is_empty());
+    }
+
+    #[test]
+    fn folders_past_the_walk_s_bounds_are_read_by_the_listing() {
+        let (temp, dir) = one_skill("a/b/c/d.md");
+        skill(&dir.join("a/b/c/deep-skill"));
+        let limits = WalkLimits {
+            max_depth: 2,
+            max_dirs: 100,
+        };
+        let walk = find_skill_dirs(temp.path(), limits);
+        assert_eq!(walk.skills.len(), 1);
+        let skill = walk.skills.into_iter().next().expect("one");
+        let walked = skill_files::list_read(&skill.dir, skill.read);
+        assert_eq!(
+            said(&walked),
+            said(&skill_files::list(&dir).expect("lists"))
+        );
+        assert_eq!(walked.nested_skills, ["a/b/c/deep-skill"]);
     }
 }

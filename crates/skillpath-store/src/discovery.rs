@@ -292,15 +292,17 @@ impl Search {
 
         let walked = walk::find_skill_dirs(&root, self.limits);
         self.result.skipped.extend(walked.skipped);
-        for path in walked.skills {
-            let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
+        for skill in walked.skills {
+            let path = skill.dir;
+            let canonical = skill.read.root().to_path_buf();
             if let Some(first) = self.skill_dirs.get(&canonical) {
                 let reason = format!("the same folder as `{}`, already found", first.display());
                 self.result.skipped.push((path, reason));
                 continue;
             }
+            let named = skill_name(&path, &canonical);
             self.skill_dirs.insert(canonical, path.clone());
-            match skill_name(&path) {
+            match named {
                 Ok(name) => self.found(Found {
                     name,
                     path,
@@ -353,16 +355,15 @@ impl Search {
     }
 }
 
-/// The `name` of the skill in `dir`, read as lenient loading reads it, or the diagnostics
-/// that say why it cannot be loaded (in `validate`'s words).
-fn skill_name(dir: &Path) -> Result<String, Vec<Diagnostic>> {
+/// The `name` of the skill in `dir` (whose canonical path is `real`), read as lenient loading
+/// reads it, or the diagnostics that say why it cannot be loaded (in `validate`'s words).
+fn skill_name(dir: &Path, real: &Path) -> Result<String, Vec<Diagnostic>> {
     let options = LoadOptions {
         mode: Mode::Lenient,
         ..LoadOptions::default()
     };
     let skill = load::load_skill_md(dir, options)
         .map_err(|diagnostic| vec![diagnostic.in_file(dir.join("SKILL.md"))])?;
-    let real = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let directory_name = real.file_name().and_then(|name| name.to_str());
     let problems = skillpath_core::validate::loading(&skill, directory_name);
     if problems.iter().any(Diagnostic::is_error) {

@@ -15,7 +15,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
-use skillpath_core::skill_files::{self, FileEntry};
+use skillpath_core::skill_files::{self, FileEntry, FolderRead};
+use skillpath_core::walk::FoundSkill;
 use skillpath_core::{Diagnostic, Mode};
 
 use crate::error::{StoreError, StoreResult};
@@ -92,7 +93,7 @@ impl FolderDiagnostics {
 /// Reads the skill folder `dir`; a folder that cannot be loaded is an error that names its
 /// first problem.
 pub fn read_skill_folder(dir: &Path) -> StoreResult<SkillSnapshot> {
-    let listing = listed(dir).map_err(refused)?;
+    let listing = listed(dir, None).map_err(refused)?;
     read_listed(dir, &listing)
         .map(|(snapshot, _)| snapshot)
         .map_err(refused)
@@ -113,13 +114,17 @@ struct Listing {
     files: skill_files::SkillFiles,
 }
 
-/// Lists the skill folder `dir`; `Err` holds the errors that skip it.
-fn listed(dir: &Path) -> Result<Listing, Vec<Diagnostic>> {
+/// Lists the skill folder `dir`, from what a walk read of it (`read`) when it was found by one;
+/// `Err` holds the errors that skip it.
+fn listed(dir: &Path, read: Option<FolderRead>) -> Result<Listing, Vec<Diagnostic>> {
     let skill_md_path = dir.join("SKILL.md");
     // Taken before the files are listed, for a stamp.
     let skill_md = fs::metadata(&skill_md_path)
         .map_err(|error| vec![skill_files::unreadable(&skill_md_path, &error)])?;
-    let files = skill_files::list(dir).map_err(|diagnostic| vec![diagnostic])?;
+    let files = match read {
+        Some(read) => skill_files::list_read(dir, read),
+        None => skill_files::list(dir).map_err(|diagnostic| vec![diagnostic])?,
+    };
     if files.diagnostics.iter().any(Diagnostic::is_error) {
         return Err(files.diagnostics);
     }
@@ -188,7 +193,7 @@ fn stamp_trusting_times_older_than(
     dir: &Path,
     racy_window: Duration,
 ) -> StoreResult<Option<FolderStamp>> {
-    let listing = listed(dir).map_err(refused)?;
+    let listing = listed(dir, None).map_err(refused)?;
     Ok(stamp_of(&listing, racy_window))
 }
 
@@ -260,12 +265,15 @@ fn change_marks(_: &fs::Metadata) -> ChangeMarks {
 }
 
 /// A skill folder to import, and where it was found.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct FolderSource {
     /// The folder.
     pub dir: PathBuf,
     /// Where the skill will say it comes from.
     pub provenance: Provenance,
+    /// What the walk that found the folder read of it, so that listing its files reads no
+    /// folder again; `None` for a folder found otherwise.
+    pub read: Option<FolderRead>,
 }
 
 impl FolderSource {
@@ -278,6 +286,15 @@ impl FolderSource {
                 scope,
             },
             dir,
+            read: None,
+        }
+    }
+
+    /// The skill folder a walk of `root` found, in `scope`, with what the walk read of it.
+    pub fn walked(found: FoundSkill, root: String, scope: String) -> FolderSource {
+        FolderSource {
+            read: Some(found.read),
+            ..FolderSource::imported(found.dir, root, scope)
         }
     }
 }
@@ -315,9 +332,10 @@ pub fn read_folders(
         |source: FolderSource| -> Result<(FolderImport, Vec<Diagnostic>), Vec<Diagnostic>> {
             progress(&source.dir);
             let dir = source.dir.as_path();
-            // One listing of the folder serves both the stamp and the reading; the stamp is made
-            // from metadata taken before any file is read.
-            let listing = listed(dir)?;
+            // One listing of the folder (from what the walk that found it read) serves both the
+            // stamp and the reading; the stamp is made from metadata taken before any file is
+            // read.
+            let listing = listed(dir, source.read)?;
             let mut said = listing.files.diagnostics.clone();
             // A folder with something left out gets no stamp, so what was left out is said again
             // at every import until it is fixed.

@@ -76,9 +76,11 @@ impl FolderSources {
             let found = walk::find_skill_dirs(root, WalkLimits::default());
             located.watched.push(root.clone());
             located.skipped.extend(found.skipped);
-            located.folders.extend(found.skills.into_iter().map(|dir| {
-                FolderSource::imported(dir, root.display().to_string(), "folder".to_owned())
-            }));
+            located
+                .folders
+                .extend(found.skills.into_iter().map(|skill| {
+                    FolderSource::walked(skill, root.display().to_string(), "folder".to_owned())
+                }));
         }
         located
     }

@@ -47,7 +47,7 @@ pub(crate) fn skill_dirs(
     for path in paths {
         let root = skill_dir_of(path);
         let found = walk::find_skill_dirs(&root, WalkLimits::default());
-        dirs.extend(found.skills);
+        dirs.extend(found.skills.into_iter().map(|skill| skill.dir));
         skipped.extend(found.skipped);
     }
     (dirs, skipped)

@@ -97,7 +97,7 @@ fn the_corpus_in_memory_validates_as_on_disk_in_every_mode() {
     let bundles: Vec<(PathBuf, SkillBundle)> = walk
         .skills
         .iter()
-        .map(|dir| (dir.clone(), read_by_hand(dir)))
+        .map(|skill| (skill.dir.clone(), read_by_hand(&skill.dir)))
         .collect();
     let mut with_diagnostics = 0;
     for mode in [Mode::SkillsRef, Mode::Spec, Mode::Lenient] {

@@ -9,8 +9,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use skillpath_core::walk::{WalkLimits, find_skill_dirs};
-use skillpath_store::folder::{read_skill_folder, write_skill_folder};
-use skillpath_store::{ImportItem, ImportReport, ListFilter, Provenance, SkillSnapshot, Store};
+use skillpath_store::folder::{read_folders, read_skill_folder, write_skill_folder};
+use skillpath_store::sources::FolderSources;
+use skillpath_store::{
+    FolderContent, ImportItem, ImportReport, ListFilter, Provenance, SkillSnapshot, Store,
+};
 
 use crate::support::{Backend, by, list_all};
 
@@ -51,12 +54,45 @@ fn read_corpus(root: &Path) -> Vec<(PathBuf, SkillSnapshot)> {
     );
     walk.skills
         .into_iter()
-        .map(|dir| {
+        .map(|skill| {
+            let dir = skill.dir;
             let snapshot = read_skill_folder(&dir)
                 .unwrap_or_else(|error| panic!("cannot read `{}`: {error}", dir.display()));
             (dir, snapshot)
         })
         .collect()
+}
+
+/// An import reads each folder from what the walk that found it read (`FolderSources::locate`,
+/// then `read_folders`): the same snapshots as reading each folder on its own.
+#[test]
+fn the_corpus_reads_alike_from_its_walk_and_folder_by_folder() {
+    let root = corpus_root();
+    let by_folder = read_corpus(&root);
+    let located = FolderSources {
+        discover: None,
+        roots: vec![root.clone()],
+    }
+    .locate();
+    assert!(located.skipped.is_empty(), "{:?}", located.skipped);
+    assert!(located.folders.iter().all(|source| source.read.is_some()));
+    let read = read_folders(located.folders, &[], &|_| {});
+    assert!(read.skipped.is_empty(), "{:?}", read.skipped);
+    let walked: Vec<(PathBuf, SkillSnapshot)> = read
+        .items
+        .into_iter()
+        .map(|item| match item.content {
+            FolderContent::Read { snapshot, .. } => {
+                (PathBuf::from(item.provenance.folder()), snapshot)
+            }
+            FolderContent::Unchanged { name } => panic!("`{name}` was not read"),
+        })
+        .collect();
+    assert_eq!(walked.len(), by_folder.len());
+    for ((walked_dir, walked), (dir, snapshot)) in walked.iter().zip(&by_folder) {
+        assert_eq!(walked_dir, dir);
+        assert_eq!(walked, snapshot, "{}", dir.display());
+    }
 }
 
 fn items(root: &Path, sources: &[(PathBuf, SkillSnapshot)]) -> Vec<ImportItem> {
