@@ -509,6 +509,16 @@ async fn upgrading_a_database_gives_skills_discovered_in_a_project_their_project
         in_project.history("deploy").await.expect("history").len(),
         1
     );
+    // The search index is made again from the old one's text: names, descriptions, bodies.
+    assert_eq!(search_names(&in_project, "deploy").await, ["deploy"]);
+    assert_eq!(search_names(&in_project, "legacy").await, ["deploy"]);
+    let hits = in_project.search("body", 10).await.expect("search");
+    let names: Vec<&str> = hits.iter().map(|hit| hit.name.as_str()).collect();
+    assert_eq!(names, ["deploy", "notes"], "{hits:?}");
+    assert!(
+        hits.iter().all(|hit| hit.snippet.contains("[Body]")),
+        "{hits:?}"
+    );
     assert_eq!(
         count(&path, "SELECT count(*) FROM pragma_foreign_key_check"),
         0

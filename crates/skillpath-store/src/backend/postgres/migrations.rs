@@ -115,6 +115,28 @@ const MIGRATIONS: &[Migration] = &[
                    OR (o.deleted = s.deleted AND length(o.project) > length(s.project))))
     $$;",
     },
+    // Names, names with descriptions, and bodies in `tsvector`s and GIN indexes of their own
+    // (see `crate::search::Scope`), so that a search the names settle reads neither the
+    // descriptions' entries of a common word nor any body's `tsvector` from TOAST; made from
+    // the text the table keeps. Breaking: an older skillpath would search `document`.
+    Migration {
+        additive: false,
+        sql: "ALTER TABLE skill_search DROP COLUMN document;
+    ALTER TABLE skill_search
+        ADD COLUMN name_document TSVECTOR GENERATED ALWAYS AS (
+            setweight(to_tsvector('english'::regconfig, name), 'A')
+        ) STORED,
+        ADD COLUMN head_document TSVECTOR GENERATED ALWAYS AS (
+            setweight(to_tsvector('english'::regconfig, name), 'A')
+            || setweight(to_tsvector('english'::regconfig, description), 'B')
+        ) STORED,
+        ADD COLUMN body_document TSVECTOR GENERATED ALWAYS AS (
+            to_tsvector('english'::regconfig, left(body, 262144))
+        ) STORED;
+    CREATE INDEX skill_search_name ON skill_search USING GIN (name_document);
+    CREATE INDEX skill_search_head ON skill_search USING GIN (head_document);
+    CREATE INDEX skill_search_body ON skill_search USING GIN (body_document);",
+    },
 ];
 
 /// The version whose migration gave skills their project; skills discovered in a project

@@ -104,6 +104,24 @@ const MIGRATIONS: &[Migration] = &[
     DROP TABLE skills;
     ALTER TABLE skills_by_project RENAME TO skills;",
     },
+    // Names and descriptions indexed apart from bodies (see `crate::search::Scope`), so that a
+    // common word's entries in the bodies do not weigh on a search that the names settle;
+    // made from the text the one index kept. Breaking: an older skillpath would write only
+    // the old index.
+    Migration {
+        additive: false,
+        sql: "CREATE VIRTUAL TABLE skills_fts_head USING fts5(
+        name, description,
+        tokenize = 'porter unicode61 remove_diacritics 2'
+    );
+    CREATE VIRTUAL TABLE skills_fts_body USING fts5(
+        body,
+        tokenize = 'porter unicode61 remove_diacritics 2'
+    );
+    INSERT INTO skills_fts_head (rowid, name, description) SELECT rowid, name, description FROM skills_fts;
+    INSERT INTO skills_fts_body (rowid, body) SELECT rowid, body FROM skills_fts;
+    DROP TABLE skills_fts;",
+    },
 ];
 
 /// The version whose migration gave skills their project; skills discovered in a project
