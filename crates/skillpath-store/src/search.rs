@@ -8,6 +8,7 @@
 //! caps the benefit of a word repeated in one field, so a body that says a word forty times
 //! can outweigh a name that says it once.
 
+use crate::error::StoreResult;
 use crate::model::SearchHit;
 
 /// Words that carry no topic. Only dropped when the query has other words.
@@ -49,12 +50,90 @@ pub fn fts5_query(words: &[String]) -> Option<String> {
 }
 
 /// How many hits a search asked for `limit` gives (1 to 1000), and how many candidates a
-/// backend reads for the tiers to reorder: enough of the best by relevance and of the best
-/// whose name matches (which relevance alone may rank low). Snippets, the costly part, are
-/// made only for the hits kept.
+/// backend reads from each scope for the tiers to reorder (the pool): enough of the best by
+/// relevance that a skill relevance ranks a little low still reaches the tiers. Snippets, the
+/// costly part, are made only for the hits kept.
 pub(crate) fn sizes(limit: usize) -> (usize, i64) {
     let limit = limit.clamp(1, 1000);
     (limit, i64::try_from((limit * 4).max(32)).unwrap_or(4000))
+}
+
+/// How many index matches a search reads from one scope at most, however many of them the
+/// store's view hides (skills of other projects, and those a project's own skill of the same
+/// name shadows): the pool is read again four times larger while the view hides so many that
+/// fewer than the pool are left, up to this.
+const MAX_READ: i64 = 64 * 1024;
+
+/// Where a search looks for candidates, in the order it looks. The tiers rank a skill with a
+/// query word in its name above every skill without one, and one with a word in its name or
+/// description above every skill with it only in its body, so a scope is consulted only while
+/// the ones before it have not found a page of skills of their tiers. Each scope is a separate
+/// index: names and descriptions are short, so their index holds little for a word that most
+/// bodies use, and the bodies' index is read only for what the others cannot fill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Skills with a query word in their name, by relevance over name and description.
+    Name,
+    /// Skills with a query word in their name or description.
+    Head,
+    /// Skills with a query word in their body.
+    Body,
+}
+
+impl Scope {
+    /// Whether `candidate` is in a tier this scope covers: a query word in its name (`Name`),
+    /// in its name or description (`Head`); every body match for `Body`.
+    fn covers(self, words: &[String], candidate: &Candidate) -> bool {
+        match self {
+            Scope::Name => count_matches(words, &candidate.name) > 0,
+            Scope::Head => {
+                count_matches(words, &candidate.name) > 0
+                    || count_matches(words, &candidate.description) > 0
+            }
+            Scope::Body => true,
+        }
+    }
+}
+
+/// A backend's search index, as [`candidates`] reads it.
+pub(crate) trait SearchIndex {
+    /// The best `count` matches of `scope` by the backend's relevance, with those the store's
+    /// view shows as candidates: how many the index gave (up to `count`; fewer when it has no
+    /// more), and the shown ones, in any order.
+    async fn matches(&mut self, scope: Scope, count: i64) -> StoreResult<(usize, Vec<Candidate>)>;
+}
+
+/// The candidates of a search for `words` asked for `limit` hits: the best `pool` of each
+/// scope in turn, until the scopes read have found `limit` skills in their tiers (a later
+/// scope's could only rank below them). A skill found again by a later scope keeps the
+/// relevance of the first.
+pub(crate) async fn candidates(
+    index: &mut impl SearchIndex,
+    words: &[String],
+    limit: usize,
+    pool: i64,
+) -> StoreResult<Vec<Candidate>> {
+    let mut found: Vec<Candidate> = Vec::new();
+    for scope in [Scope::Name, Scope::Head, Scope::Body] {
+        let mut count = pool;
+        let shown = loop {
+            let (read, shown) = index.matches(scope, count).await?;
+            let exhausted = i64::try_from(read).map_or(true, |read| read < count);
+            if exhausted || shown.len() as i64 >= pool || count >= MAX_READ {
+                break shown;
+            }
+            count = (count * 4).min(MAX_READ);
+        };
+        for candidate in shown {
+            if !found.iter().any(|known| known.key == candidate.key) {
+                found.push(candidate);
+            }
+        }
+        if found.iter().filter(|c| scope.covers(words, c)).count() >= limit {
+            break;
+        }
+    }
+    Ok(found)
 }
 
 /// A match before ranking: what the backend found, with its own relevance (higher is better).
@@ -68,6 +147,9 @@ pub struct Candidate {
     pub description: String,
     /// The backend's relevance.
     pub relevance: f64,
+    /// The scope it was found in: its snippet is cut from what that scope searched (name and
+    /// description, or body).
+    pub scope: Scope,
 }
 
 /// Ranks candidates by tier (words in the name, then words in the description, then
@@ -165,6 +247,7 @@ mod tests {
             name: name.into(),
             description: description.into(),
             relevance,
+            scope: Scope::Head,
         };
         let words = query_words("otter");
         let ranked = rank(

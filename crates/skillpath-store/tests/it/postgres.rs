@@ -494,7 +494,7 @@ async fn sslmode_and_sslrootcert_encrypt_and_check_the_certificate_as_libpq_does
     }
 }
 
-/// A schema whose revisions were written before their heads were kept (version 4) gets them as
+/// A schema whose revisions were written before their heads were kept (version 5) gets them as
 /// it is migrated, and reads the same metadata as its content says; a revision an older
 /// skillpath writes without them afterwards (the migration is additive) is read from its
 /// content.
@@ -512,10 +512,10 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
         .batch_execute(
             "ALTER TABLE revision_files DROP COLUMN size, DROP COLUMN text;
              DROP TABLE revision_heads;
-             DELETE FROM skillpath_migrations WHERE version > 4;",
+             DELETE FROM skillpath_migrations WHERE version > 5;",
         )
         .await
-        .expect("the schema as version 4 made it");
+        .expect("the schema as version 5 made it");
     let store = PostgresStore::open(&url).await.expect("migrated");
     let (metadata, _) = crate::suite::metadata_of_the_content(&store).await;
     assert_eq!(metadata, before);

@@ -288,3 +288,43 @@ pub(crate) async fn a_user_skill_never_replaces_one_of_the_stores_own(backend: &
         .expect("import");
     assert_eq!(report.updated, ["made"]);
 }
+
+pub(crate) async fn search_looks_past_the_skills_the_view_hides(backend: &Backend) {
+    let work = tempfile::tempdir().expect("tempdir");
+    let work = work.path().canonicalize().expect("canonical");
+    let b = work.join("b");
+    std::fs::create_dir_all(b.join(".git")).expect("a repository");
+    let shared = backend.store();
+    let in_b: Arc<dyn Store> = backend.open_in(ProjectView::of(&b)).await;
+
+    // Project b's skills have the word in their names, more of them than a search's pool;
+    // the one shared skill only in its description, so every index ranks it below them all.
+    let items = (0..60)
+        .map(|i| ImportItem {
+            snapshot: skill(&format!("quokka-{i}"), "project b's", "body"),
+            provenance: in_project(&b, &format!("quokka-{i}")),
+        })
+        .collect();
+    let report = in_b
+        .import(items, by("serve", "sync"))
+        .await
+        .expect("import");
+    assert_eq!(report.created.len(), 60);
+    shared
+        .create(
+            skill("marsupials", "Caring for a quokka.", "body"),
+            Provenance::Api,
+            by("alice", "create"),
+        )
+        .await
+        .expect("create");
+
+    // A store outside project b reads past every skill of b to find the shared one.
+    assert_eq!(search_names(shared, "quokka").await, ["marsupials"]);
+    let in_b_found = search_names(&*in_b, "quokka").await;
+    assert_eq!(in_b_found.len(), 50, "the limit: {in_b_found:?}");
+    assert!(
+        in_b_found.iter().all(|name| name.starts_with("quokka-")),
+        "names first: {in_b_found:?}"
+    );
+}

@@ -509,6 +509,16 @@ async fn upgrading_a_database_gives_skills_discovered_in_a_project_their_project
         in_project.history("deploy").await.expect("history").len(),
         1
     );
+    // The search index is made again from the old one's text: names, descriptions, bodies.
+    assert_eq!(search_names(&in_project, "deploy").await, ["deploy"]);
+    assert_eq!(search_names(&in_project, "legacy").await, ["deploy"]);
+    let hits = in_project.search("body", 10).await.expect("search");
+    let names: Vec<&str> = hits.iter().map(|hit| hit.name.as_str()).collect();
+    assert_eq!(names, ["deploy", "notes"], "{hits:?}");
+    assert!(
+        hits.iter().all(|hit| hit.snippet.contains("[Body]")),
+        "{hits:?}"
+    );
     assert_eq!(
         count(&path, "SELECT count(*) FROM pragma_foreign_key_check"),
         0
@@ -522,7 +532,7 @@ async fn upgrading_a_database_gives_skills_discovered_in_a_project_their_project
     );
 }
 
-/// A database whose revisions were written before their heads were kept (schema version 4)
+/// A database whose revisions were written before their heads were kept (schema version 5)
 /// gets them as it is migrated, and reads the same metadata as its content says; a revision
 /// an older skillpath writes without them afterwards (the migration is additive) is read from
 /// its content.
@@ -538,11 +548,11 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
     let downgrade = "ALTER TABLE revision_files DROP COLUMN size;
         ALTER TABLE revision_files DROP COLUMN text;
         DROP TABLE revision_heads;
-        PRAGMA user_version = 4;";
+        PRAGMA user_version = 5;";
     rusqlite::Connection::open(&path)
         .expect("open directly")
         .execute_batch(downgrade)
-        .expect("the schema as version 4 made it");
+        .expect("the schema as version 5 made it");
     let store = SqliteStore::open(&path).expect("migrated");
     let (metadata, _) = crate::suite::metadata_of_the_content(&store).await;
     assert_eq!(metadata, before);

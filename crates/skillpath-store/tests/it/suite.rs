@@ -78,6 +78,7 @@ macro_rules! store_suite {
         $crate::suite::store_suite!(@scopes $open;
             each_project_sees_its_own_skills_and_the_shared_ones,
             a_user_skill_never_replaces_one_of_the_stores_own,
+            search_looks_past_the_skills_the_view_hides,
         );
     };
     (@scopes $open:path; $($test:ident),* $(,)?) => {

@@ -146,12 +146,29 @@ impl Database {
             if tables == 0 {
                 return;
             }
-            connection
-                .execute(
-                    "INSERT INTO skills_fts(skills_fts) VALUES('integrity-check')",
-                    [],
+            // Every full-text index the schema has (one killed between migrations has the
+            // index of the version it reached).
+            let indexes: Vec<String> = connection
+                .prepare(
+                    "SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%fts5%'",
                 )
-                .unwrap_or_else(|error| panic!("{when}: the search index is corrupt: {error}"));
+                .and_then(|mut statement| {
+                    statement
+                        .query_map([], |row| row.get(0))?
+                        .collect::<Result<_, _>>()
+                })
+                .expect("the search indexes");
+            assert!(!indexes.is_empty(), "{when}: no search index");
+            for index in indexes {
+                connection
+                    .execute(
+                        &format!("INSERT INTO {index}({index}) VALUES('integrity-check')"),
+                        [],
+                    )
+                    .unwrap_or_else(|error| {
+                        panic!("{when}: the search index `{index}` is corrupt: {error}")
+                    });
+            }
         }
         assert_eq!(
             self.count(INCONSISTENT_SKILLS),

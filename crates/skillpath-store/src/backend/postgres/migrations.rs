@@ -116,6 +116,28 @@ const MIGRATIONS: &[Migration] = &[
                    OR (o.deleted = s.deleted AND length(o.project) > length(s.project))))
     $$;",
     },
+    // Names, names with descriptions, and bodies in `tsvector`s and GIN indexes of their own
+    // (see `crate::search::Scope`), so that a search the names settle reads neither the
+    // descriptions' entries of a common word nor any body's `tsvector` from TOAST; made from
+    // the text the table keeps. Breaking: an older skillpath would search `document`.
+    Migration {
+        additive: false,
+        sql: "ALTER TABLE skill_search DROP COLUMN document;
+    ALTER TABLE skill_search
+        ADD COLUMN name_document TSVECTOR GENERATED ALWAYS AS (
+            setweight(to_tsvector('english'::regconfig, name), 'A')
+        ) STORED,
+        ADD COLUMN head_document TSVECTOR GENERATED ALWAYS AS (
+            setweight(to_tsvector('english'::regconfig, name), 'A')
+            || setweight(to_tsvector('english'::regconfig, description), 'B')
+        ) STORED,
+        ADD COLUMN body_document TSVECTOR GENERATED ALWAYS AS (
+            to_tsvector('english'::regconfig, left(body, 262144))
+        ) STORED;
+    CREATE INDEX skill_search_name ON skill_search USING GIN (name_document);
+    CREATE INDEX skill_search_head ON skill_search USING GIN (head_document);
+    CREATE INDEX skill_search_body ON skill_search USING GIN (body_document);",
+    },
     // What listing skills needs, kept so that it reads no body and no file's bytes: each
     // revision file's size and whether it is text, and each revision's `SKILL.md` head (its
     // frontmatter, digest and size). Filled in for the revisions already stored as it runs
@@ -143,7 +165,7 @@ const PROJECTS_SINCE: usize = 4;
 
 /// The version whose migration kept what listing needs beside each revision; the revisions
 /// stored before it are given theirs as it runs ([`record_heads`]).
-const HEADS_SINCE: usize = 5;
+const HEADS_SINCE: usize = 6;
 
 /// The advisory lock key that serializes migrations (any fixed number; this one spells
 /// `skillpat` in ASCII).

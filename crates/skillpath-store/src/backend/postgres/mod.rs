@@ -23,8 +23,10 @@
 //! time it starts listening, since changes may have been missed before; when its connection
 //! drops it reconnects with backoff.
 //!
-//! Search uses a weighted `tsvector` (`english` configuration: name A, description B, body D)
-//! with a GIN index; candidates are ranked by the same tiers as SQLite ([`crate::search::rank`]).
+//! Search uses `tsvector`s (`english` configuration) of the names, of the names and
+//! descriptions (name A, description B) and of the bodies, each with a GIN index, read scope
+//! by scope as [`crate::search::candidates`] asks; candidates are ranked by the same tiers as
+//! SQLite ([`crate::search::rank`]).
 
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -46,7 +48,7 @@ use crate::model::{
     ShadowedSkill, SkillFile, SkillMetadata, SkillSummary, StoredSkill,
 };
 use crate::scopes::ProjectView;
-use crate::search;
+use crate::search::{self, Scope};
 use crate::store::{ImportPlan, Listing, Store};
 use crate::time::now_rfc3339;
 use crate::writes::{self, SkillWrite};
@@ -610,35 +612,25 @@ impl Store for PostgresStore {
         };
         let (limit, pool) = search::sizes(limit);
         self.read(async |transaction| {
-            let mut candidates = Vec::new();
-            for filter in ["x.document", "ts_filter(x.document, '{a}')"] {
-                let sql = format!(
-                    "SELECT s.id, s.name, s.description,
-                            ts_rank('{RANK_WEIGHTS}'::float4[], x.document, q, {RANK_NORMALIZATION})::float8 AS rank
-                     FROM skill_search x JOIN visible_skills($3) s ON s.id = x.skill_id,
-                          to_tsquery('english'::regconfig, $1) q
-                     WHERE {filter} @@ q ORDER BY rank DESC, s.name LIMIT $2"
-                );
-                for r in cached_query(transaction, &sql, &[&ts_query, &pool, &self.projects]).await? {
-                    candidates.push(search::Candidate {
-                        key: r.try_get(0)?,
-                        name: r.try_get(1)?,
-                        description: r.try_get(2)?,
-                        relevance: r.try_get(3)?,
-                    });
-                }
-            }
+            let mut index = SearchColumns {
+                transaction,
+                query: &ts_query,
+                projects: &self.projects,
+            };
+            let candidates = search::candidates(&mut index, &words, limit, pool).await?;
             let mut hits = Vec::new();
             for (candidate, score) in search::rank(candidates, &words, limit) {
-                let text: String = cached_query_one(transaction,
-                        "SELECT ts_headline('english'::regconfig,
-                                name || E'\\n' || description || E'\\n' || body,
-                                to_tsquery('english'::regconfig, $1), $3)
-                         FROM skill_search WHERE skill_id = $2",
-                        &[&ts_query, &candidate.key, &HEADLINE_OPTIONS],
-                    )
-                    .await?
-                    .try_get(0)?;
+                let in_body = candidate.scope == Scope::Body;
+                let text: String = cached_query_one(
+                    transaction,
+                    "SELECT ts_headline('english'::regconfig,
+                            CASE WHEN $4 THEN body ELSE name || E'\\n' || description END,
+                            to_tsquery('english'::regconfig, $1), $3)
+                     FROM skill_search WHERE skill_id = $2",
+                    &[&ts_query, &candidate.key, &HEADLINE_OPTIONS, &in_body],
+                )
+                .await?
+                .try_get(0)?;
                 hits.push(search::hit(candidate, score, &text));
             }
             Ok(hits)
@@ -737,6 +729,59 @@ impl Store for PostgresStore {
             .collect()
         })
         .await
+    }
+}
+
+/// The search's `tsvector`s as [`search::candidates`] reads them, in a search's read
+/// transaction: a scope's matches through its GIN index, ranked by `ts_rank` over the names
+/// and descriptions (the name scope too: its index only finds them) or the bodies, the best
+/// `$2` kept before the view is joined.
+struct SearchColumns<'a> {
+    transaction: &'a Transaction<'a>,
+    /// The `to_tsquery` text of the search's words ([`tsquery`]).
+    query: &'a str,
+    /// The projects of the store's view.
+    projects: &'a [String],
+}
+
+impl search::SearchIndex for SearchColumns<'_> {
+    async fn matches(
+        &mut self,
+        scope: Scope,
+        count: i64,
+    ) -> StoreResult<(usize, Vec<search::Candidate>)> {
+        let (filter, ranked) = match scope {
+            Scope::Name => ("name_document", "head_document"),
+            Scope::Head => ("head_document", "head_document"),
+            Scope::Body => ("body_document", "body_document"),
+        };
+        let sql = format!(
+            "SELECT m.rank, s.id, s.name, s.description FROM
+                (SELECT x.skill_id,
+                        ts_rank('{RANK_WEIGHTS}'::float4[], x.{ranked}, q, {RANK_NORMALIZATION})::float8 AS rank
+                 FROM skill_search x, to_tsquery('english'::regconfig, $1) q
+                 WHERE x.{filter} @@ q ORDER BY rank DESC, x.name LIMIT $2) m
+             LEFT JOIN visible_skills($3) s ON s.id = m.skill_id"
+        );
+        let rows = cached_query(
+            self.transaction,
+            &sql,
+            &[&self.query, &count, &self.projects],
+        )
+        .await?;
+        let mut shown = Vec::new();
+        for r in &rows {
+            if let Some(key) = r.try_get::<_, Option<i64>>(1)? {
+                shown.push(search::Candidate {
+                    key,
+                    name: r.try_get(2)?,
+                    description: r.try_get(3)?,
+                    relevance: r.try_get(0)?,
+                    scope,
+                });
+            }
+        }
+        Ok((rows.len(), shown))
     }
 }
 

@@ -104,6 +104,24 @@ const MIGRATIONS: &[Migration] = &[
     DROP TABLE skills;
     ALTER TABLE skills_by_project RENAME TO skills;",
     },
+    // Names and descriptions indexed apart from bodies (see `crate::search::Scope`), so that a
+    // common word's entries in the bodies do not weigh on a search that the names settle;
+    // made from the text the one index kept. Breaking: an older skillpath would write only
+    // the old index.
+    Migration {
+        additive: false,
+        sql: "CREATE VIRTUAL TABLE skills_fts_head USING fts5(
+        name, description,
+        tokenize = 'porter unicode61 remove_diacritics 2'
+    );
+    CREATE VIRTUAL TABLE skills_fts_body USING fts5(
+        body,
+        tokenize = 'porter unicode61 remove_diacritics 2'
+    );
+    INSERT INTO skills_fts_head (rowid, name, description) SELECT rowid, name, description FROM skills_fts;
+    INSERT INTO skills_fts_body (rowid, body) SELECT rowid, body FROM skills_fts;
+    DROP TABLE skills_fts;",
+    },
     // What listing skills needs, kept so that it reads no body and no file's bytes: each
     // revision file's size and whether it is text, and each revision's `SKILL.md` head (its
     // frontmatter, digest and size). Filled in for the revisions already stored as it runs
@@ -131,7 +149,7 @@ const PROJECTS_SINCE: usize = 4;
 
 /// The version whose migration kept what listing needs beside each revision; the revisions
 /// stored before it are given theirs as it runs ([`record_heads`]).
-const HEADS_SINCE: usize = 5;
+const HEADS_SINCE: usize = 6;
 
 /// What a connection sees of the skills: `visible_skills`, the skills every project shares
 /// and those of the store's [`ProjectView`](crate::scopes::ProjectView) (`visible_projects`),

@@ -21,7 +21,7 @@ use crate::model::{
     SkillMetadata, SkillSummary, StoredSkill,
 };
 use crate::scopes::ProjectView;
-use crate::search;
+use crate::search::{self, Scope};
 use crate::store::{ImportPlan, Listing, Store};
 use crate::time::now_rfc3339;
 use crate::writes::{self, SkillWrite};
@@ -32,10 +32,32 @@ mod reads;
 mod transaction;
 
 use reads::{first, load, row};
-use transaction::SqliteWrite;
+use transaction::{SqliteWrite, now};
 
-/// Weights of the search columns: name, description, body.
-const SEARCH_WEIGHTS: (f64, f64, f64) = (10.0, 5.0, 1.0);
+/// The best matches of the names and descriptions' index (`skills_fts_head`, BM25 with the
+/// columns weighted name 10, description 5), at most `?2`, each with the skill the view shows
+/// (`NULL`s when it hides it). Ranked inside the subquery, so that FTS5 scores only index
+/// entries and the view is joined to the few kept.
+const HEAD_MATCHES: &str = "SELECT m.rank, s.id, s.name, s.description FROM
+    (SELECT rowid, bm25(skills_fts_head, 10.0, 5.0) AS rank FROM skills_fts_head
+     WHERE skills_fts_head MATCH ?1 ORDER BY rank LIMIT ?2) m
+    LEFT JOIN visible_skills s ON s.id = m.rowid";
+
+/// [`HEAD_MATCHES`] for the bodies' index (`skills_fts_body`).
+const BODY_MATCHES: &str = "SELECT m.rank, s.id, s.name, s.description FROM
+    (SELECT rowid, bm25(skills_fts_body) AS rank FROM skills_fts_body
+     WHERE skills_fts_body MATCH ?1 ORDER BY rank LIMIT ?2) m
+    LEFT JOIN visible_skills s ON s.id = m.rowid";
+
+/// A hit's snippet from its name or description: the match in `[…]`, about 16 words.
+const HEAD_SNIPPET: &str =
+    "SELECT snippet(skills_fts_head, -1, '[', ']', '…', 16) FROM skills_fts_head
+    WHERE skills_fts_head MATCH ?1 AND rowid = ?2";
+
+/// [`HEAD_SNIPPET`] from its body.
+const BODY_SNIPPET: &str =
+    "SELECT snippet(skills_fts_body, -1, '[', ']', '…', 16) FROM skills_fts_body
+    WHERE skills_fts_body MATCH ?1 AND rowid = ?2";
 
 /// Every live skill at its current revision, in name order, in one read transaction (the skills
 /// and their files from one moment): each file read by `file` from a row of `files` (the skill's
@@ -342,57 +364,38 @@ impl Store for SqliteStore {
 
     async fn search(&self, query: &str, limit: usize) -> StoreResult<Vec<SearchHit>> {
         let words = search::query_words(query);
-        let Some(fts_query) = search::fts5_query(&words) else {
+        let Some(query) = search::fts5_query(&words) else {
             return Ok(Vec::new());
         };
         let (limit, pool) = search::sizes(limit);
         self.with(move |connection| {
-            let (name_weight, description_weight, body_weight) = SEARCH_WEIGHTS;
-            let mut candidates = Vec::new();
-            // Name matches, then name-or-description matches, then (only when those do not
-            // fill the pool) any column. The ranking tiers put a skill with a query word in
-            // its name or description above every skill that has it only in its body, and
-            // scoring body matches is most of the work: common words match most bodies.
-            let scopes = [
-                format!("{{name}} : ({fts_query})"),
-                format!("{{name description}} : ({fts_query})"),
-                fts_query.clone(),
-            ];
-            let mut in_name_or_description = 0;
-            for (index, column_query) in scopes.into_iter().enumerate() {
-                if index == 2 && in_name_or_description >= pool as usize {
-                    break;
-                }
-                let mut statement = connection.prepare_cached(
-                    "SELECT s.id, s.name, s.description, bm25(skills_fts, ?2, ?3, ?4) AS rank
-                     FROM skills_fts JOIN visible_skills s ON s.id = skills_fts.rowid
-                     WHERE skills_fts MATCH ?1 ORDER BY rank LIMIT ?5",
-                )?;
-                let found = statement
-                    .query_map(params![column_query, name_weight, description_weight, body_weight, pool], |r| {
-                        Ok(search::Candidate {
-                            key: r.get(0)?,
-                            name: r.get(1)?,
-                            description: r.get(2)?,
-                            relevance: -r.get::<_, f64>(3)?,
-                        })
-                    })?
-                    .collect::<Result<Vec<_>, _>>()?;
-                if index == 1 {
-                    in_name_or_description = found.len();
-                }
-                candidates.extend(found);
-            }
-            let mut snippet = connection.prepare_cached(
-                "SELECT snippet(skills_fts, -1, '[', ']', '…', 16) FROM skills_fts WHERE skills_fts MATCH ?1 AND rowid = ?2",
-            )?;
-            search::rank(candidates, &words, limit)
+            // One read transaction: the snippets come from the index the candidates did.
+            let transaction = connection.transaction()?;
+            let mut index = SearchTables {
+                connection: &transaction,
+                query: &query,
+            };
+            let candidates = now(search::candidates(&mut index, &words, limit, pool))?;
+            let hits = search::rank(candidates, &words, limit)
                 .into_iter()
                 .map(|(candidate, score)| {
-                    let text: String = snippet.query_row(params![fts_query, candidate.key], |r| r.get(0))?;
-                    Ok(search::hit(candidate, score, &text))
+                    let sql = match candidate.scope {
+                        Scope::Name | Scope::Head => HEAD_SNIPPET,
+                        Scope::Body => BODY_SNIPPET,
+                    };
+                    let text: Option<String> = transaction
+                        .prepare_cached(sql)?
+                        .query_row(params![query, candidate.key], |r| r.get(0))
+                        .optional()?;
+                    Ok(search::hit(
+                        candidate,
+                        score,
+                        text.as_deref().unwrap_or_default(),
+                    ))
                 })
-                .collect()
+                .collect::<StoreResult<Vec<_>>>()?;
+            transaction.commit()?;
+            Ok(hits)
         })
         .await
     }
@@ -558,5 +561,46 @@ impl Store for SqliteStore {
             Ok(())
         })
         .await
+    }
+}
+
+/// The search index as [`search::candidates`] reads it, in a search's read transaction.
+struct SearchTables<'a> {
+    connection: &'a Connection,
+    /// The FTS5 query of the search's words ([`search::fts5_query`]).
+    query: &'a str,
+}
+
+impl search::SearchIndex for SearchTables<'_> {
+    async fn matches(
+        &mut self,
+        scope: Scope,
+        count: i64,
+    ) -> StoreResult<(usize, Vec<search::Candidate>)> {
+        let query = self.query;
+        let (sql, query) = match scope {
+            // The words again without the column filter, so that BM25 also counts them in the
+            // description and weighs both lengths, as it does for the other scopes; the filter
+            // keeps the matches to names.
+            Scope::Name => (HEAD_MATCHES, format!("{{name}} : ({query}) AND ({query})")),
+            Scope::Head => (HEAD_MATCHES, query.to_owned()),
+            Scope::Body => (BODY_MATCHES, query.to_owned()),
+        };
+        let mut statement = self.connection.prepare_cached(sql)?;
+        let mut rows = statement.query(params![query, count])?;
+        let (mut read, mut shown) = (0, Vec::new());
+        while let Some(r) = rows.next()? {
+            read += 1;
+            if let Some(key) = r.get::<_, Option<i64>>(1)? {
+                shown.push(search::Candidate {
+                    key,
+                    name: r.get(2)?,
+                    description: r.get(3)?,
+                    relevance: -r.get::<_, f64>(0)?,
+                    scope,
+                });
+            }
+        }
+        Ok((read, shown))
     }
 }

@@ -35,12 +35,13 @@ impl<'a> SqliteWrite<'a> {
 }
 
 /// The result of `future`, whose every step is a call to SQLite that completes at once (the
-/// primitives below never wait), so one poll finishes it on the blocking thread it runs on.
-fn now<T>(future: impl Future<Output = StoreResult<T>>) -> StoreResult<T> {
+/// primitives below, and a search's reads of its index, never wait), so one poll finishes it
+/// on the blocking thread it runs on.
+pub(super) fn now<T>(future: impl Future<Output = StoreResult<T>>) -> StoreResult<T> {
     match pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(result) => result,
         Poll::Pending => Err(StoreError::database(
-            "a SQLite write waited for something, which none of its steps does",
+            "a SQLite operation waited for something, which none of its steps does",
         )),
     }
 }
@@ -145,7 +146,8 @@ impl WriteTransaction for SqliteWrite<'_> {
     }
 }
 
-/// Changes to the search index, written together at the end of a transaction. Each statement
+/// Changes to the search index (names and descriptions in `skills_fts_head`, bodies in
+/// `skills_fts_body`; see [`crate::search::Scope`]), written together at the end of a transaction. Each statement
 /// that may fail halfway opens a savepoint, and at every savepoint FTS5 writes out the terms
 /// it holds in memory; interleaving index writes with the other writes of an import made an
 /// index of thousands of tiny segments, merged over and over (half of an import's time).
@@ -159,15 +161,22 @@ struct SearchIndexWrites {
 
 impl SearchIndexWrites {
     fn write(self, transaction: &Transaction<'_>) -> StoreResult<()> {
-        let mut remove = transaction.prepare_cached("DELETE FROM skills_fts WHERE rowid = ?1")?;
+        let mut remove_head =
+            transaction.prepare_cached("DELETE FROM skills_fts_head WHERE rowid = ?1")?;
+        let mut remove_body =
+            transaction.prepare_cached("DELETE FROM skills_fts_body WHERE rowid = ?1")?;
         for id in self.removed {
-            remove.execute(params![id])?;
+            remove_head.execute(params![id])?;
+            remove_body.execute(params![id])?;
         }
-        let mut add = transaction.prepare_cached(
-            "INSERT INTO skills_fts (rowid, name, description, body) VALUES (?1, ?2, ?3, ?4)",
+        let mut add_head = transaction.prepare_cached(
+            "INSERT INTO skills_fts_head (rowid, name, description) VALUES (?1, ?2, ?3)",
         )?;
+        let mut add_body = transaction
+            .prepare_cached("INSERT INTO skills_fts_body (rowid, body) VALUES (?1, ?2)")?;
         for (id, name, description, body) in self.added {
-            add.execute(params![id, name, description, body])?;
+            add_head.execute(params![id, name, description])?;
+            add_body.execute(params![id, body])?;
         }
         Ok(())
     }
