@@ -10,10 +10,10 @@ use std::collections::HashMap;
 use crate::content::{checked, meta};
 use crate::error::{StoreError, StoreResult};
 use crate::model::{
-    Change, FolderContent, FolderImport, FolderStamp, ImportReport, Operation, ShadowedSkill,
+    Change, FolderContent, FolderImport, ImportReport, Operation, Provenance, ShadowedSkill,
 };
 use crate::scopes::precedence::left_out_for;
-use crate::writes::{NewRevision, StampRecord, WriteTransaction, write_revision};
+use crate::writes::{Claimed, NewRevision, StampRecord, WriteTransaction, write_revisions};
 
 /// An import as it is planned before a backend opens its transaction, for
 /// [`crate::Store::import_planned`] to write.
@@ -88,11 +88,12 @@ pub(crate) fn plan(items: Vec<FolderImport>) -> StoreResult<Plan> {
     })
 }
 
-/// Writes `plan` in `transaction`, one skill after the other in name order, each decided from
-/// the row of its name in its project: none (created), live with the same content (unchanged),
-/// one that takes precedence ([`left_out_for`]: left out and reported), or any other
-/// (a new revision: an update, or a restore of a deleted skill). The stamp of every folder
-/// read is recorded with the revision it leaves current.
+/// Writes `plan` in `transaction`, each skill decided from the row of its name in its project:
+/// none (created), live with the same content (unchanged), one that takes precedence
+/// ([`left_out_for`]: left out and reported), or any other (a new revision: an update, or a
+/// restore of a deleted skill). The rows are claimed first, all in name order; then the new
+/// revisions are written together ([`write_revisions`]), and the stamp of every folder read is
+/// recorded with the revision it leaves current.
 pub(crate) async fn run(
     transaction: &mut impl WriteTransaction,
     plan: Plan,
@@ -107,36 +108,49 @@ pub(crate) async fn run(
         shadowed,
         ..ImportReport::default()
     };
+    let mut read = Vec::new();
     for Planned { name, item, .. } in items {
-        let FolderContent::Read { snapshot, stamp } = item.content else {
-            report.unchanged.push(name);
-            report.not_read += 1;
-            continue;
+        match item.content {
+            FolderContent::Read { snapshot, stamp } => {
+                read.push((name, snapshot, stamp, item.provenance));
+            }
+            FolderContent::Unchanged { .. } => {
+                report.unchanged.push(name);
+                report.not_read += 1;
+            }
+        }
+    }
+    let skills: Vec<(&str, &Provenance)> = read
+        .iter()
+        .map(|(name, _, _, provenance)| (name.as_str(), provenance))
+        .collect();
+    let claimed = transaction.claim_rows(&skills).await?;
+    if claimed.len() != read.len() {
+        return Err(StoreError::database(format!(
+            "{} skills were claimed for an import of {}",
+            claimed.len(),
+            read.len()
+        )));
+    }
+    let mut revisions = Vec::new();
+    // Each read folder's stamp, skill and the revision the import leaves current.
+    let mut stamps = Vec::new();
+    for ((name, snapshot, stamp, provenance), claimed) in read.iter().zip(claimed) {
+        let row = match claimed {
+            Claimed::Created(id) => {
+                revisions.push(NewRevision::first(id, change, snapshot, provenance));
+                stamps.extend(stamp.as_ref().map(|stamp| (stamp, id, 1)));
+                report.created.push(name.clone());
+                continue;
+            }
+            Claimed::Existing(row) => row,
         };
-        let provenance = &item.provenance;
-        let project = provenance.project_key();
-        let row = match transaction.row_in(&name, project).await? {
-            Some(row) => row,
-            None => match transaction.insert_skill(&name, provenance).await? {
-                Some(id) => {
-                    let first = NewRevision::first(id, change, &snapshot, provenance);
-                    write_revision(transaction, &first).await?;
-                    record_stamp(transaction, stamp.as_ref(), id, 1).await?;
-                    report.created.push(name);
-                    continue;
-                }
-                // Created by a concurrent import meanwhile: it exists now.
-                None => transaction.row_in(&name, project).await?.ok_or_else(|| {
-                    StoreError::database(format!("skill `{name}` vanished during the import"))
-                })?,
-            },
-        };
-        if let Some(left_out) = left_out_for(&name, row.deleted, &row.provenance, provenance)? {
+        if let Some(left_out) = left_out_for(name, row.deleted, &row.provenance, provenance)? {
             report.shadowed.push(left_out);
             continue;
         }
         let current = if !row.deleted && row.content_hash == snapshot.content_hash() {
-            report.unchanged.push(name);
+            report.unchanged.push(name.clone());
             row.revision
         } else {
             let operation = if row.deleted {
@@ -144,35 +158,28 @@ pub(crate) async fn run(
             } else {
                 Operation::Update
             };
-            let next = NewRevision::after(&row, operation, change, &snapshot, provenance);
-            write_revision(transaction, &next).await?;
-            report.updated.push(name);
+            revisions.push(NewRevision::after(
+                &row, operation, change, snapshot, provenance,
+            ));
+            report.updated.push(name.clone());
             row.revision + 1
         };
-        record_stamp(transaction, stamp.as_ref(), row.id, current).await?;
+        stamps.extend(stamp.as_ref().map(|stamp| (stamp, row.id, current)));
+    }
+    write_revisions(transaction, &revisions, drop).await?;
+    let stamps: Vec<StampRecord<'_>> = stamps
+        .into_iter()
+        .map(|(stamp, skill_id, revision)| StampRecord {
+            stamp,
+            skill_id,
+            revision,
+        })
+        .collect();
+    if !stamps.is_empty() {
+        transaction.record_stamps(&stamps).await?;
     }
     given.restore(&mut report);
     Ok(report)
-}
-
-/// Records `stamp`, if the folder had one, with revision `revision` of the skill `skill_id`.
-async fn record_stamp(
-    transaction: &mut impl WriteTransaction,
-    stamp: Option<&FolderStamp>,
-    skill_id: i64,
-    revision: u64,
-) -> StoreResult<()> {
-    match stamp {
-        Some(stamp) => {
-            let record = StampRecord {
-                stamp,
-                skill_id,
-                revision,
-            };
-            transaction.record_stamp(&record).await
-        }
-        None => Ok(()),
-    }
 }
 
 /// Where each planned name was among the items given, by name.

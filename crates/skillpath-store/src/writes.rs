@@ -72,7 +72,9 @@ pub(crate) struct SkillRow {
 
 /// What a backend does inside a write's transaction; the rules of this module and of
 /// [`crate::import`] decide which of these run. Every read is of the transaction's own state
-/// and, on a backend with row locks, locks the row until it ends.
+/// and, on a backend with row locks, locks the row until it ends. The writes take many rows at
+/// once, so that a backend with a round trip per statement (PostgreSQL) pays it per batch
+/// rather than per row.
 pub(crate) trait WriteTransaction {
     /// The row of the skill `name` as the store's view shows it (see [`crate::scopes`]).
     async fn visible_row(&mut self, name: &str) -> StoreResult<Option<SkillRow>>;
@@ -88,15 +90,69 @@ pub(crate) trait WriteTransaction {
         provenance: &Provenance,
     ) -> StoreResult<Option<i64>>;
 
+    /// For each skill of an import, in the order given (name order, so that two imports
+    /// lock their skills in one order): its row in its project ([`Self::row_in`]), or a new
+    /// row with no revision yet where there is none ([`Self::insert_skill`]). One answer per
+    /// skill, in the same order.
+    async fn claim_rows(&mut self, skills: &[(&str, &Provenance)]) -> StoreResult<Vec<Claimed>> {
+        let mut claimed = Vec::with_capacity(skills.len());
+        for &(name, provenance) in skills {
+            let project = provenance.project_key();
+            let row = match self.row_in(name, project).await? {
+                Some(row) => Claimed::Existing(row),
+                None => match self.insert_skill(name, provenance).await? {
+                    Some(id) => Claimed::Created(id),
+                    // Created by a concurrent import meanwhile: it exists now.
+                    None => {
+                        Claimed::Existing(self.row_in(name, project).await?.ok_or_else(|| {
+                            StoreError::database(format!(
+                                "skill `{name}` vanished during the import"
+                            ))
+                        })?)
+                    }
+                },
+            };
+            claimed.push(row);
+        }
+        Ok(claimed)
+    }
+
     /// Revision `revision` of the skill `name` as the view shows it.
     async fn load(&mut self, name: &str, revision: u64) -> StoreResult<StoredSkill>;
 
-    /// Writes the revision and makes it the skill's current state (row, files, search index).
-    async fn write_revision(&mut self, revision: &RevisionRecord<'_>) -> StoreResult<()>;
+    /// Stores each of `blobs` (distinct, in digest order) that is not stored yet.
+    async fn write_blobs(&mut self, blobs: &[Blob<'_>]) -> StoreResult<()>;
 
-    /// Records the stamp of a folder an import read.
-    async fn record_stamp(&mut self, stamp: &StampRecord<'_>) -> StoreResult<()>;
+    /// Writes the revisions (of distinct skills) and makes each its skill's current state
+    /// (row, files, search index); their files' blobs are stored already.
+    async fn write_revisions(&mut self, revisions: &[RevisionRecord<'_>]) -> StoreResult<()>;
+
+    /// Records the stamps of folders an import read (of distinct folders).
+    async fn record_stamps(&mut self, stamps: &[StampRecord<'_>]) -> StoreResult<()>;
 }
+
+/// What [`WriteTransaction::claim_rows`] found or made of a skill's row.
+pub(crate) enum Claimed {
+    /// A new row, with this id and no revision yet.
+    Created(i64),
+    /// The row there was.
+    Existing(SkillRow),
+}
+
+/// A file's bytes as stored once, under their digest ([`crate::model::SkillFile::sha256`]).
+pub(crate) struct Blob<'a> {
+    pub(crate) sha256: &'a str,
+    pub(crate) bytes: &'a [u8],
+}
+
+/// The most bytes of content (`SKILL.md`s and files) one call of
+/// [`WriteTransaction::write_blobs`] or [`WriteTransaction::write_revisions`] carries (a single
+/// larger skill or file goes alone): what a backend may hold encoded for one batch, besides
+/// the snapshots themselves.
+const BATCH_BYTES: u64 = 32 << 20;
+
+/// The most revisions one call of [`WriteTransaction::write_revisions`] carries.
+const BATCH_REVISIONS: usize = 2_000;
 
 /// Runs `write` in `transaction`: the skill as written, or why the write is refused.
 pub(crate) async fn apply(
@@ -179,27 +235,14 @@ pub(crate) async fn write_revision(
     transaction: &mut impl WriteTransaction,
     revision: &NewRevision<'_>,
 ) -> StoreResult<StoredSkill> {
-    let record = RevisionRecord {
-        meta: meta(revision.snapshot)?,
-        head: SkillMdHead::of(&revision.snapshot.skill_md),
-        files: revision
-            .snapshot
-            .files
-            .iter()
-            .map(FileMetadata::of)
-            .collect(),
-        created_at: now_rfc3339(),
-        content_hash: revision.snapshot.content_hash(),
-        provenance: revision.provenance.to_stored()?,
-        revision,
-    };
-    transaction.write_revision(&record).await?;
-    let RevisionRecord {
-        meta,
-        created_at,
-        content_hash,
-        ..
-    } = record;
+    let mut written = None;
+    write_revisions(transaction, std::slice::from_ref(revision), |record| {
+        written = Some((record.meta, record.created_at, record.content_hash));
+    })
+    .await?;
+    let (meta, created_at, content_hash) = written.ok_or_else(|| {
+        StoreError::database("a revision was written without its record".to_owned())
+    })?;
     Ok(StoredSkill {
         name: meta.name,
         description: meta.description,
@@ -210,6 +253,107 @@ pub(crate) async fn write_revision(
         provenance: revision.provenance.clone(),
         updated_at: created_at,
         snapshot: revision.snapshot.clone(),
+    })
+}
+
+/// Writes `revisions` (of distinct skills) through the backend, handing each one's record to
+/// `written` once it is written. First every file not stored yet, in digest order, so that
+/// two transactions storing the same files wait for each other in one order instead of
+/// deadlocking on PostgreSQL's unique index; then the revisions. Both in batches of at most
+/// [`BATCH_BYTES`] (and [`BATCH_REVISIONS`]), so a large import costs a few statements per
+/// batch and holds one batch's records at a time.
+pub(crate) async fn write_revisions<'a>(
+    transaction: &mut impl WriteTransaction,
+    revisions: &'a [NewRevision<'a>],
+    mut written: impl FnMut(RevisionRecord<'a>),
+) -> StoreResult<()> {
+    let mut files: Vec<Vec<FileMetadata>> = revisions
+        .iter()
+        .map(|revision| {
+            revision
+                .snapshot
+                .files
+                .iter()
+                .map(FileMetadata::of)
+                .collect()
+        })
+        .collect();
+    let mut blobs: Vec<Blob<'_>> = revisions
+        .iter()
+        .zip(&files)
+        .flat_map(|(revision, files)| {
+            revision
+                .snapshot
+                .files
+                .iter()
+                .zip(files)
+                .map(|(file, metadata)| Blob {
+                    sha256: &metadata.sha256,
+                    bytes: &file.bytes,
+                })
+        })
+        .collect();
+    blobs.sort_unstable_by(|a, b| a.sha256.cmp(b.sha256));
+    blobs.dedup_by(|a, b| a.sha256 == b.sha256);
+    for batch in batches(
+        &blobs,
+        |blob| blob.bytes.len() as u64,
+        BATCH_BYTES,
+        usize::MAX,
+    ) {
+        transaction.write_blobs(batch).await?;
+    }
+    let sizes: Vec<u64> = revisions
+        .iter()
+        .map(|revision| revision.snapshot.size())
+        .collect();
+    let mut records = Vec::new();
+    let mut start = 0;
+    for batch in batches(&sizes, |size| *size, BATCH_BYTES, BATCH_REVISIONS) {
+        let end = start + batch.len();
+        for (revision, files) in revisions[start..end].iter().zip(&mut files[start..end]) {
+            records.push(RevisionRecord {
+                meta: meta(revision.snapshot)?,
+                head: SkillMdHead::of(&revision.snapshot.skill_md),
+                files: std::mem::take(files),
+                created_at: now_rfc3339(),
+                content_hash: revision.snapshot.content_hash(),
+                provenance: revision.provenance.to_stored()?,
+                revision,
+            });
+        }
+        transaction.write_revisions(&records).await?;
+        records.drain(..).for_each(&mut written);
+        start = end;
+    }
+    Ok(())
+}
+
+/// `items` cut in order into runs of at most `count` items and `bytes` by `size`; an item
+/// larger than `bytes` on its own makes a run of one.
+fn batches<T>(
+    items: &[T],
+    size: impl Fn(&T) -> u64,
+    bytes: u64,
+    count: usize,
+) -> impl Iterator<Item = &[T]> {
+    let mut rest = items;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut total = 0;
+        let mut end = 0;
+        while let Some(item) = rest.get(end) {
+            total += size(item);
+            if end > 0 && (total > bytes || end == count) {
+                break;
+            }
+            end += 1;
+        }
+        let (batch, after) = rest.split_at(end);
+        rest = after;
+        Some(batch)
     })
 }
 
@@ -344,5 +488,35 @@ impl<'a> NewRevision<'a> {
             deleted: operation == Operation::Delete,
             provenance,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::batches;
+
+    fn cut(sizes: &[u64], bytes: u64, count: usize) -> Vec<Vec<u64>> {
+        batches(sizes, |size| *size, bytes, count)
+            .map(<[u64]>::to_vec)
+            .collect()
+    }
+
+    #[test]
+    fn batches_hold_at_most_their_bytes_and_count_in_order() {
+        assert_eq!(
+            cut(&[3, 4, 2, 1, 5, 5], 7, 10),
+            [vec![3, 4], vec![2, 1], vec![5], vec![5]]
+        );
+        assert_eq!(
+            cut(&[1, 1, 1, 1, 1], 100, 2),
+            [vec![1, 1], vec![1, 1], vec![1]]
+        );
+        assert!(cut(&[], 7, 10).is_empty());
+    }
+
+    #[test]
+    fn an_item_larger_than_a_batch_goes_alone() {
+        assert_eq!(cut(&[2, 50, 1, 1], 10, 10), [vec![2], vec![50], vec![1, 1]]);
+        assert_eq!(cut(&[50], 10, 10), [vec![50]]);
     }
 }

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use skillpath_store::keys::{self, AuthError, KeyInfo, Role};
 use skillpath_store::model::sha256_hex;
 use skillpath_store::{
-    FolderContent, FolderImport, FolderStamp, ImportItem, ListFilter, Provenance, RecordedStamp,
-    SkillFile, SkillMetadata, SkillSnapshot, Store, StoreError, StoredSkill,
+    FolderContent, FolderImport, FolderStamp, ImportItem, ImportReport, ListFilter, Provenance,
+    RecordedStamp, SkillFile, SkillMetadata, SkillSnapshot, Store, StoreError, StoredSkill,
 };
 
 use crate::support::{
@@ -70,6 +70,7 @@ macro_rules! store_suite {
             concurrent_creates_of_one_name_let_exactly_one_win,
             concurrent_key_creates_of_one_name_let_exactly_one_win,
             concurrent_imports_of_one_set_in_opposite_orders_both_succeed,
+            concurrent_imports_sharing_files_in_opposite_orders_both_succeed,
         );
         $crate::suite::store_suite!(@backend $open;
             corpus_round_trips_through_import_and_export,
@@ -3052,19 +3053,7 @@ pub(crate) async fn concurrent_imports_of_one_set_in_opposite_orders_both_succee
         let forward = batch("forward");
         let mut backward = batch("backward");
         backward.reverse();
-        let barrier = Arc::new(tokio::sync::Barrier::new(2));
-        let tasks: Vec<_> = [forward, backward]
-            .into_iter()
-            .map(|items| {
-                let (store, barrier) = (Arc::clone(&store), Arc::clone(&barrier));
-                tokio::spawn(async move {
-                    barrier.wait().await;
-                    store.import(items, by("ci", "import")).await
-                })
-            })
-            .collect();
-        for task in tasks {
-            let report = task.await.expect("task ran").expect("neither import fails");
+        for report in imports_at_once(&store, [forward, backward]).await {
             assert_eq!(
                 report.created.len() + report.updated.len() + report.unchanged.len(),
                 names.len()
@@ -3074,6 +3063,67 @@ pub(crate) async fn concurrent_imports_of_one_set_in_opposite_orders_both_succee
         for name in &names {
             let revisions = store.history(name).await.expect("history").len();
             assert_eq!(revisions, 2 * round + 2, "{name}");
+        }
+    }
+}
+
+/// The reports of two imports of `batches` started at once, neither of which may fail.
+async fn imports_at_once(
+    store: &Arc<dyn Store>,
+    batches: [Vec<ImportItem>; 2],
+) -> Vec<ImportReport> {
+    let barrier = Arc::new(tokio::sync::Barrier::new(2));
+    let tasks: Vec<_> = batches
+        .into_iter()
+        .map(|items| {
+            let (store, barrier) = (Arc::clone(store), Arc::clone(&barrier));
+            tokio::spawn(async move {
+                barrier.wait().await;
+                store.import(items, by("ci", "import")).await
+            })
+        })
+        .collect();
+    let mut reports = Vec::new();
+    for task in tasks {
+        reports.push(task.await.expect("task ran").expect("neither import fails"));
+    }
+    reports
+}
+
+/// Two imports of different skills whose files have the same contents, met in opposite
+/// orders: the files are stored once, in one order for every writer, so neither import waits
+/// for the other while the other waits for it (on PostgreSQL, a deadlock that fails one).
+pub(crate) async fn concurrent_imports_sharing_files_in_opposite_orders_both_succeed(
+    store: Arc<dyn Store>,
+) {
+    const COUNT: usize = 24;
+    for round in 0..4 {
+        let content = |i: usize| format!("shared file {i} of round {round}\n").into_bytes();
+        let batch = |side: &str| -> Vec<ImportItem> {
+            (0..COUNT)
+                .map(|i| {
+                    let name = format!("{side}-{round}-{i:02}");
+                    // The left side meets the contents in one order, the right in the other.
+                    let file = content(if side == "left" { i } else { COUNT - 1 - i });
+                    ImportItem {
+                        snapshot: snapshot(
+                            md(&name, "shares a file", "body"),
+                            &[("references/shared.md", &file)],
+                        ),
+                        provenance: imported(&name),
+                    }
+                })
+                .collect()
+        };
+        for report in imports_at_once(&store, [batch("left"), batch("right")]).await {
+            assert_eq!(report.created.len(), COUNT);
+        }
+        for i in 0..COUNT {
+            for (side, expected) in [("left", i), ("right", COUNT - 1 - i)] {
+                let name = format!("{side}-{round}-{i:02}");
+                let stored = store.get(&name, None).await.expect("get");
+                assert_eq!(stored.snapshot.files[0].bytes, content(expected), "{name}");
+            }
         }
     }
 }

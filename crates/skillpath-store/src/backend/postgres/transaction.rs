@@ -2,13 +2,16 @@
 //! transaction whose row locks serialize writers: a skill's row is read `FOR UPDATE`, and a new
 //! name's row is locked by the unique index it is inserted into.
 
+use std::collections::{HashMap, HashSet};
+
 use deadpool_postgres::Transaction;
 
 use super::reads;
-use super::sql::{cached_execute, cached_query_opt, number};
+use super::sql::{cached_execute, cached_query, cached_query_opt, number};
+use crate::columns;
 use crate::error::{StoreError, StoreResult};
 use crate::model::{FileMetadata, Provenance, StoredSkill};
-use crate::writes::{RevisionRecord, SkillRow, StampRecord, WriteTransaction};
+use crate::writes::{Blob, Claimed, RevisionRecord, SkillRow, StampRecord, WriteTransaction};
 
 /// A write transaction as the rules of [`crate::writes`] and [`crate::import`] drive it, on
 /// the view of the project folders `projects`.
@@ -43,86 +46,255 @@ impl WriteTransaction for PostgresWrite<'_> {
         Ok(row.map(|row| row.try_get(0)).transpose()?)
     }
 
+    /// One statement inserts the new rows and locks the existing ones, in the order given: a
+    /// conflicting row is locked by `ON CONFLICT DO UPDATE` even where its `WHERE` leaves it
+    /// as it is (and then it is not returned); a second reads the rows that were there.
+    async fn claim_rows(&mut self, skills: &[(&str, &Provenance)]) -> StoreResult<Vec<Claimed>> {
+        if skills.is_empty() {
+            return Ok(Vec::new());
+        }
+        let names: Vec<&str> = skills.iter().map(|(name, _)| *name).collect();
+        let projects: Vec<&str> = skills.iter().map(|(_, p)| p.project_key()).collect();
+        let provenances = skills
+            .iter()
+            .map(|(_, provenance)| provenance.to_stored())
+            .collect::<StoreResult<Vec<String>>>()?;
+        let mut claimed: HashMap<(String, String), Claimed> = HashMap::new();
+        for row in cached_query(
+            self.transaction,
+            "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at)
+             SELECT u.name, u.project, '', 0, false, '', u.provenance, ''
+             FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(name, project, provenance, position)
+             ORDER BY u.position
+             ON CONFLICT (name, project) DO UPDATE SET name = excluded.name WHERE false
+             RETURNING id, name, project",
+            &[&names, &projects, &provenances],
+        )
+        .await?
+        {
+            let key = (row.try_get(1)?, row.try_get(2)?);
+            claimed.insert(key, Claimed::Created(row.try_get(0)?));
+        }
+        if claimed.len() < skills.len() {
+            let (names, projects): (Vec<&str>, Vec<&str>) = names
+                .iter()
+                .zip(&projects)
+                .filter(|&(&name, &project)| {
+                    !claimed.contains_key(&(name.to_owned(), project.to_owned()))
+                })
+                .unzip();
+            for row in cached_query(
+                self.transaction,
+                "SELECT s.id, s.revision, s.deleted, s.content_hash, s.provenance, s.name, s.project
+                 FROM skills s JOIN unnest($1::text[], $2::text[]) AS u(name, project)
+                   ON s.name = u.name AND s.project = u.project",
+                &[&names, &projects],
+            )
+            .await?
+            {
+                let key = (row.try_get(5)?, row.try_get(6)?);
+                claimed.insert(key, Claimed::Existing(columns::skill_row(&row)?));
+            }
+        }
+        skills
+            .iter()
+            .map(|&(name, provenance)| {
+                let key = (name.to_owned(), provenance.project_key().to_owned());
+                claimed.remove(&key).ok_or_else(|| {
+                    StoreError::database(format!("skill `{name}` vanished during the import"))
+                })
+            })
+            .collect()
+    }
+
     async fn load(&mut self, name: &str, revision: u64) -> StoreResult<StoredSkill> {
         reads::load(self.transaction, self.projects, name, Some(revision)).await
     }
 
-    async fn write_revision(&mut self, record: &RevisionRecord<'_>) -> StoreResult<()> {
-        let (transaction, revision, meta) = (self.transaction, record.revision, &record.meta);
-        let (id, deleted) = (revision.skill_id, revision.deleted);
-        let (created_at, content_hash) = (&record.created_at, &record.content_hash);
-        let n = number(revision.number)?;
+    /// The blobs stored already are asked for first, so that their bytes are not sent again.
+    async fn write_blobs(&mut self, blobs: &[Blob<'_>]) -> StoreResult<()> {
+        let digests: Vec<&str> = blobs.iter().map(|blob| blob.sha256).collect();
+        let stored: HashSet<String> = cached_query(
+            self.transaction,
+            "SELECT sha256 FROM blobs WHERE sha256 = ANY ($1)",
+            &[&digests],
+        )
+        .await?
+        .iter()
+        .map(|row| row.try_get(0))
+        .collect::<Result<_, _>>()?;
+        let missing: Vec<&Blob<'_>> = blobs
+            .iter()
+            .filter(|blob| !stored.contains(blob.sha256))
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let digests: Vec<&str> = missing.iter().map(|blob| blob.sha256).collect();
+        let sizes = missing
+            .iter()
+            .map(|blob| {
+                i64::try_from(blob.bytes.len()).map_err(|_| {
+                    StoreError::InvalidSkill(format!(
+                        "a file of {} bytes is too large to store",
+                        blob.bytes.len()
+                    ))
+                })
+            })
+            .collect::<StoreResult<Vec<i64>>>()?;
+        let bytes: Vec<&[u8]> = missing.iter().map(|blob| blob.bytes).collect();
+        cached_execute(
+            self.transaction,
+            "INSERT INTO blobs (sha256, size, bytes)
+             SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[])
+             ON CONFLICT (sha256) DO NOTHING",
+            &[&digests, &sizes, &bytes],
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// Each table's rows of every revision in one statement, their columns as arrays.
+    async fn write_revisions(&mut self, records: &[RevisionRecord<'_>]) -> StoreResult<()> {
+        let transaction = self.transaction;
+        let ids: Vec<i64> = records.iter().map(|r| r.revision.skill_id).collect();
+        let numbers = records
+            .iter()
+            .map(|r| number(r.revision.number))
+            .collect::<StoreResult<Vec<i64>>>()?;
+        let created_at: Vec<&str> = records.iter().map(|r| r.created_at.as_str()).collect();
+        let authors: Vec<&str> = records
+            .iter()
+            .map(|r| r.revision.change.author.as_str())
+            .collect();
+        let messages: Vec<&str> = records
+            .iter()
+            .map(|r| r.revision.change.message.as_str())
+            .collect();
+        let operations: Vec<&str> = records
+            .iter()
+            .map(|r| r.revision.operation.as_str())
+            .collect();
+        let deleted: Vec<bool> = records.iter().map(|r| r.revision.deleted).collect();
+        let descriptions: Vec<&str> = records
+            .iter()
+            .map(|r| r.meta.description.as_str())
+            .collect();
+        let tool_names: Vec<Option<&str>> = records
+            .iter()
+            .map(|r| r.meta.tool_name.as_deref())
+            .collect();
+        let hashes: Vec<&str> = records.iter().map(|r| r.content_hash.as_str()).collect();
+        let skill_mds: Vec<&str> = records
+            .iter()
+            .map(|r| r.revision.snapshot.skill_md.as_str())
+            .collect();
         cached_execute(
             transaction,
             "INSERT INTO revisions (skill_id, number, created_at, author, message, operation, deleted, description, tool_name, content_hash, skill_md)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-            &[
-                &id,
-                &n,
-                created_at,
-                &revision.change.author,
-                &revision.change.message,
-                &revision.operation.as_str(),
-                &deleted,
-                &meta.description,
-                &meta.tool_name,
-                content_hash,
-                &revision.snapshot.skill_md,
-            ],
+             SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::boolean[], $8::text[], $9::text[], $10::text[], $11::text[])",
+            &[&ids, &numbers, &created_at, &authors, &messages, &operations, &deleted, &descriptions, &tool_names, &hashes, &skill_mds],
         )
         .await?;
-        let head = &record.head;
-        cached_execute(
-            transaction,
-            "INSERT INTO revision_heads (skill_id, number, frontmatter, sha256, size) VALUES ($1, $2, $3, $4, $5)",
-            &[&id, &n, &head.frontmatter, &head.file.sha256, &size_of(&head.file)?],
-        )
-        .await?;
-        for (file, metadata) in revision.snapshot.files.iter().zip(&record.files) {
-            let (sha, size) = (&metadata.sha256, size_of(metadata)?);
-            cached_execute(
-                transaction,
-                "INSERT INTO blobs (sha256, size, bytes) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING",
-                &[sha, &size, &file.bytes],
-            )
-            .await?;
-            cached_execute(
-                transaction,
-                "INSERT INTO revision_files (skill_id, number, path, sha256, size, text) VALUES ($1, $2, $3, $4, $5, $6)",
-                &[&id, &n, &file.path, sha, &size, &metadata.text],
-            )
-            .await?;
+        let (mut frontmatters, mut head_digests, mut head_sizes) =
+            (Vec::new(), Vec::new(), Vec::new());
+        for record in records {
+            frontmatters.push(record.head.frontmatter.as_str());
+            head_digests.push(record.head.file.sha256.as_str());
+            head_sizes.push(size_of(&record.head.file)?);
         }
         cached_execute(
             transaction,
-            "UPDATE skills SET description = $2, tool_name = $3, revision = $4, deleted = $5, content_hash = $6, provenance = $7, updated_at = $8 WHERE id = $1",
-            &[&id, &meta.description, &meta.tool_name, &n, &deleted, content_hash, &record.provenance, created_at],
+            "INSERT INTO revision_heads (skill_id, number, frontmatter, sha256, size)
+             SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[])",
+            &[&ids, &numbers, &frontmatters, &head_digests, &head_sizes],
         )
         .await?;
-        cached_execute(
-            transaction,
-            "DELETE FROM skill_search WHERE skill_id = $1",
-            &[&id],
-        )
-        .await?;
-        if !deleted {
+        let (mut file_ids, mut file_numbers, mut paths, mut digests, mut sizes, mut texts) = (
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+        );
+        for ((record, id), n) in records.iter().zip(&ids).zip(&numbers) {
+            for (file, metadata) in record.revision.snapshot.files.iter().zip(&record.files) {
+                file_ids.push(*id);
+                file_numbers.push(*n);
+                paths.push(file.path.as_str());
+                digests.push(metadata.sha256.as_str());
+                sizes.push(size_of(metadata)?);
+                texts.push(metadata.text);
+            }
+        }
+        if !paths.is_empty() {
             cached_execute(
                 transaction,
-                "INSERT INTO skill_search (skill_id, name, description, body) VALUES ($1, $2, $3, $4)",
-                &[&id, &meta.name, &meta.description, &meta.body],
+                "INSERT INTO revision_files (skill_id, number, path, sha256, size, text)
+                 SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::boolean[])",
+                &[&file_ids, &file_numbers, &paths, &digests, &sizes, &texts],
+            )
+            .await?;
+        }
+        let provenances: Vec<&str> = records.iter().map(|r| r.provenance.as_str()).collect();
+        cached_execute(
+            transaction,
+            "UPDATE skills SET description = u.description, tool_name = u.tool_name, revision = u.revision,
+                 deleted = u.deleted, content_hash = u.content_hash, provenance = u.provenance, updated_at = u.updated_at
+             FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::boolean[], $6::text[], $7::text[], $8::text[])
+                 AS u(id, description, tool_name, revision, deleted, content_hash, provenance, updated_at)
+             WHERE skills.id = u.id",
+            &[&ids, &descriptions, &tool_names, &numbers, &deleted, &hashes, &provenances, &created_at],
+        )
+        .await?;
+        // A skill's first revision has no search row to replace.
+        let replaced: Vec<i64> = records
+            .iter()
+            .filter(|r| r.revision.number > 1)
+            .map(|r| r.revision.skill_id)
+            .collect();
+        if !replaced.is_empty() {
+            cached_execute(
+                transaction,
+                "DELETE FROM skill_search WHERE skill_id = ANY ($1)",
+                &[&replaced],
+            )
+            .await?;
+        }
+        let live: Vec<&RevisionRecord<'_>> =
+            records.iter().filter(|r| !r.revision.deleted).collect();
+        if !live.is_empty() {
+            let ids: Vec<i64> = live.iter().map(|r| r.revision.skill_id).collect();
+            let names: Vec<&str> = live.iter().map(|r| r.meta.name.as_str()).collect();
+            let descriptions: Vec<&str> =
+                live.iter().map(|r| r.meta.description.as_str()).collect();
+            let bodies: Vec<&str> = live.iter().map(|r| r.meta.body.as_str()).collect();
+            cached_execute(
+                transaction,
+                "INSERT INTO skill_search (skill_id, name, description, body)
+                 SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])",
+                &[&ids, &names, &descriptions, &bodies],
             )
             .await?;
         }
         Ok(())
     }
 
-    async fn record_stamp(&mut self, record: &StampRecord<'_>) -> StoreResult<()> {
-        let stamp = record.stamp;
+    async fn record_stamps(&mut self, records: &[StampRecord<'_>]) -> StoreResult<()> {
+        let folders: Vec<&str> = records.iter().map(|r| r.stamp.folder.as_str()).collect();
+        let ids: Vec<i64> = records.iter().map(|r| r.skill_id).collect();
+        let revisions = records
+            .iter()
+            .map(|r| number(r.revision))
+            .collect::<StoreResult<Vec<i64>>>()?;
+        let stamps: Vec<&str> = records.iter().map(|r| r.stamp.stamp.as_str()).collect();
         cached_execute(
             self.transaction,
-            "INSERT INTO folder_stamps (folder, skill_id, revision, stamp) VALUES ($1, $2, $3, $4)
+            "INSERT INTO folder_stamps (folder, skill_id, revision, stamp)
+             SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[])
              ON CONFLICT (folder) DO UPDATE SET skill_id = excluded.skill_id, revision = excluded.revision, stamp = excluded.stamp",
-            &[&stamp.folder, &record.skill_id, &number(record.revision)?, &stamp.stamp],
+            &[&folders, &ids, &revisions, &stamps],
         )
         .await?;
         Ok(())

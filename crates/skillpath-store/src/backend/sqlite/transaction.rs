@@ -10,7 +10,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use super::reads;
 use crate::error::{StoreError, StoreResult};
 use crate::model::{Provenance, StoredSkill};
-use crate::writes::{RevisionRecord, SkillRow, StampRecord, WriteTransaction};
+use crate::writes::{Blob, RevisionRecord, SkillRow, StampRecord, WriteTransaction};
 
 /// A write transaction as the rules of [`crate::writes`] and [`crate::import`] drive it.
 pub(super) struct SqliteWrite<'a> {
@@ -77,71 +77,106 @@ impl WriteTransaction for SqliteWrite<'_> {
         reads::load(self.transaction, name, Some(revision))
     }
 
-    async fn write_revision(&mut self, record: &RevisionRecord<'_>) -> StoreResult<()> {
-        let (revision, meta, created_at) = (record.revision, &record.meta, &record.created_at);
-        let (id, number, deleted) = (revision.skill_id, revision.number as i64, revision.deleted);
-        let (content_hash, provenance) = (&record.content_hash, &record.provenance);
-        let transaction = self.transaction;
-        transaction.prepare_cached(
-            "INSERT INTO revisions (skill_id, number, created_at, author, message, operation, deleted, description, tool_name, content_hash, skill_md)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        )?
-        .execute(params![
-            id,
-            number,
-            created_at,
-            revision.change.author,
-            revision.change.message,
-            revision.operation.as_str(),
-            deleted,
-            meta.description,
-            meta.tool_name,
-            content_hash,
-            revision.snapshot.skill_md
-        ])?;
-        let head = &record.head;
-        transaction
-            .prepare_cached(
-                "INSERT INTO revision_heads (skill_id, number, frontmatter, sha256, size) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?
-            .execute(params![id, number, head.frontmatter, head.file.sha256, head.file.size as i64])?;
-        let mut blob = transaction.prepare_cached(
+    async fn write_blobs(&mut self, blobs: &[Blob<'_>]) -> StoreResult<()> {
+        let mut insert = self.transaction.prepare_cached(
             "INSERT OR IGNORE INTO blobs (sha256, size, bytes) VALUES (?1, ?2, ?3)",
         )?;
-        let mut file_row = transaction.prepare_cached(
-            "INSERT INTO revision_files (skill_id, number, path, sha256, size, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?;
-        for (file, metadata) in revision.snapshot.files.iter().zip(&record.files) {
-            let (sha, size) = (&metadata.sha256, metadata.size as i64);
-            blob.execute(params![sha, size, file.bytes])?;
-            file_row.execute(params![id, number, file.path, sha, size, metadata.text])?;
-        }
-        transaction.prepare_cached(
-            "UPDATE skills SET description = ?2, tool_name = ?3, revision = ?4, deleted = ?5, content_hash = ?6, provenance = ?7, updated_at = ?8 WHERE id = ?1",
-        )?
-        .execute(params![id, meta.description, meta.tool_name, number, deleted, content_hash, provenance, created_at])?;
-        if revision.number > 1 {
-            self.index.removed.push(id);
-        }
-        if !deleted {
-            self.index.added.push((
-                id,
-                meta.name.clone(),
-                meta.description.clone(),
-                meta.body.clone(),
-            ));
+        for blob in blobs {
+            insert.execute(params![blob.sha256, blob.bytes.len() as i64, blob.bytes])?;
         }
         Ok(())
     }
 
-    async fn record_stamp(&mut self, record: &StampRecord<'_>) -> StoreResult<()> {
-        let stamp = record.stamp;
-        self.transaction
-            .prepare_cached(
-                "INSERT INTO folder_stamps (folder, skill_id, revision, stamp) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (folder) DO UPDATE SET skill_id = excluded.skill_id, revision = excluded.revision, stamp = excluded.stamp",
-            )?
-            .execute(params![stamp.folder, record.skill_id, record.revision as i64, stamp.stamp])?;
+    async fn write_revisions(&mut self, records: &[RevisionRecord<'_>]) -> StoreResult<()> {
+        let transaction = self.transaction;
+        let mut insert_revision = transaction.prepare_cached(
+            "INSERT INTO revisions (skill_id, number, created_at, author, message, operation, deleted, description, tool_name, content_hash, skill_md)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        )?;
+        let mut head_row = transaction.prepare_cached(
+            "INSERT INTO revision_heads (skill_id, number, frontmatter, sha256, size) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?;
+        let mut file_row = transaction.prepare_cached(
+            "INSERT INTO revision_files (skill_id, number, path, sha256, size, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?;
+        let mut update_skill = transaction.prepare_cached(
+            "UPDATE skills SET description = ?2, tool_name = ?3, revision = ?4, deleted = ?5, content_hash = ?6, provenance = ?7, updated_at = ?8 WHERE id = ?1",
+        )?;
+        for record in records {
+            let (revision, meta, created_at) = (record.revision, &record.meta, &record.created_at);
+            let (id, number, deleted) =
+                (revision.skill_id, revision.number as i64, revision.deleted);
+            let (content_hash, provenance) = (&record.content_hash, &record.provenance);
+            insert_revision.execute(params![
+                id,
+                number,
+                created_at,
+                revision.change.author,
+                revision.change.message,
+                revision.operation.as_str(),
+                deleted,
+                meta.description,
+                meta.tool_name,
+                content_hash,
+                revision.snapshot.skill_md
+            ])?;
+            let head = &record.head;
+            head_row.execute(params![
+                id,
+                number,
+                head.frontmatter,
+                head.file.sha256,
+                head.file.size as i64
+            ])?;
+            for (file, metadata) in revision.snapshot.files.iter().zip(&record.files) {
+                file_row.execute(params![
+                    id,
+                    number,
+                    file.path,
+                    metadata.sha256,
+                    metadata.size as i64,
+                    metadata.text
+                ])?;
+            }
+            update_skill.execute(params![
+                id,
+                meta.description,
+                meta.tool_name,
+                number,
+                deleted,
+                content_hash,
+                provenance,
+                created_at
+            ])?;
+            if revision.number > 1 {
+                self.index.removed.push(id);
+            }
+            if !deleted {
+                self.index.added.push((
+                    id,
+                    meta.name.clone(),
+                    meta.description.clone(),
+                    meta.body.clone(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    async fn record_stamps(&mut self, records: &[StampRecord<'_>]) -> StoreResult<()> {
+        let mut insert = self.transaction.prepare_cached(
+            "INSERT INTO folder_stamps (folder, skill_id, revision, stamp) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (folder) DO UPDATE SET skill_id = excluded.skill_id, revision = excluded.revision, stamp = excluded.stamp",
+        )?;
+        for record in records {
+            let stamp = record.stamp;
+            insert.execute(params![
+                stamp.folder,
+                record.skill_id,
+                record.revision as i64,
+                stamp.stamp
+            ])?;
+        }
         Ok(())
     }
 }
