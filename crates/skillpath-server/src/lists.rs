@@ -92,44 +92,39 @@ impl SkillServer {
     pub(crate) fn tools_differ(&self, before: &Catalog, after: &Catalog) -> bool {
         let per_skill = self.per_skill_tools(after);
         per_skill != self.per_skill_tools(before)
-            || (per_skill && differ(before.tools(), after.tools(), |(t, s)| skill_tool(t, s)))
+            || (per_skill
+                && differ(
+                    before.tools(),
+                    after.tools(),
+                    |(t, s)| skill_tool(t, s),
+                    PartialEq::eq,
+                ))
     }
 
     /// Whether the prompts differ between two catalogs.
     pub(crate) fn prompts_differ(&self, before: &Catalog, after: &Catalog) -> bool {
-        differ(before.tools(), after.tools(), |(name, skill)| {
-            skill_prompt(name, skill)
-        })
+        differ(
+            before.tools(),
+            after.tools(),
+            |(name, skill)| skill_prompt(name, skill),
+            PartialEq::eq,
+        )
     }
 
     /// Whether the resources listed differ between two catalogs, in anything but their sizes
     /// (which follow the content; `resources/updated` reports content changes).
     pub(crate) fn resources_differ(&self, before: &Catalog, after: &Catalog) -> bool {
-        let key = |skill: &&Arc<CatalogSkill>| skill.name.clone();
-        let (mut a, mut b) = (before.skills(), after.skills());
-        loop {
-            match (a.next(), b.next()) {
-                (None, None) => return false,
-                (Some(x), Some(y)) if Arc::ptr_eq(x, y) => {}
-                (Some(x), Some(y)) => {
-                    if key(&x) != key(&y) {
-                        return true;
-                    }
-                    let made = |skill| skill_resources(skill).map(resources::resource);
-                    let (listed_x, listed_y): (Vec<Resource>, Vec<Resource>) =
-                        (made(x).collect(), made(y).collect());
-                    if listed_x.len() != listed_y.len()
-                        || listed_x
-                            .iter()
-                            .zip(&listed_y)
-                            .any(|(x, y)| !same_resource(x, y))
-                    {
-                        return true;
-                    }
-                }
-                _ => return true,
-            }
-        }
+        // Every resource's URI holds its skill's name, so lists of two skills differ.
+        differ(
+            before.skills().map(|skill| (&skill.name, skill)),
+            after.skills().map(|skill| (&skill.name, skill)),
+            |(_, skill)| {
+                skill_resources(skill)
+                    .map(resources::resource)
+                    .collect::<Vec<_>>()
+            },
+            |x, y| x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_resource(x, y)),
+        )
     }
 }
 
@@ -138,12 +133,13 @@ fn skill_resources(skill: &CatalogSkill) -> impl Iterator<Item = ResourceEntry<'
     std::iter::once((skill, None)).chain(skill.files.iter().map(move |file| (skill, Some(file))))
 }
 
-/// Whether two lists of skills' items differ: the same skill (one `Arc`, kept by a reload)
-/// under the same name makes the same item, so only the others are made and compared.
-fn differ<'a, T: PartialEq>(
+/// Whether two lists of skills' items differ by `same`: the same skill (one `Arc`, kept by a
+/// reload) under the same name makes the same item, so only the others are made and compared.
+fn differ<'a, T>(
     before: impl Iterator<Item = (&'a String, &'a Arc<CatalogSkill>)>,
     after: impl Iterator<Item = (&'a String, &'a Arc<CatalogSkill>)>,
     make: impl Fn((&'a String, &'a Arc<CatalogSkill>)) -> T,
+    same: impl Fn(&T, &T) -> bool,
 ) -> bool {
     let (mut before, mut after) = (before, after);
     loop {
@@ -151,7 +147,7 @@ fn differ<'a, T: PartialEq>(
             (None, None) => return false,
             (Some(x), Some(y)) if x.0 == y.0 && Arc::ptr_eq(x.1, y.1) => {}
             (Some(x), Some(y)) => {
-                if make(x) != make(y) {
+                if !same(&make(x), &make(y)) {
                     return true;
                 }
             }

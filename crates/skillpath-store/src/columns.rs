@@ -69,12 +69,7 @@ pub(crate) fn current_metadata(
 ) -> StoreResult<SkillMetadata> {
     let head = match row.optional_text(8)? {
         Some(frontmatter) => SkillMdHead {
-            file: FileMetadata {
-                path: "SKILL.md".to_owned(),
-                sha256: row.text(9)?,
-                size: row.revision(10)?,
-                text: true,
-            },
+            file: FileMetadata::skill_md(row.text(9)?, row.revision(10)?),
             frontmatter,
         },
         None => SkillMdHead::of(&row.text(11)?),

@@ -318,12 +318,7 @@ impl SkillMdHead {
     /// The head of the `SKILL.md` whose text is `text`.
     pub(crate) fn of(text: &str) -> SkillMdHead {
         SkillMdHead {
-            file: FileMetadata {
-                path: "SKILL.md".to_owned(),
-                sha256: sha256_hex(text.as_bytes()),
-                size: text.len() as u64,
-                text: true,
-            },
+            file: FileMetadata::skill_md(sha256_hex(text.as_bytes()), text.len() as u64),
             frontmatter: skillpath_core::frontmatter::head(text).to_owned(),
         }
     }
@@ -343,6 +338,16 @@ pub struct FileMetadata {
 }
 
 impl FileMetadata {
+    /// The metadata of a `SKILL.md` (always text) whose bytes have `sha256` and `size`.
+    pub(crate) fn skill_md(sha256: String, size: u64) -> FileMetadata {
+        FileMetadata {
+            path: "SKILL.md".to_owned(),
+            sha256,
+            size,
+            text: true,
+        }
+    }
+
     /// The metadata of `file`.
     pub fn of(file: &SkillFile) -> FileMetadata {
         FileMetadata {
