@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::diagnostic::{Diagnostic, SourceFile};
+use crate::diagnostic::{Diagnostic, Location, SourceFile};
 
 /// Renders `diagnostic` as text. With `source` (the text of the file it points into) the
 /// output shows the line with the range underlined:
@@ -22,18 +22,28 @@ pub fn text(diagnostic: &Diagnostic, source: Option<&SourceFile>) -> String {
         diagnostic.code,
         diagnostic.message
     );
-    let Some(location) = &diagnostic.location else {
-        if let Some(hint) = &diagnostic.hint {
-            let _ = writeln!(out, "  = hint: {hint}");
+    let pad = match &diagnostic.location {
+        Some(location) => {
+            out.push_str(&snippet(location, source));
+            " ".repeat(location.start.line.to_string().len())
         }
-        return out;
+        None => " ".to_owned(),
     };
+    if let Some(hint) = &diagnostic.hint {
+        let _ = writeln!(out, "{pad} = hint: {hint}");
+    }
+    out
+}
+
+/// Where `location` is, as the lines under a message: ` --> FILE:LINE:COLUMN`, then, with
+/// `source` (the text of that file), the line with the range underlined. Lines that follow it
+/// (a hint) are indented by the width of the line number, as these are.
+pub fn snippet(location: &Location, source: Option<&SourceFile>) -> String {
     let line = location.start.line;
     let number = line.to_string();
     let pad = " ".repeat(number.len());
-    let _ = writeln!(
-        out,
-        "{pad}--> {}:{}:{}",
+    let mut out = format!(
+        "{pad}--> {}:{}:{}\n",
         location.file.display(),
         line,
         location.start.column
@@ -62,9 +72,6 @@ pub fn text(diagnostic: &Diagnostic, source: Option<&SourceFile>) -> String {
             " ".repeat(underline_start),
             "^".repeat(width.max(1))
         );
-    }
-    if let Some(hint) = &diagnostic.hint {
-        let _ = writeln!(out, "{pad} = hint: {hint}");
     }
     out
 }

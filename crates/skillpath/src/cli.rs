@@ -83,6 +83,14 @@ pub(crate) enum Command {
     Restore(ReviseArgs),
     /// Show the skills found in the standard skill folders of this project and user.
     Scan(ScanArgs),
+    /// Find what skills hide before an agent follows them: hidden text, code fetched or
+    /// decoded and run, secrets, instructions against the user, persistence, files that do not
+    /// belong, unpinned installs, an `allowed-tools` that grants everything, descriptions that
+    /// claim every task (every rule in `docs/audit.md`). Secrets are named by kind, never shown.
+    ///
+    /// Exit status: 0 when no finding is at or above `--fail-on` and every skill could be read,
+    /// 1 when one is (or a skill could not be read), 2 for usage or database errors.
+    Audit(AuditArgs),
     /// Serve the stored skills to agents over MCP (stdio, or Streamable HTTP with `--http`).
     ///
     /// At start, the skills of the standard skill folders (see `scan`) and of `--skills` folders
@@ -256,7 +264,7 @@ pub(crate) struct NewArgs {
 }
 
 /// Which database to use.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub(crate) struct DbArgs {
     /// The database: a SQLite file path, `sqlite://PATH`, or `postgres://USER@HOST:PORT/DB`
     /// (`?sslmode=verify-full&sslrootcert=CA.pem` as with psql) [default: the platform data
@@ -275,6 +283,57 @@ pub(crate) struct ChangeArgs {
     /// The message recorded in the revision.
     #[arg(long, short, value_name = "TEXT")]
     pub(crate) message: Option<String>,
+}
+
+/// Output formats of `audit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum AuditFormat {
+    /// Findings with source snippets, why they matter and the fix, for people.
+    Text,
+    /// One JSON document, for scripts.
+    Json,
+    /// SARIF 2.1.0, for code scanning tools.
+    Sarif,
+}
+
+/// The severity at which `audit` fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FailOn {
+    Low,
+    Medium,
+    High,
+    Critical,
+    /// Never: report only.
+    None,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AuditArgs {
+    /// Skill folders, or folders to search for skills (`.git` and `node_modules` are skipped).
+    #[arg(
+        value_name = "PATH",
+        required_unless_present = "store",
+        conflicts_with = "store"
+    )]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Audit the stored skills (their current revisions) instead: every one, or those named.
+    #[arg(long, num_args = 0.., value_name = "NAME")]
+    pub(crate) store: Option<Vec<String>>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
+    pub(crate) format: AuditFormat,
+    /// Exit 1 when a finding is at or above this severity.
+    #[arg(long, value_enum, default_value_t = FailOn::High)]
+    pub(crate) fail_on: FailOn,
+    /// Leave out the findings this baseline file knows (by their fingerprints).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) baseline: Option<PathBuf>,
+    /// Write the fingerprint of every finding to FILE, to accept them as known (the report is
+    /// still printed; the exit status is 0).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) write_baseline: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
 }
 
 /// Output formats of the store commands.

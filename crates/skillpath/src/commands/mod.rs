@@ -1,5 +1,6 @@
 //! One module per command; each takes its parsed arguments and returns an exit status.
 
+mod audit;
 mod catalog;
 mod completions;
 mod new;
@@ -34,6 +35,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Delete(args) => store::revise::delete(args),
         Command::Restore(args) => store::revise::restore(args),
         Command::Scan(args) => store::scan::run(args),
+        Command::Audit(args) => audit::run(args),
         Command::Serve(args) => store::serve::run(args),
         Command::Keys(args) => store::keys::run(args),
         Command::Completions(args) => completions::run(args),
