@@ -88,6 +88,22 @@ pub(crate) fn plan(items: Vec<FolderImport>) -> StoreResult<Plan> {
     })
 }
 
+impl Plan {
+    /// How many batches of writes the plan may take ([`crate::writes::batches_needed`] of
+    /// what it read): a backend that bounds each operation in time gives an import that many
+    /// times its bound, so a large import is bounded by its size rather than refused.
+    pub(crate) fn batches(&self) -> u32 {
+        let read = self
+            .items
+            .iter()
+            .filter_map(|planned| match &planned.item.content {
+                FolderContent::Read { snapshot, .. } => Some(snapshot.size()),
+                _ => None,
+            });
+        crate::writes::batches_needed(read)
+    }
+}
+
 /// Writes `plan` in `transaction`, each skill decided from the row of its name in its project:
 /// none (created), live with the same content (unchanged), one that takes precedence
 /// ([`left_out_for`]: left out and reported), or any other (a new revision: an update, or a

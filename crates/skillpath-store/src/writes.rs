@@ -154,6 +154,16 @@ const BATCH_BYTES: u64 = 32 << 20;
 /// The most revisions one call of [`WriteTransaction::write_revisions`] carries.
 const BATCH_REVISIONS: usize = 2_000;
 
+/// How many batches [`write_revisions`] takes for revisions of these sizes at most: the
+/// batches of their files and those of the revisions, each bounded by [`BATCH_BYTES`] and
+/// [`BATCH_REVISIONS`] (at least one).
+pub(crate) fn batches_needed(sizes: impl Iterator<Item = u64>) -> u32 {
+    let (count, bytes) = sizes.fold((0u64, 0u64), |(n, b), size| (n + 1, b + size));
+    let by_count = count.div_ceil(BATCH_REVISIONS as u64);
+    let by_bytes = bytes.div_ceil(BATCH_BYTES);
+    u32::try_from(2 * by_count.max(by_bytes).max(1)).unwrap_or(u32::MAX)
+}
+
 /// Runs `write` in `transaction`: the skill as written, or why the write is refused.
 pub(crate) async fn apply(
     transaction: &mut impl WriteTransaction,
@@ -493,7 +503,20 @@ impl<'a> NewRevision<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::batches;
+    use super::{BATCH_BYTES, BATCH_REVISIONS, batches, batches_needed};
+
+    /// An import's bound grows with the larger of its count and its bytes, for files and
+    /// revisions alike, and is never below one batch of each.
+    #[test]
+    fn the_batches_an_import_needs_follow_its_count_and_bytes() {
+        assert_eq!(batches_needed(std::iter::empty()), 2);
+        assert_eq!(batches_needed([10u64, 20].into_iter()), 2);
+        let many = std::iter::repeat_n(1u64, BATCH_REVISIONS * 5);
+        assert_eq!(batches_needed(many), 10);
+        // 10,000 skills of 23 KB: 230 MB is 7 batches of 32 MiB, more than 5 of 2,000.
+        assert_eq!(batches_needed(std::iter::repeat_n(23_000u64, 10_000)), 14);
+        assert_eq!(batches_needed(std::iter::once(BATCH_BYTES * 3)), 6);
+    }
 
     fn cut(sizes: &[u64], bytes: u64, count: usize) -> Vec<Vec<u64>> {
         batches(sizes, |size| *size, bytes, count)

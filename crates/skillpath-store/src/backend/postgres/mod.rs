@@ -321,7 +321,16 @@ impl PostgresStore {
         &self,
         work: impl AsyncFnOnce(&Transaction<'_>) -> StoreResult<T>,
     ) -> StoreResult<T> {
-        self.bounded(async {
+        self.write_quiet_within(self.timeout, work).await
+    }
+
+    /// [`Self::write_quiet`] bounded by `limit` rather than the store's timeout.
+    async fn write_quiet_within<T>(
+        &self,
+        limit: Duration,
+        work: impl AsyncFnOnce(&Transaction<'_>) -> StoreResult<T>,
+    ) -> StoreResult<T> {
+        self.bounded_within(limit, async {
             let mut client = self.client().await?;
             let transaction = client.transaction().await?;
             let result = work(&transaction).await?;
@@ -339,13 +348,22 @@ impl PostgresStore {
         &self,
         operation: impl std::future::Future<Output = StoreResult<T>>,
     ) -> StoreResult<T> {
-        tokio::time::timeout(self.timeout, operation)
+        self.bounded_within(self.timeout, operation).await
+    }
+
+    /// `operation`, failed when it takes longer than `limit`.
+    async fn bounded_within<T>(
+        &self,
+        limit: Duration,
+        operation: impl std::future::Future<Output = StoreResult<T>>,
+    ) -> StoreResult<T> {
+        tokio::time::timeout(limit, operation)
             .await
             .unwrap_or_else(|_| {
                 Err(StoreError::database(format!(
-                    "PostgreSQL at `{}` did not answer within {} s: it may be hung or overloaded (`timeout=SECONDS` in the URL sets this limit)",
+                    "PostgreSQL at `{}` did not answer within {} s: it may be hung or overloaded (`timeout=SECONDS` in the URL sets this limit; an import gets it once per batch of its writes)",
                     self.display,
-                    self.timeout.as_secs()
+                    limit.as_secs()
                 )))
             })
     }
@@ -659,7 +677,9 @@ impl Store for PostgresStore {
     }
 
     async fn import_planned(&self, plan: ImportPlan, change: Change) -> StoreResult<ImportReport> {
-        self.write_quiet(async |transaction| {
+        // An import is one transaction of many statements: its bound grows with its batches.
+        let limit = self.timeout.saturating_mul(plan.batches());
+        self.write_quiet_within(limit, async |transaction| {
             let mut rows = PostgresWrite {
                 transaction,
                 projects: &self.projects,
