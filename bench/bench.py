@@ -247,7 +247,7 @@ def main() -> None:
             writes = build.example("write_throughput")
             if writes is None:
                 continue
-            command = [str(writes), "--postgres", POSTGRES, "--format", "json"]
+            command = [str(writes), "--postgres", common.libpq_url(POSTGRES), "--format", "json"]
             if args.smoke:
                 command += ["--skills", "40", "--runs", "1", "--writers", "1,2"]
             print(f"bench: {' '.join(command)}", file=sys.stderr)

@@ -13,6 +13,7 @@ import os
 import statistics
 import subprocess
 import sys
+import urllib.parse
 import venv
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,6 +102,14 @@ def catalog_stats(catalog: Path) -> dict:
             files += 1
             size += os.lstat(os.path.join(dirpath, name)).st_size
     return {"skill_folders": skills, "files": files, "bytes": size}
+
+
+def libpq_url(url: str) -> str:
+    """`url` without skillpath's own parameters (`timeout`), which libpq (`psql`, and the
+    `write_throughput` example's own connections) refuses."""
+    parts = urllib.parse.urlsplit(url)
+    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query) if k != "timeout"]
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
 
 
 def median(values: list[float]) -> float:

@@ -26,7 +26,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.parse
 from pathlib import Path
 
 import common
@@ -45,15 +44,8 @@ def search_bin(build: common.Build) -> Path | None:
 
 
 def psql(url: str, sql: str) -> None:
-    subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", libpq_url(url), "-c", sql], check=True,
+    subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", common.libpq_url(url), "-c", sql], check=True,
                    capture_output=True)
-
-
-def libpq_url(url: str) -> str:
-    """`url` without skillpath's own parameters (`timeout`), which libpq refuses."""
-    parts = urllib.parse.urlsplit(url)
-    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query) if k != "timeout"]
-    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
 
 
 def import_once(build: common.Build, db: str, catalog: Path) -> float:
