@@ -123,7 +123,7 @@ static CLAIMS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\b(regardless\s+of\s+(the\s+)?(task|request|topic|question)|no\s+matter\s+what\s+the\s+(user|task|request)\s+(asks|is|wants))\b()",
     ]
     .iter()
-    .map(|pattern| Regex::new(pattern).expect("a valid pattern"))
+    .map(|pattern| crate::text::pattern(pattern))
     .collect()
 });
 

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::text::{Found, Kind, TextFile};
+use crate::text::{Found, Kind, TextFile, shorten};
 use crate::{Rule, steering};
 
 /// Which rule a character falls under, if any.
@@ -176,13 +176,5 @@ fn comments(file: &TextFile<'_>, text: &str, found: &mut Found) {
             message,
             body,
         );
-    }
-}
-
-/// `text` cut to `max` characters, with `…` when cut.
-pub(crate) fn shorten(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_owned(),
     }
 }

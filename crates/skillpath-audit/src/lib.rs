@@ -9,11 +9,10 @@
 //! [`MAX_FINDINGS_PER_RULE`] findings per file (and says how many more it saw). Limits that cut
 //! an audit short are said in [`SkillAudit::notes`].
 
-/// A pattern compiled once, on first use. Every pattern is a literal that a test exercises, so
-/// compiling it cannot fail at run time.
+/// A pattern compiled once, on first use ([`text::pattern`]).
 macro_rules! lazy_regex {
     ($pattern:expr) => {
-        std::sync::LazyLock::new(|| regex::Regex::new($pattern).expect("a valid pattern"))
+        std::sync::LazyLock::new(|| crate::text::pattern($pattern))
     };
 }
 
@@ -34,6 +33,7 @@ use std::path::PathBuf;
 
 use skillpath_core::bundle::SkillBundle;
 use skillpath_core::load::LoadOptions;
+use skillpath_core::skill_md::SkillMd;
 use skillpath_core::{Location, Mode, SourceFile};
 
 pub use fingerprint::Baseline;
@@ -121,18 +121,32 @@ impl SkillAudit {
     }
 }
 
-/// Audits `bundle` with what `context` knows of the other skills.
-pub fn audit(bundle: &SkillBundle, context: &Context) -> SkillAudit {
+/// How the auditor reads a skill's `SKILL.md`: as lenient loading does, so a skill that loads
+/// is audited whatever else is wrong with it.
+fn parse_skill_md(bundle: &SkillBundle) -> Option<SkillMd> {
     let options = LoadOptions {
         mode: Mode::Lenient,
         ..LoadOptions::default()
     };
-    let skill_md = bundle.parse_skill_md(options).ok();
-    let name = skill_md
-        .as_ref()
-        .and_then(|skill| skill.field("name"))
-        .and_then(|entry| entry.value.as_scalar())
-        .map(|scalar| scalar.text.clone());
+    bundle.parse_skill_md(options).ok()
+}
+
+/// The `name` of a parsed `SKILL.md`, when it is text.
+fn name_of(skill_md: &SkillMd) -> Option<String> {
+    let entry = skill_md.field("name")?;
+    Some(entry.value.as_scalar()?.text.clone())
+}
+
+/// The `name` of `bundle`'s skill, as the auditor reads it: what a [`Context`] of the skills
+/// audited together is made of.
+pub fn skill_name(bundle: &SkillBundle) -> Option<String> {
+    name_of(&parse_skill_md(bundle)?)
+}
+
+/// Audits `bundle` with what `context` knows of the other skills.
+pub fn audit(bundle: &SkillBundle, context: &Context) -> SkillAudit {
+    let skill_md = parse_skill_md(bundle);
+    let name = skill_md.as_ref().and_then(name_of);
     let mut found = text::Found::new(&bundle.display_path, name);
     files::check(bundle, &mut found);
     let mut budget = MAX_SKILL_BYTES;

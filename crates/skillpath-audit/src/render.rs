@@ -56,7 +56,7 @@ fn finding_json(audit: &SkillAudit, finding: &Finding) -> Value {
     let snippet = location.and_then(|location| {
         let source = audit.sources.get(&finding.file)?;
         let line = source.index.line_range(&source.text, location.start.line);
-        Some(crate::hidden::shorten(&source.text[line], 300))
+        Some(crate::text::shorten(&source.text[line], 300))
     });
     json!({
         "rule": finding.rule.id(),

@@ -20,7 +20,7 @@ static KINDS: LazyLock<Vec<Kind>> = LazyLock::new(|| {
     let kind = |name, rule, pattern: &str| Kind {
         name,
         rule,
-        pattern: Regex::new(pattern).expect("a valid pattern"),
+        pattern: crate::text::pattern(pattern),
     };
     vec![
         kind(

@@ -11,12 +11,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::Rule;
-use crate::hidden::shorten;
-use crate::text::{Found, TextFile};
-
-fn pattern(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("a valid pattern")
-}
+use crate::text::{Found, TextFile, pattern, shorten};
 
 /// Patterns whose every match is a finding of its rule, with what it is called.
 static DIRECT: LazyLock<Vec<(Rule, Regex, &'static str)>> = LazyLock::new(|| {

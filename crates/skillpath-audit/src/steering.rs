@@ -10,8 +10,7 @@ use crate::text::{Found, TextFile};
 
 /// Each rule with its pattern and what a match is called.
 static PATTERNS: LazyLock<Vec<(Rule, Regex, &'static str)>> = LazyLock::new(|| {
-    let rule =
-        |rule, pattern: &str, what| (rule, Regex::new(pattern).expect("a valid pattern"), what);
+    let rule = |rule, pattern: &str, what| (rule, crate::text::pattern(pattern), what);
     vec![
         rule(
             Rule::AgainstInstructions,
@@ -63,7 +62,7 @@ pub(crate) fn check(file: &TextFile<'_>, found: &mut Found) {
             }
             let message = format!(
                 "{what}: \"{}\"",
-                crate::hidden::shorten(matched.as_str(), 100)
+                crate::text::shorten(matched.as_str(), 100)
             );
             found.at(*rule, file, matched.range(), message, matched.as_str());
         }

@@ -270,6 +270,20 @@ impl Found {
     }
 }
 
+/// A rule's pattern, compiled. Every pattern is a literal of this crate that its tests match,
+/// so compiling it cannot fail at run time.
+pub(crate) fn pattern(pattern: &str) -> regex::Regex {
+    regex::Regex::new(pattern).expect("a valid pattern")
+}
+
+/// `text` cut to `max` characters, with `…` when cut.
+pub(crate) fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
 /// The SHA-256 (hex) and size of `bytes`.
 fn digest(bytes: &[u8]) -> (String, u64) {
     let hash = Sha256::digest(bytes);

@@ -112,11 +112,7 @@ fn audit_folders(paths: &[PathBuf]) -> std::io::Result<Run> {
     }
     let names: Vec<String> = bundles
         .par_iter()
-        .filter_map(|bundle| {
-            let skill = bundle.parse_skill_md(options).ok()?;
-            let name = skill.field("name")?.value.as_scalar()?.text.clone();
-            Some(name)
-        })
+        .filter_map(skillpath_audit::skill_name)
         .collect();
     let context = Context::new(names);
     let audits = bundles
