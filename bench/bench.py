@@ -241,6 +241,14 @@ def main() -> None:
                                                         "--runs", "1", *compare)
             sections.append(text)
 
+        sections.append("## Audit")
+        # Cisco's scanner brings a large environment (an LLM client, ONNX, YARA): the smoke run
+        # leaves it out.
+        audit_args = ["--runs", runs, *(["--no-scanner"] if args.smoke else [])]
+        text, results["audit"] = run_script("audit_bench.py", "--catalog", str(corpus),
+                                            "--catalog", str(catalogs["large"]), *audit_args)
+        sections.append(text)
+
         sections.append("## Write throughput, PostgreSQL vs SQLite")
         results["write_throughput"] = {}
         for build in builds:

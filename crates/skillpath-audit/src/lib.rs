@@ -21,6 +21,7 @@ mod files;
 mod fingerprint;
 mod frontmatter;
 mod hidden;
+mod record;
 pub mod render;
 mod rules;
 mod secrets;
@@ -37,6 +38,7 @@ use skillpath_core::skill_md::SkillMd;
 use skillpath_core::{Location, Mode, SourceFile};
 
 pub use fingerprint::Baseline;
+pub use record::{AuditRecord, Policy, RecordedFinding};
 pub use rules::{Rule, Severity};
 
 /// The most bytes of one file the text rules read.

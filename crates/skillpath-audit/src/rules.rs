@@ -5,7 +5,10 @@
 use std::fmt;
 
 /// How much a finding matters, from a note worth reading to a skill no agent should follow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Worth knowing; rarely harmful alone.
     Low,

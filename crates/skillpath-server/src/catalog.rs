@@ -61,12 +61,13 @@ impl CatalogSkill {
             skill_md,
             frontmatter,
             files,
+            audit,
             ..
         } = metadata;
         let parsed = skill_md::parse("SKILL.md".into(), frontmatter, Mode::Lenient);
         let (golden, _) = GoldenSkill::read(&parsed);
         let tool_name = golden.tool_name_or(&name).to_owned();
-        let entry = skill_entry(&name, &parsed, &skill_md, &files);
+        let entry = skill_entry(&name, &parsed, &skill_md, &files, audit.as_ref());
         CatalogSkill {
             name,
             description,

@@ -7,6 +7,7 @@ use rmcp::model::JsonObject;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
+use skillpath_audit::AuditRecord;
 use skillpath_store::ListFilter;
 
 use crate::arguments::{Params, Revision, Whole};
@@ -115,6 +116,9 @@ impl Params for GetSkill {
             "deleted": skill.deleted,
             "skill_md": skill.snapshot.skill_md,
             "files": files,
+            // `null`: the revision was not audited (written with the policy `off`, or before
+            // audits were kept).
+            "audit": skill.audit.as_ref().map(AuditRecord::json),
         }))
         .unwrap_or_default())
     }

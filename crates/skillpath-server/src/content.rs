@@ -174,6 +174,7 @@ mod tests {
             provenance: Provenance::Api,
             updated_at: String::new(),
             snapshot,
+            audit: None,
         }))
     }
 

@@ -85,20 +85,42 @@ impl FolderSync {
         let Ok(mut said) = self.said.lock() else {
             return Vec::new();
         };
-        let mut now = BTreeMap::new();
+        // What is to be said of each folder now: whether it was skipped (or its skill
+        // refused by the audit policy), and the lines.
+        let mut now: BTreeMap<PathBuf, (bool, Vec<String>)> = BTreeMap::new();
+        let mut add = |folder: &Path, skipped: bool, lines: Vec<String>| {
+            let entry = now.entry(folder.to_path_buf()).or_default();
+            entry.0 |= skipped;
+            entry.1.extend(lines);
+        };
+        for folder in &report.skipped {
+            add(&folder.folder, true, folder.to_lines());
+        }
+        for folder in &report.warned {
+            add(&folder.folder, false, folder.to_lines());
+        }
+        let policy = self.store.audit_policy();
+        for refused in &report.import.refused {
+            add(
+                Path::new(&refused.path),
+                true,
+                vec![refused.refusal(policy)],
+            );
+        }
+        for flagged in &report.import.flagged {
+            add(
+                Path::new(&flagged.path),
+                false,
+                vec![flagged.findings_line()],
+            );
+        }
         let mut news = Vec::new();
-        for (folder, skipped) in report
-            .skipped
-            .iter()
-            .map(|folder| (folder, true))
-            .chain(report.warned.iter().map(|folder| (folder, false)))
-        {
-            let lines = folder.to_lines();
-            if said.get(&folder.folder) != Some(&(skipped, lines.clone())) {
-                let what = if skipped { "skipped" } else { "loaded" };
+        for (folder, said_now) in &now {
+            if said.get(folder) != Some(said_now) {
+                let (skipped, lines) = said_now;
+                let what = if *skipped { "skipped" } else { "loaded" };
                 news.extend(lines.iter().map(|line| format!("{what}: {line}")));
             }
-            now.insert(folder.folder.clone(), (skipped, lines));
         }
         for (folder, (skipped, lines)) in std::mem::take(&mut *said) {
             if now.contains_key(&folder) {
@@ -164,13 +186,15 @@ impl FolderSync {
                 .import_folders(read.items, change.clone())
                 .await?
         };
-        // A skill left out for another of its name is still there, not gone.
+        // A skill left out for another of its name, or refused by the audit policy (its stored
+        // revision, if any, stays as it was), is still there, not gone.
         let mut now: BTreeSet<String> = import
             .created
             .iter()
             .chain(&import.updated)
             .chain(&import.unchanged)
             .chain(import.shadowed.iter().map(|shadowed| &shadowed.name))
+            .chain(import.refused.iter().map(|refused| &refused.name))
             .cloned()
             .collect();
         let before = self.known.lock().map_err(|_| poisoned())?.clone();
@@ -374,13 +398,14 @@ async fn first_sync(sync: &FolderSync, server: &SkillServer, failing: &mut Faili
         );
     }
     tracing::info!(
-        "skill folders synced: {} created, {} updated, {} unchanged, {} shadowed, {} deleted, {} skipped (they cannot be loaded; `list_skills` names them too)",
+        "skill folders synced: {} created, {} updated, {} unchanged, {} shadowed, {} deleted, {} skipped (they cannot be loaded; `list_skills` names them too), {} refused by the audit policy",
         report.import.created.len(),
         report.import.updated.len(),
         report.import.unchanged.len(),
         report.import.shadowed.len(),
         report.deleted.len(),
         report.skipped.len(),
+        report.import.refused.len(),
     );
     server.set_first_sync_done();
 }

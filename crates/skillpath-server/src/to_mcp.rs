@@ -10,6 +10,7 @@ use rmcp::model::{
     ContentBlock, Prompt, PromptArgument, Reference, ResourceTemplate, SkillFrontmatter,
     SkillResource, SkillResources, Tool, ToolAnnotations,
 };
+use skillpath_audit::AuditRecord;
 use skillpath_core::golden_path::schema;
 use skillpath_core::skill_md::SkillMd;
 use skillpath_store::{FileMetadata, StoreError};
@@ -104,11 +105,16 @@ pub(crate) fn skill_content(skill: &CatalogSkill, markdown: &str) -> String {
 /// of the Agent Skills specification, whose hard rules hosts check (a name outside its rules,
 /// a description over 1,024 characters); such a skill stays reachable as a tool, a prompt and
 /// resources, and `serve` says so at start.
+/// The `_meta` key of a Skills-extension entry that carries the skill's audit findings
+/// ([`AuditRecord::summary_json`]).
+pub(crate) const AUDIT_META: &str = "io.skillpath/audit";
+
 pub(crate) fn skill_entry(
     name: &str,
     skill_md: &SkillMd,
     skill_md_file: &FileMetadata,
     files: &[FileMetadata],
+    audit: Option<&AuditRecord>,
 ) -> Result<rmcp::model::Skill, String> {
     let uri = format!("skill://{name}/SKILL.md");
     // Verbatim, as hosts compare it field by field with the file: the store's description is
@@ -144,7 +150,13 @@ pub(crate) fn skill_entry(
             .iter()
             .map(|file| resource(format!("skill://{name}/{}", file.path), file)),
     );
-    let entry = rmcp::model::Skill::new(uri, frontmatter, SkillResources::Files(resources));
+    let mut entry = rmcp::model::Skill::new(uri, frontmatter, SkillResources::Files(resources));
+    // A skill with findings says so in the listing, where a host chooses what to load.
+    if let Some(audit) = audit.filter(|audit| !audit.findings.is_empty()) {
+        let mut meta = serde_json::Map::new();
+        meta.insert(AUDIT_META.to_owned(), audit.summary_json());
+        entry = entry.with_meta(rmcp::model::MetaObject(meta));
+    }
     entry
         .validate()
         .map(|()| entry)
@@ -281,6 +293,7 @@ fn agent_hint(error: &StoreError) -> Option<String> {
         } => "see its revisions with `skill_history`".to_owned(),
         StoreError::NotFound { .. } => "list the skills with `list_skills`".to_owned(),
         StoreError::KeyNotFound(_) => "list the keys with `list_api_keys`".to_owned(),
+        StoreError::AuditRefused { .. } => "change the content so that the findings above are gone (what is harmful there, e.g. a download piped into a shell, hidden characters, an instruction to hide actions from the user), then write it again; if it must stay as it is, the person who runs this server decides".to_owned(),
         StoreError::KeyExists(_) => {
             "choose another name, or revoke the old key first with `revoke_api_key`".to_owned()
         }

@@ -2,6 +2,7 @@
 //! backend says how its driver reads a column ([`Columns`]); what each kind of row holds, in
 //! the column order both backends select, is said here.
 
+use crate::audit::stored_record;
 use crate::error::StoreResult;
 use crate::keys::{KeyInfo, Role, StoredKey};
 use crate::model::{
@@ -40,7 +41,8 @@ pub(crate) fn skill_row(row: &impl Columns) -> StoreResult<SkillRow> {
 }
 
 /// A live skill at its current revision from `SELECT s.id, s.name, s.revision, s.provenance,
-/// r.created_at, r.description, r.tool_name, r.content_hash, r.skill_md`, with its `files`.
+/// r.created_at, r.description, r.tool_name, r.content_hash, r.skill_md, a.findings` (`a`: the
+/// revision's audit, if any), with its `files`.
 pub(crate) fn current_skill(row: &impl Columns, files: Vec<SkillFile>) -> StoreResult<StoredSkill> {
     Ok(StoredSkill {
         name: row.text(1)?,
@@ -55,13 +57,15 @@ pub(crate) fn current_skill(row: &impl Columns, files: Vec<SkillFile>) -> StoreR
             skill_md: row.text(8)?,
             files,
         },
+        audit: stored_record(row.optional_text(9)?),
     })
 }
 
 /// The metadata of a live skill at its current revision from `SELECT s.id, s.name,
 /// s.revision, s.provenance, s.updated_at, s.description, s.tool_name, s.content_hash,
-/// h.frontmatter, h.sha256, h.size, r.skill_md` (the skill's row, the head of its revision's
-/// `SKILL.md` and, only where the head is `NULL`, the text), with the metadata of its `files`.
+/// h.frontmatter, h.sha256, h.size, r.skill_md, a.findings` (the skill's row, the head of its
+/// revision's `SKILL.md` and, only where the head is `NULL`, the text; the revision's audit, if
+/// any), with the metadata of its `files`.
 /// A revision an older skillpath wrote has no head: its `SKILL.md` is read instead.
 pub(crate) fn current_metadata(
     row: &impl Columns,
@@ -85,12 +89,13 @@ pub(crate) fn current_metadata(
         skill_md: head.file,
         frontmatter: head.frontmatter,
         files,
+        audit: stored_record(row.optional_text(12)?),
     })
 }
 
 /// Revision `number` of the skill `name`, which came from `provenance`, from `SELECT
-/// created_at, deleted, description, tool_name, content_hash, skill_md` of its revision row,
-/// with its `files`.
+/// created_at, deleted, description, tool_name, content_hash, skill_md, findings` of its
+/// revision row and its audit, if any, with its `files`.
 pub(crate) fn revision_content(
     row: &impl Columns,
     name: &str,
@@ -111,6 +116,7 @@ pub(crate) fn revision_content(
             skill_md: row.text(5)?,
             files,
         },
+        audit: stored_record(row.optional_text(6)?),
     })
 }
 

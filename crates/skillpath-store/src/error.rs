@@ -32,6 +32,15 @@ pub enum StoreError {
     InvalidState(String),
     /// The content cannot be stored (no name, unsafe file paths).
     InvalidSkill(String),
+    /// The audit policy refuses the skill: it has findings at or above the policy's severity.
+    AuditRefused {
+        /// The skill.
+        name: String,
+        /// The policy that refused it.
+        policy: skillpath_audit::Policy,
+        /// Its audit; the findings that refused it are those at or above the policy's severity.
+        record: skillpath_audit::AuditRecord,
+    },
     /// A cursor that this store did not hand out.
     InvalidCursor(String),
     /// A key name or lifetime that cannot be used.
@@ -89,6 +98,11 @@ impl std::fmt::Display for StoreError {
             StoreError::InvalidState(text)
             | StoreError::InvalidSkill(text)
             | StoreError::InvalidKey(text) => f.write_str(text),
+            StoreError::AuditRefused {
+                name,
+                policy,
+                record,
+            } => crate::audit::write_refusal(f, name, *policy, record),
             StoreError::InvalidCursor(cursor) => write!(
                 f,
                 "the cursor `{cursor}` is not valid; start again without one"

@@ -7,10 +7,15 @@
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
+use skillpath_audit::AuditRecord;
+
+use crate::audit::Gate;
 use crate::content::{checked, meta};
 use crate::error::{StoreError, StoreResult};
 use crate::model::{
-    Change, FolderContent, FolderImport, ImportReport, Operation, Provenance, ShadowedSkill,
+    AuditedSkill, Change, FolderContent, FolderImport, ImportReport, Operation, Provenance,
+    ShadowedSkill,
 };
 use crate::scopes::precedence::left_out_for;
 use crate::writes::{Claimed, NewRevision, StampRecord, WriteTransaction, write_revisions};
@@ -20,6 +25,8 @@ use crate::writes::{Claimed, NewRevision, StampRecord, WriteTransaction, write_r
 pub struct Plan {
     items: Vec<Planned>,
     shadowed: Vec<ShadowedSkill>,
+    /// Items the audit policy refused ([`Plan::audit`]).
+    refused: Vec<AuditedSkill>,
     given: GivenOrder,
 }
 
@@ -29,6 +36,8 @@ struct Planned {
     pub(crate) item: FolderImport,
     /// Where the item was among those given.
     pub(crate) position: usize,
+    /// The audit of the item's content, when it was read and audited ([`Plan::audit`]).
+    pub(crate) audit: Option<AuditRecord>,
 }
 
 /// The items to write, in name order, and the ones shadowed by an earlier item. Writing in
@@ -67,6 +76,7 @@ pub(crate) fn plan(items: Vec<FolderImport>) -> StoreResult<Plan> {
                     name,
                     item,
                     position: 0,
+                    audit: None,
                 });
             }
         }
@@ -84,11 +94,52 @@ pub(crate) fn plan(items: Vec<FolderImport>) -> StoreResult<Plan> {
     Ok(Plan {
         items: planned,
         shadowed,
+        refused: Vec::new(),
         given,
     })
 }
 
 impl Plan {
+    /// The names of the skills the plan writes: what their audit knows besides the store's.
+    pub(crate) fn names(&self) -> Vec<String> {
+        self.items
+            .iter()
+            .map(|planned| planned.name.clone())
+            .collect()
+    }
+
+    /// Audits every item read, all at once, before a transaction is opened (so that no
+    /// transaction waits on it), and leaves out those `gate` refuses. A refused item is not
+    /// written: a stored revision of its skill stays as it was, and its folder's stamp is not
+    /// recorded, so the next import reads and audits it again.
+    pub(crate) fn audit(&mut self, gate: Gate) {
+        if !gate.policy().audits() {
+            return;
+        }
+        self.items.par_iter_mut().for_each(|planned| {
+            if let FolderContent::Read { snapshot, .. } = &planned.item.content {
+                planned.audit = gate.audit(&planned.name, snapshot);
+            }
+        });
+        let (refused, kept): (Vec<Planned>, Vec<Planned>) = std::mem::take(&mut self.items)
+            .into_iter()
+            .partition(|planned| {
+                planned
+                    .audit
+                    .as_ref()
+                    .is_some_and(|record| gate.refuses(record))
+            });
+        self.items = kept;
+        self.refused = refused
+            .into_iter()
+            .map(|planned| AuditedSkill {
+                path: planned.item.provenance.folder().to_owned(),
+                audit: planned.audit.unwrap_or_default(),
+                name: planned.name,
+            })
+            .collect();
+    }
+
     /// How many batches of writes the plan may take ([`crate::writes::batches_needed`] of
     /// what it read): a backend that bounds each operation in time gives an import that many
     /// times its bound, so a large import is bounded by its size rather than refused.
@@ -118,17 +169,22 @@ pub(crate) async fn run(
     let Plan {
         items,
         shadowed,
+        refused,
         given,
     } = plan;
     let mut report = ImportReport {
         shadowed,
+        refused,
         ..ImportReport::default()
     };
     let mut read = Vec::new();
-    for Planned { name, item, .. } in items {
+    for Planned {
+        name, item, audit, ..
+    } in items
+    {
         match item.content {
             FolderContent::Read { snapshot, stamp } => {
-                read.push((name, snapshot, stamp, item.provenance));
+                read.push((name, snapshot, stamp, item.provenance, audit));
             }
             FolderContent::Unchanged { .. } => {
                 report.unchanged.push(name);
@@ -138,7 +194,7 @@ pub(crate) async fn run(
     }
     let skills: Vec<(&str, &Provenance)> = read
         .iter()
-        .map(|(name, _, _, provenance)| (name.as_str(), provenance))
+        .map(|(name, _, _, provenance, _)| (name.as_str(), provenance))
         .collect();
     let claimed = transaction.claim_rows(&skills).await?;
     if claimed.len() != read.len() {
@@ -151,10 +207,17 @@ pub(crate) async fn run(
     let mut revisions = Vec::new();
     // Each read folder's stamp, skill and the revision the import leaves current.
     let mut stamps = Vec::new();
-    for ((name, snapshot, stamp, provenance), claimed) in read.iter().zip(claimed) {
+    for ((name, snapshot, stamp, provenance, audit), claimed) in read.iter().zip(claimed) {
         let row = match claimed {
             Claimed::Created(id) => {
-                revisions.push(NewRevision::first(id, change, snapshot, provenance));
+                revisions.push(NewRevision::first(
+                    id,
+                    change,
+                    snapshot,
+                    provenance,
+                    audit.as_ref(),
+                ));
+                report.flagged.extend(flagged(name, provenance, audit));
                 stamps.extend(stamp.as_ref().map(|stamp| (stamp, id, 1)));
                 report.created.push(name.clone());
                 continue;
@@ -175,8 +238,14 @@ pub(crate) async fn run(
                 Operation::Update
             };
             revisions.push(NewRevision::after(
-                &row, operation, change, snapshot, provenance,
+                &row,
+                operation,
+                change,
+                snapshot,
+                provenance,
+                audit.as_ref(),
             ));
+            report.flagged.extend(flagged(name, provenance, audit));
             report.updated.push(name.clone());
             row.revision + 1
         };
@@ -196,6 +265,20 @@ pub(crate) async fn run(
     }
     given.restore(&mut report);
     Ok(report)
+}
+
+/// A skill written with findings, as the report flags it.
+fn flagged(
+    name: &str,
+    provenance: &Provenance,
+    audit: &Option<AuditRecord>,
+) -> Option<AuditedSkill> {
+    let audit = audit.as_ref().filter(|audit| !audit.findings.is_empty())?;
+    Some(AuditedSkill {
+        name: name.to_owned(),
+        path: provenance.folder().to_owned(),
+        audit: audit.clone(),
+    })
 }
 
 /// Where each planned name was among the items given, by name.

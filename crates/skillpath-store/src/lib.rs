@@ -5,8 +5,11 @@
 //! [`PostgresStore`] the shared one. Writes carry the
 //! revision the writer expects, so a stale write is refused ([`StoreError::StaleRevision`]),
 //! never lost or merged. The store never renders or serves skills; it parses a `SKILL.md` only
-//! to read its name, description and `tool_name`.
+//! to read its name, description and `tool_name`, and audits every skill it writes
+//! ([`skillpath_audit`], by the store's [`Store::audit_policy`]), keeping the findings with the
+//! revision.
 
+mod audit;
 mod backend;
 mod columns;
 mod content;
@@ -33,9 +36,9 @@ pub use backend::postgres;
 pub use backend::sqlite;
 pub use error::{DatabaseError, StoreError, StoreResult};
 pub use model::{
-    Change, FileMetadata, FolderContent, FolderImport, FolderStamp, ImportItem, ImportReport,
-    ListFilter, Operation, Page, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill,
-    SkillFile, SkillMetadata, SkillSnapshot, SkillSummary, StoredSkill,
+    AuditedSkill, Change, FileMetadata, FolderContent, FolderImport, FolderStamp, ImportItem,
+    ImportReport, ListFilter, Operation, Page, Provenance, RecordedStamp, Revision, SearchHit,
+    ShadowedSkill, SkillFile, SkillMetadata, SkillSnapshot, SkillSummary, StoredSkill,
 };
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;

@@ -1,6 +1,7 @@
 //! What the store keeps: skill contents, revisions, provenance, and the shapes of answers.
 
 use sha2::{Digest, Sha256};
+use skillpath_audit::AuditRecord;
 use skillpath_core::bundle::SkillBundle;
 
 use crate::error::{DatabaseError, StoreError, StoreResult};
@@ -251,6 +252,9 @@ pub struct StoredSkill {
     pub updated_at: String,
     /// The content.
     pub snapshot: SkillSnapshot,
+    /// The audit of the content when this revision was written (`None`: not audited, by a
+    /// store whose policy was `off` or by a skillpath older than audits).
+    pub audit: Option<AuditRecord>,
 }
 
 /// A live skill at its current revision as a server lists and chooses it: everything of a
@@ -279,6 +283,8 @@ pub struct SkillMetadata {
     pub frontmatter: String,
     /// The other files, sorted by path, without their bytes.
     pub files: Vec<FileMetadata>,
+    /// The audit kept with the revision ([`StoredSkill::audit`]).
+    pub audit: Option<AuditRecord>,
 }
 
 impl SkillMetadata {
@@ -299,6 +305,7 @@ impl SkillMetadata {
             skill_md,
             frontmatter,
             files: skill.snapshot.files.iter().map(FileMetadata::of).collect(),
+            audit: skill.audit.clone(),
         }
     }
 }
@@ -430,6 +437,73 @@ pub struct ImportReport {
     /// Skills left out for another with the same name: an earlier item of the import, or a
     /// stored skill that takes precedence ([`crate::scopes`]).
     pub shadowed: Vec<ShadowedSkill>,
+    /// Skills the audit policy refused (not written; a stored revision of theirs stays as it
+    /// was), with their findings.
+    pub refused: Vec<AuditedSkill>,
+    /// Skills created or updated with findings, which the policy let through.
+    pub flagged: Vec<AuditedSkill>,
+}
+
+/// A skill of an import with its audit: refused by the policy, or written with findings.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct AuditedSkill {
+    /// Its name.
+    pub name: String,
+    /// The folder it was read from; empty for one given without a folder.
+    pub path: String,
+    /// Its audit.
+    pub audit: AuditRecord,
+}
+
+impl AuditedSkill {
+    /// Where it is, for a person: its folder, or its name when it has none.
+    fn place(&self) -> String {
+        if self.path.is_empty() {
+            format!("`{}`", self.name)
+        } else {
+            format!("`{}`", self.path)
+        }
+    }
+
+    /// What is said of a skill `policy` refused: the sentence of
+    /// [`StoreError::AuditRefused`], after its place.
+    pub fn refusal(&self, policy: skillpath_audit::Policy) -> String {
+        let error = StoreError::AuditRefused {
+            name: self.name.clone(),
+            policy,
+            record: self.audit.clone(),
+        };
+        format!("{}: {error}", self.place())
+    }
+
+    /// What is said of a skill written with findings: their counts, the most severe one, and
+    /// where to see them all.
+    pub fn findings_line(&self) -> String {
+        let first = self
+            .audit
+            .findings
+            .first()
+            .map_or_else(String::new, |finding| {
+                format!(
+                    " (the most severe: {}[{}] {}: {})",
+                    finding.severity,
+                    finding.rule,
+                    finding.place(),
+                    finding.message
+                )
+            });
+        let audit = if self.path.is_empty() {
+            format!("skillpath audit --store {}", self.name)
+        } else {
+            format!("skillpath audit {}", self.path)
+        };
+        format!(
+            "{}: skill `{}` has audit findings: {}{first}; `{audit}` shows them all",
+            self.place(),
+            self.name,
+            self.audit.summary()
+        )
+    }
 }
 
 /// A skill left out for another of the same name (see [`crate::scopes`] for which wins), and

@@ -1,7 +1,9 @@
 //! The [`Store`] trait: every operation on stored skills, for every backend.
 
 use async_trait::async_trait;
+use skillpath_audit::Policy;
 
+use crate::audit::{self, Gate};
 use crate::content::checked;
 use crate::cursor;
 use crate::diff::unified_diff;
@@ -28,6 +30,13 @@ pub trait Store: Send + Sync {
     /// there).
     async fn write(&self, write: SkillWrite) -> StoreResult<StoredSkill>;
 
+    /// The policy every write is audited by ([`crate::audit`]): what is done with a skill
+    /// whose content has findings. [`Policy::Warn`] unless set.
+    fn audit_policy(&self) -> Policy;
+
+    /// Sets [`Store::audit_policy`] for the writes that follow, by this store and its clones.
+    fn set_audit_policy(&self, policy: Policy);
+
     /// Stores a new skill (revision 1). Refused when the name exists, even deleted.
     async fn create(
         &self,
@@ -42,6 +51,7 @@ pub trait Store: Send + Sync {
                 provenance,
             },
             change,
+            gate: audit::gate(self, []).await?,
         })
         .await
     }
@@ -55,19 +65,23 @@ pub trait Store: Send + Sync {
         change: Change,
     ) -> StoreResult<StoredSkill> {
         let snapshot = checked(snapshot)?;
-        self.write(revise(name, expected, Edit::Update(snapshot), change))
+        let gate = audit::gate(self, []).await?;
+        self.write(revise(name, expected, Edit::Update(snapshot), change, gate))
             .await
     }
 
     /// Deletes `name` (a revision that keeps the content in history), when at `expected`.
     async fn delete(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill> {
-        self.write(revise(name, expected, Edit::Delete, change))
+        // A deletion is never refused, so it needs no gate.
+        let gate = Gate::default();
+        self.write(revise(name, expected, Edit::Delete, change, gate))
             .await
     }
 
     /// Brings a deleted skill back with the content it had, when at `expected`.
     async fn restore(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill> {
-        self.write(revise(name, expected, Edit::Restore, change))
+        let gate = audit::gate(self, []).await?;
+        self.write(revise(name, expected, Edit::Restore, change, gate))
             .await
     }
 
@@ -79,7 +93,8 @@ pub trait Store: Send + Sync {
         expected: u64,
         change: Change,
     ) -> StoreResult<StoredSkill> {
-        self.write(revise(name, expected, Edit::Rollback { to }, change))
+        let gate = audit::gate(self, []).await?;
+        self.write(revise(name, expected, Edit::Rollback { to }, change, gate))
             .await
     }
 
@@ -152,7 +167,9 @@ pub trait Store: Send + Sync {
         items: Vec<FolderImport>,
         change: Change,
     ) -> StoreResult<ImportReport> {
-        self.import_planned(import::plan(items)?, change).await
+        let mut plan = import::plan(items)?;
+        plan.audit(audit::gate(self, plan.names()).await?);
+        self.import_planned(plan, change).await
     }
 
     /// The backend's part of [`Store::import_folders`]: writes `plan` in one transaction by
@@ -222,7 +239,7 @@ pub trait Store: Send + Sync {
 }
 
 /// The write of a new revision of `name`, at `expected`.
-fn revise(name: &str, expected: u64, edit: Edit, change: Change) -> SkillWrite {
+fn revise(name: &str, expected: u64, edit: Edit, change: Change, gate: Gate) -> SkillWrite {
     SkillWrite {
         kind: WriteKind::Revise {
             name: name.to_owned(),
@@ -230,5 +247,6 @@ fn revise(name: &str, expected: u64, edit: Edit, change: Change) -> SkillWrite {
             edit,
         },
         change,
+        gate,
     }
 }

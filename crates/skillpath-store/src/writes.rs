@@ -4,6 +4,9 @@
 //! ([`WriteTransaction`]: read the skill's row, locked; insert a row; write a revision), so
 //! both backends refuse the same writes with the same errors and write the same revisions.
 
+use skillpath_audit::AuditRecord;
+
+use crate::audit::Gate;
 use crate::content::{Meta, meta};
 use crate::error::{StoreError, StoreResult};
 use crate::model::{
@@ -18,6 +21,8 @@ use crate::time::now_rfc3339;
 pub struct SkillWrite {
     pub(crate) kind: WriteKind,
     pub(crate) change: Change,
+    /// What the content it makes live is audited with.
+    pub(crate) gate: Gate,
 }
 
 /// What a [`SkillWrite`] does.
@@ -169,33 +174,38 @@ pub(crate) async fn apply(
     transaction: &mut impl WriteTransaction,
     write: SkillWrite,
 ) -> StoreResult<StoredSkill> {
-    let SkillWrite { kind, change } = write;
+    let SkillWrite { kind, change, gate } = write;
     match kind {
         WriteKind::Create {
             snapshot,
             provenance,
-        } => create(transaction, snapshot, provenance, &change).await,
+        } => create(transaction, snapshot, provenance, &change, &gate).await,
         WriteKind::Revise {
             name,
             expected,
             edit,
-        } => revise(transaction, &name, expected, edit, &change).await,
+        } => revise(transaction, &name, expected, edit, &change, &gate).await,
     }
 }
 
-/// A new skill: refused when the view shows a skill of its name, or its project has one.
+/// A new skill: refused when the view shows a skill of its name, or its project has one, or
+/// when `gate` refuses its content.
 async fn create(
     transaction: &mut impl WriteTransaction,
     snapshot: SkillSnapshot,
     provenance: Provenance,
     change: &Change,
+    gate: &Gate,
 ) -> StoreResult<StoredSkill> {
     let name = meta(&snapshot)?.name;
     let taken = match transaction.visible_row(&name).await? {
         Some(row) => Some(row),
         None => match transaction.insert_skill(&name, &provenance).await? {
             Some(id) => {
-                let first = NewRevision::first(id, change, &snapshot, &provenance);
+                // Audited once the name is known to be free, so that a taken name is said
+                // first; the transaction, and the row it inserted, end with a refusal.
+                let audit = gate.admit(&name, &snapshot)?;
+                let first = NewRevision::first(id, change, &snapshot, &provenance, audit.as_ref());
                 return write_revision(transaction, &first).await;
             }
             None => transaction.row_in(&name, provenance.project_key()).await?,
@@ -211,32 +221,49 @@ async fn create(
     })
 }
 
-/// A new revision of `name`, which must be at `expected` and in a state `edit` suits.
+/// A new revision of `name`, which must be at `expected` and in a state `edit` suits. Content
+/// made live (an update, a restore, a rollback) is audited by `gate`, with today's rules; a
+/// deletion keeps the findings of the content it deletes.
 async fn revise(
     transaction: &mut impl WriteTransaction,
     name: &str,
     expected: u64,
     edit: Edit,
     change: &Change,
+    gate: &Gate,
 ) -> StoreResult<StoredSkill> {
     let row = at_expected(name, transaction.visible_row(name).await?, expected)?;
     let operation = edit.operation();
     check_state(name, row.deleted, operation)?;
-    let (snapshot, provenance) = match edit {
+    let (snapshot, provenance, audit) = match edit {
         Edit::Update(snapshot) => {
             check_keeps_name(name, &snapshot)?;
-            (snapshot, Provenance::from_stored(&row.provenance)?)
+            let audit = gate.admit(name, &snapshot)?;
+            (snapshot, Provenance::from_stored(&row.provenance)?, audit)
         }
-        Edit::Delete | Edit::Restore => {
+        Edit::Delete => {
             let current = transaction.load(name, row.revision).await?;
-            (current.snapshot, current.provenance)
+            (current.snapshot, current.provenance, current.audit)
+        }
+        Edit::Restore => {
+            let current = transaction.load(name, row.revision).await?;
+            let audit = gate.admit(name, &current.snapshot)?;
+            (current.snapshot, current.provenance, audit)
         }
         Edit::Rollback { to } => {
             let target = transaction.load(name, to).await?;
-            (target.snapshot, target.provenance)
+            let audit = gate.admit(name, &target.snapshot)?;
+            (target.snapshot, target.provenance, audit)
         }
     };
-    let next = NewRevision::after(&row, operation, change, &snapshot, &provenance);
+    let next = NewRevision::after(
+        &row,
+        operation,
+        change,
+        &snapshot,
+        &provenance,
+        audit.as_ref(),
+    );
     write_revision(transaction, &next).await
 }
 
@@ -263,6 +290,7 @@ pub(crate) async fn write_revision(
         provenance: revision.provenance.clone(),
         updated_at: created_at,
         snapshot: revision.snapshot.clone(),
+        audit: revision.audit.cloned(),
     })
 }
 
@@ -448,6 +476,8 @@ pub(crate) struct NewRevision<'a> {
     /// Whether the skill is deleted from this revision on.
     pub deleted: bool,
     pub provenance: &'a Provenance,
+    /// The audit of `snapshot`, kept with the revision (`None`: not audited).
+    pub audit: Option<&'a AuditRecord>,
 }
 
 impl<'a> NewRevision<'a> {
@@ -457,8 +487,17 @@ impl<'a> NewRevision<'a> {
         change: &'a Change,
         snapshot: &'a SkillSnapshot,
         provenance: &'a Provenance,
+        audit: Option<&'a AuditRecord>,
     ) -> Self {
-        Self::following(skill_id, 0, Operation::Create, change, snapshot, provenance)
+        Self::following(
+            skill_id,
+            0,
+            Operation::Create,
+            change,
+            snapshot,
+            provenance,
+            audit,
+        )
     }
 
     /// The revision after the current one of the skill whose row is `row`, made by
@@ -469,6 +508,7 @@ impl<'a> NewRevision<'a> {
         change: &'a Change,
         snapshot: &'a SkillSnapshot,
         provenance: &'a Provenance,
+        audit: Option<&'a AuditRecord>,
     ) -> Self {
         Self::following(
             row.id,
@@ -477,6 +517,7 @@ impl<'a> NewRevision<'a> {
             change,
             snapshot,
             provenance,
+            audit,
         )
     }
 
@@ -488,6 +529,7 @@ impl<'a> NewRevision<'a> {
         change: &'a Change,
         snapshot: &'a SkillSnapshot,
         provenance: &'a Provenance,
+        audit: Option<&'a AuditRecord>,
     ) -> Self {
         NewRevision {
             skill_id,
@@ -497,6 +539,7 @@ impl<'a> NewRevision<'a> {
             snapshot,
             deleted: operation == Operation::Delete,
             provenance,
+            audit,
         }
     }
 }

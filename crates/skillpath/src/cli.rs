@@ -274,6 +274,52 @@ pub(crate) struct DbArgs {
     pub(crate) db: Option<String>,
 }
 
+/// What the audit of a skill on its way into the store decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum AuditPolicyArg {
+    /// Do not audit; nothing is kept with the revision.
+    Off,
+    /// Write the skill and keep its findings with the revision; the report names them.
+    Warn,
+    /// Refuse a skill with a high or critical finding, naming the findings.
+    BlockHigh,
+    /// Refuse a skill with a critical finding, naming the findings.
+    BlockCritical,
+}
+
+/// The audit policy of a command that writes skills.
+#[derive(Debug, Clone, Copy, Args)]
+pub(crate) struct AuditPolicyArgs {
+    /// What a skill with audit findings (see `skillpath audit`) does on its way into the store.
+    /// A refused skill is not written: an import goes on without it, a revision it would have
+    /// made is not made. Deleting is never refused [default: `warn`; `block-high` for a
+    /// `serve --http` whose requests need API keys: `--auth required`, or a non-loopback
+    /// address].
+    #[arg(
+        long = "audit-policy",
+        env = "SKILLPATH_AUDIT_POLICY",
+        value_enum,
+        value_name = "POLICY"
+    )]
+    pub(crate) policy: Option<AuditPolicyArg>,
+}
+
+impl AuditPolicyArgs {
+    /// The policy given, or the default: `block-high` for a team server (`team`), `warn`
+    /// otherwise.
+    pub(crate) fn policy(self, team: bool) -> skillpath_audit::Policy {
+        use skillpath_audit::Policy;
+        match self.policy {
+            Some(AuditPolicyArg::Off) => Policy::Off,
+            Some(AuditPolicyArg::Warn) => Policy::Warn,
+            Some(AuditPolicyArg::BlockHigh) => Policy::BlockHigh,
+            Some(AuditPolicyArg::BlockCritical) => Policy::BlockCritical,
+            None if team => Policy::BlockHigh,
+            None => Policy::Warn,
+        }
+    }
+}
+
 /// Who makes a change, and why.
 #[derive(Debug, Args)]
 pub(crate) struct ChangeArgs {
@@ -357,6 +403,8 @@ pub(crate) struct ImportArgs {
     /// are skipped, named with their diagnostics, and the rest is imported (exit status 1).
     #[arg(long)]
     pub(crate) strict: bool,
+    #[command(flatten)]
+    pub(crate) audit: AuditPolicyArgs,
     #[command(flatten)]
     pub(crate) db: DbArgs,
     #[command(flatten)]
@@ -486,6 +534,8 @@ pub(crate) struct ReviseOptions {
     #[arg(long, value_name = "REVISION")]
     pub(crate) expect: Option<u64>,
     #[command(flatten)]
+    pub(crate) audit: AuditPolicyArgs,
+    #[command(flatten)]
     pub(crate) change: ChangeArgs,
     #[command(flatten)]
     pub(crate) db: DbArgs,
@@ -603,6 +653,8 @@ pub(crate) struct ServeArgs {
     #[arg(long, hide = true)]
     pub(crate) conformance_fixtures: bool,
     #[command(flatten)]
+    pub(crate) audit: AuditPolicyArgs,
+    #[command(flatten)]
     pub(crate) db: DbArgs,
 }
 
@@ -691,5 +743,25 @@ impl From<RoleArg> for skillpath_store::keys::Role {
             RoleArg::Author => Self::Author,
             RoleArg::Admin => Self::Admin,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use skillpath_audit::Policy;
+
+    use super::{AuditPolicyArg, AuditPolicyArgs};
+
+    /// A team server refuses risky skills unless told otherwise; everywhere else the default
+    /// warns; a policy given is the policy used.
+    #[test]
+    fn the_audit_policy_defaults_to_blocking_only_on_team_servers() {
+        let unset = AuditPolicyArgs { policy: None };
+        assert_eq!(unset.policy(false), Policy::Warn);
+        assert_eq!(unset.policy(true), Policy::BlockHigh);
+        let off = AuditPolicyArgs {
+            policy: Some(AuditPolicyArg::Off),
+        };
+        assert_eq!(off.policy(true), Policy::Off);
     }
 }

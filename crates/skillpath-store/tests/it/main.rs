@@ -7,6 +7,8 @@
 //! for one test. `sqlite` instantiates the suite for SQLite and adds the SQLite-specific tests;
 //! `postgres` does the same for PostgreSQL (`$SKILLPATH_TEST_POSTGRES`, a fresh schema per test).
 //!
+//! `audit` holds the tests of the audit of every write, run for each backend like the suite.
+//!
 //! `scopes` opens stores with the views of several projects on one database (both backends).
 //!
 //! `corpus` runs the real-world skills corpus (`$SKILLPATH_CORPUS`, else `../shared/corpus` next
@@ -16,6 +18,7 @@
 mod suite;
 mod support;
 
+mod audit;
 mod corpus;
 #[cfg(feature = "postgres")]
 mod postgres;

@@ -512,6 +512,7 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
         .batch_execute(
             "ALTER TABLE revision_files DROP COLUMN size, DROP COLUMN text;
              DROP TABLE revision_heads;
+             DROP TABLE revision_audits;
              DELETE FROM skillpath_migrations WHERE version > 5;",
         )
         .await

@@ -548,6 +548,7 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
     let downgrade = "ALTER TABLE revision_files DROP COLUMN size;
         ALTER TABLE revision_files DROP COLUMN text;
         DROP TABLE revision_heads;
+        DROP TABLE revision_audits;
         PRAGMA user_version = 5;";
     rusqlite::Connection::open(&path)
         .expect("open directly")

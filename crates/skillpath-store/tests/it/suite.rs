@@ -76,6 +76,12 @@ macro_rules! store_suite {
             corpus_round_trips_through_import_and_export,
             corpus_search_finds_the_expected_skill,
         );
+        $crate::suite::store_suite!(@audit $open;
+            writes_keep_their_findings_with_the_revision,
+            a_blocking_policy_refuses_writes_and_changes_nothing,
+            an_import_leaves_out_what_the_policy_refuses,
+            names_are_audited_against_the_stores_skills,
+        );
         $crate::suite::store_suite!(@scopes $open;
             each_project_sees_its_own_skills_and_the_shared_ones,
             a_user_skill_never_replaces_one_of_the_stores_own,
@@ -88,6 +94,15 @@ macro_rules! store_suite {
             async fn $test() {
                 let backend: $crate::support::Backend = $open().await;
                 $crate::scopes::$test(&backend).await;
+            }
+        )*
+    };
+    (@audit $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::audit::$test(backend.store()).await;
             }
         )*
     };

@@ -4,9 +4,13 @@
 use deadpool_postgres::Transaction;
 use futures_util::TryStreamExt as _;
 
+use std::collections::HashMap;
+
 use super::PostgresStore;
+use crate::audit;
+use crate::columns;
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Provenance, SkillMdHead, is_text};
+use crate::model::{Provenance, SkillFile, SkillMdHead, SkillSnapshot, is_text};
 use crate::schema::{self, Migration};
 use crate::time::now_rfc3339;
 
@@ -157,6 +161,19 @@ const MIGRATIONS: &[Migration] = &[
         FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
     );",
     },
+    // The audit of each revision, as written with it (`crate::audit`): its findings as JSON.
+    // A revision without a row was not audited. Additive: an older skillpath writes
+    // revisions without one.
+    Migration {
+        additive: true,
+        sql: "CREATE TABLE revision_audits (
+        skill_id BIGINT NOT NULL,
+        number BIGINT NOT NULL,
+        findings TEXT NOT NULL,
+        PRIMARY KEY (skill_id, number),
+        FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
+    );",
+    },
 ];
 
 /// The version whose migration gave skills their project; skills discovered in a project
@@ -166,6 +183,10 @@ const PROJECTS_SINCE: usize = 4;
 /// The version whose migration kept what listing needs beside each revision; the revisions
 /// stored before it are given theirs as it runs ([`record_heads`]).
 const HEADS_SINCE: usize = 6;
+
+/// The version whose migration kept each revision's audit; the live skills' current revisions
+/// stored before it are audited as it runs ([`record_audits`]).
+const AUDITS_SINCE: usize = 7;
 
 /// The advisory lock key that serializes migrations (any fixed number; this one spells
 /// `skillpat` in ASCII).
@@ -213,6 +234,9 @@ impl PostgresStore {
             }
             if index + 1 == HEADS_SINCE {
                 record_heads(&transaction).await?;
+            }
+            if index + 1 == AUDITS_SINCE {
+                record_audits(&transaction).await?;
             }
             let to_number = |value: usize| {
                 i32::try_from(value).map_err(|_| StoreError::database("too many migrations"))
@@ -311,5 +335,74 @@ async fn record_heads(transaction: &Transaction<'_>) -> StoreResult<()> {
             &[&ids, &numbers, &heads, &digests, &sizes],
         )
         .await?;
+    Ok(())
+}
+
+/// Audits the current revision of every live skill, [`audit::BACKFILL_BATCH`] at a time (so
+/// that a large store is not read into memory at once), and keeps each audit with it.
+async fn record_audits(transaction: &Transaction<'_>) -> StoreResult<()> {
+    let mut live: Vec<(i64, i64, String)> = Vec::new();
+    for row in transaction
+        .query(
+            "SELECT id, revision, name FROM skills WHERE NOT deleted ORDER BY id",
+            &[],
+        )
+        .await?
+    {
+        live.push((row.try_get(0)?, row.try_get(1)?, row.try_get(2)?));
+    }
+    let gate = audit::backfill_gate(live.iter().map(|(_, _, name)| name.clone()));
+    for batch in live.chunks(audit::BACKFILL_BATCH) {
+        let ids: Vec<i64> = batch.iter().map(|(id, _, _)| *id).collect();
+        let mut files: HashMap<i64, Vec<SkillFile>> = HashMap::new();
+        for row in transaction
+            .query(
+                "SELECT f.skill_id, f.path, b.bytes FROM skills s
+                 JOIN revision_files f ON f.skill_id = s.id AND f.number = s.revision
+                 JOIN blobs b ON b.sha256 = f.sha256
+                 WHERE s.id = ANY ($1) ORDER BY f.skill_id, f.path COLLATE \"C\"",
+                &[&ids],
+            )
+            .await?
+        {
+            files
+                .entry(row.try_get(0)?)
+                .or_default()
+                .push(columns::file(&row, 1)?);
+        }
+        let mut read = Vec::with_capacity(batch.len());
+        for row in transaction
+            .query(
+                "SELECT s.id, r.skill_md FROM skills s
+                 JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
+                 WHERE s.id = ANY ($1)",
+                &[&ids],
+            )
+            .await?
+        {
+            let id: i64 = row.try_get(0)?;
+            let Some((_, number, name)) = batch.iter().find(|(other, _, _)| *other == id) else {
+                continue;
+            };
+            let snapshot = SkillSnapshot {
+                skill_md: row.try_get(1)?,
+                files: files.remove(&id).unwrap_or_default(),
+            };
+            read.push((id, *number, name.clone(), snapshot));
+        }
+        let (mut audit_ids, mut numbers, mut findings) = (Vec::new(), Vec::new(), Vec::new());
+        for (id, number, record) in audit::backfill(&gate, &read) {
+            audit_ids.push(id);
+            numbers.push(number);
+            findings.push(record);
+        }
+        transaction
+            .execute(
+                "INSERT INTO revision_audits (skill_id, number, findings)
+                 SELECT * FROM unnest($1::BIGINT[], $2::BIGINT[], $3::TEXT[])",
+                &[&audit_ids, &numbers, &findings],
+            )
+            .await?;
+    }
     Ok(())
 }

@@ -36,9 +36,11 @@ use std::time::Duration;
 use async_trait::async_trait;
 use deadpool_postgres::Transaction;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use skillpath_audit::Policy;
 use tokio::sync::broadcast;
 use tokio_postgres::IsolationLevel;
 
+use crate::audit::PolicySetting;
 use crate::columns;
 use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
@@ -71,8 +73,9 @@ use transaction::PostgresWrite;
 /// [`columns::current_skill`].
 const CURRENT_SKILLS: &str =
     "SELECT s.id, s.name, s.revision, s.provenance, r.created_at, r.description,
-            r.tool_name, r.content_hash, r.skill_md
+            r.tool_name, r.content_hash, r.skill_md, a.findings
      FROM visible_skills($1) s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
+     LEFT JOIN revision_audits a ON a.skill_id = s.id AND a.number = s.revision
      WHERE NOT s.deleted ORDER BY s.name";
 
 /// Every live skill's metadata, in name order, in the columns of
@@ -82,9 +85,10 @@ const CURRENT_METADATA: &str =
     "SELECT s.id, s.name, s.revision, s.provenance, s.updated_at, s.description,
             s.tool_name, s.content_hash, h.frontmatter, h.sha256, h.size,
             CASE WHEN h.skill_id IS NULL THEN (SELECT skill_md FROM revisions r
-                WHERE r.skill_id = s.id AND r.number = s.revision) END
+                WHERE r.skill_id = s.id AND r.number = s.revision) END, a.findings
      FROM visible_skills($1) s
      LEFT JOIN revision_heads h ON h.skill_id = s.id AND h.number = s.revision
+     LEFT JOIN revision_audits a ON a.skill_id = s.id AND a.number = s.revision
      WHERE NOT s.deleted ORDER BY s.name";
 
 /// `ts_rank` weights, in PostgreSQL's order {D, C, B, A}: body 0.1, description 0.5, name 1.0,
@@ -136,6 +140,8 @@ pub struct PostgresStore {
     /// The project folders whose skills this store shows besides the shared ones
     /// ([`ProjectView`]), the argument of every `visible_skills`.
     projects: Vec<String>,
+    /// [`Store::audit_policy`].
+    audit_policy: PolicySetting,
 }
 
 impl std::fmt::Debug for PostgresStore {
@@ -236,6 +242,7 @@ impl PostgresStore {
             changes: Arc::default(),
             listening: Arc::default(),
             projects: view.folders().to_vec(),
+            audit_policy: PolicySetting::default(),
             timeout,
             connect_timeout,
         };
@@ -391,6 +398,14 @@ impl PostgresStore {
 
 #[async_trait]
 impl Store for PostgresStore {
+    fn audit_policy(&self) -> Policy {
+        self.audit_policy.get()
+    }
+
+    fn set_audit_policy(&self, policy: Policy) {
+        self.audit_policy.set(policy);
+    }
+
     async fn write(&self, write: SkillWrite) -> StoreResult<StoredSkill> {
         self.write(async |transaction| {
             let mut rows = PostgresWrite {

@@ -113,7 +113,9 @@ pub(super) async fn load(
         return Err(not_found());
     };
     let revision_row = cached_query_opt(transaction,
-            "SELECT created_at, deleted, description, tool_name, content_hash, skill_md FROM revisions WHERE skill_id = $1 AND number = $2",
+            "SELECT r.created_at, r.deleted, r.description, r.tool_name, r.content_hash, r.skill_md, a.findings
+             FROM revisions r LEFT JOIN revision_audits a ON a.skill_id = r.skill_id AND a.number = r.number
+             WHERE r.skill_id = $1 AND r.number = $2",
             &[&id, &n],
         )
         .await?

@@ -237,6 +237,23 @@ impl WriteTransaction for PostgresWrite<'_> {
             )
             .await?;
         }
+        let (mut audit_ids, mut audit_numbers, mut findings) = (Vec::new(), Vec::new(), Vec::new());
+        for ((record, id), n) in records.iter().zip(&ids).zip(&numbers) {
+            if let Some(audit) = record.revision.audit {
+                audit_ids.push(*id);
+                audit_numbers.push(*n);
+                findings.push(audit.to_json());
+            }
+        }
+        if !audit_ids.is_empty() {
+            cached_execute(
+                transaction,
+                "INSERT INTO revision_audits (skill_id, number, findings)
+                 SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[])",
+                &[&audit_ids, &audit_numbers, &findings],
+            )
+            .await?;
+        }
         let provenances: Vec<&str> = records.iter().map(|r| r.provenance.as_str()).collect();
         cached_execute(
             transaction,

@@ -3,8 +3,10 @@
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
+use crate::audit;
+use crate::columns;
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Provenance, SkillMdHead, is_text};
+use crate::model::{Provenance, SkillMdHead, SkillSnapshot, is_text};
 use crate::schema::{self, Migration};
 
 /// The schema, one entry per version; `PRAGMA user_version` says how many have run, and
@@ -150,6 +152,19 @@ const MIGRATIONS: &[Migration] = &[
         sql: "INSERT INTO skills_fts_head (skills_fts_head, rank) VALUES ('hashsize', 33554432);
     INSERT INTO skills_fts_body (skills_fts_body, rank) VALUES ('hashsize', 33554432);",
     },
+    // The audit of each revision, as written with it (`crate::audit`): its findings as JSON.
+    // A revision without a row was not audited. Additive: an older skillpath writes
+    // revisions without one.
+    Migration {
+        additive: true,
+        sql: "CREATE TABLE revision_audits (
+        skill_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        findings TEXT NOT NULL,
+        PRIMARY KEY (skill_id, number),
+        FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
+    );",
+    },
 ];
 
 /// The version whose migration gave skills their project; skills discovered in a project
@@ -159,6 +174,10 @@ const PROJECTS_SINCE: usize = 4;
 /// The version whose migration kept what listing needs beside each revision; the revisions
 /// stored before it are given theirs as it runs ([`record_heads`]).
 const HEADS_SINCE: usize = 6;
+
+/// The version whose migration kept each revision's audit; the live skills' current revisions
+/// stored before it are audited as it runs ([`record_audits`]).
+const AUDITS_SINCE: usize = 8;
 
 /// What a connection sees of the skills: `visible_skills`, the skills every project shares
 /// and those of the store's [`ProjectView`](crate::scopes::ProjectView) (`visible_projects`),
@@ -214,6 +233,9 @@ fn run_migrations(connection: &mut Connection, known: usize) -> StoreResult<()> 
         }
         if version + 1 == HEADS_SINCE {
             record_heads(&transaction)?;
+        }
+        if version + 1 == AUDITS_SINCE {
+            record_audits(&transaction)?;
         }
         let broken: Option<String> = transaction
             .query_row("SELECT \"table\" FROM pragma_foreign_key_check", [], |r| {
@@ -294,6 +316,42 @@ fn record_heads(transaction: &Transaction<'_>) -> StoreResult<()> {
             head.file.sha256,
             head.file.size as i64
         ])?;
+    }
+    Ok(())
+}
+
+/// Audits the current revision of every live skill, [`audit::BACKFILL_BATCH`] at a time (so
+/// that a large store is not read into memory at once), and keeps each audit with it.
+fn record_audits(transaction: &Transaction<'_>) -> StoreResult<()> {
+    let live: Vec<(i64, i64, String)> = transaction
+        .prepare("SELECT id, revision, name FROM skills WHERE NOT deleted ORDER BY id")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+        .collect::<Result<_, _>>()?;
+    let gate = audit::backfill_gate(live.iter().map(|(_, _, name)| name.clone()));
+    let mut skill_md = transaction
+        .prepare("SELECT skill_md FROM revisions WHERE skill_id = ?1 AND number = ?2")?;
+    let mut files = transaction.prepare(
+        "SELECT f.path, b.bytes FROM revision_files f JOIN blobs b ON b.sha256 = f.sha256
+         WHERE f.skill_id = ?1 AND f.number = ?2 ORDER BY f.path",
+    )?;
+    let mut insert = transaction
+        .prepare("INSERT INTO revision_audits (skill_id, number, findings) VALUES (?1, ?2, ?3)")?;
+    for batch in live.chunks(audit::BACKFILL_BATCH) {
+        let mut read = Vec::with_capacity(batch.len());
+        for (id, number, name) in batch {
+            let text: String = skill_md.query_row(params![id, number], |row| row.get(0))?;
+            let files = files
+                .query_and_then(params![id, number], |row| columns::file(row, 0))?
+                .collect::<StoreResult<Vec<_>>>()?;
+            let snapshot = SkillSnapshot {
+                skill_md: text,
+                files,
+            };
+            read.push((*id, *number, name.clone(), snapshot));
+        }
+        for (id, number, findings) in audit::backfill(&gate, &read) {
+            insert.execute(params![id, number, findings])?;
+        }
     }
     Ok(())
 }

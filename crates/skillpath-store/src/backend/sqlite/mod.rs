@@ -11,7 +11,9 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+use skillpath_audit::Policy;
 
+use crate::audit::PolicySetting;
 use crate::columns;
 use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
@@ -99,8 +101,9 @@ const CURRENT_FILES: &str = "SELECT f.skill_id, f.path, b.bytes FROM visible_ski
 
 /// Every live skill at its current revision, for [`columns::current_skill`].
 const CURRENT_SKILLS: &str = "SELECT s.id, s.name, s.revision, s.provenance, r.created_at,
-        r.description, r.tool_name, r.content_hash, r.skill_md
+        r.description, r.tool_name, r.content_hash, r.skill_md, a.findings
      FROM visible_skills s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
+     LEFT JOIN revision_audits a ON a.skill_id = s.id AND a.number = s.revision
      WHERE NOT s.deleted ORDER BY s.name";
 
 /// The files of every live skill's current revision without their bytes, for
@@ -119,9 +122,10 @@ const CURRENT_FILE_METADATA: &str = "WITH live AS MATERIALIZED
 const CURRENT_METADATA: &str = "SELECT s.id, s.name, s.revision, s.provenance, s.updated_at,
         s.description, s.tool_name, s.content_hash, h.frontmatter, h.sha256, h.size,
         CASE WHEN h.skill_id IS NULL THEN (SELECT skill_md FROM revisions r
-            WHERE r.skill_id = s.id AND r.number = s.revision) END
+            WHERE r.skill_id = s.id AND r.number = s.revision) END, a.findings
      FROM visible_skills s
      LEFT JOIN revision_heads h ON h.skill_id = s.id AND h.number = s.revision
+     LEFT JOIN revision_audits a ON a.skill_id = s.id AND a.number = s.revision
      WHERE NOT s.deleted ORDER BY s.name";
 
 /// A store in one SQLite database file.
@@ -133,6 +137,8 @@ pub struct SqliteStore {
     changes: std::sync::OnceLock<tokio::sync::broadcast::Sender<()>>,
     /// The file opened (device and inode), to notice when the path no longer leads to it.
     identity: Option<FileIdentity>,
+    /// [`Store::audit_policy`].
+    audit_policy: PolicySetting,
 }
 
 /// Which file a path leads to: its device and inode (Unix), or nothing where that cannot be
@@ -207,6 +213,7 @@ impl SqliteStore {
             path: path.to_path_buf(),
             changes: std::sync::OnceLock::new(),
             identity: FileIdentity::of(path),
+            audit_policy: PolicySetting::default(),
         })
     }
 
@@ -282,6 +289,14 @@ impl Store for SqliteStore {
     async fn write(&self, write: SkillWrite) -> StoreResult<StoredSkill> {
         self.write_rows(async move |transaction| writes::apply(transaction, write).await)
             .await
+    }
+
+    fn audit_policy(&self) -> Policy {
+        self.audit_policy.get()
+    }
+
+    fn set_audit_policy(&self, policy: Policy) {
+        self.audit_policy.set(policy);
     }
 
     /// Every commit to the file by any connection, this process's or another's, within

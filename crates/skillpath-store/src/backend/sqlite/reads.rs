@@ -85,7 +85,9 @@ pub(super) fn load(
     };
     let number = number.unwrap_or(row.revision);
     let mut statement = connection.prepare_cached(
-        "SELECT created_at, deleted, description, tool_name, content_hash, skill_md FROM revisions WHERE skill_id = ?1 AND number = ?2",
+        "SELECT r.created_at, r.deleted, r.description, r.tool_name, r.content_hash, r.skill_md, a.findings
+         FROM revisions r LEFT JOIN revision_audits a ON a.skill_id = r.skill_id AND a.number = r.number
+         WHERE r.skill_id = ?1 AND r.number = ?2",
     )?;
     let mut revisions = statement.query(params![row.id, number as i64])?;
     let Some(revision) = revisions.next()? else {

@@ -99,6 +99,9 @@ impl WriteTransaction for SqliteWrite<'_> {
         let mut file_row = transaction.prepare_cached(
             "INSERT INTO revision_files (skill_id, number, path, sha256, size, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?;
+        let mut audit_row = transaction.prepare_cached(
+            "INSERT INTO revision_audits (skill_id, number, findings) VALUES (?1, ?2, ?3)",
+        )?;
         let mut update_skill = transaction.prepare_cached(
             "UPDATE skills SET description = ?2, tool_name = ?3, revision = ?4, deleted = ?5, content_hash = ?6, provenance = ?7, updated_at = ?8 WHERE id = ?1",
         )?;
@@ -137,6 +140,9 @@ impl WriteTransaction for SqliteWrite<'_> {
                     metadata.size as i64,
                     metadata.text
                 ])?;
+            }
+            if let Some(audit) = revision.audit {
+                audit_row.execute(params![id, number, audit.to_json()])?;
             }
             update_skill.execute(params![
                 id,

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use skillpath_audit::Severity;
 use skillpath_store::ImportReport;
 use skillpath_store::folder::{FolderDiagnostics, read_folders};
 use skillpath_store::sources::FolderSources;
@@ -46,8 +47,10 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
     let sources = located.folders;
     let format = args.format;
     let strict = args.strict;
+    let policy = args.audit.policy(false);
     let change_args = args.change;
     super::run(&args.db, super::Access::Creates, move |store| async move {
+        store.set_audit_policy(policy);
         // Folders whose files have the same metadata as when their skill's current revision
         // was imported from them are not read again.
         let recorded = store.folder_stamps().await?;
@@ -97,7 +100,7 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
         json["warnings"] = read.warned.iter().map(FolderDiagnostics::to_json).collect();
         super::print(format, &json, || {
             let mut text = format!(
-                "imported {count} skills: {} created, {} updated, {} unchanged{}, {} shadowed, {} skipped\n",
+                "imported {count} skills: {} created, {} updated, {} unchanged{}, {} shadowed, {} skipped{}{}\n",
                 report.created.len(),
                 report.updated.len(),
                 report.unchanged.len(),
@@ -107,7 +110,24 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
                 },
                 report.shadowed.len(),
                 read.skipped.len(),
+                match report.refused.len() {
+                    0 => String::new(),
+                    n => format!(", {n} refused by the audit policy `{policy}`"),
+                },
+                match report.flagged.len() {
+                    0 => String::new(),
+                    n => format!(", {n} written with audit findings"),
+                },
             );
+            for refused in &report.refused {
+                let _ = writeln!(text, "refused: {}", refused.refusal(policy));
+            }
+            // Every skill with findings is in the JSON report; here, those that matter most.
+            for flagged in &report.flagged {
+                if flagged.audit.highest() >= Some(Severity::High) {
+                    let _ = writeln!(text, "findings: {}", flagged.findings_line());
+                }
+            }
             for shadowed in &report.shadowed {
                 let _ = writeln!(text, "shadowed: {shadowed}");
             }
@@ -120,7 +140,7 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
             text
         })
         .map_err(super::io)?;
-        Ok(if read.skipped.is_empty() {
+        Ok(if read.skipped.is_empty() && report.refused.is_empty() {
             ExitStatus::Success
         } else {
             ExitStatus::Invalid

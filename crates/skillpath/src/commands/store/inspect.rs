@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use skillpath_audit::AuditRecord;
 use skillpath_store::{ListFilter, Provenance};
 
 use super::{io, print, shorten, table, to_json};
@@ -74,6 +75,7 @@ pub(crate) fn show(args: ShowArgs) -> anyhow::Result<ExitStatus> {
             "updated_at": skill.updated_at,
             "provenance": to_json(&skill.provenance)?,
             "files": files,
+            "audit": skill.audit.as_ref().map(AuditRecord::json),
             "skill_md": skill.snapshot.skill_md,
         });
         print(format, &json, || {
@@ -95,6 +97,7 @@ pub(crate) fn show(args: ShowArgs) -> anyhow::Result<ExitStatus> {
                     file.sha256()
                 );
             }
+            audit_lines(&mut text, skill.audit.as_ref());
             let _ = write!(text, "\n{}", skill.snapshot.skill_md);
             if !text.ends_with('\n') {
                 text.push('\n');
@@ -104,6 +107,25 @@ pub(crate) fn show(args: ShowArgs) -> anyhow::Result<ExitStatus> {
         .map_err(io)?;
         Ok(ExitStatus::Success)
     })
+}
+
+/// What `show` says of a revision's audit: its counts, then each finding on a line.
+fn audit_lines(text: &mut String, audit: Option<&AuditRecord>) {
+    let Some(audit) = audit else {
+        text.push_str("audit: not audited (written with `--audit-policy off`, or before skillpath kept audits; `skillpath audit --store NAME` audits it now)\n");
+        return;
+    };
+    let _ = writeln!(text, "audit: {}", audit.summary());
+    for finding in &audit.findings {
+        let _ = writeln!(
+            text,
+            "  {}[{}] {}: {}",
+            finding.severity,
+            finding.rule,
+            finding.place(),
+            finding.message
+        );
+    }
 }
 
 pub(crate) fn search(args: SearchArgs) -> anyhow::Result<ExitStatus> {

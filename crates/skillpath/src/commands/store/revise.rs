@@ -33,10 +33,12 @@ fn run(name: String, what: Revise, options: ReviseOptions) -> anyhow::Result<Exi
     };
     let change = super::change(&options.change, &default_message);
     let (expect, format) = (options.expect, options.format);
+    let policy = options.audit.policy(false);
     super::run(
         &options.db,
         super::Access::Existing,
         move |store| async move {
+            store.set_audit_policy(policy);
             let expected = match expect {
                 Some(expected) => expected,
                 None => store.get(&name, None).await?.revision,

@@ -53,6 +53,15 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         .build()?;
     let result: Result<(), Box<dyn std::error::Error + Send + Sync>> = runtime.block_on(async {
         let store: Arc<dyn skillpath_store::Store> = Arc::from(location::open(args.db.db.as_deref(), &view).await?);
+        // A team server, where requests need keys, refuses risky skills unless told otherwise.
+        let team = args
+            .http
+            .is_some_and(|address| key_policy(args.auth, address) == KeyPolicy::Required);
+        let policy = args.audit.policy(team);
+        store.set_audit_policy(policy);
+        if policy != skillpath_audit::Policy::Warn {
+            tracing::info!("audit policy for skills written: {policy}");
+        }
         let sync = Arc::new(FolderSync::new(sources, Arc::clone(&store)));
         // The server answers from the store as soon as it is open; the folders are synced in
         // the background (clients hear `list_changed` when that changes something) and then

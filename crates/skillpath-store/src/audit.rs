@@ -1,0 +1,190 @@
+//! The audit of every skill on its way into the store: every write that makes content live
+//! (a create, an update, a restore, a rollback, each skill of an import) is audited by
+//! [`skillpath_audit`] with the names of the store's skills, kept with the revision it makes,
+//! and refused when the store's [`Policy`] says so ([`StoreError::AuditRefused`]). A deletion
+//! keeps the findings of the content it deletes and is never refused.
+
+use std::fmt::{self, Write as _};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use rayon::prelude::*;
+use skillpath_audit::{AuditRecord, Context, Policy};
+
+use crate::error::{StoreError, StoreResult};
+use crate::model::SkillSnapshot;
+use crate::store::Store;
+
+/// The most findings a refusal names; the rest are counted.
+const REFUSAL_FINDINGS: usize = 10;
+
+/// A policy and what the auditor knows of the store's skills: what a write is audited with.
+#[derive(Debug, Default)]
+pub(crate) struct Gate {
+    policy: Policy,
+    context: Context,
+}
+
+impl Gate {
+    /// A gate of `policy` that knows the skills named `names`.
+    pub(crate) fn new(policy: Policy, names: impl IntoIterator<Item = String>) -> Gate {
+        let context = if policy.audits() {
+            Context::new(names)
+        } else {
+            Context::default()
+        };
+        Gate { policy, context }
+    }
+
+    /// The audit of `snapshot`, the content of the skill `name`; `None` when the policy does
+    /// not audit.
+    pub(crate) fn audit(&self, name: &str, snapshot: &SkillSnapshot) -> Option<AuditRecord> {
+        self.policy.audits().then(|| {
+            AuditRecord::of(&skillpath_audit::audit(
+                &snapshot.to_bundle(name),
+                &self.context,
+            ))
+        })
+    }
+
+    /// [`Gate::audit`], refused when the policy refuses its findings.
+    pub(crate) fn admit(
+        &self,
+        name: &str,
+        snapshot: &SkillSnapshot,
+    ) -> StoreResult<Option<AuditRecord>> {
+        let record = self.audit(name, snapshot);
+        match record {
+            Some(record) if self.refuses(&record) => Err(StoreError::AuditRefused {
+                name: name.to_owned(),
+                policy: self.policy,
+                record,
+            }),
+            record => Ok(record),
+        }
+    }
+
+    /// Whether the policy refuses a skill with `record`'s findings.
+    pub(crate) fn refuses(&self, record: &AuditRecord) -> bool {
+        !self.policy.refusing(record).is_empty()
+    }
+
+    pub(crate) fn policy(&self) -> Policy {
+        self.policy
+    }
+}
+
+/// The gate `store`'s writes are audited with: its policy, and the names of its skills (read
+/// only when the policy audits), with `more` (the skills of an import, audited together).
+pub(crate) async fn gate<S: Store + ?Sized>(
+    store: &S,
+    more: impl IntoIterator<Item = String>,
+) -> StoreResult<Gate> {
+    let policy = store.audit_policy();
+    if !policy.audits() {
+        return Ok(Gate::new(policy, []));
+    }
+    let names = store.current_revisions().await?.into_iter().map(|(n, _)| n);
+    Ok(Gate::new(policy, names.chain(more)))
+}
+
+/// A store's [`Policy`], shared by the store's clones and set through `&self` (a server
+/// holds its store shared before it knows every setting).
+#[derive(Debug, Clone)]
+pub(crate) struct PolicySetting(Arc<AtomicU8>);
+
+impl Default for PolicySetting {
+    fn default() -> Self {
+        let setting = PolicySetting(Arc::new(AtomicU8::new(0)));
+        setting.set(Policy::default());
+        setting
+    }
+}
+
+impl PolicySetting {
+    pub(crate) fn get(&self) -> Policy {
+        let index = usize::from(self.0.load(Ordering::Relaxed));
+        Policy::ALL.get(index).copied().unwrap_or_default()
+    }
+
+    pub(crate) fn set(&self, policy: Policy) {
+        let index = Policy::ALL.iter().position(|p| *p == policy).unwrap_or(0);
+        // Fewer policies than a byte counts.
+        self.0.store(index as u8, Ordering::Relaxed);
+    }
+}
+
+/// The sentence of [`StoreError::AuditRefused`]: the policy, the findings that refuse the
+/// skill (the first [`REFUSAL_FINDINGS`]), and what to do.
+pub(crate) fn write_refusal(
+    f: &mut fmt::Formatter<'_>,
+    name: &str,
+    policy: Policy,
+    record: &AuditRecord,
+) -> fmt::Result {
+    let refusing = policy.refusing(record);
+    let threshold = policy.threshold().map_or("", |s| s.as_str());
+    write!(
+        f,
+        "skill `{name}` is refused by the audit policy `{policy}`: {} at or above {threshold} ({})",
+        match refusing.len() {
+            1 => "1 finding".to_owned(),
+            n => format!("{n} findings"),
+        },
+        record.summary(),
+    )?;
+    let mut listed = String::new();
+    for finding in refusing.iter().take(REFUSAL_FINDINGS) {
+        let _ = write!(
+            listed,
+            "; {}[{}] {}: {}",
+            finding.severity,
+            finding.rule,
+            finding.place(),
+            finding.message
+        );
+    }
+    f.write_str(&listed)?;
+    if refusing.len() > REFUSAL_FINDINGS {
+        write!(f, "; and {} more", refusing.len() - REFUSAL_FINDINGS)?;
+    }
+    f.write_str(
+        ". Fix what they name (`skillpath audit` on the folder says why each matters and how), or have whoever runs this store review the skill and write it with a policy that allows it",
+    )
+}
+
+/// How many skills the migration that keeps audits reads and audits at once.
+pub(crate) const BACKFILL_BATCH: usize = 256;
+
+/// The gate of the migration that keeps audits: every live skill's current revision, stored
+/// before audits were kept, is audited with the names of all of them, and never refused.
+pub(crate) fn backfill_gate(names: impl IntoIterator<Item = String>) -> Gate {
+    Gate::new(Policy::Warn, names)
+}
+
+/// The audits of `skills` (row id, revision, name, content), all at once, each as stored.
+pub(crate) fn backfill(
+    gate: &Gate,
+    skills: &[(i64, i64, String, SkillSnapshot)],
+) -> Vec<(i64, i64, String)> {
+    skills
+        .par_iter()
+        .filter_map(|(id, number, name, snapshot)| {
+            let record = gate.audit(name, snapshot)?;
+            Some((*id, *number, record.to_json()))
+        })
+        .collect()
+}
+
+/// An unreadable stored record (a newer skillpath's, or damaged) reads as none: the revision
+/// is shown as not audited rather than refused to readers.
+pub(crate) fn stored_record(text: Option<String>) -> Option<AuditRecord> {
+    let text = text?;
+    match AuditRecord::from_json(&text) {
+        Ok(record) => Some(record),
+        Err(why) => {
+            tracing::warn!("{why}; the revision reads as not audited");
+            None
+        }
+    }
+}
