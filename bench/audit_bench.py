@@ -111,9 +111,17 @@ def scanner_seconds(scanner: Path, folder: Path) -> tuple[float, int]:
     return seconds, findings
 
 
+def audited(skillpath: Path, folder: Path) -> int:
+    """How many skills `skillpath audit` finds under `folder` (a skill folder inside another
+    skill's files is not one)."""
+    done = subprocess.run([str(skillpath), "audit", str(folder), "--format", "json", "--fail-on", "none"],
+                          capture_output=True, text=True)
+    return json.loads(done.stdout)["summary"]["skills"]
+
+
 def measure(skillpath: Path, catalog: Path, runs: int, scanner: Path | None, scanner_sample: int) -> dict:
     folders = skill_folders(catalog)
-    count = len(folders)
+    count = audited(skillpath, catalog)
     audit = audit_seconds(skillpath, catalog, runs)
     off = import_seconds(skillpath, catalog, "off", runs)
     warn = import_seconds(skillpath, catalog, "warn", runs)
@@ -128,8 +136,8 @@ def measure(skillpath: Path, catalog: Path, runs: int, scanner: Path | None, sca
     }
     if scanner is not None:
         with tempfile.TemporaryDirectory(prefix="skillpath-audit-bench-") as temp:
-            sampled = sample(folders, min(scanner_sample, count), Path(temp) / "skills")
-            n = min(scanner_sample, count)
+            sampled = sample(folders, min(scanner_sample, len(folders)), Path(temp) / "skills")
+            n = audited(skillpath, sampled)
             theirs, theirs_findings = scanner_seconds(scanner, sampled)
             ours = audit_seconds(skillpath, sampled, runs)
             figures["scanner"] = {

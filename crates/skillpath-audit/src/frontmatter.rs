@@ -58,6 +58,7 @@ pub(crate) fn check(
         bytes,
         text: Cow::Borrowed(skill_md.file.text.as_str()),
         kind: Kind::Markdown,
+        lower: std::cell::OnceCell::new(),
     };
     let scalar = |key: &str| -> Option<(&str, &Node)> {
         let entry = skill_md.field(key)?;

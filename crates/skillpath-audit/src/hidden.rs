@@ -66,11 +66,42 @@ pub(crate) fn check(file: &TextFile<'_>, found: &mut Found) {
     }
 }
 
+/// Where the next byte of `bytes` at or after `from` that is not ASCII is, if any: every
+/// character these rules look for is outside ASCII, and most text is ASCII, read a word at a
+/// time.
+fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    let mut at = from;
+    while let Some(word) = bytes.get(at..at + 8) {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(word);
+        if u64::from_ne_bytes(eight) & HIGH_BITS != 0 {
+            break;
+        }
+        at += 8;
+    }
+    bytes
+        .get(at..)?
+        .iter()
+        .position(|b| !b.is_ascii())
+        .map(|i| at + i)
+}
+
 /// Reports each run of hidden characters of one rule once.
 fn characters(file: &TextFile<'_>, text: &str, found: &mut Found) {
-    let mut chars = text.char_indices().peekable();
+    let bytes = text.as_bytes();
+    let mut at = 0;
     let mut before: Option<char> = None;
-    while let Some((start, c)) = chars.next() {
+    while let Some(start) = next_non_ascii(bytes, at) {
+        if start > at {
+            before = Some(char::from(bytes[start - 1]));
+        }
+        // `start` is a non-ASCII byte after an ASCII one or after a whole character: the
+        // first byte of a character.
+        let Some(c) = text[start..].chars().next() else {
+            break;
+        };
+        at = start + c.len_utf8();
         let Some(rule) = rule_of(c) else {
             before = Some(c);
             continue;
@@ -81,16 +112,16 @@ fn characters(file: &TextFile<'_>, text: &str, found: &mut Found) {
             continue;
         }
         let mut run = vec![c];
-        let mut end = start + c.len_utf8();
-        while let Some(&(at, next)) = chars.peek() {
+        let mut end = at;
+        while let Some(next) = text[end..].chars().next() {
             if rule_of(next) != Some(rule) {
                 break;
             }
             run.push(next);
-            end = at + next.len_utf8();
-            chars.next();
+            end += next.len_utf8();
         }
-        let after = chars.peek().map(|&(_, c)| c);
+        at = end;
+        let after = text[end..].chars().next();
         let ordinary = match rule {
             Rule::ZeroWidth => run.len() == 1 && ordinary_joiner(c, before, after),
             Rule::TagCharacters => flag_sequence(before, &run),

@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::Rule;
-use crate::text::{Found, TextFile, pattern, shorten};
+use crate::text::{Found, TextFile, lowercase_pattern, pattern, shorten};
 
 /// Patterns whose every match is a finding of its rule, with what it is called.
 static DIRECT: LazyLock<Vec<(Rule, Regex, &'static str)>> = LazyLock::new(|| {
@@ -29,13 +29,6 @@ static DIRECT: LazyLock<Vec<(Rule, Regex, &'static str)>> = LazyLock::new(|| {
                 r"\b(curl|wget)\b[^\n|]*\|\s*(sudo\s+)?(python[0-9.]*|perl|ruby|node|php)[ \t]*(-[ \t]*)?($|[;&)\n])",
             ),
             "downloads a script and pipes it into an interpreter",
-        ),
-        (
-            Rule::FetchAndExecute,
-            pattern(
-                r"(?i)\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b[^\n]*\|\s*(iex|invoke-expression)\b|\b(iex|invoke-expression)\b[\s(]*(iwr|irm|invoke-webrequest|invoke-restmethod|\(?new-object\s+(system\.)?net\.webclient)",
-            ),
-            "downloads a PowerShell script and runs it",
         ),
         (
             Rule::FetchAndExecute,
@@ -59,13 +52,6 @@ static DIRECT: LazyLock<Vec<(Rule, Regex, &'static str)>> = LazyLock::new(|| {
             "runs code it decodes first",
         ),
         (
-            Rule::DecodeAndExecute,
-            pattern(
-                r"(?i)\b(powershell|pwsh)(\.exe)?\b[^\n]*\s-(e|enc|encodedcommand)\s+[A-Za-z0-9+/]{20,}={0,2}",
-            ),
-            "runs an encoded PowerShell command",
-        ),
-        (
             Rule::Exfiltration,
             pattern(r"\b(env|printenv)\b[ \t]*\|[ \t]*(curl|wget|nc|ncat|netcat)\b"),
             "sends the whole environment over the network",
@@ -76,6 +62,27 @@ static DIRECT: LazyLock<Vec<(Rule, Regex, &'static str)>> = LazyLock::new(|| {
                 r"\b(curl|wget)\b[^\n]*\$\(\s*(env|printenv)\s*\)|\brequests\.(post|put)\([^\n]*(dict\(os\.environ\)|os\.environ\.copy\(\)|os\.environ\s*[,)])|JSON\.stringify\(\s*process\.env\s*\)",
             ),
             "sends the whole environment over the network",
+        ),
+    ]
+});
+
+/// [`DIRECT`]'s patterns that ignore case (PowerShell's), written in lowercase for the
+/// lowercased text.
+static DIRECT_ANY_CASE: LazyLock<Vec<(Rule, Regex, &'static str)>> = LazyLock::new(|| {
+    vec![
+        (
+            Rule::FetchAndExecute,
+            lowercase_pattern(
+                r"\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b[^\n]*\|\s*(iex|invoke-expression)\b|\b(iex|invoke-expression)\b[\s(]*(iwr|irm|invoke-webrequest|invoke-restmethod|\(?new-object\s+(system\.)?net\.webclient)",
+            ),
+            "downloads a PowerShell script and runs it",
+        ),
+        (
+            Rule::DecodeAndExecute,
+            lowercase_pattern(
+                r"\b(powershell|pwsh)(\.exe)?\b[^\n]*\s-(e|enc|encodedcommand)\s+[a-z0-9+/]{20,}={0,2}",
+            ),
+            "runs an encoded PowerShell command",
         ),
     ]
 });
@@ -130,15 +137,16 @@ static NODE_INSTALL: LazyLock<Regex> = lazy_regex!(
     r"\bnpx\s+(?:-y\s+|--yes\s+)*(@?[a-z0-9][\w./-]*@latest)\b|\bnpx\s+(?:-y|--yes)\s+(@?[a-z0-9][\w./-]*)(?:[ \t\n]|$)|\bnpm\s+(?:install|i)\s+(?:-g|--global)\s+(@?[a-z0-9][\w./-]*)(?:[ \t\n]|$)|\bgo\s+install\s+(\S+@latest)\b"
 );
 
-/// A run of base64 (or hex) characters too long to be anything but data.
-static BLOB: LazyLock<Regex> = lazy_regex!(r"[A-Za-z0-9+/]{200,}={0,2}");
-
 pub(crate) fn check(file: &TextFile<'_>, found: &mut Found) {
     let text: &str = &file.text;
-    for (rule, regex, what) in DIRECT.iter() {
-        for matched in regex.find_iter(text) {
-            let message = format!("{what}: `{}`", shorten(matched.as_str().trim(), 120));
-            found.at(*rule, file, matched.range(), message, matched.as_str());
+    let searched = [(&*DIRECT, text), (&*DIRECT_ANY_CASE, file.lower())];
+    for (patterns, searched) in searched {
+        for (rule, regex, what) in patterns {
+            for matched in regex.find_iter(searched) {
+                let said = &text[matched.range()];
+                let message = format!("{what}: `{}`", shorten(said.trim(), 120));
+                found.at(*rule, file, matched.range(), message, said);
+            }
         }
     }
     for matched in CREDENTIAL_FILE.find_iter(text) {
@@ -156,7 +164,10 @@ pub(crate) fn check(file: &TextFile<'_>, found: &mut Found) {
     }
     written(file, text, &PERSISTENT, Rule::Persistence, found);
     written(file, text, &SKILL_FILES, Rule::SelfModification, found);
-    for matched in CRONTAB.find_iter(text) {
+    // Its pattern starts with `|`, which is everywhere in markdown tables: only a text that
+    // names `crontab` is searched.
+    let crontab = if text.contains("crontab") { text } else { "" };
+    for matched in CRONTAB.find_iter(crontab) {
         let message = format!(
             "installs a scheduled job: `{}`",
             shorten(line_of(text, matched.start()).trim(), 120)
@@ -309,10 +320,61 @@ fn unpinned_packages(arguments: &str) -> Vec<String> {
     unpinned
 }
 
+/// The shortest run of base64 characters reported as a blob.
+const BLOB_CHARS: usize = 200;
+
+/// Whether `byte` is a base64 character (of the standard alphabet, without padding).
+fn base64_char(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'+' || byte == b'/'
+}
+
+/// Every maximal run of at least [`BLOB_CHARS`] base64 characters in `text`, with up to two
+/// `=` of padding after it: what `[A-Za-z0-9+/]{200,}={0,2}` finds, without reading every
+/// byte. A run that long holds a byte at a multiple of [`BLOB_CHARS`], so only those are
+/// looked at, and from one that is base64, the run around it (prose has short runs: words).
+fn base64_runs(text: &str) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let bytes = text.as_bytes();
+    // Where the last run looked at ended: runs never overlap, so none starts before it.
+    let mut done = 0;
+    let mut probe = BLOB_CHARS - 1;
+    std::iter::from_fn(move || {
+        while probe < bytes.len() {
+            let at = probe;
+            probe += BLOB_CHARS;
+            if at < done || !base64_char(bytes[at]) {
+                continue;
+            }
+            let start = bytes[done..at]
+                .iter()
+                .rposition(|&b| !base64_char(b))
+                .map_or(done, |i| done + i + 1);
+            let mut end = bytes[at..]
+                .iter()
+                .position(|&b| !base64_char(b))
+                .map_or(bytes.len(), |i| at + i);
+            done = end;
+            if end - start < BLOB_CHARS {
+                continue;
+            }
+            let padding = bytes[end..]
+                .iter()
+                .take(2)
+                .take_while(|&&b| b == b'=')
+                .count();
+            end += padding;
+            done = end;
+            probe = probe.max(end + BLOB_CHARS - 1);
+            return Some(start..end);
+        }
+        None
+    })
+}
+
 /// Long base64 or hex runs, except the data of images and fonts (`data:image/png;base64,…`).
 fn blobs(file: &TextFile<'_>, text: &str, found: &mut Found) {
-    for matched in BLOB.find_iter(text) {
-        let before = &text[matched.start().saturating_sub(64)..matched.start()];
+    for range in base64_runs(text) {
+        let blob = &text[range.clone()];
+        let before = &text[text.floor_char_boundary(range.start.saturating_sub(64))..range.start];
         let media = before
             .rfind("data:")
             .map(|at| &before[at..])
@@ -324,7 +386,6 @@ fn blobs(file: &TextFile<'_>, text: &str, found: &mut Found) {
         if media || before.contains("PRIVATE KEY-----") {
             continue;
         }
-        let blob = matched.as_str();
         let hex = blob.bytes().all(|b| b.is_ascii_hexdigit());
         // A run of one letter, or of letters only, is not encoded data.
         let digits = blob.bytes().filter(u8::is_ascii_digit).count();
@@ -337,6 +398,41 @@ fn blobs(file: &TextFile<'_>, text: &str, found: &mut Found) {
             blob.len()
         );
         let evidence = format!("{}:{}", &blob[..64], blob.len());
-        found.at(Rule::OpaqueBlob, file, matched.range(), message, &evidence);
+        found.at(Rule::OpaqueBlob, file, range, message, &evidence);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The runs found by probing are those the regex they stand for finds, on texts with runs
+    /// of every length around the threshold, at every offset, with and without padding.
+    #[test]
+    fn base64_runs_are_what_the_regex_finds() {
+        let regex = pattern(r"[A-Za-z0-9+/]{200,}={0,2}");
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move |bound: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % bound
+        };
+        for _ in 0..2_000 {
+            let mut text = String::new();
+            for _ in 0..next(8) {
+                let run = match next(4) {
+                    0 => next(10) as usize,
+                    1 => 190 + next(20) as usize,
+                    _ => next(700) as usize,
+                };
+                text.extend((0..run).map(|i| if i % 7 == 3 { '+' } else { 'a' }));
+                let separator = ["", "=", "==", "===", " ", "\n", "é", "=b"][next(8) as usize];
+                text.push_str(separator);
+            }
+            let expected: Vec<_> = regex.find_iter(&text).map(|m| m.range()).collect();
+            let found: Vec<_> = base64_runs(&text).collect();
+            assert_eq!(found, expected, "{text:?}");
+        }
     }
 }

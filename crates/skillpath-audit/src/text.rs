@@ -31,6 +31,8 @@ pub(crate) struct TextFile<'a> {
     pub(crate) text: Cow<'a, str>,
     /// What kind of text it is.
     pub(crate) kind: Kind,
+    /// `text` with ASCII letters lowercased, made on first use ([`TextFile::lower`]).
+    pub(crate) lower: std::cell::OnceCell<String>,
 }
 
 impl<'a> TextFile<'a> {
@@ -83,7 +85,16 @@ impl<'a> TextFile<'a> {
             bytes,
             text,
             kind,
+            lower: std::cell::OnceCell::new(),
         })
+    }
+
+    /// The text with its ASCII letters lowercased, byte for byte as long (so a match in it is
+    /// at the same range of the text): what the rules that ignore case search, with patterns
+    /// written in lowercase ([`lowercase_pattern`]). A case-insensitive pattern (`(?i)`) would
+    /// search for every case of every literal, many times slower.
+    pub(crate) fn lower(&self) -> &str {
+        self.lower.get_or_init(|| self.text.to_ascii_lowercase())
     }
 }
 
@@ -271,9 +282,36 @@ impl Found {
 }
 
 /// A rule's pattern, compiled. Every pattern is a literal of this crate that its tests match,
-/// so compiling it cannot fail at run time.
+/// so compiling it cannot fail at run time. Its word boundaries (`\b`) are ASCII ones: a
+/// Unicode word boundary stops the fast engine at the first non-ASCII character and hands the
+/// search to a slower one, and the words the rules look for (commands, phrases, token
+/// prefixes) are ASCII.
 pub(crate) fn pattern(pattern: &str) -> regex::Regex {
-    regex::Regex::new(pattern).expect("a valid pattern")
+    regex::Regex::new(&pattern.replace(r"\b", r"(?-u:\b)")).expect("a valid pattern")
+}
+
+/// A pattern of a rule that ignores case, written in lowercase, for [`TextFile::lower`] (and
+/// other text lowercased with `to_ascii_lowercase`). An uppercase letter in it outside an
+/// escape (`\S`, `\W`) could never match lowercased text: a mistake, refused by the tests.
+pub(crate) fn lowercase_pattern(pattern: &str) -> regex::Regex {
+    debug_assert!(
+        uppercase_outside_escapes(pattern).is_none(),
+        "`{pattern}` is searched in lowercased text"
+    );
+    self::pattern(pattern)
+}
+
+/// The first ASCII uppercase letter of `pattern` that is not part of an escape, if any.
+pub(crate) fn uppercase_outside_escapes(pattern: &str) -> Option<char> {
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            chars.next();
+        } else if c.is_ascii_uppercase() {
+            return Some(c);
+        }
+    }
+    None
 }
 
 /// `text` cut to `max` characters, with `…` when cut.
