@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use rayon::prelude::*;
 use skillpath_audit::{AuditRecord, Context, Policy};
+use skillpath_core::bundle::SkillBundle;
 
 use crate::error::{StoreError, StoreResult};
 use crate::model::SkillSnapshot;
@@ -39,12 +40,46 @@ impl Gate {
     /// The audit of `snapshot`, the content of the skill `name`; `None` when the policy does
     /// not audit.
     pub(crate) fn audit(&self, name: &str, snapshot: &SkillSnapshot) -> Option<AuditRecord> {
-        self.policy.audits().then(|| {
-            AuditRecord::of(&skillpath_audit::audit(
-                &snapshot.to_bundle(name),
-                &self.context,
-            ))
-        })
+        self.audit_bundle(&snapshot.to_bundle(name))
+    }
+
+    /// [`Gate::audit`] of a skill already made into a bundle.
+    fn audit_bundle(&self, bundle: &SkillBundle) -> Option<AuditRecord> {
+        self.policy
+            .audits()
+            .then(|| AuditRecord::of(&skillpath_audit::audit(bundle, &self.context)))
+    }
+
+    /// Audits `skills` (each with a number of the caller's) on other threads while the caller
+    /// goes on, for a policy that refuses nothing: the findings are kept, but decide nothing,
+    /// so a write need not wait for them. The audits take every core but one, which the
+    /// writer has.
+    pub(crate) fn audit_beside(self, skills: Vec<(usize, SkillBundle)>) -> StoreResult<Pending> {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        std::thread::Builder::new()
+            .name("skillpath-audit".to_owned())
+            .spawn(move || {
+                let audit = || -> Vec<(usize, AuditRecord)> {
+                    skills
+                        .par_iter()
+                        .filter_map(|(number, bundle)| Some((*number, self.audit_bundle(bundle)?)))
+                        .collect()
+                };
+                match rayon::ThreadPoolBuilder::new()
+                    .num_threads(cores.saturating_sub(1).max(1))
+                    .thread_name(|i| format!("skillpath-audit-{i}"))
+                    .build()
+                {
+                    Ok(pool) => pool.install(audit),
+                    // No pool of its own: the shared one.
+                    Err(_) => audit(),
+                }
+            })
+            .map(Pending)
+            .map_err(|source| StoreError::Io {
+                context: "cannot start the audit of the import".to_owned(),
+                source,
+            })
     }
 
     /// [`Gate::audit`], refused when the policy refuses its findings.
@@ -86,6 +121,18 @@ pub(crate) async fn gate<S: Store + ?Sized>(
     }
     let names = store.current_revisions().await?.into_iter().map(|(n, _)| n);
     Ok(Gate::new(policy, names.chain(more)))
+}
+
+/// Audits running beside a write ([`Gate::audit_beside`]).
+pub(crate) struct Pending(std::thread::JoinHandle<Vec<(usize, AuditRecord)>>);
+
+impl Pending {
+    /// The audits, by the caller's numbers, once they are all done.
+    pub(crate) fn wait(self) -> StoreResult<Vec<(usize, AuditRecord)>> {
+        self.0
+            .join()
+            .map_err(|_| StoreError::database("the audit of the import failed".to_owned()))
+    }
 }
 
 /// A store's [`Policy`], shared by the store's clones and set through `&self` (a server

@@ -10,7 +10,9 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 use skillpath_audit::AuditRecord;
 
-use crate::audit::Gate;
+use skillpath_core::bundle::SkillBundle;
+
+use crate::audit::{Gate, Pending};
 use crate::content::{checked, meta};
 use crate::error::{StoreError, StoreResult};
 use crate::model::{
@@ -18,7 +20,9 @@ use crate::model::{
     ShadowedSkill,
 };
 use crate::scopes::precedence::left_out_for;
-use crate::writes::{Claimed, NewRevision, StampRecord, WriteTransaction, write_revisions};
+use crate::writes::{
+    AuditRow, Claimed, NewRevision, StampRecord, WriteTransaction, write_revisions,
+};
 
 /// An import as it is planned before a backend opens its transaction, for
 /// [`crate::Store::import_planned`] to write.
@@ -27,6 +31,9 @@ pub struct Plan {
     shadowed: Vec<ShadowedSkill>,
     /// Items the audit policy refused ([`Plan::audit`]).
     refused: Vec<AuditedSkill>,
+    /// The audits of the items read, running beside the transaction, by the items' place in
+    /// `items` ([`Plan::audit`], under a policy that refuses nothing).
+    pending: Option<Pending>,
     given: GivenOrder,
 }
 
@@ -95,6 +102,7 @@ pub(crate) fn plan(items: Vec<FolderImport>) -> StoreResult<Plan> {
         items: planned,
         shadowed,
         refused: Vec::new(),
+        pending: None,
         given,
     })
 }
@@ -108,13 +116,31 @@ impl Plan {
             .collect()
     }
 
-    /// Audits every item read, all at once, before a transaction is opened (so that no
-    /// transaction waits on it), and leaves out those `gate` refuses. A refused item is not
-    /// written: a stored revision of its skill stays as it was, and its folder's stamp is not
-    /// recorded, so the next import reads and audits it again.
-    pub(crate) fn audit(&mut self, gate: Gate) {
+    /// Audits every item read, on every core. Under a policy that refuses nothing (`warn`),
+    /// the audits run beside the transaction, which writes their findings once they are done,
+    /// before it commits: most of an import is its writer, on one core, so the audit costs it
+    /// little time. Under one that refuses, they are all done before a transaction is opened
+    /// (so that no transaction waits on them), and the items `gate` refuses are left out: a
+    /// refused item is not written, a stored revision of its skill stays as it was, and its
+    /// folder's stamp is not recorded, so the next import reads and audits it again.
+    pub(crate) fn audit(&mut self, gate: Gate) -> StoreResult<()> {
         if !gate.policy().audits() {
-            return;
+            return Ok(());
+        }
+        if gate.policy().threshold().is_none() {
+            let bundles: Vec<(usize, SkillBundle)> = self
+                .items
+                .par_iter()
+                .enumerate()
+                .filter_map(|(at, planned)| match &planned.item.content {
+                    FolderContent::Read { snapshot, .. } => {
+                        Some((at, snapshot.to_bundle(&planned.name)))
+                    }
+                    FolderContent::Unchanged { .. } => None,
+                })
+                .collect();
+            self.pending = Some(gate.audit_beside(bundles)?);
+            return Ok(());
         }
         self.items.par_iter_mut().for_each(|planned| {
             if let FolderContent::Read { snapshot, .. } = &planned.item.content {
@@ -138,6 +164,7 @@ impl Plan {
                 name: planned.name,
             })
             .collect();
+        Ok(())
     }
 
     /// How many batches of writes the plan may take ([`crate::writes::batches_needed`] of
@@ -170,6 +197,7 @@ pub(crate) async fn run(
         items,
         shadowed,
         refused,
+        pending,
         given,
     } = plan;
     let mut report = ImportReport {
@@ -178,13 +206,16 @@ pub(crate) async fn run(
         ..ImportReport::default()
     };
     let mut read = Vec::new();
-    for Planned {
-        name, item, audit, ..
-    } in items
+    for (
+        at,
+        Planned {
+            name, item, audit, ..
+        },
+    ) in items.into_iter().enumerate()
     {
         match item.content {
             FolderContent::Read { snapshot, stamp } => {
-                read.push((name, snapshot, stamp, item.provenance, audit));
+                read.push((name, snapshot, stamp, item.provenance, audit, at));
             }
             FolderContent::Unchanged { .. } => {
                 report.unchanged.push(name);
@@ -194,7 +225,7 @@ pub(crate) async fn run(
     }
     let skills: Vec<(&str, &Provenance)> = read
         .iter()
-        .map(|(name, _, _, provenance, _)| (name.as_str(), provenance))
+        .map(|(name, _, _, provenance, _, _)| (name.as_str(), provenance))
         .collect();
     let claimed = transaction.claim_rows(&skills).await?;
     if claimed.len() != read.len() {
@@ -207,9 +238,13 @@ pub(crate) async fn run(
     let mut revisions = Vec::new();
     // Each read folder's stamp, skill and the revision the import leaves current.
     let mut stamps = Vec::new();
-    for ((name, snapshot, stamp, provenance, audit), claimed) in read.iter().zip(claimed) {
+    // The revisions written, by their item's place in the plan: where the audits running
+    // beside the transaction go.
+    let mut written = Vec::new();
+    for ((name, snapshot, stamp, provenance, audit, at), claimed) in read.iter().zip(claimed) {
         let row = match claimed {
             Claimed::Created(id) => {
+                written.push((*at, id, 1, name, provenance));
                 revisions.push(NewRevision::first(
                     id,
                     change,
@@ -217,7 +252,9 @@ pub(crate) async fn run(
                     provenance,
                     audit.as_ref(),
                 ));
-                report.flagged.extend(flagged(name, provenance, audit));
+                report
+                    .flagged
+                    .extend(flagged(name, provenance, audit.as_ref()));
                 stamps.extend(stamp.as_ref().map(|stamp| (stamp, id, 1)));
                 report.created.push(name.clone());
                 continue;
@@ -237,6 +274,7 @@ pub(crate) async fn run(
             } else {
                 Operation::Update
             };
+            written.push((*at, row.id, row.revision + 1, name, provenance));
             revisions.push(NewRevision::after(
                 &row,
                 operation,
@@ -245,13 +283,35 @@ pub(crate) async fn run(
                 provenance,
                 audit.as_ref(),
             ));
-            report.flagged.extend(flagged(name, provenance, audit));
+            report
+                .flagged
+                .extend(flagged(name, provenance, audit.as_ref()));
             report.updated.push(name.clone());
             row.revision + 1
         };
         stamps.extend(stamp.as_ref().map(|stamp| (stamp, row.id, current)));
     }
     write_revisions(transaction, &revisions, drop).await?;
+    if let Some(pending) = pending {
+        let mut audits: HashMap<usize, AuditRecord> = pending.wait()?.into_iter().collect();
+        let mut rows = Vec::with_capacity(written.len());
+        for (at, skill_id, number, name, provenance) in written {
+            let Some(audit) = audits.remove(&at) else {
+                continue;
+            };
+            report
+                .flagged
+                .extend(flagged(name, provenance, Some(&audit)));
+            rows.push(AuditRow {
+                skill_id,
+                number,
+                findings: audit.to_json(),
+            });
+        }
+        if !rows.is_empty() {
+            transaction.write_audits(&rows).await?;
+        }
+    }
     let stamps: Vec<StampRecord<'_>> = stamps
         .into_iter()
         .map(|(stamp, skill_id, revision)| StampRecord {
@@ -271,9 +331,9 @@ pub(crate) async fn run(
 fn flagged(
     name: &str,
     provenance: &Provenance,
-    audit: &Option<AuditRecord>,
+    audit: Option<&AuditRecord>,
 ) -> Option<AuditedSkill> {
-    let audit = audit.as_ref().filter(|audit| !audit.findings.is_empty())?;
+    let audit = audit.filter(|audit| !audit.findings.is_empty())?;
     Some(AuditedSkill {
         name: name.to_owned(),
         path: provenance.folder().to_owned(),

@@ -168,7 +168,7 @@ pub trait Store: Send + Sync {
         change: Change,
     ) -> StoreResult<ImportReport> {
         let mut plan = import::plan(items)?;
-        plan.audit(audit::gate(self, plan.names()).await?);
+        plan.audit(audit::gate(self, plan.names()).await?)?;
         self.import_planned(plan, change).await
     }
 

@@ -134,6 +134,17 @@ pub(crate) trait WriteTransaction {
 
     /// Records the stamps of folders an import read (of distinct folders).
     async fn record_stamps(&mut self, stamps: &[StampRecord<'_>]) -> StoreResult<()>;
+
+    /// Keeps the audits of revisions written in this transaction (of distinct revisions).
+    async fn write_audits(&mut self, audits: &[AuditRow]) -> StoreResult<()>;
+}
+
+/// The audit of a revision as a backend keeps it: the revision, and its findings as JSON
+/// ([`AuditRecord::to_json`]).
+pub(crate) struct AuditRow {
+    pub(crate) skill_id: i64,
+    pub(crate) number: u64,
+    pub(crate) findings: String,
 }
 
 /// What [`WriteTransaction::claim_rows`] found or made of a skill's row.
@@ -361,6 +372,20 @@ pub(crate) async fn write_revisions<'a>(
             });
         }
         transaction.write_revisions(&records).await?;
+        let audits: Vec<AuditRow> = records
+            .iter()
+            .filter_map(|record| {
+                let revision = record.revision;
+                Some(AuditRow {
+                    skill_id: revision.skill_id,
+                    number: revision.number,
+                    findings: revision.audit?.to_json(),
+                })
+            })
+            .collect();
+        if !audits.is_empty() {
+            transaction.write_audits(&audits).await?;
+        }
         records.drain(..).for_each(&mut written);
         start = end;
     }

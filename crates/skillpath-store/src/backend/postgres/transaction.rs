@@ -11,7 +11,9 @@ use super::sql::{cached_execute, cached_query, cached_query_opt, number};
 use crate::columns;
 use crate::error::{StoreError, StoreResult};
 use crate::model::{FileMetadata, Provenance, StoredSkill};
-use crate::writes::{Blob, Claimed, RevisionRecord, SkillRow, StampRecord, WriteTransaction};
+use crate::writes::{
+    AuditRow, Blob, Claimed, RevisionRecord, SkillRow, StampRecord, WriteTransaction,
+};
 
 /// A write transaction as the rules of [`crate::writes`] and [`crate::import`] drive it, on
 /// the view of the project folders `projects`.
@@ -237,23 +239,6 @@ impl WriteTransaction for PostgresWrite<'_> {
             )
             .await?;
         }
-        let (mut audit_ids, mut audit_numbers, mut findings) = (Vec::new(), Vec::new(), Vec::new());
-        for ((record, id), n) in records.iter().zip(&ids).zip(&numbers) {
-            if let Some(audit) = record.revision.audit {
-                audit_ids.push(*id);
-                audit_numbers.push(*n);
-                findings.push(audit.to_json());
-            }
-        }
-        if !audit_ids.is_empty() {
-            cached_execute(
-                transaction,
-                "INSERT INTO revision_audits (skill_id, number, findings)
-                 SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[])",
-                &[&audit_ids, &audit_numbers, &findings],
-            )
-            .await?;
-        }
         let provenances: Vec<&str> = records.iter().map(|r| r.provenance.as_str()).collect();
         cached_execute(
             transaction,
@@ -295,6 +280,23 @@ impl WriteTransaction for PostgresWrite<'_> {
             )
             .await?;
         }
+        Ok(())
+    }
+
+    async fn write_audits(&mut self, audits: &[AuditRow]) -> StoreResult<()> {
+        let ids: Vec<i64> = audits.iter().map(|a| a.skill_id).collect();
+        let numbers = audits
+            .iter()
+            .map(|a| number(a.number))
+            .collect::<StoreResult<Vec<i64>>>()?;
+        let findings: Vec<&str> = audits.iter().map(|a| a.findings.as_str()).collect();
+        cached_execute(
+            self.transaction,
+            "INSERT INTO revision_audits (skill_id, number, findings)
+             SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[])",
+            &[&ids, &numbers, &findings],
+        )
+        .await?;
         Ok(())
     }
 

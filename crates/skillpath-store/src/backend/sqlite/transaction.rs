@@ -10,7 +10,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use super::reads;
 use crate::error::{StoreError, StoreResult};
 use crate::model::{Provenance, StoredSkill};
-use crate::writes::{Blob, RevisionRecord, SkillRow, StampRecord, WriteTransaction};
+use crate::writes::{AuditRow, Blob, RevisionRecord, SkillRow, StampRecord, WriteTransaction};
 
 /// A write transaction as the rules of [`crate::writes`] and [`crate::import`] drive it.
 pub(super) struct SqliteWrite<'a> {
@@ -99,9 +99,6 @@ impl WriteTransaction for SqliteWrite<'_> {
         let mut file_row = transaction.prepare_cached(
             "INSERT INTO revision_files (skill_id, number, path, sha256, size, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?;
-        let mut audit_row = transaction.prepare_cached(
-            "INSERT INTO revision_audits (skill_id, number, findings) VALUES (?1, ?2, ?3)",
-        )?;
         let mut update_skill = transaction.prepare_cached(
             "UPDATE skills SET description = ?2, tool_name = ?3, revision = ?4, deleted = ?5, content_hash = ?6, provenance = ?7, updated_at = ?8 WHERE id = ?1",
         )?;
@@ -141,9 +138,6 @@ impl WriteTransaction for SqliteWrite<'_> {
                     metadata.text
                 ])?;
             }
-            if let Some(audit) = revision.audit {
-                audit_row.execute(params![id, number, audit.to_json()])?;
-            }
             update_skill.execute(params![
                 id,
                 meta.description,
@@ -165,6 +159,16 @@ impl WriteTransaction for SqliteWrite<'_> {
                     meta.body.clone(),
                 ));
             }
+        }
+        Ok(())
+    }
+
+    async fn write_audits(&mut self, audits: &[AuditRow]) -> StoreResult<()> {
+        let mut insert = self.transaction.prepare_cached(
+            "INSERT INTO revision_audits (skill_id, number, findings) VALUES (?1, ?2, ?3)",
+        )?;
+        for audit in audits {
+            insert.execute(params![audit.skill_id, audit.number as i64, audit.findings])?;
         }
         Ok(())
     }
