@@ -24,6 +24,11 @@ use crate::writes::{
     AuditRow, Claimed, NewRevision, StampRecord, WriteTransaction, write_revisions,
 };
 
+/// How many skills an import under a policy that refuses nothing must hold for its audits to
+/// run beside its transaction ([`Plan::audit`]): a smaller one writes so quickly that it would
+/// wait for audits made on one core fewer; it audits first, on every core.
+pub const AUDIT_BESIDE_FROM: usize = 1_000;
+
 /// An import as it is planned before a backend opens its transaction, for
 /// [`crate::Store::import_planned`] to write.
 pub struct Plan {
@@ -117,7 +122,8 @@ impl Plan {
     }
 
     /// Audits every item read, on every core. Under a policy that refuses nothing (`warn`),
-    /// the audits run beside the transaction, which writes their findings once they are done,
+    /// the audits of a large import ([`AUDIT_BESIDE_FROM`] skills or more) run beside the
+    /// transaction, which writes their findings once they are done,
     /// before it commits: most of an import is its writer, on one core, so the audit costs it
     /// little time. Under one that refuses, they are all done before a transaction is opened
     /// (so that no transaction waits on them), and the items `gate` refuses are left out: a
@@ -127,7 +133,7 @@ impl Plan {
         if !gate.policy().audits() {
             return Ok(());
         }
-        if gate.policy().threshold().is_none() {
+        if gate.policy().threshold().is_none() && self.items.len() >= AUDIT_BESIDE_FROM {
             let bundles: Vec<(usize, SkillBundle)> = self
                 .items
                 .par_iter()

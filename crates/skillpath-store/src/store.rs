@@ -17,6 +17,7 @@ use crate::model::{
 use crate::writes::{Edit, WriteKind};
 
 pub use crate::cursor::Listing;
+pub use crate::import::AUDIT_BESIDE_FROM;
 pub use crate::import::Plan as ImportPlan;
 pub use crate::writes::SkillWrite;
 

@@ -332,3 +332,43 @@ pub(crate) async fn names_are_audited_against_the_stores_skills(store: &dyn Stor
         [format!("the name `github-tools` looks like the skill `{look_alike}`").as_str()]
     );
 }
+
+pub(crate) async fn a_large_import_is_audited_beside_its_transaction(store: &dyn Store) {
+    let count = skillpath_store::store::AUDIT_BESIDE_FROM;
+    let name = |i: usize| format!("skill-{i:04}");
+    let items: Vec<ImportItem> = (0..count)
+        .map(|i| ImportItem {
+            snapshot: if i == 7 {
+                exfiltrating(&name(i))
+            } else {
+                clean(&name(i))
+            },
+            provenance: imported(&format!("/src/{}", name(i))),
+        })
+        .collect();
+    let report = store
+        .import(items, by("importer", "a large import"))
+        .await
+        .expect("import");
+    assert_eq!(report.created.len(), count);
+    let flagged: Vec<(&str, Vec<String>)> = report
+        .flagged
+        .iter()
+        .map(|s| (s.name.as_str(), rules(Some(&s.audit))))
+        .collect();
+    assert_eq!(flagged, [("skill-0007", vec!["exfiltration".to_owned()])]);
+    assert_eq!(
+        rules(
+            store
+                .get("skill-0007", None)
+                .await
+                .expect("get")
+                .audit
+                .as_ref()
+        ),
+        ["exfiltration"]
+    );
+    let metadata = store.current_metadata().await.expect("metadata");
+    let audited = metadata.iter().filter(|m| m.audit.is_some()).count();
+    assert_eq!(audited, count, "every revision written keeps its audit");
+}

@@ -81,6 +81,7 @@ macro_rules! store_suite {
             a_blocking_policy_refuses_writes_and_changes_nothing,
             an_import_leaves_out_what_the_policy_refuses,
             names_are_audited_against_the_stores_skills,
+            a_large_import_is_audited_beside_its_transaction,
         );
         $crate::suite::store_suite!(@scopes $open;
             each_project_sees_its_own_skills_and_the_shared_ones,
