@@ -1,7 +1,9 @@
 """Every benchmark of BENCHMARKS.md in one run: the machine and versions, then each comparison
 on the same data, as markdown tables (also written to `target/bench-results.md`).
 
-Run it through `bench/run`, which builds the binaries first (the `profiling` profile). `--smoke` runs every part
+Run it through `bench/run`, which builds the binaries first (the `profiling` profile). What is
+measured so far is written after each part to `target/bench-results.partial.md` (and `.json`),
+so a part that fails late loses nothing before it. `--smoke` runs every part
 on tiny inputs with one repetition, to show the harness works (CI runs it; its numbers mean
 nothing). Catalogs are generated once per size and seed into the data folder (`--data-dir`, or
 `$SKILLPATH_BENCH_DATA`, default `~/.cache/skillpath-bench/catalogs`), which may be shared: see
@@ -198,6 +200,14 @@ def main() -> None:
     results: dict = {"smoke": args.smoke, "builds": {b.name: b.label for b in builds}}
     reports: dict = {"sizes": {"small": small, "large": large, "huge": huge},
                      "serve": {}, "store": {}, "bytes": {}}
+    partial = args.out.with_suffix(".partial.md")
+
+    def checkpoint() -> None:
+        """What the run has measured so far, written after each part (to `<out>.partial.md` and
+        its JSON beside it), so that a part that fails late loses none of those before it."""
+        partial.write_text("\n\n".join(sections) + "\n")
+        partial.with_suffix(".json").write_text(json.dumps({**results, **reports}, indent=2) + "\n")
+
     with tempfile.TemporaryDirectory(prefix="skillpath-bench-") as temp:
         corpus = common.CORPUS if args.smoke else flat_corpus(Path(temp) / "corpus")
         catalogs = {"small": catalog(args.data_dir, small, True), "large": catalog(args.data_dir, large, True)}
@@ -213,12 +223,14 @@ def main() -> None:
                                       "--cli-sample", extra, *compare)
             sections.append(text)
             results["validation"].append(report)
+            checkpoint()
 
         sections.append("## Serving")
         for size in ("small", "large"):
             text, report = run_script("serve_bench.py", "--catalog", str(catalogs[size]), *serve_args)
             sections.append(text)
             reports["serve"][size] = report["catalogs"][0]
+            checkpoint()
         if "huge" in catalogs:
             # The growth point: warm starts only (a cold start is an import of the whole
             # catalog, measured under Import), one tool per skill, without skillz (which does
@@ -228,6 +240,7 @@ def main() -> None:
                                       "--skip-http", "--no-skillz")
             sections.append(text)
             reports["serve"]["huge"] = report["catalogs"][0]
+            checkpoint()
         sections += ["### How start and memory grow with the catalog", summary.growth(reports)]
 
         sections.append("## Import and search")
@@ -236,10 +249,12 @@ def main() -> None:
         text, reports["store"]["large"] = run_script("store_bench.py", "--catalog", str(catalogs["large"]),
                                                      "--runs", runs, "--postgres", POSTGRES, *compare)
         sections.append(text)
+        checkpoint()
         if "huge" in catalogs:
             text, reports["store"]["huge"] = run_script("store_bench.py", "--catalog", str(catalogs["huge"]),
                                                         "--runs", "1", *compare)
             sections.append(text)
+            checkpoint()
 
         sections.append("## Audit")
         # Cisco's scanner brings a large environment (an LLM client, ONNX, YARA): the smoke run
@@ -248,6 +263,7 @@ def main() -> None:
         text, results["audit"] = run_script("audit_bench.py", "--catalog", str(corpus),
                                             "--catalog", str(catalogs["large"]), *audit_args)
         sections.append(text)
+        checkpoint()
 
         sections.append("## Write throughput, PostgreSQL vs SQLite")
         results["write_throughput"] = {}
@@ -262,6 +278,7 @@ def main() -> None:
             results["write_throughput"][build.name] = json.loads(
                 subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout)
         sections.append(write_markdown(results["write_throughput"]))
+        checkpoint()
 
     sections[2:2] = ["## Headline", summary.headline(reports, len(builds) > 1)]
     results.update(reports)
@@ -269,6 +286,8 @@ def main() -> None:
     args.out.write_text(text)
     args.out.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n")
     print(text)
+    partial.unlink(missing_ok=True)
+    partial.with_suffix(".json").unlink(missing_ok=True)
     print(f"bench: written to {args.out} and {args.out.with_suffix('.json')}", file=sys.stderr)
 
 
