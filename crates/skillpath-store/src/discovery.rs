@@ -36,11 +36,13 @@ use std::collections::HashMap;
 use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use serde::Serialize;
 use skillpath_core::load::{self, LoadOptions};
 use skillpath_core::{Code, Diagnostic, Mode};
 
+use crate::agents;
 use crate::folder::FolderDiagnostics;
 use skillpath_core::walk::{self, WalkLimits};
 
@@ -74,41 +76,17 @@ pub struct Location {
     pub relative: &'static str,
 }
 
-/// Where agents look for project skills, relative to each project folder, in precedence order.
-///
-/// `.agents/skills` is the cross-client convention (client guide, Codex, Copilot, Cursor, Gemini
-/// CLI, OpenCode); the others are the folders of Claude Code, GitHub Copilot, Cursor, Codex,
-/// Gemini CLI and OpenCode.
-pub const PROJECT_LOCATIONS: &[&str] = &[
-    ".agents/skills",
-    ".claude/skills",
-    ".github/skills",
-    ".cursor/skills",
-    ".codex/skills",
-    ".gemini/skills",
-    ".opencode/skills",
-];
+/// Where agents look for project skills, relative to each project folder, in precedence order:
+/// every project folder of [`crate::agents::AGENTS`], once, in the table's order (the
+/// cross-client `.agents/skills` first).
+pub static PROJECT_LOCATIONS: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| agents::every_folder(|agent| agent.project));
 
-/// Where agents look for the user's skills, relative to the home folder, in precedence order.
-///
-/// `.agents/skills` is the cross-client convention; then the folders of Claude Code, Codex (older
-/// docs), Gemini CLI, GitHub Copilot, Cursor and OpenCode.
-// Added from the landscape notes (§4.3): `.config/agents/skills`, the XDG form of the cross-client
-// folder (Amp, Kimi and Replit install there; the client guide mentions XDG config dirs). Left
-// out: folders of one agent each that no other agent reads (`.config/goose/skills`,
-// `.codeium/windsurf/skills`, `.gemini/antigravity/skills`, `.pi/agent/skills`,
-// `.config/crush/skills`) and `/etc/codex/skills`, which is not in the home folder; any of them can
-// still be imported by naming the folder.
-pub const USER_LOCATIONS: &[&str] = &[
-    ".agents/skills",
-    ".claude/skills",
-    ".codex/skills",
-    ".gemini/skills",
-    ".copilot/skills",
-    ".cursor/skills",
-    ".config/opencode/skills",
-    ".config/agents/skills",
-];
+/// Where agents look for the user's skills, relative to the home folder, in precedence order:
+/// every user folder of [`crate::agents::AGENTS`], once, in the table's order. Folders outside
+/// the home folder (`/etc/codex/skills`) can still be imported by naming them.
+pub static USER_LOCATIONS: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| agents::every_folder(|agent| agent.user));
 
 /// Every standard location: the project ones, then the user ones, each in precedence order.
 pub fn locations() -> Vec<Location> {
@@ -224,13 +202,13 @@ pub fn discover(project: Option<&Path>, home: Option<&Path>, limits: DiscoveryLi
     let mut roots = Vec::new();
     if let Some(start) = project {
         for dir in project_dirs(start) {
-            for relative in PROJECT_LOCATIONS {
+            for relative in PROJECT_LOCATIONS.iter() {
                 roots.push((Scope::Project, dir.join(relative)));
             }
         }
     }
     if let Some(home) = home {
-        for relative in USER_LOCATIONS {
+        for relative in USER_LOCATIONS.iter() {
             roots.push((Scope::User, home.join(relative)));
         }
     }
@@ -901,14 +879,41 @@ mod tests {
         };
         format!(
             "Project scope, in each project folder `<dir>`:\n\n{}\nUser scope, in the home folder `~`:\n\n{}",
-            list("<dir>", PROJECT_LOCATIONS),
-            list("~", USER_LOCATIONS)
+            list("<dir>", &PROJECT_LOCATIONS),
+            list("~", &USER_LOCATIONS)
         )
+    }
+
+    /// The agents' table as the README shows it.
+    fn documented_agents() -> String {
+        let folders = |list: &[&str], prefix: &str| -> String {
+            list.iter()
+                .map(|folder| format!("`{prefix}/{folder}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut table =
+            String::from("| id | agent | project folders | user folders |\n|---|---|---|---|\n");
+        for agent in crate::agents::AGENTS {
+            table.push_str(&format!(
+                "| `{}` | {} | {} | {} |\n",
+                agent.id,
+                agent.name,
+                folders(agent.project, "<dir>"),
+                folders(agent.user, "~")
+            ));
+        }
+        table
     }
 
     #[test]
     fn discovery_md_lists_every_location_and_the_bounds() {
         let doc = include_str!("../../../README.md");
+        let agents = documented_agents();
+        assert!(
+            doc.contains(&agents),
+            "the agents' table in README.md differs from the code; it should read:\n\n{agents}"
+        );
         for location in locations() {
             let shown = match location.scope {
                 Scope::Project => format!("`<dir>/{}`", location.relative),

@@ -9,6 +9,7 @@
 //! ([`skillpath_audit`], by the store's [`Store::audit_policy`]), keeping the findings with the
 //! revision.
 
+pub mod agents;
 mod audit;
 mod backend;
 mod columns;

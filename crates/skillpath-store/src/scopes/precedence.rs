@@ -78,7 +78,7 @@ mod tests {
 
     #[test]
     fn a_project_skill_belongs_to_the_folder_above_its_standard_location() {
-        for relative in PROJECT_LOCATIONS {
+        for relative in PROJECT_LOCATIONS.iter() {
             let provenance = imported(&format!("/work/app/{relative}"), "project");
             assert_eq!(provenance.project(), Some("/work/app"), "{relative}");
         }

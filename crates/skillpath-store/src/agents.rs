@@ -1,0 +1,213 @@
+//! The agents skillpath knows, in one table: each agent's id (the one the `skills` CLI and
+//! `gh skill` name it by on the command line), its name, and the skill folders it reads in a
+//! project and in the user's home folder, its own first. Discovery searches every folder of
+//! the table, in the table's order ([`crate::discovery::PROJECT_LOCATIONS`],
+//! [`crate::discovery::USER_LOCATIONS`]), so every folder an agent reads skillpath reads too, and
+//! the README's lists are made from this table.
+
+/// An agent and where it reads skills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Agent {
+    /// Its id on the command line (`claude-code`, `codex`, …).
+    pub id: &'static str,
+    /// Its name, for people.
+    pub name: &'static str,
+    /// The skill folders it reads in a project, relative to the project folder, its own first.
+    pub project: &'static [&'static str],
+    /// The skill folders it reads of the user, relative to the home folder, its own first.
+    pub user: &'static [&'static str],
+}
+
+/// Every agent, in the order its folders take precedence in discovery: the cross-client
+/// folder first, then the agents whose folders skillpath has searched longest, then the rest.
+pub const AGENTS: &[Agent] = &[
+    Agent {
+        id: "universal",
+        name: "Cross-client `.agents/skills`",
+        project: &[".agents/skills"],
+        user: &[".agents/skills"],
+    },
+    Agent {
+        id: "claude-code",
+        name: "Claude Code",
+        project: &[".claude/skills"],
+        user: &[".claude/skills"],
+    },
+    Agent {
+        id: "github-copilot",
+        name: "GitHub Copilot (VS Code, CLI)",
+        project: &[".github/skills", ".agents/skills"],
+        user: &[".copilot/skills"],
+    },
+    Agent {
+        id: "cursor",
+        name: "Cursor",
+        project: &[".cursor/skills", ".agents/skills"],
+        user: &[".cursor/skills"],
+    },
+    Agent {
+        id: "codex",
+        name: "Codex",
+        project: &[".agents/skills", ".codex/skills"],
+        user: &[".codex/skills"],
+    },
+    Agent {
+        id: "gemini-cli",
+        name: "Gemini CLI",
+        project: &[".agents/skills", ".gemini/skills"],
+        user: &[".gemini/skills"],
+    },
+    Agent {
+        id: "opencode",
+        name: "OpenCode",
+        project: &[".agents/skills", ".opencode/skills"],
+        user: &[".config/opencode/skills"],
+    },
+    Agent {
+        id: "amp",
+        name: "Amp",
+        project: &[".agents/skills"],
+        user: &[".config/agents/skills"],
+    },
+    Agent {
+        id: "goose",
+        name: "Goose",
+        project: &[".goose/skills"],
+        user: &[".config/goose/skills"],
+    },
+    Agent {
+        id: "windsurf",
+        name: "Windsurf",
+        project: &[".windsurf/skills"],
+        user: &[".codeium/windsurf/skills"],
+    },
+    Agent {
+        id: "cline",
+        name: "Cline",
+        project: &[".agents/skills"],
+        user: &[".agents/skills"],
+    },
+    Agent {
+        id: "roo",
+        name: "Roo Code",
+        project: &[".roo/skills"],
+        user: &[".roo/skills"],
+    },
+    Agent {
+        id: "kiro-cli",
+        name: "Kiro",
+        project: &[".kiro/skills"],
+        user: &[".kiro/skills"],
+    },
+    Agent {
+        id: "junie",
+        name: "Junie",
+        project: &[".junie/skills"],
+        user: &[".junie/skills"],
+    },
+    Agent {
+        id: "openhands",
+        name: "OpenHands",
+        project: &[".openhands/skills"],
+        user: &[".openhands/skills"],
+    },
+];
+
+/// The agent with the id `id`.
+pub fn agent(id: &str) -> Option<&'static Agent> {
+    AGENTS.iter().find(|agent| agent.id == id)
+}
+
+/// Every folder of `folders` of every agent, each once, in the table's order.
+pub(crate) fn every_folder(folders: fn(&Agent) -> &'static [&'static str]) -> Vec<&'static str> {
+    let mut every: Vec<&'static str> = Vec::new();
+    for agent in AGENTS {
+        for &folder in folders(agent) {
+            if !every.contains(&folder) {
+                every.push(folder);
+            }
+        }
+    }
+    every
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ids are unique and are those the `skills` CLI uses; every folder is a relative path
+    /// ending in `skills`; each agent names at least one folder of each scope.
+    #[test]
+    fn the_table_is_well_formed() {
+        let mut ids: Vec<&str> = AGENTS.iter().map(|agent| agent.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), AGENTS.len(), "duplicate ids");
+        for agent in AGENTS {
+            assert!(
+                !agent.project.is_empty() && !agent.user.is_empty(),
+                "{agent:?}"
+            );
+            for folder in agent.project.iter().chain(agent.user) {
+                assert!(
+                    folder.ends_with("/skills")
+                        && !folder.starts_with('/')
+                        && !folder.contains(".."),
+                    "{folder}"
+                );
+            }
+        }
+        for id in [
+            "claude-code",
+            "codex",
+            "cursor",
+            "github-copilot",
+            "gemini-cli",
+            "opencode",
+            "goose",
+            "amp",
+            "windsurf",
+            "cline",
+            "roo",
+            "kiro-cli",
+            "junie",
+            "openhands",
+            "universal",
+        ] {
+            assert!(agent(id).is_some(), "{id}");
+        }
+    }
+
+    /// Discovery's folders are every agent's, each once, the cross-client one first; the
+    /// folders skillpath searched before the table keep their order.
+    #[test]
+    fn discovery_reads_every_folder_of_the_table_once() {
+        let project = every_folder(|agent| agent.project);
+        let user = every_folder(|agent| agent.user);
+        assert_eq!(
+            project[..7],
+            [
+                ".agents/skills",
+                ".claude/skills",
+                ".github/skills",
+                ".cursor/skills",
+                ".codex/skills",
+                ".gemini/skills",
+                ".opencode/skills"
+            ]
+        );
+        for agent in AGENTS {
+            for folder in agent.project {
+                assert_eq!(
+                    project.iter().filter(|f| *f == folder).count(),
+                    1,
+                    "{folder}"
+                );
+            }
+            for folder in agent.user {
+                assert!(user.contains(folder), "{folder}");
+            }
+        }
+        assert_eq!(user[0], ".agents/skills");
+    }
+}
