@@ -244,13 +244,13 @@ pub(crate) async fn run(
     let mut revisions = Vec::new();
     // Each read folder's stamp, skill and the revision the import leaves current.
     let mut stamps = Vec::new();
-    // The revisions written, by their item's place in the plan: where the audits running
-    // beside the transaction go.
+    // The revisions written, with their item's place in the plan (where an audit running
+    // beside the transaction goes) and the audit made before it, if any.
     let mut written = Vec::new();
     for ((name, snapshot, stamp, provenance, audit, at), claimed) in read.iter().zip(claimed) {
         let row = match claimed {
             Claimed::Created(id) => {
-                written.push((*at, id, 1, name, provenance));
+                written.push((*at, id, 1, name, provenance, audit.as_ref()));
                 revisions.push(NewRevision::first(
                     id,
                     change,
@@ -258,9 +258,6 @@ pub(crate) async fn run(
                     provenance,
                     audit.as_ref(),
                 ));
-                report
-                    .flagged
-                    .extend(flagged(name, provenance, audit.as_ref()));
                 stamps.extend(stamp.as_ref().map(|stamp| (stamp, id, 1)));
                 report.created.push(name.clone());
                 continue;
@@ -280,7 +277,14 @@ pub(crate) async fn run(
             } else {
                 Operation::Update
             };
-            written.push((*at, row.id, row.revision + 1, name, provenance));
+            written.push((
+                *at,
+                row.id,
+                row.revision + 1,
+                name,
+                provenance,
+                audit.as_ref(),
+            ));
             revisions.push(NewRevision::after(
                 &row,
                 operation,
@@ -289,34 +293,34 @@ pub(crate) async fn run(
                 provenance,
                 audit.as_ref(),
             ));
-            report
-                .flagged
-                .extend(flagged(name, provenance, audit.as_ref()));
             report.updated.push(name.clone());
             row.revision + 1
         };
         stamps.extend(stamp.as_ref().map(|stamp| (stamp, row.id, current)));
     }
     write_revisions(transaction, &revisions, drop).await?;
-    if let Some(pending) = pending {
-        let mut audits: HashMap<usize, AuditRecord> = pending.wait()?.into_iter().collect();
-        let mut rows = Vec::with_capacity(written.len());
-        for (at, skill_id, number, name, provenance) in written {
-            let Some(audit) = audits.remove(&at) else {
-                continue;
-            };
-            report
-                .flagged
-                .extend(flagged(name, provenance, Some(&audit)));
+    // The audits made beside the transaction are written now; each revision written is
+    // flagged by its audit, made before or beside.
+    let mut beside: HashMap<usize, AuditRecord> = match pending {
+        Some(pending) => pending.wait()?.into_iter().collect(),
+        None => HashMap::new(),
+    };
+    let mut rows = Vec::new();
+    for (at, skill_id, number, name, provenance, audit) in written {
+        let made_beside = beside.remove(&at);
+        if let Some(audit) = &made_beside {
             rows.push(AuditRow {
                 skill_id,
                 number,
                 findings: audit.to_json(),
             });
         }
-        if !rows.is_empty() {
-            transaction.write_audits(&rows).await?;
-        }
+        report
+            .flagged
+            .extend(flagged(name, provenance, audit.or(made_beside.as_ref())));
+    }
+    if !rows.is_empty() {
+        transaction.write_audits(&rows).await?;
     }
     let stamps: Vec<StampRecord<'_>> = stamps
         .into_iter()
