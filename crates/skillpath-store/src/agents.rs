@@ -16,6 +16,9 @@ pub struct Agent {
     pub project: &'static [&'static str],
     /// The skill folders it reads of the user, relative to the home folder, its own first.
     pub user: &'static [&'static str],
+    /// Folders of the user's (relative to the home folder, resolved as [`user_folder`] does)
+    /// whose presence says the agent is installed; none: always counted as installed.
+    pub detect: &'static [&'static str],
 }
 
 /// Every agent, in the order its folders take precedence in discovery: the cross-client
@@ -26,96 +29,164 @@ pub const AGENTS: &[Agent] = &[
         name: "Cross-client `.agents/skills`",
         project: &[".agents/skills"],
         user: &[".agents/skills"],
+        detect: &[],
     },
     Agent {
         id: "claude-code",
         name: "Claude Code",
         project: &[".claude/skills"],
         user: &[".claude/skills"],
+        detect: &[".claude"],
     },
     Agent {
         id: "github-copilot",
         name: "GitHub Copilot (VS Code, CLI)",
         project: &[".github/skills", ".agents/skills"],
         user: &[".copilot/skills"],
+        detect: &[".copilot", ".vscode"],
     },
     Agent {
         id: "cursor",
         name: "Cursor",
         project: &[".cursor/skills", ".agents/skills"],
         user: &[".cursor/skills"],
+        detect: &[".cursor"],
     },
     Agent {
         id: "codex",
         name: "Codex",
         project: &[".agents/skills", ".codex/skills"],
         user: &[".codex/skills"],
+        detect: &[".codex"],
     },
     Agent {
         id: "gemini-cli",
         name: "Gemini CLI",
         project: &[".agents/skills", ".gemini/skills"],
         user: &[".gemini/skills"],
+        detect: &[".gemini"],
     },
     Agent {
         id: "opencode",
         name: "OpenCode",
         project: &[".agents/skills", ".opencode/skills"],
         user: &[".config/opencode/skills"],
+        detect: &[".config/opencode"],
     },
     Agent {
         id: "amp",
         name: "Amp",
         project: &[".agents/skills"],
         user: &[".config/agents/skills"],
+        detect: &[".config/amp"],
     },
     Agent {
         id: "goose",
         name: "Goose",
         project: &[".goose/skills"],
         user: &[".config/goose/skills"],
+        detect: &[".config/goose"],
     },
     Agent {
         id: "windsurf",
         name: "Windsurf",
         project: &[".windsurf/skills"],
         user: &[".codeium/windsurf/skills"],
+        detect: &[".codeium/windsurf"],
     },
     Agent {
         id: "cline",
         name: "Cline",
         project: &[".agents/skills"],
         user: &[".agents/skills"],
+        detect: &[".cline"],
     },
     Agent {
         id: "roo",
         name: "Roo Code",
         project: &[".roo/skills"],
         user: &[".roo/skills"],
+        detect: &[".roo"],
     },
     Agent {
         id: "kiro-cli",
         name: "Kiro",
         project: &[".kiro/skills"],
         user: &[".kiro/skills"],
+        detect: &[".kiro"],
     },
     Agent {
         id: "junie",
         name: "Junie",
         project: &[".junie/skills"],
         user: &[".junie/skills"],
+        detect: &[".junie"],
     },
     Agent {
         id: "openhands",
         name: "OpenHands",
         project: &[".openhands/skills"],
         user: &[".openhands/skills"],
+        detect: &[".openhands"],
     },
 ];
 
 /// The agent with the id `id`.
 pub fn agent(id: &str) -> Option<&'static Agent> {
     AGENTS.iter().find(|agent| agent.id == id)
+}
+
+/// Where agents' configuration folders are moved by an environment variable: a user folder
+/// under the first (relative to the home folder) is under the variable's value when it is set
+/// to an absolute path (`CLAUDE_CONFIG_DIR=/x` puts `.claude/skills` at `/x/skills`).
+pub const MOVED_BY_ENVIRONMENT: &[(&str, &str)] = &[
+    (".claude", "CLAUDE_CONFIG_DIR"),
+    (".codex", "CODEX_HOME"),
+    (".config", "XDG_CONFIG_HOME"),
+];
+
+/// Where the user folder `relative` (one of an agent's `user` or `detect` folders) is for the
+/// user whose home folder is `home`, with [`MOVED_BY_ENVIRONMENT`] applied.
+pub fn user_folder(relative: &str, home: &std::path::Path) -> std::path::PathBuf {
+    user_folder_in(relative, home, |name| std::env::var_os(name))
+}
+
+/// [`user_folder`] with the environment given.
+pub fn user_folder_in(
+    relative: &str,
+    home: &std::path::Path,
+    env: impl Fn(&str) -> Option<std::ffi::OsString>,
+) -> std::path::PathBuf {
+    for (prefix, variable) in MOVED_BY_ENVIRONMENT {
+        let rest = if relative == *prefix {
+            Some("")
+        } else {
+            relative
+                .strip_prefix(prefix)
+                .and_then(|rest| rest.strip_prefix('/'))
+        };
+        if let Some(rest) = rest
+            && let Some(value) = env(variable).map(std::path::PathBuf::from)
+            && value.is_absolute()
+        {
+            return if rest.is_empty() {
+                value
+            } else {
+                value.join(rest)
+            };
+        }
+    }
+    home.join(relative)
+}
+
+/// Whether `agent` is installed for the user whose home folder is `home`: one of its
+/// `detect` folders exists (an agent that names none always is).
+pub fn installed(agent: &Agent, home: &std::path::Path) -> bool {
+    agent.detect.is_empty()
+        || agent
+            .detect
+            .iter()
+            .any(|folder| user_folder(folder, home).is_dir())
 }
 
 /// Every folder of `folders` of every agent, each once, in the table's order.
@@ -176,6 +247,37 @@ mod tests {
         ] {
             assert!(agent(id).is_some(), "{id}");
         }
+    }
+
+    /// `CLAUDE_CONFIG_DIR`, `CODEX_HOME` and `XDG_CONFIG_HOME` move the folders under them,
+    /// and only when they are absolute.
+    #[test]
+    fn environment_variables_move_user_folders() {
+        let home = std::path::Path::new("/home/me");
+        let env = |name: &str| match name {
+            "CLAUDE_CONFIG_DIR" => Some("/opt/claude".into()),
+            "XDG_CONFIG_HOME" => Some("/xdg".into()),
+            "CODEX_HOME" => Some("relative".into()),
+            _ => None,
+        };
+        let at = |relative| user_folder_in(relative, home, env);
+        assert_eq!(
+            at(".claude/skills"),
+            std::path::Path::new("/opt/claude/skills")
+        );
+        assert_eq!(at(".claude"), std::path::Path::new("/opt/claude"));
+        assert_eq!(
+            at(".config/opencode/skills"),
+            std::path::Path::new("/xdg/opencode/skills")
+        );
+        assert_eq!(
+            at(".codex/skills"),
+            std::path::Path::new("/home/me/.codex/skills")
+        );
+        assert_eq!(
+            at(".claudex/skills"),
+            std::path::Path::new("/home/me/.claudex/skills")
+        );
     }
 
     /// Discovery's folders are every agent's, each once, the cross-client one first; the

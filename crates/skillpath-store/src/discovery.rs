@@ -83,7 +83,8 @@ pub static PROJECT_LOCATIONS: LazyLock<Vec<&'static str>> =
     LazyLock::new(|| agents::every_folder(|agent| agent.project));
 
 /// Where agents look for the user's skills, relative to the home folder, in precedence order:
-/// every user folder of [`crate::agents::AGENTS`], once, in the table's order. Folders outside
+/// every user folder of [`crate::agents::AGENTS`], once, in the table's order; an agent's
+/// environment variable moves its folders ([`crate::agents::user_folder`]). Folders outside
 /// the home folder (`/etc/codex/skills`) can still be imported by naming them.
 pub static USER_LOCATIONS: LazyLock<Vec<&'static str>> =
     LazyLock::new(|| agents::every_folder(|agent| agent.user));
@@ -209,7 +210,7 @@ pub fn discover(project: Option<&Path>, home: Option<&Path>, limits: DiscoveryLi
     }
     if let Some(home) = home {
         for relative in USER_LOCATIONS.iter() {
-            roots.push((Scope::User, home.join(relative)));
+            roots.push((Scope::User, agents::user_folder(relative, home)));
         }
     }
     let mut search = Search {

@@ -1,0 +1,634 @@
+//! The agents' skill folders: which ones a project's or a user's skills are written into
+//! ([`targets`]), writing one skill into one of them whole or not at all ([`place`]), what is
+//! there now against what the lock says ([`state`]), and taking a skill out ([`remove`]).
+//!
+//! By default each skill has one canonical copy in the cross-client `.agents/skills/<name>`,
+//! and every other agent's folder holds a relative symlink to it, so that an edit shows up in
+//! every agent and a clone of the project keeps working (where a link cannot be made, a copy
+//! is, and said so). A skill folder is replaced by writing the new one beside it and
+//! exchanging the two in one rename (`renameat2(RENAME_EXCHANGE)` on Linux; elsewhere two
+//! renames), so an interrupted write leaves the old folder or the new one. Nothing is ever
+//! written through a symlink: an agent folder that is a symlink (or a file, or in a folder
+//! that is one) is skipped with the reason.
+
+use std::collections::BTreeMap;
+use std::io::ErrorKind;
+use std::path::{Component, Path, PathBuf};
+
+use skillpath_store::SkillSnapshot;
+use skillpath_store::agents::{self, Agent};
+
+use crate::digest::FileDigest;
+use crate::lock::LOCK_FILE;
+
+/// Whose skills: a project's (written into its folders) or the user's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// The project at this folder.
+    Project(PathBuf),
+    /// The user whose home folder this is.
+    User(PathBuf),
+}
+
+/// The canonical folder's agent: the cross-client `.agents/skills`.
+pub const CANONICAL_AGENT: &str = "universal";
+
+impl Scope {
+    /// The project or home folder.
+    pub fn root(&self) -> &Path {
+        match self {
+            Scope::Project(root) | Scope::User(root) => root,
+        }
+    }
+
+    /// Where the scope's lock is: `skillpath.lock` in the project; for the user,
+    /// `$XDG_CONFIG_HOME/skillpath/skillpath.lock` (`~/.config/…` without it).
+    pub fn lock_path(&self) -> PathBuf {
+        match self {
+            Scope::Project(root) => root.join(LOCK_FILE),
+            Scope::User(home) => agents::user_folder(".config/skillpath", home).join(LOCK_FILE),
+        }
+    }
+
+    /// `agent`'s own skill folder (the first it reads) in this scope.
+    pub fn folder_of(&self, agent: &Agent) -> PathBuf {
+        match self {
+            Scope::Project(root) => root.join(agent.project[0]),
+            Scope::User(home) => agents::user_folder(agent.user[0], home),
+        }
+    }
+}
+
+/// One skill folder of agents that skills are written into.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// The folder (`<project>/.claude/skills`).
+    pub dir: PathBuf,
+    /// The ids of the agents that read it.
+    pub agents: Vec<&'static str>,
+    /// Whether it is the canonical folder, which holds the copies the others link to.
+    pub canonical: bool,
+}
+
+/// The folders the skills of `scope` are written into for `agents`: the canonical
+/// `.agents/skills` first, then each agent's own folder, each once.
+pub fn targets(scope: &Scope, chosen: &[&'static Agent]) -> Vec<Target> {
+    let canonical = agents::agent(CANONICAL_AGENT).map(|agent| scope.folder_of(agent));
+    let mut targets: Vec<Target> = Vec::new();
+    if let Some(dir) = canonical {
+        targets.push(Target {
+            dir,
+            agents: vec![CANONICAL_AGENT],
+            canonical: true,
+        });
+    }
+    for agent in chosen {
+        let dir = scope.folder_of(agent);
+        match targets.iter_mut().find(|target| target.dir == dir) {
+            Some(target) => {
+                if !target.agents.contains(&agent.id) {
+                    target.agents.push(agent.id);
+                }
+            }
+            None => targets.push(Target {
+                dir,
+                agents: vec![agent.id],
+                canonical: false,
+            }),
+        }
+    }
+    targets
+}
+
+/// The agents found installed for the user whose home folder is `home`, in the table's order.
+pub fn installed_agents(home: &Path) -> Vec<&'static Agent> {
+    agents::AGENTS
+        .iter()
+        .filter(|agent| agent.id != CANONICAL_AGENT && !agent.detect.is_empty())
+        .filter(|agent| agents::installed(agent, home))
+        .collect()
+}
+
+/// Why nothing may be written into `dir`, an agent folder of the scope at `root`, if so: a
+/// part of it below `root` is a symlink or not a folder. `Ok(Some(canonical))`: `dir` is a
+/// link to the canonical folder `canonical`, which holds the skills already.
+pub fn refusal(root: &Path, dir: &Path, canonical: &Path) -> Result<Option<PathBuf>, String> {
+    let relative = dir
+        .strip_prefix(root)
+        .map_err(|_| format!("`{}` is outside `{}`", dir.display(), root.display()))?;
+    let mut at = root.to_path_buf();
+    for component in relative.components() {
+        let Component::Normal(part) = component else {
+            return Err(format!("`{}` is not a plain path", dir.display()));
+        };
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Err(error) if error.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(format!("cannot read `{}`: {error}", at.display())),
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let real = at.canonicalize().ok();
+                if at == dir && real.is_some() && real == canonical.canonicalize().ok() {
+                    return Ok(Some(canonical.to_path_buf()));
+                }
+                let target = std::fs::read_link(&at)
+                    .map(|t| t.display().to_string())
+                    .unwrap_or_default();
+                return Err(format!(
+                    "`{}` is a symlink to `{target}`; skillpath writes nothing through a symlink",
+                    at.display()
+                ));
+            }
+            Ok(meta) if !meta.is_dir() => {
+                return Err(format!("`{}` is a file, not a folder", at.display()));
+            }
+            Ok(_) => {}
+        }
+    }
+    Ok(None)
+}
+
+/// How a skill was written into a folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Written {
+    /// It was there already, as it should be.
+    Unchanged,
+    /// A copy was written.
+    Copied,
+    /// A symlink to the canonical copy was written.
+    Linked,
+    /// A link was asked for and could not be made; a copy was written, for this reason.
+    CopiedForLink(String),
+}
+
+/// Writes `snapshot` as the skill folder `dir/name`, replacing what is there whole: as a
+/// relative symlink to `link_to` when given, else as a copy.
+pub fn place(
+    dir: &Path,
+    name: &str,
+    snapshot: &SkillSnapshot,
+    link_to: Option<&Path>,
+) -> Result<Written, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+    let target = dir.join(name);
+    clean_leftovers(dir, name);
+    let stage = dir.join(format!(".{name}.skillpath-new-{}", std::process::id()));
+    if let Some(canonical) = link_to {
+        let relative = relative_path(dir, canonical);
+        if std::fs::read_link(&target).is_ok_and(|current| current == relative) {
+            return Ok(Written::Unchanged);
+        }
+        match symlink(&relative, &stage) {
+            Ok(()) => {
+                swap(&stage, &target)?;
+                return Ok(Written::Linked);
+            }
+            Err(error) => {
+                let why = format!("a symlink cannot be made in `{}`: {error}", dir.display());
+                write_copy(&stage, snapshot)?;
+                swap(&stage, &target)?;
+                return Ok(Written::CopiedForLink(why));
+            }
+        }
+    }
+    let is_link = std::fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link && read_files(&target).is_ok_and(|files| files == files_of(snapshot)) {
+        return Ok(Written::Unchanged);
+    }
+    write_copy(&stage, snapshot)?;
+    swap(&stage, &target)?;
+    Ok(Written::Copied)
+}
+
+/// Removes what is left of an interrupted write of `name` into `dir`.
+fn clean_leftovers(dir: &Path, name: &str) {
+    let prefix = format!(".{name}.skillpath-");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = remove_path(&entry.path());
+        }
+    }
+}
+
+/// Writes the skill as a new folder at `stage`: every file created new, in folders made here.
+fn write_copy(stage: &Path, snapshot: &SkillSnapshot) -> Result<(), String> {
+    let fail = |path: &Path, e: std::io::Error| format!("cannot write `{}`: {e}", path.display());
+    std::fs::create_dir(stage).map_err(|e| fail(stage, e))?;
+    for file in &snapshot.files {
+        skillpath_store::model::check_relative_path(&file.path).map_err(|e| e.to_string())?;
+    }
+    let files = std::iter::once(("SKILL.md", snapshot.skill_md.as_bytes())).chain(
+        snapshot
+            .files
+            .iter()
+            .map(|f| (f.path.as_str(), f.bytes.as_slice())),
+    );
+    for (relative, bytes) in files {
+        let path = stage.join(relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
+        }
+        use std::io::Write as _;
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|e| fail(&path, e))?;
+        file.write_all(bytes).map_err(|e| fail(&path, e))?;
+        file.sync_all().map_err(|e| fail(&path, e))?;
+    }
+    Ok(())
+}
+
+/// Puts `stage` at `target`: in one exchange when `target` exists, so that it is always the
+/// old folder or the new one; then removes the old one.
+fn swap(stage: &Path, target: &Path) -> Result<(), String> {
+    let fail = |e: std::io::Error| {
+        let _ = remove_path(stage);
+        format!("cannot write `{}`: {e}", target.display())
+    };
+    match std::fs::symlink_metadata(target) {
+        Err(error) if error.kind() == ErrorKind::NotFound => {
+            std::fs::rename(stage, target).map_err(fail)
+        }
+        Err(error) => Err(fail(error)),
+        Ok(_) => {
+            if exchange(stage, target).is_ok() {
+                return remove_path(stage)
+                    .map_err(|e| format!("cannot remove `{}`: {e}", stage.display()));
+            }
+            let old = stage.with_extension("old");
+            std::fs::rename(target, &old).map_err(fail)?;
+            std::fs::rename(stage, target).map_err(|e| {
+                let _ = std::fs::rename(&old, target);
+                fail(e)
+            })?;
+            remove_path(&old).map_err(|e| format!("cannot remove `{}`: {e}", old.display()))
+        }
+    }
+}
+
+/// Exchanges two paths atomically, where the system can.
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    rustix::fs::renameat_with(
+        rustix::fs::CWD,
+        a,
+        rustix::fs::CWD,
+        b,
+        rustix::fs::RenameFlags::EXCHANGE,
+    )
+    .map_err(std::io::Error::from)
+}
+
+/// Exchanges two paths atomically, where the system can.
+#[cfg(not(target_os = "linux"))]
+fn exchange(_a: &Path, _b: &Path) -> std::io::Result<()> {
+    Err(std::io::Error::from(ErrorKind::Unsupported))
+}
+
+/// A symlink at `link` to `target`.
+#[cfg(unix)]
+fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
+
+/// A symlink at `link` to `target`.
+#[cfg(windows)]
+fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
+    std::os::windows::fs::symlink_dir(target, link)
+}
+
+/// Removes a file, a symlink (not what it leads to) or a folder with what it holds.
+fn remove_path(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(path),
+        Ok(_) => std::fs::remove_file(path),
+        Err(error) if error.kind() == ErrorKind::NotFound => Ok(()),
+        Err(error) => Err(error),
+    }
+}
+
+/// `to` relative to the folder `from` (both absolute, or both relative to one folder).
+pub fn relative_path(from: &Path, to: &Path) -> PathBuf {
+    let from: Vec<Component> = from.components().collect();
+    let to: Vec<Component> = to.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut relative = PathBuf::new();
+    for _ in common..from.len() {
+        relative.push("..");
+    }
+    for part in &to[common..] {
+        relative.push(part);
+    }
+    relative
+}
+
+/// Most files read of one installed skill folder.
+const MAX_FILES: usize = 10_000;
+
+/// Every file of the installed skill folder `dir`, by `/`-separated path, with its bytes.
+/// Symlinks inside are not followed: one is read as the text `symlink -> target`, which no
+/// locked file is, so it shows up as a change.
+pub fn read_files(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, String> {
+    let mut files = BTreeMap::new();
+    let mut pending = vec![(dir.to_path_buf(), String::new())];
+    while let Some((folder, prefix)) = pending.pop() {
+        let entries = std::fs::read_dir(&folder)
+            .map_err(|e| format!("cannot read `{}`: {e}", folder.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("cannot read `{}`: {e}", folder.display()))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let relative = format!("{prefix}{name}");
+            let path = entry.path();
+            let kind = entry
+                .file_type()
+                .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+            if kind.is_dir() {
+                pending.push((path, format!("{relative}/")));
+            } else if kind.is_symlink() {
+                let target = std::fs::read_link(&path).unwrap_or_default();
+                files.insert(
+                    relative,
+                    format!("symlink -> {}", target.display()).into_bytes(),
+                );
+            } else if kind.is_file() {
+                let bytes = std::fs::read(&path)
+                    .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+                files.insert(relative, bytes);
+            } else {
+                files.insert(relative, b"special file".to_vec());
+            }
+            if files.len() > MAX_FILES {
+                return Err(format!(
+                    "`{}` holds more than {MAX_FILES} files",
+                    dir.display()
+                ));
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// The files of a snapshot by path, `SKILL.md` among them.
+pub fn files_of(snapshot: &SkillSnapshot) -> BTreeMap<String, Vec<u8>> {
+    std::iter::once(("SKILL.md".to_owned(), snapshot.skill_md.as_bytes().to_vec()))
+        .chain(
+            snapshot
+                .files
+                .iter()
+                .map(|file| (file.path.clone(), file.bytes.clone())),
+        )
+        .collect()
+}
+
+/// One way a folder's file differs from the lock.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase", tag = "change", content = "path")]
+pub enum FileChange {
+    /// In the folder, not in the lock.
+    Added(String),
+    /// In the lock, not in the folder.
+    Removed(String),
+    /// In both, with other bytes.
+    Changed(String),
+}
+
+impl FileChange {
+    /// The file's path.
+    pub fn path(&self) -> &str {
+        match self {
+            FileChange::Added(path) | FileChange::Removed(path) | FileChange::Changed(path) => path,
+        }
+    }
+}
+
+/// What an installed skill's folder holds, against its lock entry.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase", tag = "state")]
+pub enum State {
+    /// Exactly what the lock says.
+    Clean,
+    /// Not there.
+    Missing,
+    /// The skill, edited: these files differ.
+    Modified {
+        /// What differs.
+        changes: Vec<FileChange>,
+    },
+    /// Something skillpath did not write: another skill, a file, a link elsewhere.
+    Conflicting {
+        /// What is there.
+        reason: String,
+    },
+}
+
+/// The state of the skill folder `path`, against the `locked` files; `link_to`: the
+/// canonical copy it should be a link to.
+pub fn state(path: &Path, locked: &[FileDigest], name: &str, link_to: Option<&Path>) -> State {
+    let meta = match std::fs::symlink_metadata(path) {
+        Err(error) if error.kind() == ErrorKind::NotFound => return State::Missing,
+        Err(error) => {
+            return State::Conflicting {
+                reason: format!("cannot be read: {error}"),
+            };
+        }
+        Ok(meta) => meta,
+    };
+    if meta.file_type().is_symlink() {
+        let target = std::fs::read_link(path).unwrap_or_default();
+        let expected =
+            link_to.and_then(|canonical| path.parent().map(|dir| relative_path(dir, canonical)));
+        if expected.as_deref() != Some(target.as_path()) {
+            return State::Conflicting {
+                reason: format!(
+                    "is a symlink to `{}`, which skillpath did not write",
+                    target.display()
+                ),
+            };
+        }
+        return match link_to {
+            Some(canonical) => state(canonical, locked, name, None),
+            None => State::Missing,
+        };
+    }
+    if !meta.is_dir() {
+        return State::Conflicting {
+            reason: "is a file, not a skill folder".to_owned(),
+        };
+    }
+    let files = match read_files(path) {
+        Ok(files) => files,
+        Err(reason) => return State::Conflicting { reason },
+    };
+    let changes = compare(&files, locked);
+    if changes.is_empty() {
+        return State::Clean;
+    }
+    if let Some(other) = files
+        .get("SKILL.md")
+        .and_then(|bytes| frontmatter_name(bytes))
+        .filter(|other| other != name)
+    {
+        return State::Conflicting {
+            reason: format!("holds another skill, `{other}`"),
+        };
+    }
+    if !files.contains_key("SKILL.md") {
+        return State::Conflicting {
+            reason: "is a folder without a `SKILL.md`".to_owned(),
+        };
+    }
+    State::Modified { changes }
+}
+
+/// How `files` differ from `locked`, in path order.
+pub fn compare(files: &BTreeMap<String, Vec<u8>>, locked: &[FileDigest]) -> Vec<FileChange> {
+    let mut changes = Vec::new();
+    let locked: BTreeMap<&str, &FileDigest> = locked.iter().map(|f| (f.path.as_str(), f)).collect();
+    for (path, bytes) in files {
+        match locked.get(path.as_str()) {
+            None => changes.push(FileChange::Added(path.clone())),
+            Some(digest) if **digest != FileDigest::of(path, bytes) => {
+                changes.push(FileChange::Changed(path.clone()));
+            }
+            Some(_) => {}
+        }
+    }
+    for path in locked.keys() {
+        if !files.contains_key(*path) {
+            changes.push(FileChange::Removed((*path).to_owned()));
+        }
+    }
+    changes.sort_by(|a, b| a.path().cmp(b.path()));
+    changes
+}
+
+/// The `name` in a `SKILL.md`'s frontmatter, read leniently.
+fn frontmatter_name(bytes: &[u8]) -> Option<String> {
+    let text = String::from_utf8(bytes.to_vec()).ok()?;
+    let skill =
+        skillpath_core::skill_md::parse("SKILL.md".into(), text, skillpath_core::Mode::Lenient);
+    skill
+        .field("name")
+        .and_then(|entry| entry.value.as_scalar())
+        .map(|scalar| scalar.text.trim().to_owned())
+}
+
+/// Takes the skill folder (or link) at `path` away.
+pub fn remove(path: &Path) -> Result<(), String> {
+    remove_path(path).map_err(|e| format!("cannot remove `{}`: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skillpath_store::SkillFile;
+
+    fn snapshot(body: &str) -> SkillSnapshot {
+        SkillSnapshot::new(
+            format!("---\nname: demo\ndescription: Demo.\n---\n{body}"),
+            vec![SkillFile {
+                path: "scripts/run.sh".into(),
+                bytes: b"echo hi\n".to_vec(),
+            }],
+        )
+        .expect("snapshot")
+    }
+
+    #[test]
+    fn a_skill_is_copied_linked_replaced_and_compared() {
+        let root = tempfile::tempdir().expect("temp");
+        let canonical = root.path().join(".agents/skills");
+        let claude = root.path().join(".claude/skills");
+        let first = snapshot("one\n");
+        assert_eq!(place(&canonical, "demo", &first, None), Ok(Written::Copied));
+        assert_eq!(
+            place(&canonical, "demo", &first, None),
+            Ok(Written::Unchanged)
+        );
+        let linked = place(&claude, "demo", &first, Some(&canonical.join("demo")));
+        assert_eq!(linked, Ok(Written::Linked));
+        let link = std::fs::read_link(claude.join("demo")).expect("a link");
+        assert_eq!(link, Path::new("../../.agents/skills/demo"));
+        let locked = crate::digest::files_of(&first);
+        assert_eq!(
+            state(&canonical.join("demo"), &locked, "demo", None),
+            State::Clean
+        );
+        assert_eq!(
+            state(
+                &claude.join("demo"),
+                &locked,
+                "demo",
+                Some(&canonical.join("demo"))
+            ),
+            State::Clean
+        );
+        std::fs::write(canonical.join("demo/scripts/run.sh"), "echo edited\n").expect("edit");
+        std::fs::write(canonical.join("demo/notes.txt"), "mine\n").expect("add");
+        assert_eq!(
+            state(
+                &claude.join("demo"),
+                &locked,
+                "demo",
+                Some(&canonical.join("demo"))
+            ),
+            State::Modified {
+                changes: vec![
+                    FileChange::Added("notes.txt".into()),
+                    FileChange::Changed("scripts/run.sh".into())
+                ]
+            }
+        );
+        let second = snapshot("two\n");
+        assert_eq!(
+            place(&canonical, "demo", &second, None),
+            Ok(Written::Copied)
+        );
+        let files = read_files(&canonical.join("demo")).expect("read");
+        assert_eq!(
+            files,
+            files_of(&second),
+            "replaced whole: the added file is gone"
+        );
+        let leftovers: Vec<_> = std::fs::read_dir(&canonical)
+            .expect("list")
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(leftovers, ["demo"]);
+        assert_eq!(
+            state(&root.path().join("none"), &locked, "demo", None),
+            State::Missing
+        );
+    }
+
+    #[test]
+    fn folders_that_are_files_or_links_elsewhere_are_refused() {
+        let root = tempfile::tempdir().expect("temp");
+        let canonical = root.path().join(".agents/skills");
+        std::fs::create_dir_all(&canonical).expect("mkdir");
+        std::fs::write(root.path().join(".cursor"), "a file").expect("file");
+        let elsewhere = tempfile::tempdir().expect("temp");
+        std::os::unix::fs::symlink(elsewhere.path(), root.path().join(".codex")).expect("link");
+        std::fs::create_dir_all(root.path().join(".claude")).expect("mkdir");
+        std::os::unix::fs::symlink("../.agents/skills", root.path().join(".claude/skills"))
+            .expect("link");
+        let file = refusal(root.path(), &root.path().join(".cursor/skills"), &canonical);
+        assert!(file.expect_err("file").contains("is a file"));
+        let link = refusal(root.path(), &root.path().join(".codex/skills"), &canonical);
+        assert!(
+            link.expect_err("link")
+                .contains("writes nothing through a symlink")
+        );
+        let shared = refusal(root.path(), &root.path().join(".claude/skills"), &canonical);
+        assert_eq!(shared, Ok(Some(canonical.clone())));
+        assert_eq!(
+            refusal(root.path(), &root.path().join(".roo/skills"), &canonical),
+            Ok(None)
+        );
+    }
+}

@@ -1,0 +1,442 @@
+//! The skills of a source: a commit's tree in memory (or a folder on disk) searched for skill
+//! folders, each read into a [`SkillSnapshot`] by the rules every other way into skillpath
+//! uses (core's `skill_files` decides what belongs to a skill; the store's path rule what can
+//! be written anywhere). What cannot be taken is skipped with the reason, never followed:
+//! symlinks that leave their skill, submodules, Git LFS pointers, files over the size limit,
+//! paths that differ only in case, a `SKILL.md` that cannot be loaded.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use skillpath_core::Mode;
+use skillpath_store::{SkillFile, SkillSnapshot};
+
+/// One entry of a commit's tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    /// A file's bytes.
+    File(Vec<u8>),
+    /// A symlink, by its target.
+    Symlink(String),
+    /// A submodule (a commit of another repository), never fetched.
+    Submodule,
+    /// A file over [`crate::git::MAX_FILE_SIZE`], by its size; never read.
+    TooLarge(u64),
+}
+
+/// The entries of a tree, by `/`-separated path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceTree {
+    /// Every entry.
+    pub entries: BTreeMap<String, Entry>,
+}
+
+/// A skill found in a source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceSkill {
+    /// Its `name`.
+    pub name: String,
+    /// Its folder in the source, `/`-separated; empty: the source's root.
+    pub path: String,
+    /// Its content.
+    pub snapshot: SkillSnapshot,
+    /// What was left out of it, each with the reason.
+    pub left_out: Vec<String>,
+}
+
+/// A skill folder of a source that cannot be taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// Its folder in the source.
+    pub path: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// What a source holds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Found {
+    /// The skills, in path order.
+    pub skills: Vec<SourceSkill>,
+    /// The skill folders skipped, with why.
+    pub skipped: Vec<Skipped>,
+}
+
+/// The start of a Git LFS pointer file: the content is elsewhere, on an LFS server.
+const LFS_POINTER: &[u8] = b"version https://git-lfs.github.com/spec/v1";
+
+/// Finds the skills of `tree`, whose paths are relative to `prefix` in the source (the
+/// `--path` asked for; recorded in each skill's path).
+pub fn find_skills(tree: &SourceTree, prefix: &str) -> Found {
+    let skill_dirs = skill_dirs(tree);
+    let mut found = Found::default();
+    let mut names: HashMap<String, String> = HashMap::new();
+    for dir in &skill_dirs {
+        let in_source = join(prefix, dir);
+        match read_skill(tree, dir, &skill_dirs) {
+            Ok((snapshot, left_out)) => match skill_name(&snapshot, dir) {
+                Ok(name) => {
+                    let key = name.to_lowercase();
+                    if let Some(first) = names.get(&key) {
+                        found.skipped.push(Skipped {
+                            path: in_source,
+                            reason: format!(
+                                "its name `{name}` is taken by the skill at `{first}` of the same source"
+                            ),
+                        });
+                        continue;
+                    }
+                    names.insert(key, display_path(&in_source));
+                    found.skills.push(SourceSkill {
+                        name,
+                        path: in_source,
+                        snapshot,
+                        left_out,
+                    });
+                }
+                Err(reason) => found.skipped.push(Skipped {
+                    path: in_source,
+                    reason,
+                }),
+            },
+            Err(reason) => found.skipped.push(Skipped {
+                path: in_source,
+                reason,
+            }),
+        }
+    }
+    found
+}
+
+/// The folders of `tree` that hold a `SKILL.md` (any case), outside `.git` and
+/// `node_modules`, in path order.
+fn skill_dirs(tree: &SourceTree) -> Vec<String> {
+    let mut dirs: Vec<String> = tree
+        .entries
+        .iter()
+        .filter(|(_, entry)| matches!(entry, Entry::File(_)))
+        .filter_map(|(path, _)| {
+            let (dir, file) = match path.rsplit_once('/') {
+                Some((dir, file)) => (dir, file),
+                None => ("", path.as_str()),
+            };
+            let inside_never = skillpath_core::skill_files::not_a_skill_file(&format!("{dir}/x"))
+                .is_some()
+                && !dir.is_empty();
+            (file.eq_ignore_ascii_case("SKILL.md") && !inside_never).then(|| dir.to_owned())
+        })
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
+/// The content of the skill folder `dir` of `tree` (other skill folders in it left out), and
+/// what was left out with why; `Err`: why the skill cannot be taken.
+fn read_skill(
+    tree: &SourceTree,
+    dir: &str,
+    skill_dirs: &[String],
+) -> Result<(SkillSnapshot, Vec<String>), String> {
+    let prefix = if dir.is_empty() {
+        String::new()
+    } else {
+        format!("{dir}/")
+    };
+    let nested: Vec<String> = skill_dirs
+        .iter()
+        .filter(|other| other.as_str() != dir && other.starts_with(&prefix))
+        .map(|other| format!("{other}/"))
+        .collect();
+    let skill_md_path = ["SKILL.md", "skill.md"]
+        .iter()
+        .map(|name| format!("{prefix}{name}"))
+        .find(|path| matches!(tree.entries.get(path), Some(Entry::File(_))))
+        .or_else(|| {
+            tree.entries
+                .keys()
+                .find(|path| {
+                    path.strip_prefix(&prefix)
+                        .is_some_and(|rest| rest.eq_ignore_ascii_case("SKILL.md"))
+                })
+                .cloned()
+        })
+        .ok_or_else(|| "it has no `SKILL.md`".to_owned())?;
+    let Some(Entry::File(skill_md)) = tree.entries.get(&skill_md_path) else {
+        return Err("its `SKILL.md` is not a file".to_owned());
+    };
+    let skill_md = String::from_utf8(skill_md.clone()).map_err(|e| {
+        format!(
+            "its `SKILL.md` is not UTF-8 (at byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let mut files = Vec::new();
+    let mut left_out = Vec::new();
+    let mut lowercase: HashMap<String, String> = HashMap::new();
+    for (path, entry) in tree.entries.range(prefix.clone()..) {
+        let Some(relative) = path.strip_prefix(&prefix) else {
+            break;
+        };
+        if *path == skill_md_path || nested.iter().any(|n| path.starts_with(n.as_str())) {
+            continue;
+        }
+        if let Some(why) = skillpath_core::skill_files::not_a_skill_file(relative) {
+            if !relative.eq_ignore_ascii_case("SKILL.md") {
+                left_out.push(format!("`{relative}` {why}"));
+            }
+            continue;
+        }
+        if let Err(error) = skillpath_store::model::check_relative_path(relative) {
+            return Err(error.to_string());
+        }
+        if let Some(other) = lowercase.insert(relative.to_lowercase(), relative.to_owned()) {
+            return Err(format!(
+                "`{other}` and `{relative}` differ only in case: they cannot both be written on a case-insensitive file system (macOS, Windows)"
+            ));
+        }
+        let bytes = match entry {
+            Entry::File(bytes) => bytes.clone(),
+            Entry::TooLarge(size) => {
+                return Err(format!(
+                    "`{relative}` is {size} bytes, over the limit of {} bytes for a skill's file",
+                    crate::git::MAX_FILE_SIZE
+                ));
+            }
+            Entry::Submodule => {
+                left_out.push(format!(
+                    "`{relative}` is a git submodule, which is not fetched"
+                ));
+                continue;
+            }
+            Entry::Symlink(target) => match resolve_link(tree, &prefix, path, target) {
+                Some(bytes) => bytes,
+                None => {
+                    left_out.push(format!(
+                        "`{relative}` is a symlink to `{target}`, outside the skill or to no file, not followed"
+                    ));
+                    continue;
+                }
+            },
+        };
+        if bytes.starts_with(LFS_POINTER) && bytes.len() < 1024 {
+            return Err(format!(
+                "`{relative}` is a Git LFS pointer: its content is on an LFS server, which skillpath does not fetch"
+            ));
+        }
+        files.push(SkillFile {
+            path: relative.to_owned(),
+            bytes,
+        });
+    }
+    let snapshot = SkillSnapshot::new(skill_md, files).map_err(|e| e.to_string())?;
+    Ok((snapshot, left_out))
+}
+
+/// The bytes a symlink at `path` (inside the skill at `prefix`) leads to, when it leads to a
+/// file of the same skill (through no further link).
+fn resolve_link(tree: &SourceTree, prefix: &str, path: &str, target: &str) -> Option<Vec<u8>> {
+    if target.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = path.split('/').collect();
+    parts.pop();
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    let resolved = parts.join("/");
+    if !resolved.starts_with(prefix) {
+        return None;
+    }
+    match tree.entries.get(&resolved) {
+        Some(Entry::File(bytes)) => Some(bytes.clone()),
+        _ => None,
+    }
+}
+
+/// The skill's `name`, read leniently as a loader reads it; `Err`: why it cannot be loaded.
+fn skill_name(snapshot: &SkillSnapshot, dir: &str) -> Result<String, String> {
+    let skill = skillpath_core::skill_md::parse(
+        "SKILL.md".into(),
+        snapshot.skill_md.clone(),
+        Mode::Lenient,
+    );
+    let folder = dir.rsplit('/').next().filter(|name| !name.is_empty());
+    let diagnostics = skillpath_core::validate::loading(&skill, folder);
+    if let Some(error) = diagnostics
+        .iter()
+        .find(|d| d.severity == skillpath_core::Severity::Error)
+    {
+        return Err(format!(
+            "it cannot be loaded: [{}] {}",
+            error.code, error.message
+        ));
+    }
+    skill
+        .field("name")
+        .and_then(|entry| entry.value.as_scalar())
+        .map(|scalar| scalar.text.trim().to_owned())
+        .filter(|name| !name.is_empty())
+        .ok_or_else(|| "its `SKILL.md` has no `name`".to_owned())
+}
+
+/// Reads the skills of the folder `root` (searched as `import` searches a tree), with their
+/// paths relative to it.
+pub fn find_folder_skills(root: &Path) -> Found {
+    let walk =
+        skillpath_core::walk::find_skill_dirs(root, skillpath_core::walk::WalkLimits::default());
+    let mut found = Found::default();
+    let mut names: HashMap<String, String> = HashMap::new();
+    for (path, reason) in walk.skipped {
+        found.skipped.push(Skipped {
+            path: path.display().to_string(),
+            reason,
+        });
+    }
+    for skill in walk.skills {
+        let relative = skill
+            .dir
+            .strip_prefix(root)
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        let read = skillpath_store::folder::read_skill_folder(&skill.dir)
+            .map_err(|e| e.to_string())
+            .and_then(|snapshot| skill_name(&snapshot, &relative).map(|name| (name, snapshot)));
+        match read {
+            Ok((name, snapshot)) => {
+                if let Some(first) = names.get(&name.to_lowercase()) {
+                    found.skipped.push(Skipped {
+                        path: relative,
+                        reason: format!("its name `{name}` is taken by the skill at `{first}` of the same source"),
+                    });
+                    continue;
+                }
+                names.insert(name.to_lowercase(), display_path(&relative));
+                found.skills.push(SourceSkill {
+                    name,
+                    path: relative,
+                    snapshot,
+                    left_out: Vec::new(),
+                });
+            }
+            Err(reason) => found.skipped.push(Skipped {
+                path: relative,
+                reason,
+            }),
+        }
+    }
+    found.skills.sort_by(|a, b| a.path.cmp(&b.path));
+    found
+}
+
+/// `prefix/dir`, either possibly empty.
+fn join(prefix: &str, dir: &str) -> String {
+    match (prefix.trim_matches('/'), dir) {
+        ("", dir) => dir.to_owned(),
+        (prefix, "") => prefix.to_owned(),
+        (prefix, dir) => format!("{prefix}/{dir}"),
+    }
+}
+
+/// A path in a source for a person: `.` for the root.
+pub fn display_path(path: &str) -> String {
+    if path.is_empty() {
+        ".".to_owned()
+    } else {
+        path.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(entries: &[(&str, Entry)]) -> SourceTree {
+        SourceTree {
+            entries: entries
+                .iter()
+                .map(|(path, entry)| ((*path).to_owned(), entry.clone()))
+                .collect(),
+        }
+    }
+
+    fn file(text: &str) -> Entry {
+        Entry::File(text.as_bytes().to_vec())
+    }
+
+    fn skill_md(name: &str) -> Entry {
+        file(&format!(
+            "---\nname: {name}\ndescription: Does {name}.\n---\n# {name}\n"
+        ))
+    }
+
+    #[test]
+    fn skills_are_found_with_their_files_and_nested_skills_apart() {
+        let tree = tree(&[
+            ("README.md", file("hi")),
+            ("skills/a/SKILL.md", skill_md("a")),
+            ("skills/a/scripts/run.sh", file("echo")),
+            ("skills/a/inner/SKILL.md", skill_md("inner")),
+            ("skills/a/inner/x.txt", file("x")),
+            ("skills/a/link.txt", Entry::Symlink("scripts/run.sh".into())),
+            ("skills/a/out.txt", Entry::Symlink("../../README.md".into())),
+            ("skills/a/vendor", Entry::Submodule),
+            ("node_modules/z/SKILL.md", skill_md("z")),
+        ]);
+        let found = find_skills(&tree, "");
+        let names: Vec<&str> = found.skills.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["a", "inner"]);
+        let a = &found.skills[0];
+        assert_eq!(a.path, "skills/a");
+        let paths: Vec<&str> = a.snapshot.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["link.txt", "scripts/run.sh"]);
+        assert_eq!(a.snapshot.files[0].bytes, b"echo");
+        assert_eq!(a.left_out.len(), 2, "{:?}", a.left_out);
+        assert!(a.left_out.iter().any(|w| w.contains("submodule")));
+        assert!(
+            a.left_out
+                .iter()
+                .any(|w| w.contains("out.txt") && w.contains("not followed"))
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_taken_is_skipped_with_the_reason() {
+        let lfs = "version https://git-lfs.github.com/spec/v1\noid sha256:abc\nsize 12\n";
+        let tree = tree(&[
+            ("big/SKILL.md", skill_md("big")),
+            ("big/data.bin", Entry::TooLarge(1 << 30)),
+            ("lfs/SKILL.md", skill_md("lfs")),
+            ("lfs/model.bin", file(lfs)),
+            ("case/SKILL.md", skill_md("case")),
+            ("case/Notes.md", file("a")),
+            ("case/notes.md", file("b")),
+            ("broken/SKILL.md", file("no frontmatter")),
+            ("twice/SKILL.md", skill_md("fine")),
+            ("fine/SKILL.md", skill_md("fine")),
+        ]);
+        let found = find_skills(&tree, "skills");
+        assert_eq!(found.skills.len(), 1, "{found:?}");
+        assert_eq!(found.skills[0].name, "fine");
+        assert_eq!(found.skills[0].path, "skills/fine");
+        let skipped: HashMap<&str, &str> = found
+            .skipped
+            .iter()
+            .map(|s| (s.path.as_str(), s.reason.as_str()))
+            .collect();
+        assert!(
+            skipped["skills/lfs"].contains("Git LFS pointer"),
+            "{skipped:?}"
+        );
+        assert!(skipped["skills/case"].contains("differ only in case"));
+        assert!(skipped["skills/broken"].contains("cannot be loaded"));
+        assert!(skipped["skills/twice"].contains("is taken by the skill at `skills/fine`"));
+        assert!(skipped["skills/big"].contains("over the limit"));
+    }
+}
