@@ -104,11 +104,210 @@ pub(crate) enum Command {
     /// Keys live in the store, so every server on the database knows them at once. A key is
     /// shown once, when it is created; only its SHA-256 is kept.
     Keys(KeysArgs),
+    /// Install skills from a git repository or a folder: pin them in `skillpath.lock`, import
+    /// them into the store and write them into your agents' skill folders.
+    ///
+    /// SOURCE: `owner/repo` (GitHub), a git URL (`https://…`, `git@host:path`, `ssh://…`,
+    /// `file://…`) or a local repository, with a branch, tag or commit after `#` (or
+    /// `--ref`); or a local folder. The ref is resolved to a commit, which the lock records
+    /// with every file's SHA-256. Every skill is audited on its way in (`--audit-policy`).
+    ///
+    /// Exit status: 0 when every skill asked for was installed, 1 when some were skipped or
+    /// refused (the rest is installed), 2 for usage, source or database errors.
+    Add(AddArgs),
+    /// Write the locked skills into agents' skill folders: one copy in `.agents/skills`,
+    /// links to it from every other agent's folder (`--copy`: copies).
+    ///
+    /// A folder with local edits, or one skillpath did not write, is left as it is and named.
+    ///
+    /// Exit status: 0 when every folder holds what the lock says, 1 when some were skipped.
+    Sync(SyncArgs),
+    /// Show each installed skill in each agent folder: clean, modified (with the diff),
+    /// missing, conflicting, and whether its ref has moved on upstream.
+    ///
+    /// Exit status: 0 when everything is clean and current, 1 otherwise.
+    Status(StatusArgs),
+    /// Move installed skills to the newest commit of their locked ref: audit, import, re-lock,
+    /// and replace their folders whole. A folder with local edits is never overwritten
+    /// without `--force`; `--merge` merges the edits where they do not overlap.
+    ///
+    /// Exit status: 0 when every skill is current, 1 when some were left (edits, refusals).
+    Update(UpdateArgs),
+    /// Restore exactly what the lock says (`--frozen`, for CI and fresh clones), or only check
+    /// the agents' folders against it (`--check`).
+    ///
+    /// `--frozen` fetches the locked commits and checks every file against the lock's
+    /// digests before it writes anything. Exit status: 0 when the folders hold what the lock
+    /// says, 1 when a file differs (each is named), 2 for usage or source errors.
+    Install(InstallArgs),
+    /// Take installed skills out of the lock and out of the folders skillpath wrote them to
+    /// (never a folder it did not write).
+    ///
+    /// Exit status: 0 when every skill was removed, 1 when a folder was left (local edits).
+    Remove(RemoveArgs),
     /// Print a shell completion script, e.g. `skillpath completions bash > ~/.local/share/bash-completion/completions/skillpath`.
     ///
     /// zsh: write it as `_skillpath` into a folder of `$fpath`; fish: into
     /// `~/.config/fish/completions/skillpath.fish`; PowerShell: add its output to `$PROFILE`.
     Completions(CompletionsArgs),
+}
+
+/// Whose skills the install commands work on.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct InstallScopeArgs {
+    /// The user's skills: the user's lock (`~/.config/skillpath/skillpath.lock`) and the
+    /// agents' folders in the home folder.
+    #[arg(long, short = 'g', conflicts_with = "project")]
+    pub(crate) user: bool,
+    /// The project's skills [the default]: `skillpath.lock` of the nearest folder up from
+    /// here that has one, else of the repository root, else of this folder.
+    #[arg(long)]
+    pub(crate) project: bool,
+}
+
+/// Which agents' folders are written.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct AgentArgs {
+    /// An agent whose skill folder is written, by its id (`claude-code`, `codex`, `cursor`,
+    /// `github-copilot`, `gemini-cli`, `opencode`, …; see the README's table); repeat it or
+    /// separate ids with commas [default: the agents of the lock, else those installed].
+    /// `.agents/skills` is always written.
+    #[arg(long = "agent", short = 'a', value_name = "ID", value_delimiter = ',')]
+    pub(crate) agents: Vec<String>,
+    /// Write a copy into each agent's folder instead of a link to the one in `.agents/skills`.
+    #[arg(long, conflicts_with = "link")]
+    pub(crate) copy: bool,
+    /// Link each agent's folder to the copy in `.agents/skills` [the default].
+    #[arg(long)]
+    pub(crate) link: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AddArgs {
+    /// Where the skills are: `owner/repo`, a git URL or local repository (`#ref` optional), or a folder.
+    pub(crate) source: String,
+    /// The skills to install, by name [default: every skill of the source].
+    #[arg(value_name = "SKILL")]
+    pub(crate) skills: Vec<String>,
+    /// The branch, tag or commit to install from [default: the default branch].
+    #[arg(long = "ref", value_name = "REF")]
+    pub(crate) reference: Option<String>,
+    /// Only the skills under this folder of the source.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) path: Option<String>,
+    /// Pin and import only; do not write the agents' folders (`skillpath sync` does).
+    #[arg(long)]
+    pub(crate) no_sync: bool,
+    #[command(flatten)]
+    pub(crate) agents: AgentArgs,
+    #[command(flatten)]
+    pub(crate) scope: InstallScopeArgs,
+    #[command(flatten)]
+    pub(crate) audit: AuditPolicyArgs,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SyncArgs {
+    /// Also write this stored skill (not in the lock), by name; repeat it for more.
+    #[arg(long = "skill", value_name = "NAME")]
+    pub(crate) skills: Vec<String>,
+    #[command(flatten)]
+    pub(crate) agents: AgentArgs,
+    #[command(flatten)]
+    pub(crate) scope: InstallScopeArgs,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct StatusArgs {
+    /// Do not ask the sources whether their refs moved on.
+    #[arg(long)]
+    pub(crate) offline: bool,
+    #[command(flatten)]
+    pub(crate) agents: AgentArgs,
+    #[command(flatten)]
+    pub(crate) scope: InstallScopeArgs,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct UpdateArgs {
+    /// The skills to update [default: every installed skill].
+    #[arg(value_name = "NAME")]
+    pub(crate) names: Vec<String>,
+    /// Replace folders with local edits (the edits are lost).
+    #[arg(long, conflicts_with = "merge")]
+    pub(crate) force: bool,
+    /// Merge local edits with the update where they do not overlap; a folder whose edits
+    /// overlap is left as it is and named with the files.
+    #[arg(long)]
+    pub(crate) merge: bool,
+    #[command(flatten)]
+    pub(crate) agents: AgentArgs,
+    #[command(flatten)]
+    pub(crate) scope: InstallScopeArgs,
+    #[command(flatten)]
+    pub(crate) audit: AuditPolicyArgs,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("mode").required(true).args(["frozen", "check"])))]
+pub(crate) struct InstallArgs {
+    /// Bring every agent folder to exactly what the lock says, from the locked commits,
+    /// checking every file against the lock before writing anything.
+    #[arg(long)]
+    pub(crate) frozen: bool,
+    /// Write nothing: name each file in the agents' folders that differs from the lock.
+    #[arg(long)]
+    pub(crate) check: bool,
+    #[command(flatten)]
+    pub(crate) agents: AgentArgs,
+    #[command(flatten)]
+    pub(crate) scope: InstallScopeArgs,
+    #[command(flatten)]
+    pub(crate) audit: AuditPolicyArgs,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RemoveArgs {
+    /// The installed skills to remove.
+    #[arg(value_name = "NAME", required = true)]
+    pub(crate) names: Vec<String>,
+    /// Also remove folders with local edits.
+    #[arg(long)]
+    pub(crate) force: bool,
+    #[command(flatten)]
+    pub(crate) agents: AgentArgs,
+    #[command(flatten)]
+    pub(crate) scope: InstallScopeArgs,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
 }
 
 /// Arguments of `skillpath completions`.

@@ -3,6 +3,7 @@
 mod audit;
 mod catalog;
 mod completions;
+mod install;
 mod new;
 mod read_properties;
 mod render;
@@ -38,6 +39,12 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Audit(args) => audit::run(args),
         Command::Serve(args) => store::serve::run(args),
         Command::Keys(args) => store::keys::run(args),
+        Command::Add(args) => install::add::run(args),
+        Command::Sync(args) => install::sync::run(args),
+        Command::Status(args) => install::status::run(args),
+        Command::Update(args) => install::update::run(args),
+        Command::Install(args) => install::frozen::run(args),
+        Command::Remove(args) => install::remove::run(args),
         Command::Completions(args) => completions::run(args),
     }
 }

@@ -13,6 +13,7 @@ mod edge_cases;
 mod examples;
 mod faults;
 mod hostile_inputs;
+mod install;
 mod load;
 mod mcp_conformance;
 mod mcp_http;

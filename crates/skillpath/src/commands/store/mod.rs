@@ -34,13 +34,27 @@ where
     F: FnOnce(Box<dyn Store>) -> Fut,
     Fut: Future<Output = Result<ExitStatus, StoreError>>,
 {
+    run_in(db, access, here()?, work)
+}
+
+/// [`run`] with the store seen as `view` shows it.
+pub(crate) fn run_in<F, Fut>(
+    db: &DbArgs,
+    access: Access,
+    view: ProjectView,
+    work: F,
+) -> anyhow::Result<ExitStatus>
+where
+    F: FnOnce(Box<dyn Store>) -> Fut,
+    Fut: Future<Output = Result<ExitStatus, StoreError>>,
+{
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     let result = runtime.block_on(async {
         let store = match access {
-            Access::Creates => location::open(db.db.as_deref(), &here()?).await?,
-            Access::Existing => location::open_existing(db.db.as_deref(), &here()?).await?,
+            Access::Creates => location::open(db.db.as_deref(), &view).await?,
+            Access::Existing => location::open_existing(db.db.as_deref(), &view).await?,
         };
         work(store).await
     });

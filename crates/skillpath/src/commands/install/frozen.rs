@@ -1,0 +1,217 @@
+//! `skillpath install --frozen` and `--check`: the agents' folders brought to, or checked
+//! against, exactly what the lock says.
+
+use std::fmt::Write as _;
+
+use skillpath_sources::SourceError;
+use skillpath_sources::folders::{self, FileChange, Scope, State, Target};
+use skillpath_sources::lock::Lock;
+use skillpath_sources::tree::SourceSkill;
+use skillpath_store::{Change, ProjectView};
+
+use super::sync::{Synced, print_error};
+use super::{Edits, Taken, ToWrite};
+use crate::cli::{InstallArgs, OutputFormat};
+use crate::commands::store::{self as store_commands, Access};
+use crate::output::{self, ExitStatus};
+
+pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
+    let usage = |error: SourceError| Ok(print_error(&error, ExitStatus::UsageOrInternal));
+    let scope = match super::scope(&args.scope) {
+        Ok(scope) => scope,
+        Err(error) => return usage(error),
+    };
+    let lock = match Lock::read(&scope.lock_path()) {
+        Ok(Some(lock)) => lock,
+        Ok(None) => {
+            return usage(
+                SourceError::new(format!("there is no `{}`", scope.lock_path().display()))
+                    .hint("`skillpath add SOURCE` installs skills and writes the lock"),
+            );
+        }
+        Err(error) => return usage(error),
+    };
+    let agents = match super::chosen_agents(&args.agents, &lock) {
+        Ok(agents) => agents,
+        Err(error) => return usage(error),
+    };
+    let targets = folders::targets(&scope, &agents);
+    if args.check {
+        return check(&scope, &lock, &targets, args.format);
+    }
+    let format = args.format;
+    let copy = args.agents.copy;
+    let policy = args.audit.policy(false);
+    store_commands::run_in(
+        &args.db,
+        Access::Creates,
+        ProjectView::shared(),
+        move |store| async move {
+            store.set_audit_policy(policy);
+            let _held = match skillpath_sources::cache::lock_folder(scope.root()) {
+                Ok(held) => held,
+                Err(error) => return super::fail(&error, ExitStatus::UsageOrInternal),
+            };
+            // Every skill's content, checked against the lock, before anything is written.
+            let mut contents = Vec::new();
+            let mut failures = Vec::new();
+            for (name, locked) in &lock.skills {
+                match super::locked_content(store.as_ref(), name, locked).await {
+                    Ok(snapshot) => contents.push((name.clone(), locked.clone(), snapshot)),
+                    Err(error) => failures.push(error),
+                }
+            }
+            if !failures.is_empty() {
+                let mut text = String::new();
+                for error in &failures {
+                    let _ = writeln!(text, "error: {error}");
+                    if let Some(hint) = &error.hint {
+                        let _ = writeln!(text, "  = hint: {hint}");
+                    }
+                }
+                let _ = writeln!(
+                    text,
+                    "nothing was written: {} of {} locked skills do not match the lock",
+                    failures.len(),
+                    lock.skills.len()
+                );
+                output::stderr(&text).map_err(store_commands::io)?;
+                return Ok(ExitStatus::Invalid);
+            }
+            let taken: Vec<Taken> = contents
+                .iter()
+                .map(|(name, locked, snapshot)| Taken {
+                    skill: SourceSkill {
+                        name: name.clone(),
+                        path: locked.path.clone(),
+                        snapshot: snapshot.clone(),
+                        left_out: Vec::new(),
+                    },
+                    source: locked.source.clone(),
+                    reference: locked.reference.clone(),
+                    commit: locked.commit.clone(),
+                })
+                .collect();
+            let author = std::env::var("USER")
+                .ok()
+                .filter(|u| !u.is_empty())
+                .unwrap_or_else(|| "cli".to_owned());
+            let change = Change {
+                author,
+                message: "skillpath install --frozen".to_owned(),
+            };
+            let (report, _) = super::import(store.as_ref(), taken, change).await?;
+            super::report_audit(&report, policy)?;
+            let skills: Vec<ToWrite<'_>> = contents
+                .iter()
+                .filter(|(name, _, _)| !report.refused.iter().any(|r| &r.name == name))
+                .map(|(name, locked, snapshot)| ToWrite {
+                    name,
+                    snapshot,
+                    untouched: &locked.files,
+                })
+                .collect();
+            let synced = Synced {
+                folders: super::write_all(&scope, &targets, &skills, copy, Edits::Replace),
+                failed: report
+                    .refused
+                    .iter()
+                    .map(|r| (r.name.clone(), "refused by the audit policy".to_owned()))
+                    .collect(),
+            };
+            super::sync::print(format, &scope, &synced)
+        },
+    )
+}
+
+/// One difference between an agent folder and the lock.
+#[derive(Debug, serde::Serialize)]
+struct Difference {
+    path: String,
+    difference: String,
+}
+
+/// `--check`: every file of the agents' folders that differs from the lock, named.
+fn check(
+    scope: &Scope,
+    lock: &Lock,
+    targets: &[Target],
+    format: OutputFormat,
+) -> anyhow::Result<ExitStatus> {
+    let canonical = targets.iter().find(|t| t.canonical).map(|t| t.dir.clone());
+    let mut differences = Vec::new();
+    for target in targets {
+        let refusal = canonical.as_deref().map_or(Ok(None), |canonical| {
+            folders::refusal(scope.root(), &target.dir, canonical)
+        });
+        match refusal {
+            Err(reason) => {
+                differences.push(Difference {
+                    path: super::shown(scope.root(), &target.dir),
+                    difference: reason,
+                });
+                continue;
+            }
+            Ok(Some(_)) => continue,
+            Ok(None) => {}
+        }
+        for (name, locked) in &lock.skills {
+            let path = target.dir.join(name);
+            let link_to = canonical
+                .as_ref()
+                .filter(|_| !target.canonical)
+                .map(|c| c.join(name));
+            let shown = super::shown(scope.root(), &path);
+            match folders::state(&path, &locked.files, name, link_to.as_deref()) {
+                State::Clean => {}
+                State::Missing => differences.push(Difference {
+                    path: shown,
+                    difference: "missing".to_owned(),
+                }),
+                State::Conflicting { reason } => differences.push(Difference {
+                    path: shown,
+                    difference: reason,
+                }),
+                State::Modified { changes } => {
+                    for change in changes {
+                        let difference = match change {
+                            FileChange::Added(_) => "not in the lock",
+                            FileChange::Removed(_) => "missing",
+                            FileChange::Changed(_) => "differs from the lock",
+                        };
+                        differences.push(Difference {
+                            path: format!("{shown}/{}", change.path()),
+                            difference: difference.to_owned(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    let json = serde_json::json!({ "differences": differences });
+    store_commands::print(format, &json, || {
+        let mut text = String::new();
+        for difference in &differences {
+            let _ = writeln!(text, "`{}`: {}", difference.path, difference.difference);
+        }
+        if differences.is_empty() {
+            let _ = writeln!(
+                text,
+                "every agent folder holds what the lock says ({} skills)",
+                lock.skills.len()
+            );
+        } else {
+            let _ = writeln!(
+                text,
+                "{} differences from the lock; `skillpath install --frozen` restores it",
+                differences.len()
+            );
+        }
+        text
+    })?;
+    Ok(if differences.is_empty() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Invalid
+    })
+}

@@ -1,0 +1,130 @@
+//! `skillpath remove NAME...`: out of the lock and out of the agents' folders skillpath wrote
+//! it to. A folder is skillpath's when it holds what the lock says, or is a link to the
+//! canonical copy; one with local edits goes only with `--force`; anything else stays.
+
+use std::fmt::Write as _;
+
+use skillpath_sources::SourceError;
+use skillpath_sources::folders::{self, State};
+use skillpath_store::agents::AGENTS;
+
+use super::sync::print_error;
+use crate::cli::RemoveArgs;
+use crate::commands::store as store_commands;
+use crate::output::ExitStatus;
+
+pub(crate) fn run(args: RemoveArgs) -> anyhow::Result<ExitStatus> {
+    let usage = |error: SourceError| Ok(print_error(&error, ExitStatus::UsageOrInternal));
+    let scope = match super::scope(&args.scope) {
+        Ok(scope) => scope,
+        Err(error) => return usage(error),
+    };
+    let mut lock = match super::read_lock(&scope) {
+        Ok(lock) => lock,
+        Err(error) => return usage(error),
+    };
+    if let Some(name) = args
+        .names
+        .iter()
+        .find(|name| !lock.skills.contains_key(*name))
+    {
+        return usage(
+            SourceError::new(format!(
+                "`{name}` is not in `{}`",
+                scope.lock_path().display()
+            ))
+            .hint("skillpath removes only the skills it installed; `skillpath status` lists them"),
+        );
+    }
+    let _held = match skillpath_sources::cache::lock_folder(scope.root()) {
+        Ok(held) => held,
+        Err(error) => return usage(error),
+    };
+    // Every agent's folder, since any may have been synced; links before the copy they lead to.
+    let all: Vec<_> = AGENTS.iter().collect();
+    let mut targets = folders::targets(&scope, &all);
+    targets.reverse();
+    let canonical = targets.iter().find(|t| t.canonical).map(|t| t.dir.clone());
+    let mut removed = Vec::new();
+    let mut kept = Vec::new();
+    for name in &args.names {
+        let locked = &lock.skills[name];
+        let mut left = false;
+        for target in &targets {
+            let path = target.dir.join(name);
+            let shown = super::shown(scope.root(), &path);
+            let ours_link = canonical
+                .as_ref()
+                .filter(|_| !target.canonical)
+                .is_some_and(|canonical| {
+                    std::fs::read_link(&path).is_ok_and(|link| {
+                        link == folders::relative_path(&target.dir, &canonical.join(name))
+                    })
+                });
+            let state = if ours_link {
+                State::Clean
+            } else {
+                folders::state(&path, &locked.files, name, None)
+            };
+            let remove = match state {
+                State::Missing => continue,
+                State::Clean => true,
+                State::Modified { .. } if args.force => true,
+                State::Modified { changes } => {
+                    let files: Vec<&str> = changes.iter().map(|c| c.path()).collect();
+                    kept.push((
+                        shown.clone(),
+                        format!(
+                            "has local edits ({}); `--force` removes it",
+                            files.join(", ")
+                        ),
+                    ));
+                    left = true;
+                    false
+                }
+                State::Conflicting { reason } => {
+                    kept.push((
+                        shown.clone(),
+                        format!("{reason}; skillpath did not write it"),
+                    ));
+                    false
+                }
+            };
+            if remove {
+                match folders::remove(&path) {
+                    Ok(()) => removed.push(shown),
+                    Err(why) => {
+                        kept.push((shown, why));
+                        left = true;
+                    }
+                }
+            }
+        }
+        if !left {
+            lock.skills.remove(name);
+        }
+    }
+    if let Err(error) = super::write_lock(&scope, &lock) {
+        return usage(error);
+    }
+    let json = serde_json::json!({ "removed": removed, "kept": kept });
+    store_commands::print(args.format, &json, || {
+        let mut text = String::new();
+        for path in &removed {
+            let _ = writeln!(text, "removed `{path}`");
+        }
+        for (path, why) in &kept {
+            let _ = writeln!(text, "kept `{path}`: {why}");
+        }
+        let _ = writeln!(
+            text,
+            "the store keeps its revisions (and serves them over MCP); `skillpath delete NAME` deletes a skill there"
+        );
+        text
+    })?;
+    Ok(if kept.is_empty() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Invalid
+    })
+}

@@ -1,0 +1,246 @@
+//! `skillpath status`: each installed skill in each agent folder against the lock, and
+//! whether its source has moved on.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use skillpath_sources::SourceError;
+use skillpath_sources::digest::{files_of, tree_digest};
+use skillpath_sources::folders::{self, FileChange, State};
+use skillpath_sources::git::Repository;
+use skillpath_sources::lock::LockedSkill;
+use skillpath_sources::source::Origin;
+
+use super::sync::print_error;
+use crate::cli::StatusArgs;
+use crate::commands::store as store_commands;
+use crate::output::ExitStatus;
+
+/// One skill's status.
+#[derive(Debug, serde::Serialize)]
+struct SkillStatus {
+    name: String,
+    source: String,
+    commit: Option<String>,
+    /// The newest commit of the locked ref, when it differs; for a folder source, whether
+    /// its content changed.
+    outdated: Option<String>,
+    /// Why the source could not be asked.
+    unknown: Option<String>,
+    folders: Vec<FolderStatus>,
+}
+
+/// One skill in one folder.
+#[derive(Debug, serde::Serialize)]
+struct FolderStatus {
+    path: String,
+    #[serde(flatten)]
+    state: State,
+    /// The unified diff of the local edits, from what was installed.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    diff: String,
+}
+
+pub(crate) fn run(args: StatusArgs) -> anyhow::Result<ExitStatus> {
+    let usage = |error: SourceError| Ok(print_error(&error, ExitStatus::UsageOrInternal));
+    let scope = match super::scope(&args.scope) {
+        Ok(scope) => scope,
+        Err(error) => return usage(error),
+    };
+    let lock = match super::read_lock(&scope) {
+        Ok(lock) => lock,
+        Err(error) => return usage(error),
+    };
+    let agents = match super::chosen_agents(&args.agents, &lock) {
+        Ok(agents) => agents,
+        Err(error) => return usage(error),
+    };
+    let targets = folders::targets(&scope, &agents);
+    let canonical = targets.iter().find(|t| t.canonical).map(|t| t.dir.clone());
+    let mut newest: BTreeMap<(String, Option<String>), Result<String, String>> = BTreeMap::new();
+    let mut statuses = Vec::new();
+    for (name, locked) in &lock.skills {
+        let (outdated, unknown) = if args.offline {
+            (None, None)
+        } else {
+            match outdated(locked, &mut newest) {
+                Ok(outdated) => (outdated, None),
+                Err(why) => (None, Some(why)),
+            }
+        };
+        let mut status = SkillStatus {
+            name: name.clone(),
+            source: locked.source.clone(),
+            commit: locked.commit.clone(),
+            outdated,
+            unknown,
+            folders: Vec::new(),
+        };
+        for target in &targets {
+            let path = target.dir.join(name);
+            if let Some(canonical) = &canonical
+                && let Ok(Some(_)) = folders::refusal(scope.root(), &target.dir, canonical)
+            {
+                continue;
+            }
+            let link_to = canonical
+                .as_ref()
+                .filter(|_| !target.canonical)
+                .map(|c| c.join(name));
+            let state = folders::state(&path, &locked.files, name, link_to.as_deref());
+            let diff = match &state {
+                State::Modified { changes } => diff(locked, name, &path, changes),
+                _ => String::new(),
+            };
+            status.folders.push(FolderStatus {
+                path: super::shown(scope.root(), &path),
+                state,
+                diff,
+            });
+        }
+        statuses.push(status);
+    }
+    let all_clean = statuses
+        .iter()
+        .all(|s| s.outdated.is_none() && s.folders.iter().all(|f| f.state == State::Clean));
+    let json = serde_json::json!({ "lock": scope.lock_path(), "skills": statuses });
+    store_commands::print(args.format, &json, || {
+        let mut text = String::new();
+        if statuses.is_empty() {
+            let _ = writeln!(
+                text,
+                "no skills are installed here (`{}`)",
+                scope.lock_path().display()
+            );
+        }
+        for status in &statuses {
+            let at = status
+                .commit
+                .as_deref()
+                .map_or_else(String::new, |c| format!(" at {}", &c[..12.min(c.len())]));
+            let _ = writeln!(text, "{} ({}{at})", status.name, status.source);
+            if let Some(newest) = &status.outdated {
+                let _ = writeln!(
+                    text,
+                    "  outdated: {newest}; `skillpath update {}` moves to it",
+                    status.name
+                );
+            }
+            if let Some(why) = &status.unknown {
+                let _ = writeln!(text, "  upstream unknown: {why}");
+            }
+            for folder in &status.folders {
+                let state = match &folder.state {
+                    State::Clean => "clean".to_owned(),
+                    State::Missing => "missing (`skillpath sync` writes it)".to_owned(),
+                    State::Conflicting { reason } => format!("conflicting: {reason}"),
+                    State::Modified { changes } => {
+                        let files: Vec<String> = changes.iter().map(describe).collect();
+                        format!("modified locally: {}", files.join(", "))
+                    }
+                };
+                let _ = writeln!(text, "  {}: {state}", folder.path);
+                for line in folder.diff.lines() {
+                    let _ = writeln!(text, "    {line}");
+                }
+            }
+        }
+        text
+    })?;
+    Ok(if all_clean {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Invalid
+    })
+}
+
+/// A file change for people.
+fn describe(change: &FileChange) -> String {
+    match change {
+        FileChange::Added(path) => format!("{path} (added)"),
+        FileChange::Removed(path) => format!("{path} (removed)"),
+        FileChange::Changed(path) => format!("{path} (changed)"),
+    }
+}
+
+/// The newest commit of the skill's locked ref when it is not the locked one (a folder
+/// source: whether its content changed); each source and ref asked once.
+fn outdated(
+    locked: &LockedSkill,
+    newest: &mut BTreeMap<(String, Option<String>), Result<String, String>>,
+) -> Result<Option<String>, String> {
+    match Origin::from_recorded(&locked.source) {
+        Origin::Git { url } => {
+            let key = (url.clone(), locked.reference.clone());
+            let commit = newest
+                .entry(key)
+                .or_insert_with(|| {
+                    Repository::open(&url)
+                        .and_then(|r| r.resolve(locked.reference.as_deref()))
+                        .map_err(|e| e.to_string())
+                })
+                .clone()?;
+            Ok((Some(&commit) != locked.commit.as_ref()).then(|| {
+                format!(
+                    "{} is at {}",
+                    locked.reference.as_deref().unwrap_or("the default branch"),
+                    &commit[..12.min(commit.len())]
+                )
+            }))
+        }
+        origin @ Origin::Folder { .. } => {
+            let found =
+                super::read_source(&origin, None, &locked.path).map_err(|e| e.to_string())?;
+            let changed = found
+                .skills
+                .iter()
+                .find(|skill| skill.path == locked.path)
+                .is_none_or(|skill| tree_digest(&files_of(&skill.snapshot)) != locked.tree);
+            Ok(changed.then(|| "the source folder changed".to_owned()))
+        }
+    }
+}
+
+/// The unified diff of the changed text files of the folder at `path` from what was
+/// installed (read from the source at the locked commit); empty when that cannot be read.
+fn diff(
+    locked: &LockedSkill,
+    _name: &str,
+    path: &std::path::Path,
+    changes: &[FileChange],
+) -> String {
+    let origin = Origin::from_recorded(&locked.source);
+    let Ok(found) = super::read_source(&origin, locked.commit.as_deref(), &locked.path) else {
+        return String::new();
+    };
+    let Some(base) = found
+        .skills
+        .iter()
+        .find(|s| s.path == locked.path)
+        .map(|s| folders::files_of(&s.snapshot))
+    else {
+        return String::new();
+    };
+    let local = folders::read_files(&path.canonicalize().unwrap_or_else(|_| path.to_path_buf()))
+        .unwrap_or_default();
+    let mut text = String::new();
+    for change in changes {
+        let file = change.path();
+        let text_of = |bytes: Option<&Vec<u8>>| {
+            bytes
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or("")
+                .to_owned()
+        };
+        let (old, new) = (text_of(base.get(file)), text_of(local.get(file)));
+        let diff = similar::TextDiff::from_lines(&old, &new);
+        let _ = write!(
+            text,
+            "{}",
+            diff.unified_diff()
+                .context_radius(2)
+                .header(&format!("installed/{file}"), &format!("local/{file}"))
+        );
+    }
+    text
+}

@@ -1,0 +1,152 @@
+//! `skillpath sync`: the locked skills (and stored ones named with `--skill`) into the agents'
+//! folders. Runs of one project take turns ([`skillpath_sources::cache::lock_folder`]).
+
+use std::fmt::Write as _;
+
+use skillpath_sources::SourceError;
+use skillpath_sources::digest::files_of;
+use skillpath_sources::folders::{self, Scope};
+use skillpath_sources::lock::Lock;
+use skillpath_store::agents::Agent;
+use skillpath_store::{ProjectView, Store, StoreError};
+
+use super::{Edits, Placed, ToWrite};
+use crate::cli::{OutputFormat, SyncArgs};
+use crate::commands::store::{self as store_commands, Access};
+use crate::output::ExitStatus;
+
+pub(crate) fn run(args: SyncArgs) -> anyhow::Result<ExitStatus> {
+    let scope = match super::scope(&args.scope) {
+        Ok(scope) => scope,
+        Err(error) => return Ok(print_error(&error, ExitStatus::UsageOrInternal)),
+    };
+    let lock = match super::read_lock(&scope) {
+        Ok(lock) => lock,
+        Err(error) => return Ok(print_error(&error, ExitStatus::UsageOrInternal)),
+    };
+    let agents = match super::chosen_agents(&args.agents, &lock) {
+        Ok(agents) => agents,
+        Err(error) => return Ok(print_error(&error, ExitStatus::UsageOrInternal)),
+    };
+    let format = args.format;
+    let copy = args.agents.copy;
+    let extra = args.skills;
+    store_commands::run_in(
+        &args.db,
+        Access::Existing,
+        ProjectView::shared(),
+        move |store| async move {
+            let synced = sync(
+                store.as_ref(),
+                &scope,
+                &lock,
+                None,
+                &extra,
+                &agents,
+                copy,
+                Edits::Keep,
+            )
+            .await?;
+            print(format, &scope, &synced)
+        },
+    )
+}
+
+/// What a sync did.
+#[derive(Debug, Default, serde::Serialize)]
+pub(crate) struct Synced {
+    /// Each skill in each folder.
+    pub(crate) folders: Vec<Placed>,
+    /// Skills whose content could not be had, with why.
+    pub(crate) failed: Vec<(String, String)>,
+}
+
+/// Writes the skills of `lock` (only `only`, when given) and the stored skills `extra` into
+/// the folders of `agents` in `scope`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn sync(
+    store: &dyn Store,
+    scope: &Scope,
+    lock: &Lock,
+    only: Option<&[String]>,
+    extra: &[String],
+    agents: &[&'static Agent],
+    copy: bool,
+    edits: Edits,
+) -> Result<Synced, StoreError> {
+    let held = skillpath_sources::cache::lock_folder(scope.root());
+    let _held = match held {
+        Ok(held) => held,
+        Err(error) => {
+            return Ok(Synced {
+                failed: vec![("".to_owned(), error.to_string())],
+                ..Synced::default()
+            });
+        }
+    };
+    let mut synced = Synced::default();
+    let mut contents = Vec::new();
+    for (name, locked) in &lock.skills {
+        if only.is_some_and(|only| !only.contains(name)) {
+            continue;
+        }
+        match super::locked_content(store, name, locked).await {
+            Ok(snapshot) => contents.push((name.clone(), snapshot, locked.files.clone())),
+            Err(error) => synced.failed.push((name.clone(), error.to_string())),
+        }
+    }
+    for name in extra {
+        match store.get(name, None).await {
+            Ok(stored) if !stored.deleted => {
+                let files = files_of(&stored.snapshot);
+                contents.push((name.clone(), stored.snapshot, files));
+            }
+            Ok(_) => synced
+                .failed
+                .push((name.clone(), "is deleted in the store".to_owned())),
+            Err(error) => synced.failed.push((name.clone(), error.to_string())),
+        }
+    }
+    let targets = folders::targets(scope, agents);
+    let skills: Vec<ToWrite<'_>> = contents
+        .iter()
+        .map(|(name, snapshot, untouched)| ToWrite {
+            name,
+            snapshot,
+            untouched,
+        })
+        .collect();
+    synced.folders = super::write_all(scope, &targets, &skills, copy, edits);
+    Ok(synced)
+}
+
+/// Prints what a sync did; its exit status.
+pub(crate) fn print(
+    format: OutputFormat,
+    scope: &Scope,
+    synced: &Synced,
+) -> Result<ExitStatus, StoreError> {
+    let json = store_commands::to_json(synced)?;
+    store_commands::print(format, &json, || {
+        let mut text = super::placed_text(scope.root(), &synced.folders);
+        for (name, why) in &synced.failed {
+            let _ = writeln!(text, "failed: `{name}`: {why}");
+        }
+        text
+    })
+    .map_err(store_commands::io)?;
+    let skipped = synced
+        .folders
+        .iter()
+        .any(|placed| placed.result == "skipped");
+    Ok(if skipped || !synced.failed.is_empty() {
+        ExitStatus::Invalid
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// Prints `error` and gives `status`.
+pub(crate) fn print_error(error: &SourceError, status: ExitStatus) -> ExitStatus {
+    super::fail(error, status).unwrap_or(status)
+}

@@ -1,0 +1,571 @@
+//! Installing from git repositories the tests make: `add` → the lock → `sync` into several
+//! agents → local edits seen by `status` and kept by `update` (until `--force` or `--merge`) →
+//! `install --frozen` reproducing every folder of a fresh clone byte for byte → `install
+//! --check` and a tampered lock naming the file; and what a hostile source, a broken lock or
+//! an odd agent folder does.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::support::skillpath_bin;
+
+/// A home folder, a source repository and a project, each in one temporary folder.
+struct World {
+    temp: tempfile::TempDir,
+}
+
+impl World {
+    fn new() -> World {
+        let world = World {
+            temp: tempfile::tempdir().expect("tempdir"),
+        };
+        for dir in ["home/.claude", "home/.codex", "src", "project"] {
+            std::fs::create_dir_all(world.path(dir)).expect("mkdir");
+        }
+        git(&world.path("src"), &["init", "-q", "-b", "main"]);
+        git(&world.path("project"), &["init", "-q", "-b", "main"]);
+        world
+    }
+
+    fn path(&self, relative: &str) -> PathBuf {
+        self.temp.path().join(relative)
+    }
+
+    fn url(&self) -> String {
+        format!("file://{}", self.path("src").display())
+    }
+
+    /// Writes `text` at `relative` in the source repository.
+    fn write(&self, relative: &str, text: &str) {
+        let path = self.path("src").join(relative);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+
+    /// Commits everything in the source; the commit's id.
+    fn commit(&self, message: &str) -> String {
+        let src = self.path("src");
+        git(&src, &["add", "-A"]);
+        git(&src, &["commit", "-q", "-m", message]);
+        git(&src, &["rev-parse", "HEAD"]).trim().to_owned()
+    }
+
+    /// Runs skillpath in `dir` (relative to the world).
+    fn run(&self, dir: &str, args: &[&str]) -> (i32, String, String) {
+        self.run_with(dir, args, "store.db")
+    }
+
+    fn run_with(&self, dir: &str, args: &[&str], db: &str) -> (i32, String, String) {
+        let output = self.command(dir, args, db).output().expect("run skillpath");
+        (
+            output.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    }
+
+    fn command(&self, dir: &str, args: &[&str], db: &str) -> Command {
+        let mut command = Command::new(skillpath_bin());
+        command
+            .args(args)
+            .current_dir(self.path(dir))
+            .env("HOME", self.path("home"))
+            .env("SKILLPATH_DB", self.path(db))
+            .env("SKILLPATH_CACHE", self.path("cache"))
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_CACHE_HOME")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .env_remove("SKILLPATH_AUDIT_POLICY");
+        command
+    }
+}
+
+/// Runs git in `dir` as a user with a name; its stdout. Fails the test when git fails.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let output = Command::new("git")
+        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
+        .args([
+            "-c",
+            "protocol.file.allow=always",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("git");
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn skill_md(name: &str, body: &str) -> String {
+    format!("---\nname: {name}\ndescription: Helps with {name} work.\n---\n# {name}\n\n{body}")
+}
+
+/// Ten lines, so that edits at the top and at the bottom do not touch.
+const BODY: &str = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n";
+
+/// Every file under `dir` (symlinks as `-> target`), by relative path.
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder).expect("read_dir").flatten() {
+            let path = entry.path();
+            let relative = path
+                .strip_prefix(dir)
+                .expect("inside")
+                .display()
+                .to_string();
+            let kind = entry.file_type().expect("type");
+            if kind.is_symlink() {
+                let target = std::fs::read_link(&path).expect("link");
+                files.insert(relative, format!("-> {}", target.display()).into_bytes());
+            } else if kind.is_dir() {
+                pending.push(path);
+            } else {
+                files.insert(relative, std::fs::read(&path).expect("read"));
+            }
+        }
+    }
+    files
+}
+
+/// The agent folders of a project (everything but the lock and `.git`).
+fn agent_folders(project: &Path) -> BTreeMap<String, Vec<u8>> {
+    tree(project)
+        .into_iter()
+        .filter(|(path, _)| !path.starts_with(".git/") && path != "skillpath.lock")
+        .collect()
+}
+
+#[test]
+fn add_lock_sync_edit_update_and_restore_a_fresh_clone() {
+    let world = World::new();
+    world.write("skills/alpha/SKILL.md", &skill_md("alpha", BODY));
+    world.write("skills/alpha/scripts/run.sh", "echo alpha\n");
+    world.write("skills/beta/SKILL.md", &skill_md("beta", BODY));
+    world.write("README.md", "not a skill\n");
+    let first = world.commit("first");
+    let url = world.url();
+
+    // add: every skill, pinned at the commit, into .agents/skills and links from the agents.
+    let (code, out, err) = world.run("project", &["add", &url, "--agent", "claude-code,cursor"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("added 2 skills"), "{out}");
+    let project = world.path("project");
+    let lock = std::fs::read_to_string(project.join("skillpath.lock")).expect("lock");
+    assert!(lock.contains(&format!("commit = \"{first}\"")), "{lock}");
+    assert!(lock.contains("path = \"skills/alpha\""), "{lock}");
+    assert!(
+        lock.contains("agents = [\"claude-code\", \"cursor\"]"),
+        "{lock}"
+    );
+    let alpha = project.join(".agents/skills/alpha");
+    assert_eq!(
+        std::fs::read_to_string(alpha.join("SKILL.md")).expect("copy"),
+        skill_md("alpha", BODY)
+    );
+    for agent in [".claude/skills", ".cursor/skills"] {
+        let link = std::fs::read_link(project.join(agent).join("alpha")).expect("a link");
+        assert_eq!(link, Path::new("../../.agents/skills/alpha"));
+    }
+    // The store holds them, with where they came from.
+    let (code, out, _) = world.run("project", &["show", "alpha", "--format", "json"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(&format!("{url}#{first}:skills/alpha")),
+        "{out}"
+    );
+
+    // status: clean; then a local edit shows with its diff.
+    let (code, out, _) = world.run("project", &["status"]);
+    assert_eq!(code, 0, "{out}");
+    std::fs::write(
+        alpha.join("SKILL.md"),
+        skill_md("alpha", &BODY.replace("one\n", "one (mine)\n")),
+    )
+    .expect("edit");
+    let (code, out, _) = world.run("project", &["status", "--format", "json"]);
+    assert_eq!(code, 1);
+    let status: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let alpha_status = &status["skills"][0];
+    assert_eq!(alpha_status["name"], "alpha");
+    assert_eq!(alpha_status["folders"][0]["state"], "modified");
+    assert_eq!(alpha_status["folders"][0]["changes"][0]["path"], "SKILL.md");
+    let diff = alpha_status["folders"][0]["diff"].as_str().expect("diff");
+    assert!(diff.contains("-one\n+one (mine)\n"), "{diff}");
+
+    // Upstream moves on; status says so; update refuses the edited folder and names it.
+    world.write(
+        "skills/alpha/SKILL.md",
+        &skill_md("alpha", &BODY.replace("ten\n", "ten (upstream)\n")),
+    );
+    world.write(
+        "skills/beta/SKILL.md",
+        &skill_md("beta", &BODY.replace("two\n", "2\n")),
+    );
+    let second = world.commit("second");
+    let (_, out, _) = world.run("project", &["status"]);
+    assert!(
+        out.contains(&format!(
+            "outdated: the default branch is at {}",
+            &second[..12]
+        )),
+        "{out}"
+    );
+    let (code, out, err) = world.run("project", &["update"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("`.agents/skills/alpha` has local edits"),
+        "{err}"
+    );
+    assert!(
+        out.contains("updated 1: beta") && out.contains("not updated: alpha"),
+        "{out}"
+    );
+    let lock = std::fs::read_to_string(project.join("skillpath.lock")).expect("lock");
+    assert_eq!(
+        lock.matches(&format!("commit = \"{first}\"")).count(),
+        1,
+        "alpha stays: {lock}"
+    );
+    assert!(
+        std::fs::read_to_string(alpha.join("SKILL.md"))
+            .expect("kept")
+            .contains("one (mine)")
+    );
+
+    // --merge: the edits do not overlap, so both are kept.
+    let (code, out, err) = world.run("project", &["update", "alpha", "--merge"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let merged = std::fs::read_to_string(alpha.join("SKILL.md")).expect("merged");
+    assert!(
+        merged.contains("one (mine)") && merged.contains("ten (upstream)"),
+        "{merged}"
+    );
+
+    // An overlapping edit is refused even with --merge; --force replaces it.
+    world.write(
+        "skills/alpha/SKILL.md",
+        &skill_md("alpha", &BODY.replace("one\n", "one (upstream)\n")),
+    );
+    world.commit("third");
+    let (code, _, err) = world.run("project", &["update", "alpha", "--merge"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("the edits overlap"), "{err}");
+    let (code, out, err) = world.run("project", &["update", "--force"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let forced = std::fs::read_to_string(alpha.join("SKILL.md")).expect("forced");
+    assert!(
+        forced.contains("one (upstream)") && !forced.contains("mine"),
+        "{forced}"
+    );
+    let (code, out, _) = world.run("project", &["status"]);
+    assert_eq!(code, 0, "clean and current: {out}");
+
+    // A fresh clone of the project (agent folders not committed) is restored byte for byte.
+    std::fs::write(project.join(".gitignore"), ".agents/\n.claude/\n.cursor/\n").expect("ignore");
+    git(&project, &["add", "-A"]);
+    git(&project, &["commit", "-q", "-m", "lock"]);
+    git(
+        world.temp.path(),
+        &["clone", "-q", &project.display().to_string(), "clone"],
+    );
+    std::fs::remove_dir_all(world.path("cache")).expect("cold cache");
+    let (code, out, err) = world.run_with("clone", &["install", "--frozen"], "fresh.db");
+    assert_eq!(code, 0, "{out}{err}");
+    let clone = world.path("clone");
+    let expected: BTreeMap<_, _> = agent_folders(&project)
+        .into_iter()
+        .filter(|(p, _)| p != ".gitignore")
+        .collect();
+    let restored: BTreeMap<_, _> = agent_folders(&clone)
+        .into_iter()
+        .filter(|(p, _)| p != ".gitignore")
+        .collect();
+    assert_eq!(restored, expected);
+    assert!(
+        restored.keys().any(|p| p == ".cursor/skills/beta"),
+        "{:?}",
+        restored.keys()
+    );
+
+    // install --check names a file edited in an agent folder.
+    std::fs::write(
+        clone.join(".agents/skills/alpha/scripts/run.sh"),
+        "echo changed\n",
+    )
+    .expect("edit");
+    let (code, out, _) = world.run_with("clone", &["install", "--check"], "fresh.db");
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("`.agents/skills/alpha/scripts/run.sh`: differs from the lock"),
+        "{out}"
+    );
+    let (code, _, _) = world.run_with("clone", &["install", "--frozen"], "fresh.db");
+    assert_eq!(code, 0);
+    let (code, out, _) = world.run_with("clone", &["install", "--check"], "fresh.db");
+    assert_eq!(code, 0, "{out}");
+
+    // A digest changed in the lock fails `install --frozen`, naming the file, writing nothing.
+    let lock_path = clone.join("skillpath.lock");
+    let lock = std::fs::read_to_string(&lock_path).expect("lock");
+    let run_sh = lock
+        .lines()
+        .find(|line| line.contains("path = \"scripts/run.sh\""))
+        .expect("the file's line");
+    let digest = run_sh.rsplit("sha256:").next().expect("digest");
+    let tampered = run_sh.replace(digest, &format!("{}\" }},", "0".repeat(64)));
+    std::fs::write(&lock_path, lock.replace(run_sh, &tampered)).expect("tamper");
+    std::fs::remove_dir_all(clone.join(".agents/skills/beta")).expect("remove");
+    let before = agent_folders(&clone);
+    let (code, _, err) = world.run_with("clone", &["install", "--frozen"], "other.db");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("`alpha/scripts/run.sh` differs from the lock"),
+        "{err}"
+    );
+    assert!(err.contains("nothing was written"), "{err}");
+    assert_eq!(agent_folders(&clone), before, "nothing was written");
+
+    // remove: out of the lock and the folders it wrote; a folder it did not write stays.
+    let foreign = project.join(".claude/skills/gamma");
+    std::fs::create_dir_all(&foreign).expect("mkdir");
+    std::fs::write(foreign.join("SKILL.md"), skill_md("gamma", "")).expect("write");
+    let (code, out, err) = world.run("project", &["remove", "beta"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!project.join(".agents/skills/beta").exists());
+    assert!(std::fs::symlink_metadata(project.join(".claude/skills/beta")).is_err());
+    assert!(foreign.join("SKILL.md").exists());
+    let lock = std::fs::read_to_string(project.join("skillpath.lock")).expect("lock");
+    assert!(!lock.contains("[skills.\"beta\"]"), "{lock}");
+    let (code, _, err) = world.run("project", &["remove", "gamma"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("removes only the skills it installed"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_hostile_source_is_taken_in_part_with_each_skip_named() {
+    let world = World::new();
+    world.write("good/SKILL.md", &skill_md("good", "fine\n"));
+    world.write("good/ref.md", "shared\n");
+    world.write("outside.txt", "secret\n");
+    world.write("links/SKILL.md", &skill_md("links", "x\n"));
+    std::os::unix::fs::symlink("../outside.txt", world.path("src/links/out.txt")).expect("link");
+    std::os::unix::fs::symlink("/etc/passwd", world.path("src/links/abs.txt")).expect("link");
+    world.write("lfs/SKILL.md", &skill_md("lfs", "x\n"));
+    world.write(
+        "lfs/model.bin",
+        "version https://git-lfs.github.com/spec/v1\noid sha256:0000\nsize 99\n",
+    );
+    world.write("case/SKILL.md", &skill_md("case", "x\n"));
+    world.write("case/Notes.md", "a\n");
+    world.write("case/notes.md", "b\n");
+    world.write("huge/SKILL.md", &skill_md("huge", "x\n"));
+    std::fs::write(
+        world.path("src/huge/data.bin"),
+        vec![b'x'; 17 * 1024 * 1024],
+    )
+    .expect("huge");
+    // A submodule: another repository's commit inside a skill.
+    let sub = world.path("sub");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    git(&sub, &["init", "-q", "-b", "main"]);
+    std::fs::write(sub.join("f"), "f\n").expect("write");
+    git(&sub, &["add", "-A"]);
+    git(&sub, &["commit", "-q", "-m", "sub"]);
+    world.write("subm/SKILL.md", &skill_md("subm", "x\n"));
+    git(
+        &world.path("src"),
+        &[
+            "submodule",
+            "add",
+            "-q",
+            &format!("file://{}", sub.display()),
+            "subm/vendor",
+        ],
+    );
+    world.commit("hostile");
+    let (code, out, err) = world.run("project", &["add", &world.url(), "--agent", "claude-code"]);
+    assert_eq!(code, 1, "skips make the exit status 1: {out}{err}");
+    assert!(
+        out.contains("added 3 skills"),
+        "good, links and subm: {out}{err}"
+    );
+    assert!(
+        err.contains("skipped: `lfs`: `model.bin` is a Git LFS pointer"),
+        "{err}"
+    );
+    assert!(
+        err.contains("skipped: `case`: `Notes.md` and `notes.md` differ only in case"),
+        "{err}"
+    );
+    assert!(
+        err.contains("skipped: `huge`: `data.bin` is 17825792 bytes, over the limit"),
+        "{err}"
+    );
+    assert!(
+        err.contains("left out of `links`: `abs.txt` is a symlink to `/etc/passwd`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("left out of `links`: `out.txt` is a symlink to `../outside.txt`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("left out of `subm`: `vendor` is a git submodule"),
+        "{err}"
+    );
+    let links = world.path("project/.agents/skills/links");
+    assert_eq!(tree(&links).keys().collect::<Vec<_>>(), ["SKILL.md"]);
+    // Nothing outside the agents' folders and the lock was written in the project.
+    let written: Vec<String> = tree(&world.path("project"))
+        .into_keys()
+        .filter(|p| !p.starts_with(".git/"))
+        .filter(|p| !p.starts_with(".agents/skills/") && !p.starts_with(".claude/skills/"))
+        .collect();
+    assert_eq!(written, ["skillpath.lock"]);
+
+    // A ref that does not exist; a commit that vanished upstream.
+    let (code, _, err) = world.run("project", &["add", &format!("{}#nope", world.url())]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`nope` is no branch, tag or commit"), "{err}");
+    let src = world.path("src");
+    git(&src, &["checkout", "-q", "--orphan", "rewritten"]);
+    git(&src, &["commit", "-q", "-m", "rewritten", "--allow-empty"]);
+    git(&src, &["branch", "-D", "main"]);
+    git(&src, &["branch", "-m", "main"]);
+    git(&src, &["reflog", "expire", "--expire=now", "--all"]);
+    git(&src, &["gc", "-q", "--prune=now"]);
+    std::fs::remove_dir_all(world.path("cache")).expect("cold cache");
+    std::fs::remove_dir_all(world.path("project/.agents")).expect("remove");
+    let (code, _, err) = world.run_with("project", &["install", "--frozen"], "fresh.db");
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot be fetched from"), "{err}");
+    assert!(
+        !world.path("project/.agents").exists(),
+        "nothing was written"
+    );
+}
+
+#[test]
+fn broken_locks_and_odd_agent_folders_are_named() {
+    let world = World::new();
+    world.write("one/SKILL.md", &skill_md("one", "x\n"));
+    world.commit("one");
+    let project = world.path("project");
+    let lock_path = project.join("skillpath.lock");
+    std::fs::write(
+        &lock_path,
+        "version = 1\n<<<<<<< HEAD\n[skills.\"a\"]\n=======\n>>>>>>> b\n",
+    )
+    .expect("write");
+    let (code, _, err) = world.run("project", &["sync"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("merge conflict marker at line 2"), "{err}");
+    std::fs::write(&lock_path, "version = 9\n").expect("write");
+    let (code, _, err) = world.run("project", &["install", "--frozen"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("lock of version 9") && err.contains("upgrade skillpath"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&lock_path).expect("kept"),
+        "version = 9\n",
+        "left as it is"
+    );
+    std::fs::remove_file(&lock_path).expect("remove");
+
+    // An agent folder that is a file, one that is a symlink elsewhere, and one that is a link
+    // to the canonical folder.
+    std::fs::write(project.join(".cursor"), "a file\n").expect("file");
+    let elsewhere = world.path("elsewhere");
+    std::fs::create_dir_all(&elsewhere).expect("mkdir");
+    std::fs::create_dir_all(project.join(".goose")).expect("mkdir");
+    std::os::unix::fs::symlink(&elsewhere, project.join(".goose/skills")).expect("link");
+    std::fs::create_dir_all(project.join(".claude")).expect("mkdir");
+    std::os::unix::fs::symlink("../.agents/skills", project.join(".claude/skills")).expect("link");
+    let (code, out, err) = world.run(
+        "project",
+        &[
+            "add",
+            &world.url(),
+            "--agent",
+            "cursor,goose,claude-code,roo",
+        ],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("skipped: `.cursor/skills/one`") && out.contains(".cursor` is a file"),
+        "{out}"
+    );
+    assert!(out.contains("writes nothing through a symlink"), "{out}");
+    assert_eq!(
+        std::fs::read_dir(&elsewhere).expect("list").count(),
+        0,
+        "nothing written through the link"
+    );
+    assert!(project.join(".agents/skills/one/SKILL.md").is_file());
+    assert!(
+        project.join(".roo/skills/one/SKILL.md").is_file(),
+        "through its link"
+    );
+}
+
+#[test]
+fn two_syncs_at_once_leave_every_folder_whole() {
+    let world = World::new();
+    for index in 0..20 {
+        let name = format!("skill-{index:02}");
+        world.write(&format!("s/{name}/SKILL.md"), &skill_md(&name, BODY));
+        world.write(&format!("s/{name}/data.txt"), &"x".repeat(10_000));
+    }
+    world.commit("many");
+    let (code, out, err) = world.run(
+        "project",
+        &[
+            "add",
+            &world.url(),
+            "--no-sync",
+            "--agent",
+            "claude-code,cursor",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let project = world.path("project");
+    let mut children: Vec<_> = (0..4)
+        .map(|_| {
+            world
+                .command("project", &["sync", "--copy"], "store.db")
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    let codes: Vec<i32> = children
+        .iter_mut()
+        .map(|c| c.wait().expect("wait").code().unwrap_or(-1))
+        .collect();
+    assert_eq!(codes, [0, 0, 0, 0]);
+    let (code, out, _) = world.run("project", &["install", "--check"]);
+    assert_eq!(code, 0, "{out}");
+    for dir in [".agents/skills", ".claude/skills", ".cursor/skills"] {
+        let names: Vec<String> = std::fs::read_dir(project.join(dir))
+            .expect("list")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 20, "no staging folder is left: {names:?}");
+    }
+}
