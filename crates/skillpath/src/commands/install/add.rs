@@ -8,28 +8,23 @@ use skillpath_sources::SourceError;
 use skillpath_sources::git::Repository;
 use skillpath_sources::source::{self, Origin};
 use skillpath_sources::tree;
-use skillpath_store::{Change, ProjectView};
+use skillpath_store::ProjectView;
 
-use super::sync::print_error;
 use super::{Edits, Taken};
 use crate::cli::AddArgs;
 use crate::commands::store::{self as store_commands, Access};
 use crate::output::{self, ExitStatus};
 
 pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
-    let usage = |error: SourceError| Ok(print_error(&error, ExitStatus::UsageOrInternal));
-    let scope = match super::scope(&args.scope) {
-        Ok(scope) => scope,
-        Err(error) => return usage(error),
+    let super::Setup {
+        scope,
+        mut lock,
+        agents,
+    } = match super::setup(&args.scope, &args.agents) {
+        Ok(setup) => setup,
+        Err(status) => return Ok(status),
     };
-    let mut lock = match super::read_lock(&scope) {
-        Ok(lock) => lock,
-        Err(error) => return usage(error),
-    };
-    let agents = match super::chosen_agents(&args.agents, &lock) {
-        Ok(agents) => agents,
-        Err(error) => return usage(error),
-    };
+    let usage = |error: SourceError| Ok(super::usage(&error));
     let cwd = std::env::current_dir()?;
     let mut source = match source::parse(&args.source, &cwd) {
         Ok(source) => source,
@@ -131,12 +126,8 @@ pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
         ProjectView::shared(),
         move |store| async move {
             store.set_audit_policy(policy);
-            let author = std::env::var("USER")
-                .ok()
-                .filter(|u| !u.is_empty())
-                .unwrap_or_else(|| "cli".to_owned());
             let (report, locked) =
-                super::import(store.as_ref(), taken, Change { author, message }).await?;
+                super::import(store.as_ref(), taken, super::change(message)).await?;
             super::report_audit(&report, policy)?;
             let names: Vec<String> = locked.keys().cloned().collect();
             lock.skills.extend(locked);

@@ -7,34 +7,29 @@ use skillpath_sources::SourceError;
 use skillpath_sources::folders::{self, FileChange, Scope, State, Target};
 use skillpath_sources::lock::Lock;
 use skillpath_sources::tree::SourceSkill;
-use skillpath_store::{Change, ProjectView};
+use skillpath_store::ProjectView;
 
-use super::sync::{Synced, print_error};
+use super::sync::Synced;
 use super::{Edits, Taken, ToWrite};
 use crate::cli::{InstallArgs, OutputFormat};
 use crate::commands::store::{self as store_commands, Access};
 use crate::output::{self, ExitStatus};
 
 pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
-    let usage = |error: SourceError| Ok(print_error(&error, ExitStatus::UsageOrInternal));
-    let scope = match super::scope(&args.scope) {
-        Ok(scope) => scope,
-        Err(error) => return usage(error),
+    let super::Setup {
+        scope,
+        lock,
+        agents,
+    } = match super::setup(&args.scope, &args.agents) {
+        Ok(setup) => setup,
+        Err(status) => return Ok(status),
     };
-    let lock = match Lock::read(&scope.lock_path()) {
-        Ok(Some(lock)) => lock,
-        Ok(None) => {
-            return usage(
-                SourceError::new(format!("there is no `{}`", scope.lock_path().display()))
-                    .hint("`skillpath add SOURCE` installs skills and writes the lock"),
-            );
-        }
-        Err(error) => return usage(error),
-    };
-    let agents = match super::chosen_agents(&args.agents, &lock) {
-        Ok(agents) => agents,
-        Err(error) => return usage(error),
-    };
+    if !scope.lock_path().is_file() {
+        return Ok(super::usage(
+            &SourceError::new(format!("there is no `{}`", scope.lock_path().display()))
+                .hint("`skillpath add SOURCE` installs skills and writes the lock"),
+        ));
+    }
     let targets = folders::targets(&scope, &agents);
     if args.check {
         return check(&scope, &lock, &targets, args.format);
@@ -92,14 +87,7 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
                     commit: locked.commit.clone(),
                 })
                 .collect();
-            let author = std::env::var("USER")
-                .ok()
-                .filter(|u| !u.is_empty())
-                .unwrap_or_else(|| "cli".to_owned());
-            let change = Change {
-                author,
-                message: "skillpath install --frozen".to_owned(),
-            };
+            let change = super::change("skillpath install --frozen".to_owned());
             let (report, _) = super::import(store.as_ref(), taken, change).await?;
             super::report_audit(&report, policy)?;
             let skills: Vec<ToWrite<'_>> = contents

@@ -30,6 +30,42 @@ use skillpath_store::{
 use crate::cli::{AgentArgs, InstallScopeArgs};
 use crate::output::{self, ExitStatus};
 
+/// What every install command starts from: whose skills, their lock, and which agents.
+pub(crate) struct Setup {
+    pub(crate) scope: Scope,
+    pub(crate) lock: Lock,
+    pub(crate) agents: Vec<&'static Agent>,
+}
+
+/// The [`Setup`] the arguments name; `Err`: the exit status, the error said.
+pub(crate) fn setup(
+    scope_args: &InstallScopeArgs,
+    agent_args: &AgentArgs,
+) -> Result<Setup, ExitStatus> {
+    let scope = scope(scope_args).map_err(|e| usage(&e))?;
+    let lock = read_lock(&scope).map_err(|e| usage(&e))?;
+    let agents = chosen_agents(agent_args, &lock).map_err(|e| usage(&e))?;
+    Ok(Setup {
+        scope,
+        lock,
+        agents,
+    })
+}
+
+/// Says `error`, a usage, source or lock error; exit status 2.
+pub(crate) fn usage(error: &SourceError) -> ExitStatus {
+    fail(error, ExitStatus::UsageOrInternal).unwrap_or(ExitStatus::UsageOrInternal)
+}
+
+/// The change record of an install command's revisions: `$USER`, and `message`.
+pub(crate) fn change(message: String) -> Change {
+    let author = std::env::var("USER")
+        .ok()
+        .filter(|user| !user.is_empty())
+        .unwrap_or_else(|| "cli".to_owned());
+    Change { author, message }
+}
+
 /// The scope the arguments name.
 pub(crate) fn scope(args: &InstallScopeArgs) -> Result<Scope, SourceError> {
     if args.user {

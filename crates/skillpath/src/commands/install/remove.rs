@@ -8,21 +8,18 @@ use skillpath_sources::SourceError;
 use skillpath_sources::folders::{self, State};
 use skillpath_store::agents::AGENTS;
 
-use super::sync::print_error;
 use crate::cli::RemoveArgs;
 use crate::commands::store as store_commands;
 use crate::output::ExitStatus;
 
 pub(crate) fn run(args: RemoveArgs) -> anyhow::Result<ExitStatus> {
-    let usage = |error: SourceError| Ok(print_error(&error, ExitStatus::UsageOrInternal));
-    let scope = match super::scope(&args.scope) {
-        Ok(scope) => scope,
-        Err(error) => return usage(error),
+    let super::Setup {
+        scope, mut lock, ..
+    } = match super::setup(&args.scope, &args.agents) {
+        Ok(setup) => setup,
+        Err(status) => return Ok(status),
     };
-    let mut lock = match super::read_lock(&scope) {
-        Ok(lock) => lock,
-        Err(error) => return usage(error),
-    };
+    let usage = |error: SourceError| Ok(super::usage(&error));
     if let Some(name) = args
         .names
         .iter()

@@ -4,14 +4,12 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use skillpath_sources::SourceError;
 use skillpath_sources::digest::{files_of, tree_digest};
 use skillpath_sources::folders::{self, FileChange, State};
 use skillpath_sources::git::Repository;
 use skillpath_sources::lock::LockedSkill;
 use skillpath_sources::source::Origin;
 
-use super::sync::print_error;
 use crate::cli::StatusArgs;
 use crate::commands::store as store_commands;
 use crate::output::ExitStatus;
@@ -42,18 +40,13 @@ struct FolderStatus {
 }
 
 pub(crate) fn run(args: StatusArgs) -> anyhow::Result<ExitStatus> {
-    let usage = |error: SourceError| Ok(print_error(&error, ExitStatus::UsageOrInternal));
-    let scope = match super::scope(&args.scope) {
-        Ok(scope) => scope,
-        Err(error) => return usage(error),
-    };
-    let lock = match super::read_lock(&scope) {
-        Ok(lock) => lock,
-        Err(error) => return usage(error),
-    };
-    let agents = match super::chosen_agents(&args.agents, &lock) {
-        Ok(agents) => agents,
-        Err(error) => return usage(error),
+    let super::Setup {
+        scope,
+        lock,
+        agents,
+    } = match super::setup(&args.scope, &args.agents) {
+        Ok(setup) => setup,
+        Err(status) => return Ok(status),
     };
     let targets = folders::targets(&scope, &agents);
     let canonical = targets.iter().find(|t| t.canonical).map(|t| t.dir.clone());

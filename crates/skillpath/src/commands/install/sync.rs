@@ -3,7 +3,6 @@
 
 use std::fmt::Write as _;
 
-use skillpath_sources::SourceError;
 use skillpath_sources::digest::files_of;
 use skillpath_sources::folders::{self, Scope};
 use skillpath_sources::lock::Lock;
@@ -16,17 +15,13 @@ use crate::commands::store::{self as store_commands, Access};
 use crate::output::ExitStatus;
 
 pub(crate) fn run(args: SyncArgs) -> anyhow::Result<ExitStatus> {
-    let scope = match super::scope(&args.scope) {
-        Ok(scope) => scope,
-        Err(error) => return Ok(print_error(&error, ExitStatus::UsageOrInternal)),
-    };
-    let lock = match super::read_lock(&scope) {
-        Ok(lock) => lock,
-        Err(error) => return Ok(print_error(&error, ExitStatus::UsageOrInternal)),
-    };
-    let agents = match super::chosen_agents(&args.agents, &lock) {
-        Ok(agents) => agents,
-        Err(error) => return Ok(print_error(&error, ExitStatus::UsageOrInternal)),
+    let super::Setup {
+        scope,
+        lock,
+        agents,
+    } = match super::setup(&args.scope, &args.agents) {
+        Ok(setup) => setup,
+        Err(status) => return Ok(status),
     };
     let format = args.format;
     let copy = args.agents.copy;
@@ -144,9 +139,4 @@ pub(crate) fn print(
     } else {
         ExitStatus::Success
     })
-}
-
-/// Prints `error` and gives `status`.
-pub(crate) fn print_error(error: &SourceError, status: ExitStatus) -> ExitStatus {
-    super::fail(error, status).unwrap_or(status)
 }

@@ -15,9 +15,9 @@ use skillpath_sources::lock::LockedSkill;
 use skillpath_sources::merge;
 use skillpath_sources::source::Origin;
 use skillpath_sources::tree::SourceSkill;
-use skillpath_store::{Change, ProjectView, SkillFile, SkillSnapshot};
+use skillpath_store::{ProjectView, SkillFile, SkillSnapshot};
 
-use super::sync::{Synced, print_error};
+use super::sync::Synced;
 use super::{Placed, Taken};
 use crate::cli::UpdateArgs;
 use crate::commands::store::{self as store_commands, Access};
@@ -32,15 +32,15 @@ struct Planned {
 }
 
 pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
-    let usage = |error: SourceError| Ok(print_error(&error, ExitStatus::UsageOrInternal));
-    let scope = match super::scope(&args.scope) {
-        Ok(scope) => scope,
-        Err(error) => return usage(error),
+    let super::Setup {
+        scope,
+        mut lock,
+        agents,
+    } = match super::setup(&args.scope, &args.agents) {
+        Ok(setup) => setup,
+        Err(status) => return Ok(status),
     };
-    let mut lock = match super::read_lock(&scope) {
-        Ok(lock) => lock,
-        Err(error) => return usage(error),
-    };
+    let usage = |error: SourceError| Ok(super::usage(&error));
     if let Some(name) = args
         .names
         .iter()
@@ -51,10 +51,6 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
             scope.lock_path().display()
         )));
     }
-    let agents = match super::chosen_agents(&args.agents, &lock) {
-        Ok(agents) => agents,
-        Err(error) => return usage(error),
-    };
     let targets = folders::targets(&scope, &agents);
     let canonical = targets.iter().find(|t| t.canonical).map(|t| t.dir.clone());
     let _held = match skillpath_sources::cache::lock_folder(scope.root()) {
@@ -191,10 +187,6 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
             store.set_audit_policy(policy);
             let plans: BTreeMap<String, Planned> =
                 planned.into_iter().map(|p| (p.name.clone(), p)).collect();
-            let author = std::env::var("USER")
-                .ok()
-                .filter(|u| !u.is_empty())
-                .unwrap_or_else(|| "cli".to_owned());
             let taken: Vec<Taken> = plans
                 .values()
                 .map(|p| Taken {
@@ -207,10 +199,7 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
             let (report, locked) = super::import(
                 store.as_ref(),
                 taken,
-                Change {
-                    author,
-                    message: "skillpath update".to_owned(),
-                },
+                super::change("skillpath update".to_owned()),
             )
             .await?;
             super::report_audit(&report, policy)?;
