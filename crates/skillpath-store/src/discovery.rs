@@ -893,11 +893,17 @@ mod tests {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let mut table =
-            String::from("| id | agent | project folders | user folders |\n|---|---|---|---|\n");
+        let mut table = String::from(
+            "| id | agent | project folders | user folders | installed when |\n|---|---|---|---|---|\n",
+        );
         for agent in crate::agents::AGENTS {
+            let detect = if agent.detect.is_empty() {
+                "always".to_owned()
+            } else {
+                format!("{} exists", folders(agent.detect, "~").replace(", ", " or "))
+            };
             table.push_str(&format!(
-                "| `{}` | {} | {} | {} |\n",
+                "| `{}` | {} | {} | {} | {detect} |\n",
                 agent.id,
                 agent.name,
                 folders(agent.project, "<dir>"),
