@@ -27,6 +27,7 @@ mod schemas;
 mod sessions;
 mod state;
 mod to_mcp;
+mod well_known;
 
 pub use auth::{Caller, KeyPolicy};
 pub use content::DEFAULT_CONTENT_CACHE_BYTES;
@@ -229,7 +230,7 @@ pub async fn serve_http(
     let sessions: std::sync::Arc<_> =
         sessions::BoundedSessions::new(options.limits.max_sessions, options.limits.session_idle)
             .into();
-    let mcp = axum::Router::new();
+    let mcp = axum::Router::new().merge(well_known::routes(server.clone()));
     let mcp = if server.options().conformance_fixtures {
         let session = move || Ok(conformance::WithFixtures(server.for_session()));
         mcp.nest_service(

@@ -9,11 +9,14 @@
 //! Nothing here opens the store: the binary imports what a source gave and writes the lock
 //! with the revisions the store made. Git is the system's `git`, run as a child process.
 
+pub mod archive;
 pub mod cache;
 pub mod digest;
 pub mod error;
 pub mod folders;
 pub mod git;
+pub mod http;
+pub mod index;
 pub mod lock;
 pub mod merge;
 pub mod source;

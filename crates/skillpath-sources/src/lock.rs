@@ -4,7 +4,7 @@
 //! The format is TOML, sorted and without timestamps, so that two branches that each add a
 //! skill merge without a conflict: a `version`, the `agents` whose folders `sync` writes, and
 //! one `[skills.<name>]` table per skill, in name order, with its `source`, the `ref` asked
-//! for, the resolved `commit`, its `path` in the source, the store `revision` it was imported
+//! for, the resolved `commit` (or the `digest` of the archive or index entry), its `path` in the source, the store `revision` it was imported
 //! as, its `tree` digest and its `files`, one per line (path, size, SHA-256; see
 //! [`crate::digest`]).
 
@@ -42,7 +42,11 @@ pub struct LockedSkill {
     /// The commit the ref resolved to; absent for a folder source.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
-    /// The skill's folder in the source, `/`-separated; empty: the source's root.
+    /// The `sha256:` digest of the archive, or of the discovery-index entry, it came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// The skill's folder in the source, `/`-separated (for a discovery index: the entry's
+    /// name); empty: the source's root.
     #[serde(default)]
     pub path: String,
     /// The store revision it was imported as.
@@ -144,6 +148,9 @@ impl Lock {
             if let Some(commit) = &skill.commit {
                 let _ = writeln!(text, "commit = {}", quote(commit));
             }
+            if let Some(digest) = &skill.digest {
+                let _ = writeln!(text, "digest = {}", quote(digest));
+            }
             let _ = writeln!(text, "path = {}", quote(&skill.path));
             let _ = writeln!(text, "revision = {}", skill.revision);
             let _ = writeln!(text, "tree = {}", quote(&skill.tree));
@@ -227,6 +234,7 @@ mod tests {
             source: source.to_owned(),
             reference: Some("main".to_owned()),
             commit: Some("0123456789abcdef0123456789abcdef01234567".to_owned()),
+            digest: None,
             path: "skills/b".to_owned(),
             revision: 3,
             tree: tree_digest(&files),

@@ -4,6 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::SourceError;
+use crate::git::Repository;
+use crate::tree::{self, Found, Skipped};
+use crate::{archive, http, index};
 
 /// Where skills come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,20 +21,39 @@ pub enum Origin {
         /// The folder.
         path: PathBuf,
     },
+    /// A `.tar.gz`, `.tar` or `.zip`, by URL or file, pinned by its SHA-256.
+    Archive {
+        /// The URL or the file.
+        location: String,
+    },
+    /// A site's discovery index (`/.well-known/agent-skills/index.json`).
+    Index {
+        /// The index's URL.
+        url: String,
+    },
 }
 
 impl Origin {
     /// The source as the lock records it: the git URL, or the folder.
     pub fn recorded(&self) -> String {
         match self {
-            Origin::Git { url } => url.clone(),
+            Origin::Git { url } | Origin::Index { url } => url.clone(),
+            Origin::Archive { location } => location.clone(),
             Origin::Folder { path } => path.display().to_string(),
         }
     }
 
     /// The source the lock recorded as `recorded` (the inverse of [`Origin::recorded`]).
     pub fn from_recorded(recorded: &str) -> Origin {
-        if is_url(recorded) || is_scp_like(recorded) {
+        if is_archive_name(recorded) {
+            Origin::Archive {
+                location: recorded.to_owned(),
+            }
+        } else if index::is_index_url(recorded) {
+            Origin::Index {
+                url: recorded.to_owned(),
+            }
+        } else if is_url(recorded) || is_scp_like(recorded) {
             Origin::Git {
                 url: recorded.to_owned(),
             }
@@ -65,6 +87,22 @@ pub fn parse(text: &str, cwd: &Path) -> Result<Source, SourceError> {
         Some((base, _)) => (base, None),
         None => (text, None),
     };
+    if is_http(base) && is_archive_name(base) {
+        return Ok(Source {
+            origin: Origin::Archive {
+                location: base.to_owned(),
+            },
+            reference,
+        });
+    }
+    if is_http(base) && index::is_index_url(base) {
+        return Ok(Source {
+            origin: Origin::Index {
+                url: base.to_owned(),
+            },
+            reference,
+        });
+    }
     if is_url(base) || is_scp_like(base) {
         return Ok(Source {
             origin: Origin::Git {
@@ -79,9 +117,12 @@ pub fn parse(text: &str, cwd: &Path) -> Result<Source, SourceError> {
             .canonicalize()
             .map_err(|e| SourceError::io("read", &path, &e))?;
         if !path.is_dir() {
-            return Err(SourceError::new(format!(
-                "`{base}` is a file; a source is a git repository or a folder"
-            )));
+            return Ok(Source {
+                origin: Origin::Archive {
+                    location: path.display().to_string(),
+                },
+                reference,
+            });
         }
         let origin = if path.join(".git").exists() || is_bare_repository(&path) {
             Origin::Git {
@@ -109,6 +150,171 @@ pub fn parse(text: &str, cwd: &Path) -> Result<Source, SourceError> {
         "`{base}` is no folder here, no URL and not `owner/repo`"
     ))
     .hint("name a git URL (`https://…`, `git@host:path`, `file://…`), `owner/repo` on GitHub, or a folder that exists"))
+}
+
+/// Whether `text` (a URL or a path) names an archive by its extension.
+fn is_archive_name(text: &str) -> bool {
+    let path = text
+        .split(['?', '#'])
+        .next()
+        .unwrap_or(text)
+        .to_ascii_lowercase();
+    [".tar.gz", ".tgz", ".tar", ".zip"]
+        .iter()
+        .any(|ext| path.ends_with(ext))
+}
+
+/// `http://` or `https://`.
+fn is_http(text: &str) -> bool {
+    text.starts_with("https://") || text.starts_with("http://")
+}
+
+/// Hosts whose URLs are git repositories, never sites with a discovery index.
+const GIT_HOSTS: &[&str] = &["github.com", "gitlab.com", "bitbucket.org", "codeberg.org"];
+
+/// The source `origin` is, once asked: an `http(s)` URL that is not obviously a git
+/// repository (a known git host, or a path ending in `.git`) is a site whose discovery index
+/// is used when it publishes one, else a git repository.
+pub fn probe(origin: Origin) -> Result<Origin, SourceError> {
+    let Origin::Git { url } = &origin else {
+        return Ok(origin);
+    };
+    if !is_http(url) || url.trim_end_matches('/').ends_with(".git") {
+        return Ok(origin);
+    }
+    let host = url
+        .split("://")
+        .nth(1)
+        .and_then(|rest| rest.split(['/', ':']).next())
+        .unwrap_or("");
+    if GIT_HOSTS
+        .iter()
+        .any(|known| host.eq_ignore_ascii_case(known))
+    {
+        return Ok(origin);
+    }
+    let index = index::index_url(url);
+    match index::fetch(&index) {
+        Ok(Some(_)) => Ok(Origin::Index { url: index }),
+        Ok(None) | Err(_) => Ok(origin),
+    }
+}
+
+/// Where a source's skills are pinned: the git commit, or the digest of the archive or the
+/// index entry.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Pin<'a> {
+    /// The commit of a git source.
+    pub commit: Option<&'a str>,
+    /// The `sha256:` digest of an archive or of an index entry.
+    pub digest: Option<&'a str>,
+}
+
+/// The skills of `origin` under `path`, as pinned by `pin` (a git source needs its commit;
+/// an archive or index entry whose digest differs from the pin is refused; an index read for
+/// a pinned skill reads only the entry named `path`).
+pub fn read(origin: &Origin, pin: Pin<'_>, path: &str) -> Result<Found, SourceError> {
+    let path = path.trim_matches('/');
+    match origin {
+        Origin::Git { url } => {
+            let commit = pin
+                .commit
+                .ok_or_else(|| SourceError::new(format!("no commit is pinned for `{url}`")))?;
+            let repository = Repository::open(url)?;
+            repository.fetch(commit)?;
+            let tree = repository.read_tree(commit, path)?;
+            Ok(tree::find_skills(&tree, path))
+        }
+        Origin::Folder { path: root } => {
+            let dir = root.join(path);
+            if !dir.is_dir() {
+                return Err(SourceError::new(format!(
+                    "`{}` is no folder",
+                    dir.display()
+                )));
+            }
+            let mut found = tree::find_folder_skills(&dir);
+            for skill in &mut found.skills {
+                skill.path = join(path, &skill.path);
+            }
+            Ok(found)
+        }
+        Origin::Archive { location } => {
+            let bytes = if is_http(location) {
+                http::get(location, http::MAX_RESPONSE)?
+                    .ok_or_else(|| SourceError::new(format!("`{location}` is not there (404)")))?
+            } else {
+                std::fs::read(location)
+                    .map_err(|e| SourceError::io("read", Path::new(location), &e))?
+            };
+            let digest = skillpath_store::model::sha256_hex(&bytes);
+            match pin.digest {
+                Some(expected) if expected != digest => {
+                    return Err(SourceError::new(format!(
+                        "`{location}` has the SHA-256 {digest}, not {expected}: nothing was installed"
+                    ))
+                    .hint("check where the archive comes from; give its real digest with `--sha256` only once you trust it"));
+                }
+                None if is_http(location) => {
+                    return Err(SourceError::new(format!(
+                        "`{location}` is an archive fetched over the network: its `--sha256` is required"
+                    ))
+                    .hint(format!("the archive fetched now has {digest}; check it before you pass it")));
+                }
+                _ => {}
+            }
+            let tree = archive::read(&bytes, location)?.under(path);
+            let mut found = tree::find_skills(&tree, path);
+            for skill in &mut found.skills {
+                skill.digest = Some(digest.clone());
+            }
+            Ok(found)
+        }
+        Origin::Index { url } => {
+            let entries = index::fetch(url)?
+                .ok_or_else(|| SourceError::new(format!("`{url}` is not there (404)")))?;
+            let mut found = Found::default();
+            for entry in entries {
+                if !path.is_empty() && entry.name != path {
+                    continue;
+                }
+                if let Some(expected) = pin.digest.filter(|d| *d != entry.digest) {
+                    return Err(SourceError::new(format!(
+                        "`{url}` publishes `{}` with the digest {}, not the lock's {expected}",
+                        entry.name, entry.digest
+                    )));
+                }
+                let read = index::fetch_entry(url, &entry).map(|tree| tree::find_skills(&tree, ""));
+                match read {
+                    Ok(mut one) => {
+                        for mut skill in one.skills.drain(..).filter(|s| s.path.is_empty()) {
+                            skill.path.clone_from(&entry.name);
+                            skill.digest = Some(entry.digest.clone());
+                            found.skills.push(skill);
+                        }
+                        found.skipped.extend(one.skipped.into_iter().map(|mut s| {
+                            s.path = join(&entry.name, &s.path);
+                            s
+                        }));
+                    }
+                    Err(error) => found.skipped.push(Skipped {
+                        path: entry.name.clone(),
+                        reason: error.message,
+                    }),
+                }
+            }
+            Ok(found)
+        }
+    }
+}
+
+/// `a/b`, either possibly empty.
+fn join(a: &str, b: &str) -> String {
+    match (a.trim_matches('/'), b) {
+        ("", b) => b.to_owned(),
+        (a, "") => a.to_owned(),
+        (a, b) => format!("{a}/{b}"),
+    }
 }
 
 /// `scheme://…` with a scheme git fetches from.

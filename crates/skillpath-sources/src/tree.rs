@@ -31,6 +31,27 @@ pub struct SourceTree {
     pub entries: BTreeMap<String, Entry>,
 }
 
+impl SourceTree {
+    /// The entries under the folder `prefix` (empty: all), by path relative to it.
+    pub fn under(self, prefix: &str) -> SourceTree {
+        let prefix = prefix.trim_matches('/');
+        if prefix.is_empty() {
+            return self;
+        }
+        let folder = format!("{prefix}/");
+        SourceTree {
+            entries: self
+                .entries
+                .into_iter()
+                .filter_map(|(path, entry)| {
+                    path.strip_prefix(&folder)
+                        .map(|rest| (rest.to_owned(), entry))
+                })
+                .collect(),
+        }
+    }
+}
+
 /// A skill found in a source.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceSkill {
@@ -42,6 +63,8 @@ pub struct SourceSkill {
     pub snapshot: SkillSnapshot,
     /// What was left out of it, each with the reason.
     pub left_out: Vec<String>,
+    /// The `sha256:` digest of the archive or discovery-index entry it came from.
+    pub digest: Option<String>,
 }
 
 /// A skill folder of a source that cannot be taken.
@@ -92,6 +115,7 @@ pub fn find_skills(tree: &SourceTree, prefix: &str) -> Found {
                         path: in_source,
                         snapshot,
                         left_out,
+                        digest: None,
                     });
                 }
                 Err(reason) => found.skipped.push(Skipped {
@@ -323,6 +347,7 @@ pub fn find_folder_skills(root: &Path) -> Found {
                     path: relative,
                     snapshot,
                     left_out: Vec::new(),
+                    digest: None,
                 });
             }
             Err(reason) => found.skipped.push(Skipped {

@@ -900,7 +900,10 @@ mod tests {
             let detect = if agent.detect.is_empty() {
                 "always".to_owned()
             } else {
-                format!("{} exists", folders(agent.detect, "~").replace(", ", " or "))
+                format!(
+                    "{} exists",
+                    folders(agent.detect, "~").replace(", ", " or ")
+                )
             };
             table.push_str(&format!(
                 "| `{}` | {} | {} | {} | {detect} |\n",

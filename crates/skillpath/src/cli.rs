@@ -109,7 +109,9 @@ pub(crate) enum Command {
     ///
     /// SOURCE: `owner/repo` (GitHub), a git URL (`https://…`, `git@host:path`, `ssh://…`,
     /// `file://…`) or a local repository, with a branch, tag or commit after `#` (or
-    /// `--ref`); or a local folder. The ref is resolved to a commit, which the lock records
+    /// `--ref`); a `.tar.gz`, `.tar` or `.zip` (a file, or a URL with `--sha256`); a site that
+    /// publishes `/.well-known/agent-skills/index.json` (every digest checked); or a local
+    /// folder. The ref is resolved to a commit, which the lock records
     /// with every file's SHA-256. Every skill is audited on its way in (`--audit-policy`).
     ///
     /// Exit status: 0 when every skill asked for was installed, 1 when some were skipped or
@@ -184,7 +186,8 @@ pub(crate) struct AgentArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct AddArgs {
-    /// Where the skills are: `owner/repo`, a git URL or local repository (`#ref` optional), or a folder.
+    /// Where the skills are: `owner/repo`, a git URL or local repository (`#ref` optional), an
+    /// archive, a site with a discovery index, or a folder.
     pub(crate) source: String,
     /// The skills to install, by name [default: every skill of the source].
     #[arg(value_name = "SKILL")]
@@ -195,6 +198,10 @@ pub(crate) struct AddArgs {
     /// Only the skills under this folder of the source.
     #[arg(long, value_name = "PATH")]
     pub(crate) path: Option<String>,
+    /// The SHA-256 of an archive source (hex, or `sha256:<hex>`); required for one fetched
+    /// over the network, and checked before anything of it is read.
+    #[arg(long, value_name = "HEX")]
+    pub(crate) sha256: Option<String>,
     /// Pin and import only; do not write the agents' folders (`skillpath sync` does).
     #[arg(long)]
     pub(crate) no_sync: bool,

@@ -569,3 +569,137 @@ fn two_syncs_at_once_leave_every_folder_whole() {
         assert_eq!(names.len(), 20, "no staging folder is left: {names:?}");
     }
 }
+
+#[test]
+fn a_team_server_publishes_an_index_that_add_installs_from_with_every_digest_checked() {
+    let server_dir = tempfile::tempdir().expect("tempdir");
+    let team = server_dir.path().join("team");
+    for (name, extra) in [("solo", None), ("bundle", Some("scripts/go.sh"))] {
+        let dir = team.join(name);
+        std::fs::create_dir_all(dir.join("scripts")).expect("mkdir");
+        std::fs::write(dir.join("SKILL.md"), skill_md(name, BODY)).expect("write");
+        if let Some(file) = extra {
+            std::fs::write(dir.join(file), "echo go\n").expect("write");
+        }
+    }
+    let team_arg = team.display().to_string();
+    let server = crate::support::HttpServer::start(server_dir.path(), &["--skills", &team_arg]);
+    let site = format!("http://{}/", server.address);
+    let index_url = format!(
+        "http://{}/.well-known/agent-skills/index.json",
+        server.address
+    );
+
+    let world = World::new();
+    let (code, out, err) = world.run("project", &["add", &site, "--agent", "claude-code"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("added 2 skills"), "{out}");
+    let project = world.path("project");
+    assert_eq!(
+        std::fs::read_to_string(project.join(".agents/skills/bundle/scripts/go.sh")).expect("file"),
+        "echo go\n"
+    );
+    let lock = std::fs::read_to_string(project.join("skillpath.lock")).expect("lock");
+    assert!(
+        lock.contains(&format!("source = \"{index_url}\"")),
+        "{lock}"
+    );
+    assert!(
+        lock.contains("path = \"bundle\"") && lock.contains("digest = \"sha256:"),
+        "{lock}"
+    );
+
+    // The same archive, by its URL: the SHA-256 is required, and checked.
+    let archive_url = format!(
+        "http://{}/.well-known/agent-skills/bundle.tar.gz",
+        server.address
+    );
+    let (code, _, err) = world.run("project", &["add", &archive_url]);
+    assert_eq!(code, 2);
+    assert!(err.contains("its `--sha256` is required"), "{err}");
+    let wrong = "0".repeat(64);
+    let (code, _, err) = world.run("project", &["add", &archive_url, "--sha256", &wrong]);
+    assert_eq!(code, 2);
+    assert!(err.contains("nothing was installed"), "{err}");
+
+    // A restore with the server publishing other content fails, naming the skill.
+    let index = || {
+        let response = server.exchange("GET", "/.well-known/agent-skills/index.json", &[], b"");
+        // The body is chunked: the JSON is from its first `{` to its last `}`.
+        let json = match (response.find('{'), response.rfind('}')) {
+            (Some(start), Some(end)) => &response[start..=end],
+            _ => "",
+        };
+        extract_digest(json, "bundle")
+    };
+    let published = index();
+    assert!(
+        published.starts_with("sha256:") && lock.contains(&published),
+        "the lock pins what the index says: {published}"
+    );
+    std::fs::write(team.join("bundle/scripts/go.sh"), "echo changed\n").expect("edit");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while index() == published && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    assert_ne!(index(), published, "the server reloaded the skill");
+    std::fs::remove_dir_all(project.join(".agents")).expect("remove");
+    let (code, _, err) = world.run_with("project", &["install", "--frozen"], "fresh.db");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("publishes `bundle` with the digest"), "{err}");
+    assert!(!project.join(".agents").exists(), "nothing was written");
+}
+
+/// The digest of the entry `name` in an index's JSON.
+fn extract_digest(index: &str, name: &str) -> String {
+    let json: serde_json::Value = serde_json::from_str(index.trim()).unwrap_or_default();
+    json["skills"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|entry| entry["name"] == name)
+        .and_then(|entry| entry["digest"].as_str())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn archive_files_are_sources_and_a_zip_slip_archive_is_refused_whole() {
+    let world = World::new();
+    let pack = world.path("pack");
+    std::fs::create_dir_all(pack.join("kit/scripts")).expect("mkdir");
+    std::fs::write(pack.join("kit/SKILL.md"), skill_md("kit", BODY)).expect("write");
+    std::fs::write(pack.join("kit/scripts/a.sh"), "echo a\n").expect("write");
+    let tar = |args: &[&str], dir: &Path| {
+        let status = Command::new("tar")
+            .args(args)
+            .current_dir(dir)
+            .status()
+            .expect("tar");
+        assert!(status.success());
+    };
+    tar(&["-czf", "../kit.tar.gz", "kit"], &pack);
+    let archive = world.path("kit.tar.gz").display().to_string();
+    let (code, out, err) = world.run("project", &["add", &archive, "--agent", "claude-code"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let lock = std::fs::read_to_string(world.path("project/skillpath.lock")).expect("lock");
+    assert!(
+        lock.contains("path = \"kit\"") && lock.contains("digest = \"sha256:"),
+        "{lock}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(world.path("project/.claude/skills/kit/scripts/a.sh"))
+            .expect("linked"),
+        "echo a\n"
+    );
+    // `-P` keeps the `..` of the entry's name, as a hostile archive would.
+    std::fs::write(world.path("outside.txt"), "pwned\n").expect("write");
+    tar(&["-czPf", "../evil.tar.gz", "kit", "../outside.txt"], &pack);
+    let evil = world.path("evil.tar.gz").display().to_string();
+    let (code, _, err) = world.run("project", &["add", &evil]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("has the entry `../outside.txt`, which leaves the archive's folder: refused"),
+        "{err}"
+    );
+}

@@ -5,8 +5,7 @@
 use std::fmt::Write as _;
 
 use skillpath_sources::SourceError;
-use skillpath_sources::git::Repository;
-use skillpath_sources::source::{self, Origin};
+use skillpath_sources::source;
 use skillpath_sources::tree;
 use skillpath_store::ProjectView;
 
@@ -39,19 +38,24 @@ pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
         .unwrap_or_default()
         .trim_matches('/')
         .to_owned();
-    let commit = match &source.origin {
-        Origin::Git { url } => {
-            match Repository::open(url)
-                .and_then(|repository| repository.resolve(source.reference.as_deref()))
-            {
-                Ok(commit) => Some(commit),
-                Err(error) => return usage(error),
-            }
-        }
-        Origin::Folder { .. } => None,
+    source.origin = match source::probe(source.origin) {
+        Ok(origin) => origin,
+        Err(error) => return usage(error),
     };
-    let found = match super::read_source(&source.origin, commit.as_deref(), &path) {
-        Ok(found) => found,
+    let digest = args.sha256.as_deref().map(|hex| {
+        if hex.starts_with("sha256:") {
+            hex.to_ascii_lowercase()
+        } else {
+            format!("sha256:{}", hex.to_ascii_lowercase())
+        }
+    });
+    let (commit, found) = match super::read_newest(
+        &source.origin,
+        source.reference.as_deref(),
+        digest.as_deref(),
+        &path,
+    ) {
+        Ok(read) => read,
         Err(error) => return usage(error),
     };
     let recorded = source.origin.recorded();

@@ -81,6 +81,7 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
                         path: locked.path.clone(),
                         snapshot: snapshot.clone(),
                         left_out: Vec::new(),
+                        digest: locked.digest.clone(),
                     },
                     source: locked.source.clone(),
                     reference: locked.reference.clone(),

@@ -20,7 +20,7 @@ use skillpath_sources::digest::{FileDigest, files_of, tree_digest};
 use skillpath_sources::folders::{self, Scope, State, Target, Written};
 use skillpath_sources::git::Repository;
 use skillpath_sources::lock::{LOCK_FILE, Lock, LockedSkill};
-use skillpath_sources::source::Origin;
+use skillpath_sources::source::{self, Origin, Pin};
 use skillpath_sources::tree::{self, SourceSkill};
 use skillpath_store::agents::{self, Agent};
 use skillpath_store::{
@@ -206,6 +206,7 @@ pub(crate) async fn import(
                 source: taken.source,
                 reference: taken.reference,
                 commit: taken.commit,
+                digest: taken.skill.digest,
                 path: taken.skill.path,
                 revision: stored.revision,
                 tree: tree_digest(&files),
@@ -233,48 +234,6 @@ pub(crate) fn report_audit(
     output::stderr(&text).map_err(crate::commands::store::io)
 }
 
-/// Reads a source's skills at `commit` (git) or as they are now (a folder), under `path`.
-pub(crate) fn read_source(
-    origin: &Origin,
-    commit: Option<&str>,
-    path: &str,
-) -> Result<tree::Found, SourceError> {
-    match (origin, commit) {
-        (Origin::Git { url }, Some(commit)) => {
-            let repository = Repository::open(url)?;
-            repository.fetch(commit)?;
-            let tree = repository.read_tree(commit, path)?;
-            Ok(tree::find_skills(&tree, path))
-        }
-        (Origin::Git { url }, None) => {
-            Err(SourceError::new(format!("no commit is locked for `{url}`")))
-        }
-        (Origin::Folder { path: root }, _) => {
-            let dir = root.join(path);
-            if !dir.is_dir() {
-                return Err(SourceError::new(format!(
-                    "`{}` is no folder",
-                    dir.display()
-                )));
-            }
-            let mut found = tree::find_folder_skills(&dir);
-            for skill in &mut found.skills {
-                skill.path = join(path, &skill.path);
-            }
-            Ok(found)
-        }
-    }
-}
-
-/// `a/b`, either possibly empty.
-fn join(a: &str, b: &str) -> String {
-    match (a.trim_matches('/'), b) {
-        ("", b) => b.to_owned(),
-        (a, "") => a.to_owned(),
-        (a, b) => format!("{a}/{b}"),
-    }
-}
-
 /// The content of the locked skill `name`: the store's current revision when its files are
 /// the locked ones, else read from its source at the locked commit, every file checked
 /// against the lock (a file that differs fails, named).
@@ -290,8 +249,7 @@ pub(crate) async fn locked_content(
     {
         return Ok(stored.snapshot);
     }
-    let origin = Origin::from_recorded(&locked.source);
-    let found = read_source(&origin, locked.commit.as_deref(), &locked.path)?;
+    let found = read_locked(locked)?;
     let Some(skill) = found
         .skills
         .into_iter()
@@ -313,6 +271,39 @@ pub(crate) async fn locked_content(
     Ok(skill.snapshot)
 }
 
+/// The skills of a locked skill's source, read as the lock pins them.
+pub(crate) fn read_locked(locked: &LockedSkill) -> Result<tree::Found, SourceError> {
+    let pin = Pin {
+        commit: locked.commit.as_deref(),
+        digest: locked.digest.as_deref(),
+    };
+    source::read(&Origin::from_recorded(&locked.source), pin, &locked.path)
+}
+
+/// The skills of a source as they are now, under `path`: a git source at the newest commit of
+/// `reference` (returned), an archive as `digest` pins it (an archive has no ref to move on),
+/// a folder or a discovery index as it is published.
+pub(crate) fn read_newest(
+    origin: &Origin,
+    reference: Option<&str>,
+    digest: Option<&str>,
+    path: &str,
+) -> Result<(Option<String>, tree::Found), SourceError> {
+    let commit = match origin {
+        Origin::Git { url } => Some(Repository::open(url)?.resolve(reference)?),
+        _ => None,
+    };
+    let digest = match origin {
+        Origin::Archive { .. } => digest,
+        _ => None,
+    };
+    let pin = Pin {
+        commit: commit.as_deref(),
+        digest,
+    };
+    Ok((commit.clone(), source::read(origin, pin, path)?))
+}
+
 /// Checks `files` against the lock's files of `name`; the first file that differs fails.
 pub(crate) fn verify(
     name: &str,
@@ -321,6 +312,7 @@ pub(crate) fn verify(
 ) -> Result<(), SourceError> {
     let at = match &locked.commit {
         Some(commit) => format!("commit {commit} of `{}`", locked.source),
+        None if locked.digest.is_some() => format!("`{}` (digest checked)", locked.source),
         None => format!("`{}`", locked.source),
     };
     let given: BTreeMap<&str, &FileDigest> = files.iter().map(|f| (f.path.as_str(), f)).collect();

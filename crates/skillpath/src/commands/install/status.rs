@@ -181,15 +181,16 @@ fn outdated(
                 )
             }))
         }
-        origin @ Origin::Folder { .. } => {
-            let found =
-                super::read_source(&origin, None, &locked.path).map_err(|e| e.to_string())?;
+        origin => {
+            let (_, found) =
+                super::read_newest(&origin, None, locked.digest.as_deref(), &locked.path)
+                    .map_err(|e| e.to_string())?;
             let changed = found
                 .skills
                 .iter()
                 .find(|skill| skill.path == locked.path)
                 .is_none_or(|skill| tree_digest(&files_of(&skill.snapshot)) != locked.tree);
-            Ok(changed.then(|| "the source folder changed".to_owned()))
+            Ok(changed.then(|| "the source publishes other content now".to_owned()))
         }
     }
 }
@@ -202,8 +203,7 @@ fn diff(
     path: &std::path::Path,
     changes: &[FileChange],
 ) -> String {
-    let origin = Origin::from_recorded(&locked.source);
-    let Ok(found) = super::read_source(&origin, locked.commit.as_deref(), &locked.path) else {
+    let Ok(found) = super::read_locked(locked) else {
         return String::new();
     };
     let Some(base) = found

@@ -10,7 +10,6 @@ use std::fmt::Write as _;
 use skillpath_sources::SourceError;
 use skillpath_sources::digest::{files_of, tree_digest};
 use skillpath_sources::folders::{self, State};
-use skillpath_sources::git::Repository;
 use skillpath_sources::lock::LockedSkill;
 use skillpath_sources::merge;
 use skillpath_sources::source::Origin;
@@ -279,11 +278,12 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
 /// The newest commit of the skill's locked ref and the skill there.
 fn newest(old: &LockedSkill) -> Result<(Option<String>, SourceSkill), SourceError> {
     let origin = Origin::from_recorded(&old.source);
-    let commit = match &origin {
-        Origin::Git { url } => Some(Repository::open(url)?.resolve(old.reference.as_deref())?),
-        Origin::Folder { .. } => None,
-    };
-    let found = super::read_source(&origin, commit.as_deref(), &old.path)?;
+    let (commit, found) = super::read_newest(
+        &origin,
+        old.reference.as_deref(),
+        old.digest.as_deref(),
+        &old.path,
+    )?;
     let skill = found
         .skills
         .into_iter()
@@ -299,8 +299,7 @@ fn newest(old: &LockedSkill) -> Result<(Option<String>, SourceSkill), SourceErro
 
 /// The files that were installed, from the source at the locked commit, checked.
 fn base_files(old: &LockedSkill) -> Result<BTreeMap<String, Vec<u8>>, SourceError> {
-    let origin = Origin::from_recorded(&old.source);
-    let found = super::read_source(&origin, old.commit.as_deref(), &old.path)?;
+    let found = super::read_locked(old)?;
     let skill = found
         .skills
         .into_iter()

@@ -1,0 +1,166 @@
+//! Publishing: `GET /.well-known/agent-skills/index.json`, the draft discovery index of the
+//! Agent Skills specification, for the skills a caller may read (the routes sit behind the
+//! same API-key check as `/mcp`), so that a team server is a source `skillpath add
+//! https://skills.internal/`, or any client of the draft, installs from. A skill of only a
+//! `SKILL.md` is a `skill-md` entry (`<name>/SKILL.md`); one with files an `archive` entry
+//! (`<name>.tar.gz`, written the same byte for byte on every server, so its digest holds).
+//! Each entry's digest is the `sha256:` of what its URL serves.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use skillpath_sources::{archive, index};
+
+use crate::SkillServer;
+use crate::catalog::CatalogSkill;
+
+/// The index's path.
+pub(crate) const INDEX: &str = "/.well-known/agent-skills/index.json";
+
+/// What the routes share: the server, and the digests of the archives made so far, by skill
+/// name and content hash (a skill's archive is made again only when its content changes).
+#[derive(Clone)]
+pub(crate) struct Published {
+    server: SkillServer,
+    digests: Arc<Mutex<HashMap<String, (String, String)>>>,
+}
+
+/// The routes, for the router whose layers check API keys.
+pub(crate) fn routes(server: SkillServer) -> axum::Router {
+    let published = Published {
+        server,
+        digests: Arc::default(),
+    };
+    axum::Router::new()
+        .route(INDEX, axum::routing::get(index_json))
+        .route(
+            "/.well-known/agent-skills/{file}",
+            axum::routing::get(archive_file),
+        )
+        .route(
+            "/.well-known/agent-skills/{name}/SKILL.md",
+            axum::routing::get(skill_md),
+        )
+        .with_state(published)
+}
+
+async fn index_json(State(published): State<Published>) -> Response {
+    let catalog = published.server.catalog();
+    let mut skills = Vec::new();
+    for skill in catalog.skills() {
+        let (kind, url, digest) = if skill.files.is_empty() {
+            (
+                "skill-md",
+                format!("{}/SKILL.md", skill.name),
+                skill.skill_md.sha256.clone(),
+            )
+        } else {
+            match published.archive_digest(skill).await {
+                Ok(digest) => ("archive", format!("{}.tar.gz", skill.name), digest),
+                Err(error) => {
+                    tracing::warn!("the discovery index leaves out `{}`: {error}", skill.name);
+                    continue;
+                }
+            }
+        };
+        skills.push(serde_json::json!({
+            "name": skill.name,
+            "type": kind,
+            "description": skill.description,
+            "url": url,
+            "digest": digest,
+        }));
+    }
+    let body = serde_json::json!({ "$schema": index::SCHEMA, "skills": skills });
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        format!("{body}\n"),
+    )
+        .into_response()
+}
+
+async fn archive_file(State(published): State<Published>, Path(file): Path<String>) -> Response {
+    let Some(name) = file.strip_suffix(".tar.gz") else {
+        return not_found();
+    };
+    let catalog = published.server.catalog();
+    let Some(skill) = catalog.skills().find(|skill| skill.name == name) else {
+        return not_found();
+    };
+    match published.archive(skill).await {
+        Ok((_, bytes)) => ([(header::CONTENT_TYPE, "application/gzip")], bytes).into_response(),
+        Err(error) => (StatusCode::SERVICE_UNAVAILABLE, format!("{error}\n")).into_response(),
+    }
+}
+
+async fn skill_md(State(published): State<Published>, Path(name): Path<String>) -> Response {
+    let catalog = published.server.catalog();
+    let Some(skill) = catalog.skills().find(|skill| skill.name == name) else {
+        return not_found();
+    };
+    match published
+        .server
+        .store()
+        .get(&skill.name, Some(skill.revision))
+        .await
+    {
+        Ok(stored) => (
+            [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+            stored.snapshot.skill_md,
+        )
+            .into_response(),
+        Err(error) => (StatusCode::SERVICE_UNAVAILABLE, format!("{error}\n")).into_response(),
+    }
+}
+
+impl Published {
+    /// The digest of `skill`'s archive: remembered while its content is the same, else made.
+    async fn archive_digest(&self, skill: &CatalogSkill) -> Result<String, String> {
+        let remembered = self.digests.lock().ok().and_then(|digests| {
+            digests
+                .get(&skill.name)
+                .filter(|(hash, _)| *hash == skill.content_hash)
+                .map(|(_, digest)| digest.clone())
+        });
+        match remembered {
+            Some(digest) => Ok(digest),
+            None => self.archive(skill).await.map(|(digest, _)| digest),
+        }
+    }
+
+    /// The archive of `skill` at its revision, and its digest (remembered for the index).
+    async fn archive(&self, skill: &CatalogSkill) -> Result<(String, Vec<u8>), String> {
+        let stored = self
+            .server
+            .store()
+            .get(&skill.name, Some(skill.revision))
+            .await
+            .map_err(|e| e.to_string())?;
+        let files: BTreeMap<String, Vec<u8>> =
+            std::iter::once(("SKILL.md".to_owned(), stored.snapshot.skill_md.into_bytes()))
+                .chain(
+                    stored
+                        .snapshot
+                        .files
+                        .into_iter()
+                        .map(|file| (file.path, file.bytes)),
+                )
+                .collect();
+        let bytes = archive::tar_gz(&files).map_err(|e| e.to_string())?;
+        let digest = skillpath_store::model::sha256_hex(&bytes);
+        if let Ok(mut digests) = self.digests.lock() {
+            digests.insert(
+                skill.name.clone(),
+                (skill.content_hash.clone(), digest.clone()),
+            );
+        }
+        Ok((digest, bytes))
+    }
+}
+
+fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "no such skill\n").into_response()
+}
