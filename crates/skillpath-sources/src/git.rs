@@ -291,15 +291,16 @@ impl Repository {
             Ok(output.stdout)
         } else {
             let stderr = String::from_utf8_lossy(&output.stderr);
-            let last = stderr
+            // git's own sentence: its `fatal:` line, else its last.
+            let said = stderr
                 .lines()
-                .rev()
-                .find(|line| !line.trim().is_empty())
+                .find(|line| line.starts_with("fatal: "))
+                .or_else(|| stderr.lines().rev().find(|line| !line.trim().is_empty()))
                 .unwrap_or("git failed")
                 .trim()
                 .trim_start_matches("fatal: ")
                 .to_owned();
-            Err(SourceError::new(last))
+            Err(SourceError::new(said))
         }
     }
 

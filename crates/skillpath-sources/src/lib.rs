@@ -19,6 +19,7 @@ pub mod http;
 pub mod index;
 pub mod lock;
 pub mod merge;
+pub mod migrate;
 pub mod source;
 pub mod tree;
 

@@ -188,7 +188,13 @@ pub(crate) struct AgentArgs {
 pub(crate) struct AddArgs {
     /// Where the skills are: `owner/repo`, a git URL or local repository (`#ref` optional), an
     /// archive, a site with a discovery index, or a folder.
-    pub(crate) source: String,
+    #[arg(required_unless_present = "from_lock")]
+    pub(crate) source: Option<String>,
+    /// Add everything another installer installed, from its lock: the `skills` CLI's
+    /// `skills-lock.json` (version 1) or `~/.agents/.skill-lock.json` (version 3), or a folder
+    /// of skills `gh skill` installed (their `metadata.github-*` frontmatter says where from).
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["source", "skills", "reference", "path", "sha256"])]
+    pub(crate) from_lock: Option<PathBuf>,
     /// The skills to install, by name [default: every skill of the source].
     #[arg(value_name = "SKILL")]
     pub(crate) skills: Vec<String>,

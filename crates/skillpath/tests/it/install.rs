@@ -703,3 +703,66 @@ fn archive_files_are_sources_and_a_zip_slip_archive_is_refused_whole() {
         "{err}"
     );
 }
+
+#[test]
+fn one_command_moves_over_from_a_skills_cli_lock_and_a_gh_skill_folder() {
+    let world = World::new();
+    world.write("skills/alpha/SKILL.md", &skill_md("alpha", BODY));
+    world.write("skills/beta/SKILL.md", &skill_md("beta", BODY));
+    world.write("skills/gamma/SKILL.md", &skill_md("gamma", BODY));
+    world.commit("three");
+    let url = world.url();
+    // What `npx skills add file://… -s alpha beta` writes (skills 1.7.4).
+    let lock = format!(
+        r#"{{
+  "version": 1,
+  "skills": {{
+    "alpha": {{ "source": "{url}", "sourceUrl": "{url}", "sourceType": "git", "skillPath": "skills/alpha/SKILL.md", "computedHash": "3bffdf47" }},
+    "beta": {{ "source": "{url}", "sourceUrl": "{url}", "sourceType": "git", "skillPath": "skills/beta/SKILL.md", "computedHash": "5c970bd5" }}
+  }}
+}}
+"#
+    );
+    let project = world.path("project");
+    std::fs::write(project.join("skills-lock.json"), &lock).expect("write");
+    let (code, out, err) = world.run(
+        "project",
+        &[
+            "add",
+            "--from-lock",
+            "skills-lock.json",
+            "--agent",
+            "claude-code",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("added 2 skills: alpha, beta"), "{out}");
+    let ours = std::fs::read_to_string(project.join("skillpath.lock")).expect("lock");
+    assert!(
+        ours.contains("[skills.\"alpha\"]") && !ours.contains("gamma"),
+        "{ours}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(project.join("skills-lock.json")).expect("kept"),
+        lock
+    );
+
+    // A folder `gh skill` installed into names its source in the frontmatter.
+    let gh = world.path("gh-skills/gamma");
+    std::fs::create_dir_all(&gh).expect("mkdir");
+    std::fs::write(
+        gh.join("SKILL.md"),
+        format!("---\nname: gamma\ndescription: Helps.\nmetadata:\n    github-path: skills/gamma\n    github-ref: refs/heads/main\n    github-repo: {url}\n---\n"),
+    )
+    .expect("write");
+    let gh_dir = world.path("gh-skills").display().to_string();
+    let (code, out, err) = world.run("project", &["add", "--from-lock", &gh_dir]);
+    assert_eq!(code, 0, "{out}{err}");
+    let ours = std::fs::read_to_string(project.join("skillpath.lock")).expect("lock");
+    assert!(
+        ours.contains("[skills.\"gamma\"]") && ours.contains("ref = \"main\""),
+        "{ours}"
+    );
+    let (code, _, err) = world.run("project", &["add", "--from-lock", "nope.json"]);
+    assert_eq!(code, 2, "{err}");
+}

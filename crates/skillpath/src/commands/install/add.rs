@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use skillpath_sources::SourceError;
+use skillpath_sources::migrate::{self, Request};
 use skillpath_sources::source;
 use skillpath_sources::tree;
 use skillpath_store::ProjectView;
@@ -25,104 +26,75 @@ pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
     };
     let usage = |error: SourceError| Ok(super::usage(&error));
     let cwd = std::env::current_dir()?;
-    let mut source = match source::parse(&args.source, &cwd) {
-        Ok(source) => source,
-        Err(error) => return usage(error),
+    let requests = match (&args.source, &args.from_lock) {
+        (Some(source), _) => vec![Request {
+            source: source.clone(),
+            reference: args.reference.clone(),
+            skills: args.skills.clone(),
+        }],
+        (None, Some(from)) => match migrate::requests(from) {
+            Ok((requests, skipped)) => {
+                let mut said = String::new();
+                for (name, why) in skipped {
+                    let _ = writeln!(said, "skipped: `{name}`: {why}");
+                }
+                output::stderr(&said)?;
+                requests
+            }
+            Err(error) => return usage(error),
+        },
+        (None, None) => return usage(SourceError::new("name a SOURCE, or `--from-lock PATH`")),
     };
-    if args.reference.is_some() {
-        source.reference.clone_from(&args.reference);
-    }
+    let digest = args.sha256.as_deref().map(|hex| {
+        let hex = hex.to_ascii_lowercase();
+        if hex.starts_with("sha256:") {
+            hex
+        } else {
+            format!("sha256:{hex}")
+        }
+    });
     let path = args
         .path
         .clone()
         .unwrap_or_default()
         .trim_matches('/')
         .to_owned();
-    source.origin = match source::probe(source.origin) {
-        Ok(origin) => origin,
-        Err(error) => return usage(error),
-    };
-    let digest = args.sha256.as_deref().map(|hex| {
-        if hex.starts_with("sha256:") {
-            hex.to_ascii_lowercase()
-        } else {
-            format!("sha256:{}", hex.to_ascii_lowercase())
-        }
-    });
-    let (commit, found) = match super::read_newest(
-        &source.origin,
-        source.reference.as_deref(),
-        digest.as_deref(),
-        &path,
-    ) {
-        Ok(read) => read,
-        Err(error) => return usage(error),
-    };
-    let recorded = source.origin.recorded();
-    let mut said = String::new();
-    for skipped in &found.skipped {
-        let _ = writeln!(
-            said,
-            "skipped: `{}`: {}",
-            tree::display_path(&skipped.path),
-            skipped.reason
-        );
-    }
-    for skill in &found.skills {
-        for why in &skill.left_out {
-            let _ = writeln!(said, "left out of `{}`: {why}", skill.name);
+    let single = requests.len() == 1;
+    let mut taken = Vec::new();
+    let mut sources = Vec::new();
+    let mut skipped_any = false;
+    for request in &requests {
+        match take(request, &cwd, &path, digest.as_deref()) {
+            Ok(from) => {
+                skipped_any |= from.skipped_any;
+                sources.push(serde_json::json!({ "source": from.recorded, "commit": from.commit }));
+                taken.extend(from.taken);
+            }
+            Err(error) if single => return usage(error),
+            Err(error) => {
+                super::fail(&error, ExitStatus::Invalid)?;
+                skipped_any = true;
+            }
         }
     }
-    output::stderr(&said)?;
-    let mut wanted: Vec<_> = found.skills;
-    if !args.skills.is_empty() {
-        let missing: Vec<&String> = args
-            .skills
-            .iter()
-            .filter(|name| !wanted.iter().any(|skill| &skill.name == *name))
-            .collect();
-        if !missing.is_empty() {
-            let names: Vec<&str> = wanted.iter().map(|skill| skill.name.as_str()).collect();
-            return usage(
-                SourceError::new(format!(
-                    "`{recorded}` has no skill {}",
-                    missing
-                        .iter()
-                        .map(|n| format!("`{n}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
-                .hint(if names.is_empty() {
-                    "it has no skills that can be installed".to_owned()
-                } else {
-                    format!("its skills: {}", names.join(", "))
-                }),
-            );
-        }
-        wanted.retain(|skill| args.skills.contains(&skill.name));
+    if taken.is_empty() {
+        return usage(SourceError::new(
+            "nothing can be installed from what was named",
+        ));
     }
-    if wanted.is_empty() {
-        return usage(SourceError::new(format!("`{recorded}` has no skill that can be installed"))
-            .hint("a skill is a folder with a `SKILL.md`; name the folder that holds them with `--path`"));
-    }
-    let skipped_any = !found.skipped.is_empty();
-    let taken: Vec<Taken> = wanted
-        .into_iter()
-        .map(|skill| Taken {
-            skill,
-            source: recorded.clone(),
-            reference: source.reference.clone(),
-            commit: commit.clone(),
-        })
-        .collect();
     let policy = args.audit.policy(false);
     let format = args.format;
     let copy = args.agents.copy;
     let no_sync = args.no_sync;
     let given_agents = !args.agents.agents.is_empty();
-    let message = match &commit {
-        Some(commit) => format!("skillpath add {recorded} at {commit}"),
-        None => format!("skillpath add {recorded}"),
+    let message = match (&args.source, &args.from_lock) {
+        (Some(source), _) => format!("skillpath add {source}"),
+        (None, from) => format!(
+            "skillpath add --from-lock {}",
+            from.as_deref()
+                .unwrap_or(std::path::Path::new(""))
+                .display()
+        ),
     };
     store_commands::run_in(
         &args.db,
@@ -141,14 +113,17 @@ pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
             if let Err(error) = super::write_lock(&scope, &lock) {
                 return super::fail(&error, ExitStatus::UsageOrInternal);
             }
-            let mut text = format!(
-                "added {} skills from `{recorded}`{}: {}\n",
-                names.len(),
-                commit
-                    .as_ref()
-                    .map_or_else(String::new, |c| format!(" at {}", &c[..12.min(c.len())])),
-                names.join(", ")
-            );
+            let mut text = format!("added {} skills: {}\n", names.len(), names.join(", "));
+            for source in &sources {
+                let at = source["commit"]
+                    .as_str()
+                    .map_or_else(String::new, |c| format!(" at {}", &c[..12.min(c.len())]));
+                let _ = writeln!(
+                    text,
+                    "  from `{}`{at}",
+                    source["source"].as_str().unwrap_or_default()
+                );
+            }
             let _ = writeln!(
                 text,
                 "locked in `{}`",
@@ -176,8 +151,7 @@ pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
                 Some(synced)
             };
             let mut json = serde_json::json!({
-                "source": recorded,
-                "commit": commit,
+                "sources": sources,
                 "added": names,
                 "refused": report.refused,
                 "lock": scope.lock_path(),
@@ -198,4 +172,92 @@ pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
             })
         },
     )
+}
+
+/// The skills taken from one source.
+struct TakenFrom {
+    /// The source as the lock records it.
+    recorded: String,
+    /// The commit a git source's ref resolved to.
+    commit: Option<String>,
+    taken: Vec<Taken>,
+    /// Whether a skill folder of it was skipped.
+    skipped_any: bool,
+}
+
+/// Reads the source `request` names (under `path`; an archive checked against `digest`) and
+/// takes the skills it asks for, saying on stderr what was skipped or left out.
+fn take(
+    request: &Request,
+    cwd: &std::path::Path,
+    path: &str,
+    digest: Option<&str>,
+) -> Result<TakenFrom, SourceError> {
+    let mut source = source::parse(&request.source, cwd)?;
+    if request.reference.is_some() {
+        source.reference.clone_from(&request.reference);
+    }
+    source.origin = source::probe(source.origin)?;
+    let (commit, found) =
+        super::read_newest(&source.origin, source.reference.as_deref(), digest, path)?;
+    let recorded = source.origin.recorded();
+    let mut said = String::new();
+    for skipped in &found.skipped {
+        let _ = writeln!(
+            said,
+            "skipped: `{}`: {}",
+            tree::display_path(&skipped.path),
+            skipped.reason
+        );
+    }
+    for skill in &found.skills {
+        for why in &skill.left_out {
+            let _ = writeln!(said, "left out of `{}`: {why}", skill.name);
+        }
+    }
+    let _ = output::stderr(&said);
+    let mut wanted = found.skills;
+    if !request.skills.is_empty() {
+        let missing: Vec<&String> = request
+            .skills
+            .iter()
+            .filter(|name| !wanted.iter().any(|skill| &skill.name == *name))
+            .collect();
+        if !missing.is_empty() {
+            let names: Vec<&str> = wanted.iter().map(|skill| skill.name.as_str()).collect();
+            return Err(SourceError::new(format!(
+                "`{recorded}` has no skill {}",
+                missing
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .hint(if names.is_empty() {
+                "it has no skills that can be installed".to_owned()
+            } else {
+                format!("its skills: {}", names.join(", "))
+            }));
+        }
+        wanted.retain(|skill| request.skills.contains(&skill.name));
+    }
+    if wanted.is_empty() {
+        return Err(SourceError::new(format!("`{recorded}` has no skill that can be installed"))
+            .hint("a skill is a folder with a `SKILL.md`; name the folder that holds them with `--path`"));
+    }
+    let taken = wanted
+        .into_iter()
+        .map(|skill| Taken {
+            skill,
+            source: recorded.clone(),
+            reference: source.reference.clone(),
+            commit: commit.clone(),
+        })
+        .collect();
+    Ok(TakenFrom {
+        recorded,
+        commit,
+        taken,
+        skipped_any: !found.skipped.is_empty(),
+    })
 }
