@@ -43,11 +43,22 @@ struct LockFile {
     skills: BTreeMap<String, Entry>,
 }
 
-/// What to add to move over from the lock file or `gh skill` folder at `path`, and the
-/// entries that cannot be moved, with why.
-pub fn requests(path: &Path) -> Result<(Vec<Request>, Vec<(String, String)>), SourceError> {
+/// What another installer's lock says to add.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Moved {
+    /// The sources, each with its skills.
+    pub requests: Vec<Request>,
+    /// The skills that cannot be moved, by name, with why.
+    pub skipped: Vec<(String, String)>,
+}
+
+/// What to add to move over from the lock file or `gh skill` folder at `path`.
+pub fn requests(path: &Path) -> Result<Moved, SourceError> {
     if path.is_dir() {
-        return Ok((gh_folder(path)?, Vec::new()));
+        return Ok(Moved {
+            requests: gh_folder(path)?,
+            skipped: Vec::new(),
+        });
     }
     let shown = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| SourceError::io("read", path, &e))?;
@@ -96,7 +107,7 @@ pub fn requests(path: &Path) -> Result<(Vec<Request>, Vec<(String, String)>), So
             skills,
         })
         .collect();
-    Ok((requests, skipped))
+    Ok(Moved { requests, skipped })
 }
 
 /// The skills `gh skill` installed in the folder `dir` (each `dir/<name>/SKILL.md` whose
@@ -162,7 +173,7 @@ mod tests {
             "c": {"source": "../src", "sourceType": "local", "computedHash": "22"},
             "d": {"source": "https://gitlab.com/g/r.git", "sourceUrl": "https://gitlab.com/g/r.git", "ref": "v2", "sourceType": "gitlab", "computedHash": "33"},
             "e": {"source": "pkg", "sourceType": "node_modules", "computedHash": "44"}}}"#).expect("write");
-        let (requests, skipped) = requests(&project).expect("reads");
+        let Moved { requests, skipped } = requests(&project).expect("reads");
         let sources: Vec<(&str, Option<&str>, Vec<&str>)> = requests
             .iter()
             .map(|r| {
@@ -196,7 +207,7 @@ mod tests {
         let gh = dir.path().join("gh");
         std::fs::create_dir_all(gh.join("x")).expect("mkdir");
         std::fs::write(gh.join("x/SKILL.md"), "---\nname: x\ndescription: X.\nmetadata:\n    github-path: skills/x\n    github-ref: refs/tags/v1.0\n    github-repo: https://github.com/o/r\n    github-tree-sha: abc\n---\n").expect("write");
-        let (requests, _) = super::requests(&gh).expect("reads");
+        let requests = super::requests(&gh).expect("reads").requests;
         assert_eq!(
             requests,
             [Request {

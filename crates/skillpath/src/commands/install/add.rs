@@ -33,7 +33,7 @@ pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
             skills: args.skills.clone(),
         }],
         (None, Some(from)) => match migrate::requests(from) {
-            Ok((requests, skipped)) => {
+            Ok(migrate::Moved { requests, skipped }) => {
                 let mut said = String::new();
                 for (name, why) in skipped {
                     let _ = writeln!(said, "skipped: `{name}`: {why}");
