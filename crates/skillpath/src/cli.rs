@@ -229,6 +229,11 @@ pub(crate) struct SyncArgs {
     /// Also write this stored skill (not in the lock), by name; repeat it for more.
     #[arg(long = "skill", value_name = "NAME")]
     pub(crate) skills: Vec<String>,
+    /// Render Golden Path skills with a project's values before writing them: a TOML file
+    /// with a table per skill of its arguments (`[add-endpoint]`, then `EntityName =
+    /// "Order"`), for agents that read skills from folders and cannot call them over MCP.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) values: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) agents: AgentArgs,
     #[command(flatten)]
@@ -291,6 +296,11 @@ pub(crate) struct InstallArgs {
     /// Write nothing: name each file in the agents' folders that differs from the lock.
     #[arg(long)]
     pub(crate) check: bool,
+    /// Render Golden Path skills with a project's values before writing them: a TOML file
+    /// with a table per skill of its arguments (`[add-endpoint]`, then `EntityName =
+    /// "Order"`), for agents that read skills from folders and cannot call them over MCP.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) values: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) agents: AgentArgs,
     #[command(flatten)]

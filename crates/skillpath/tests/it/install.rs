@@ -766,3 +766,74 @@ fn one_command_moves_over_from_a_skills_cli_lock_and_a_gh_skill_folder() {
     let (code, _, err) = world.run("project", &["add", "--from-lock", "nope.json"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn values_write_a_projects_instance_of_a_golden_path() {
+    let world = World::new();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/skills/add-caching");
+    for entry in std::fs::read_dir(&example).expect("example").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let bytes = std::fs::read(entry.path()).expect("read");
+        world.write(
+            &format!("gp/add-caching/{name}"),
+            &String::from_utf8(bytes).expect("utf-8"),
+        );
+    }
+    world.commit("golden path");
+    let (code, out, err) = world.run(
+        "project",
+        &["add", &world.url(), "--no-sync", "--agent", "claude-code"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let project = world.path("project");
+    std::fs::write(
+        project.join("values.toml"),
+        "[add-caching]\nservice_name = \"Orders\"\nttl_minutes = 5\n",
+    )
+    .expect("write");
+    let (code, out, err) = world.run("project", &["sync", "--values", "values.toml"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let instance = std::fs::read_to_string(project.join(".agents/skills/add-caching/SKILL.md"))
+        .expect("instance");
+    assert!(
+        instance.starts_with("---\nname: \"add-caching\"\ndescription: \"Adds a distributed cache"),
+        "{instance}"
+    );
+    assert!(
+        instance.contains("`src/Orders` exists") && instance.contains("expire after 5 minutes"),
+        "{instance}"
+    );
+    assert!(
+        !instance.contains("{ServiceName}") && !instance.contains("args:"),
+        "{instance}"
+    );
+    // A second sync with the values is clean; --check knows the rendering; without the
+    // values the rendered SKILL.md differs from the lock.
+    let (code, out, err) = world.run("project", &["sync", "--values", "values.toml"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, _) = world.run(
+        "project",
+        &["install", "--check", "--values", "values.toml"],
+    );
+    assert_eq!(code, 0, "{out}");
+    let (code, out, _) = world.run("project", &["install", "--check"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("`.agents/skills/add-caching/SKILL.md`: differs from the lock"),
+        "{out}"
+    );
+    // A wrong value names the problem and writes nothing for that skill.
+    std::fs::write(
+        project.join("bad.toml"),
+        "[add-caching]\ncache_provider = \"memcached\"\n",
+    )
+    .expect("write");
+    let (code, out, _) = world.run("project", &["sync", "--values", "bad.toml"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("cannot be rendered with its values"), "{out}");
+    assert!(
+        std::fs::read_to_string(project.join(".agents/skills/add-caching/SKILL.md"))
+            .expect("kept")
+            .contains("src/Orders")
+    );
+}

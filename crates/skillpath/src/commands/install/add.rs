@@ -145,6 +145,7 @@ pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
                     &agents,
                     copy,
                     Edits::Keep,
+                    &super::values::Values::default(),
                 )
                 .await?;
                 text.push_str(&super::placed_text(scope.root(), &synced.folders));

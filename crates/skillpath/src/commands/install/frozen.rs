@@ -10,6 +10,7 @@ use skillpath_sources::tree::SourceSkill;
 use skillpath_store::ProjectView;
 
 use super::sync::Synced;
+use super::values::Values;
 use super::{Edits, Taken, ToWrite};
 use crate::cli::{InstallArgs, OutputFormat};
 use crate::commands::store::{self as store_commands, Access};
@@ -30,9 +31,13 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
                 .hint("`skillpath add SOURCE` installs skills and writes the lock"),
         ));
     }
+    let values = match args.values.as_deref().map(Values::read).transpose() {
+        Ok(values) => values.unwrap_or_default(),
+        Err(error) => return Ok(super::usage(&error)),
+    };
     let targets = folders::targets(&scope, &agents);
     if args.check {
-        return check(&scope, &lock, &targets, args.format);
+        return check(&scope, &lock, &targets, &values, args.format);
     }
     let format = args.format;
     let copy = args.agents.copy;
@@ -91,22 +96,37 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
             let change = super::change("skillpath install --frozen".to_owned());
             let (report, _) = super::import(store.as_ref(), taken, change).await?;
             super::report_audit(&report, policy)?;
-            let skills: Vec<ToWrite<'_>> = contents
+            let mut failed: Vec<(String, String)> = report
+                .refused
                 .iter()
-                .filter(|(name, _, _)| !report.refused.iter().any(|r| &r.name == name))
-                .map(|(name, locked, snapshot)| ToWrite {
+                .map(|r| (r.name.clone(), "refused by the audit policy".to_owned()))
+                .collect();
+            let mut written = Vec::new();
+            for (name, locked, snapshot) in &contents {
+                if report.refused.iter().any(|r| &r.name == name) {
+                    continue;
+                }
+                match values.render(name, snapshot) {
+                    Ok(Some(instance)) => written.push((name, locked, instance, true)),
+                    Ok(None) => written.push((name, locked, snapshot.clone(), false)),
+                    Err(why) => failed.push((
+                        name.clone(),
+                        format!("cannot be rendered with its values: {why}"),
+                    )),
+                }
+            }
+            let skills: Vec<ToWrite<'_>> = written
+                .iter()
+                .map(|(name, locked, snapshot, rendered)| ToWrite {
                     name,
                     snapshot,
                     untouched: &locked.files,
+                    rendered: *rendered,
                 })
                 .collect();
             let synced = Synced {
                 folders: super::write_all(&scope, &targets, &skills, copy, Edits::Replace),
-                failed: report
-                    .refused
-                    .iter()
-                    .map(|r| (r.name.clone(), "refused by the audit policy".to_owned()))
-                    .collect(),
+                failed,
             };
             super::sync::print(format, &scope, &synced)
         },
@@ -125,8 +145,41 @@ fn check(
     scope: &Scope,
     lock: &Lock,
     targets: &[Target],
+    values: &Values,
     format: OutputFormat,
 ) -> anyhow::Result<ExitStatus> {
+    // What each folder should hold: the lock's files, or their rendering with the values.
+    let mut expected: std::collections::BTreeMap<&str, Vec<skillpath_sources::digest::FileDigest>> =
+        lock.skills
+            .iter()
+            .map(|(name, locked)| (name.as_str(), locked.files.clone()))
+            .collect();
+    for (name, locked) in &lock.skills {
+        if !values.names(name) {
+            continue;
+        }
+        let rendered = super::read_locked(locked)
+            .map_err(|e| e.to_string())
+            .and_then(|found| {
+                found
+                    .skills
+                    .into_iter()
+                    .find(|s| s.path == locked.path)
+                    .ok_or_else(|| "it is not in its source".to_owned())
+            })
+            .and_then(|skill| values.render(name, &skill.snapshot));
+        match rendered {
+            Ok(Some(instance)) => {
+                expected.insert(name, skillpath_sources::digest::files_of(&instance));
+            }
+            Ok(None) => {}
+            Err(why) => {
+                return Ok(super::usage(&SourceError::new(format!(
+                    "`{name}` cannot be rendered with its values: {why}"
+                ))));
+            }
+        }
+    }
     let canonical = targets.iter().find(|t| t.canonical).map(|t| t.dir.clone());
     let mut differences = Vec::new();
     for target in targets {
@@ -151,7 +204,8 @@ fn check(
                 .filter(|_| !target.canonical)
                 .map(|c| c.join(name));
             let shown = super::shown(scope.root(), &path);
-            match folders::state(&path, &locked.files, name, link_to.as_deref()) {
+            let files = expected.get(name.as_str()).unwrap_or(&locked.files);
+            match folders::state(&path, files, name, link_to.as_deref()) {
                 State::Clean => {}
                 State::Missing => differences.push(Difference {
                     path: shown,

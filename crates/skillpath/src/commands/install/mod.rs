@@ -10,6 +10,7 @@ pub(crate) mod remove;
 pub(crate) mod status;
 pub(crate) mod sync;
 pub(crate) mod update;
+pub(crate) mod values;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -392,6 +393,9 @@ pub(crate) struct ToWrite<'a> {
     pub(crate) name: &'a str,
     pub(crate) snapshot: &'a SkillSnapshot,
     pub(crate) untouched: &'a [FileDigest],
+    /// Whether its `SKILL.md` is rendered with a project's values (`--values`), so differs
+    /// from the lock's by design and is written again by every sync.
+    pub(crate) rendered: bool,
 }
 
 /// How folders with local edits are treated.
@@ -457,7 +461,15 @@ pub(crate) fn write_all(
                 }
                 _ => None,
             };
-            let before = folders::state(&path, skill.untouched, skill.name, link_to.as_deref());
+            let mut before = folders::state(&path, skill.untouched, skill.name, link_to.as_deref());
+            if let State::Modified { changes } = &mut before
+                && skill.rendered
+            {
+                changes.retain(|change| change.path() != "SKILL.md");
+                if changes.is_empty() {
+                    before = State::Clean;
+                }
+            }
             match (&before, edits) {
                 (State::Conflicting { reason }, _) => {
                     placed.push(skip(format!("{reason}; it is left as it is")));

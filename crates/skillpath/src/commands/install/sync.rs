@@ -9,6 +9,7 @@ use skillpath_sources::lock::Lock;
 use skillpath_store::agents::Agent;
 use skillpath_store::{ProjectView, Store, StoreError};
 
+use super::values::Values;
 use super::{Edits, Placed, ToWrite};
 use crate::cli::{OutputFormat, SyncArgs};
 use crate::commands::store::{self as store_commands, Access};
@@ -22,6 +23,10 @@ pub(crate) fn run(args: SyncArgs) -> anyhow::Result<ExitStatus> {
     } = match super::setup(&args.scope, &args.agents) {
         Ok(setup) => setup,
         Err(status) => return Ok(status),
+    };
+    let values = match args.values.as_deref().map(Values::read).transpose() {
+        Ok(values) => values.unwrap_or_default(),
+        Err(error) => return Ok(super::usage(&error)),
     };
     let format = args.format;
     let copy = args.agents.copy;
@@ -40,6 +45,7 @@ pub(crate) fn run(args: SyncArgs) -> anyhow::Result<ExitStatus> {
                 &agents,
                 copy,
                 Edits::Keep,
+                &values,
             )
             .await?;
             print(format, &scope, &synced)
@@ -68,6 +74,7 @@ pub(crate) async fn sync(
     agents: &[&'static Agent],
     copy: bool,
     edits: Edits,
+    values: &Values,
 ) -> Result<Synced, StoreError> {
     let held = skillpath_sources::cache::lock_folder(scope.root());
     let _held = match held {
@@ -102,13 +109,24 @@ pub(crate) async fn sync(
             Err(error) => synced.failed.push((name.clone(), error.to_string())),
         }
     }
+    let mut rendered = Vec::new();
+    for (name, snapshot, untouched) in contents {
+        match values.render(&name, &snapshot) {
+            Ok(Some(instance)) => rendered.push((name, instance, untouched, true)),
+            Ok(None) => rendered.push((name, snapshot, untouched, false)),
+            Err(why) => synced
+                .failed
+                .push((name, format!("cannot be rendered with its values: {why}"))),
+        }
+    }
     let targets = folders::targets(scope, agents);
-    let skills: Vec<ToWrite<'_>> = contents
+    let skills: Vec<ToWrite<'_>> = rendered
         .iter()
-        .map(|(name, snapshot, untouched)| ToWrite {
+        .map(|(name, snapshot, untouched, rendered)| ToWrite {
             name,
             snapshot,
             untouched,
+            rendered: *rendered,
         })
         .collect();
     synced.folders = super::write_all(scope, &targets, &skills, copy, edits);

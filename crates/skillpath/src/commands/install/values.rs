@@ -1,0 +1,87 @@
+//! `--values FILE`: a project's values for its Golden Path skills, so that an agent without
+//! MCP still gets the project's instance of a golden path. The file is TOML, a table per skill
+//! with its arguments (`[add-endpoint]` then `EntityName = "Order"`); a skill named there is
+//! written with its `SKILL.md` rendered with those values (the frontmatter reduced to `name`
+//! and `description`, which agents read, then the rendered body), its other files as they
+//! are. A value that is wrong for its argument fails the skill with every problem named, as
+//! `skillpath render` does.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use skillpath_core::golden_path::{GoldenSkill, render};
+use skillpath_core::load::LoadOptions;
+use skillpath_sources::SourceError;
+use skillpath_store::SkillSnapshot;
+
+/// The values of each skill, by skill name.
+#[derive(Debug, Default)]
+pub(crate) struct Values(BTreeMap<String, serde_json::Map<String, serde_json::Value>>);
+
+impl Values {
+    /// The values in the TOML file at `path`.
+    pub(crate) fn read(path: &Path) -> Result<Values, SourceError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SourceError::io("read", path, &e))?;
+        let table: toml::Table = toml::from_str(&text)
+            .map_err(|e| SourceError::new(format!("`{}` is not TOML: {e}", path.display())))?;
+        let mut values = BTreeMap::new();
+        for (skill, arguments) in table {
+            let Some(arguments) = arguments.as_table() else {
+                return Err(SourceError::new(format!(
+                    "`{}`: `{skill}` must be a table of the skill's arguments (`[{skill}]`)",
+                    path.display()
+                )));
+            };
+            let json = serde_json::to_value(arguments)
+                .ok()
+                .and_then(|value| value.as_object().cloned())
+                .unwrap_or_default();
+            values.insert(skill, json);
+        }
+        Ok(Values(values))
+    }
+
+    /// Whether the file names values for the skill `name`.
+    pub(crate) fn names(&self, name: &str) -> bool {
+        self.0.contains_key(name)
+    }
+
+    /// `snapshot` of the skill `name` rendered with its values; `Ok(None)` when the file names
+    /// no values for it.
+    pub(crate) fn render(
+        &self,
+        name: &str,
+        snapshot: &SkillSnapshot,
+    ) -> Result<Option<SkillSnapshot>, String> {
+        let Some(given) = self.0.get(name) else {
+            return Ok(None);
+        };
+        let bundle = snapshot.to_bundle(name);
+        let skill_md = bundle
+            .parse_skill_md(LoadOptions::default())
+            .map_err(|d| d.message.clone())?;
+        let (golden, diagnostics) = GoldenSkill::read(&skill_md);
+        if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
+            return Err(format!("its arguments cannot be read: {}", error.message));
+        }
+        let rendered =
+            render::render(&skill_md, &golden, &bundle, given).map_err(|e| e.to_string())?;
+        let text = |key: &str| {
+            skill_md
+                .field(key)
+                .and_then(|entry| entry.value.as_scalar())
+                .map(|scalar| scalar.text.trim().to_owned())
+                .unwrap_or_default()
+        };
+        let quoted = |value: String| serde_json::Value::String(value).to_string();
+        let instance = format!(
+            "---\nname: {}\ndescription: {}\n---\n{}",
+            quoted(text("name")),
+            quoted(text("description")),
+            rendered.markdown
+        );
+        SkillSnapshot::new(instance, snapshot.files.clone())
+            .map(Some)
+            .map_err(|e| e.to_string())
+    }
+}
