@@ -50,6 +50,21 @@ impl Scope {
         }
     }
 
+    /// The folder under which every part of `dir`, an agent folder of this scope, must be a
+    /// real folder: the project or home folder, or, for a user folder an environment variable
+    /// moved elsewhere (`CLAUDE_CONFIG_DIR`, …), the variable's folder, which the user chose.
+    pub fn base_of(&self, dir: &Path) -> PathBuf {
+        if dir.starts_with(self.root()) {
+            return self.root().to_path_buf();
+        }
+        agents::MOVED_BY_ENVIRONMENT
+            .iter()
+            .filter_map(|(_, variable)| std::env::var_os(variable).map(PathBuf::from))
+            .filter(|moved| moved.is_absolute() && dir.starts_with(moved))
+            .max_by_key(|moved| moved.components().count())
+            .unwrap_or_else(|| self.root().to_path_buf())
+    }
+
     /// `agent`'s own skill folder (the first it reads) in this scope.
     pub fn folder_of(&self, agent: &Agent) -> PathBuf {
         match self {
@@ -231,11 +246,16 @@ fn write_copy(stage: &Path, snapshot: &SkillSnapshot) -> Result<(), String> {
             std::fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
         }
         use std::io::Write as _;
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .map_err(|e| fail(&path, e))?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        // A script (`#!` first) is written executable: the store keeps no file modes, and an
+        // agent runs `scripts/x.sh` as the skill says.
+        #[cfg(unix)]
+        if bytes.starts_with(b"#!") {
+            use std::os::unix::fs::OpenOptionsExt as _;
+            options.mode(0o755);
+        }
+        let mut file = options.open(&path).map_err(|e| fail(&path, e))?;
         file.write_all(bytes).map_err(|e| fail(&path, e))?;
         file.sync_all().map_err(|e| fail(&path, e))?;
     }

@@ -837,3 +837,118 @@ fn values_write_a_projects_instance_of_a_golden_path() {
             .contains("src/Orders")
     );
 }
+
+#[test]
+fn user_scope_finds_installed_agents_where_their_variables_move_them() {
+    let world = World::new();
+    world.write("skills/alpha/SKILL.md", &skill_md("alpha", BODY));
+    world.commit("one");
+    std::fs::remove_dir_all(world.path("home/.claude")).expect("remove");
+    std::fs::remove_dir_all(world.path("home/.codex")).expect("remove");
+    for dir in ["claude-config", "codex-home"] {
+        std::fs::create_dir_all(world.path(dir)).expect("mkdir");
+    }
+    let mut command = world.command("project", &["add", &world.url(), "--user"], "store.db");
+    command
+        .env("CLAUDE_CONFIG_DIR", world.path("claude-config"))
+        .env("CODEX_HOME", world.path("codex-home"));
+    let output = command.output().expect("run");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(output.status.code(), Some(0), "{said}");
+    let home = world.path("home");
+    assert!(
+        home.join(".agents/skills/alpha/SKILL.md").is_file(),
+        "{said}"
+    );
+    for moved in ["claude-config/skills/alpha", "codex-home/skills/alpha"] {
+        let link = world.path(moved);
+        assert!(
+            std::fs::symlink_metadata(&link).is_ok_and(|m| m.file_type().is_symlink()),
+            "{moved}: {said}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(link.join("SKILL.md")).expect("through the link"),
+            skill_md("alpha", BODY)
+        );
+    }
+    assert!(
+        !home.join(".claude").exists() && !home.join(".codex").exists(),
+        "{said}"
+    );
+    assert!(home.join(".config/skillpath/skillpath.lock").is_file());
+    assert!(
+        !world.path("project/skillpath.lock").exists(),
+        "the project's lock is not the user's"
+    );
+}
+
+/// An update killed with SIGKILL at any moment leaves each skill folder whole: the old skill
+/// or the new one, never a mix; the next `install --frozen` finishes the job.
+#[test]
+fn a_killed_update_leaves_each_folder_as_it_was_or_as_it_should_be() {
+    let world = World::new();
+    let version = |tag: &str| {
+        for index in 0..20 {
+            let name = format!("s{index:02}");
+            world.write(
+                &format!("s/{name}/SKILL.md"),
+                &skill_md(&name, &format!("{tag}\n")),
+            );
+            world.write(&format!("s/{name}/data.txt"), &tag.repeat(50_000));
+        }
+        world.commit(tag)
+    };
+    version("old");
+    let (code, out, err) = world.run(
+        "project",
+        &["add", &world.url(), "--copy", "--agent", "claude-code"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let project = world.path("project");
+    let snapshot = |dir: &Path| tree(dir);
+    let old: Vec<BTreeMap<String, Vec<u8>>> = (0..20)
+        .map(|i| snapshot(&project.join(format!(".agents/skills/s{i:02}"))))
+        .collect();
+    version("new");
+    for delay_ms in [20u64, 60, 120, 200] {
+        let mut child = world
+            .command("project", &["update", "--force", "--copy"], "store.db")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        for index in 0..20 {
+            for agent in [".agents/skills", ".claude/skills"] {
+                let dir = project.join(agent).join(format!("s{index:02}"));
+                let now = snapshot(&dir);
+                let is_new = now.get("data.txt").is_some_and(|d| d.starts_with(b"new"))
+                    && now.get("SKILL.md").is_some_and(|m| m.ends_with(b"new\n"))
+                    && now.len() == 2;
+                assert!(
+                    now == old[index] || is_new,
+                    "{} after {delay_ms} ms: {:?}",
+                    dir.display(),
+                    now.keys()
+                );
+            }
+        }
+    }
+    let (code, out, err) = world.run("project", &["install", "--frozen", "--copy"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, _) = world.run("project", &["install", "--check"]);
+    assert_eq!(code, 0, "{out}");
+    let left: Vec<String> = std::fs::read_dir(project.join(".agents/skills"))
+        .expect("list")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "staging folders are cleaned: {left:?}");
+}

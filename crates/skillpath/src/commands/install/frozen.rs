@@ -55,8 +55,9 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
             // Every skill's content, checked against the lock, before anything is written.
             let mut contents = Vec::new();
             let mut failures = Vec::new();
+            let mut reads = super::SourceReads::default();
             for (name, locked) in &lock.skills {
-                match super::locked_content(store.as_ref(), name, locked).await {
+                match super::locked_content(store.as_ref(), &mut reads, name, locked).await {
                     Ok(snapshot) => contents.push((name.clone(), locked.clone(), snapshot)),
                     Err(error) => failures.push(error),
                 }
@@ -184,7 +185,7 @@ fn check(
     let mut differences = Vec::new();
     for target in targets {
         let refusal = canonical.as_deref().map_or(Ok(None), |canonical| {
-            folders::refusal(scope.root(), &target.dir, canonical)
+            folders::refusal(&scope.base_of(&target.dir), &target.dir, canonical)
         });
         match refusal {
             Err(reason) => {

@@ -235,11 +235,50 @@ pub(crate) fn report_audit(
     output::stderr(&text).map_err(crate::commands::store::io)
 }
 
+/// The sources read so far by one command, each once per pin: a restore of 200 skills from
+/// one repository reads its commit once, not once per skill.
+#[derive(Default)]
+pub(crate) struct SourceReads {
+    read: BTreeMap<(String, Option<String>, Option<String>), Result<tree::Found, SourceError>>,
+}
+
+impl SourceReads {
+    /// The skill at `locked.path` of the locked skill's source, as the lock pins it.
+    fn skill(&mut self, locked: &LockedSkill) -> Result<SourceSkill, SourceError> {
+        let key = (
+            locked.source.clone(),
+            locked.commit.clone(),
+            locked.digest.clone(),
+        );
+        let found = self.read.entry(key).or_insert_with(|| {
+            let pin = Pin {
+                commit: locked.commit.as_deref(),
+                digest: locked.digest.as_deref(),
+            };
+            source::read(&Origin::from_recorded(&locked.source), pin, "")
+        });
+        let found = found.as_ref().map_err(Clone::clone)?;
+        found
+            .skills
+            .iter()
+            .find(|skill| skill.path == locked.path)
+            .cloned()
+            .ok_or_else(|| {
+                SourceError::new(format!(
+                    "`{}` holds no skill at `{}` any more",
+                    locked.source,
+                    tree::display_path(&locked.path)
+                ))
+            })
+    }
+}
+
 /// The content of the locked skill `name`: the store's current revision when its files are
-/// the locked ones, else read from its source at the locked commit, every file checked
-/// against the lock (a file that differs fails, named).
+/// the locked ones, else read from its source at the locked commit (through `reads`), every
+/// file checked against the lock (a file that differs fails, named).
 pub(crate) async fn locked_content(
     store: &dyn Store,
+    reads: &mut SourceReads,
     name: &str,
     locked: &LockedSkill,
 ) -> Result<SkillSnapshot, SourceError> {
@@ -250,18 +289,7 @@ pub(crate) async fn locked_content(
     {
         return Ok(stored.snapshot);
     }
-    let found = read_locked(locked)?;
-    let Some(skill) = found
-        .skills
-        .into_iter()
-        .find(|skill| skill.path == locked.path)
-    else {
-        return Err(SourceError::new(format!(
-            "`{}` holds no skill at `{}` any more",
-            locked.source,
-            tree::display_path(&locked.path)
-        )));
-    };
+    let skill = reads.skill(locked)?;
     verify(name, locked, &files_of(&skill.snapshot))?;
     if !locked.tree_agrees() {
         return Err(SourceError::new(format!(
@@ -425,7 +453,7 @@ pub(crate) fn write_all(
     let mut linkable: Vec<&str> = Vec::new();
     for target in targets {
         let refusal = canonical.as_deref().map_or(Ok(None), |canonical| {
-            folders::refusal(scope.root(), &target.dir, canonical)
+            folders::refusal(&scope.base_of(&target.dir), &target.dir, canonical)
         });
         for skill in skills {
             let path = target.dir.join(skill.name);

@@ -72,7 +72,8 @@ pub(crate) fn run(args: StatusArgs) -> anyhow::Result<ExitStatus> {
         for target in &targets {
             let path = target.dir.join(name);
             if let Some(canonical) = &canonical
-                && let Ok(Some(_)) = folders::refusal(scope.root(), &target.dir, canonical)
+                && let Ok(Some(_)) =
+                    folders::refusal(&scope.base_of(&target.dir), &target.dir, canonical)
             {
                 continue;
             }

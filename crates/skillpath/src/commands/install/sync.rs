@@ -88,11 +88,12 @@ pub(crate) async fn sync(
     };
     let mut synced = Synced::default();
     let mut contents = Vec::new();
+    let mut reads = super::SourceReads::default();
     for (name, locked) in &lock.skills {
         if only.is_some_and(|only| !only.contains(name)) {
             continue;
         }
-        match super::locked_content(store, name, locked).await {
+        match super::locked_content(store, &mut reads, name, locked).await {
             Ok(snapshot) => contents.push((name.clone(), snapshot, locked.files.clone())),
             Err(error) => synced.failed.push((name.clone(), error.to_string())),
         }

@@ -218,9 +218,9 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
                         .merged
                         .get(&index)
                         .unwrap_or(&plan.taken.skill.snapshot);
-                    let refusal = canonical
-                        .as_deref()
-                        .map_or(Ok(None), |c| folders::refusal(scope.root(), &target.dir, c));
+                    let refusal = canonical.as_deref().map_or(Ok(None), |c| {
+                        folders::refusal(&scope.base_of(&target.dir), &target.dir, c)
+                    });
                     let written = match refusal {
                         Err(reason) => Err(reason),
                         Ok(Some(_)) => continue,
