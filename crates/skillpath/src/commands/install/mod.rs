@@ -239,8 +239,11 @@ pub(crate) fn report_audit(
 /// one repository reads its commit once, not once per skill.
 #[derive(Default)]
 pub(crate) struct SourceReads {
-    read: BTreeMap<(String, Option<String>, Option<String>), Result<tree::Found, SourceError>>,
+    read: BTreeMap<PinnedSource, Result<tree::Found, SourceError>>,
 }
+
+/// A source as a lock pins it: the source, the commit, the digest.
+type PinnedSource = (String, Option<String>, Option<String>);
 
 impl SourceReads {
     /// The skill at `locked.path` of the locked skill's source, as the lock pins it.
