@@ -924,7 +924,7 @@ fn a_killed_update_leaves_each_folder_as_it_was_or_as_it_should_be() {
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
         let _ = child.kill();
         let _ = child.wait();
-        for index in 0..20 {
+        for (index, before) in old.iter().enumerate() {
             for agent in [".agents/skills", ".claude/skills"] {
                 let dir = project.join(agent).join(format!("s{index:02}"));
                 let now = snapshot(&dir);
