@@ -932,7 +932,7 @@ fn a_killed_update_leaves_each_folder_as_it_was_or_as_it_should_be() {
                     && now.get("SKILL.md").is_some_and(|m| m.ends_with(b"new\n"))
                     && now.len() == 2;
                 assert!(
-                    now == old[index] || is_new,
+                    now == *before || is_new,
                     "{} after {delay_ms} ms: {:?}",
                     dir.display(),
                     now.keys()
