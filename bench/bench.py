@@ -265,6 +265,14 @@ def main() -> None:
         sections.append(text)
         checkpoint()
 
+        sections.append("## Install")
+        # The skills CLI comes from npm: the smoke run uses it only when it is already installed
+        # (it never goes to the network), on three skills.
+        text, report = run_script("install_bench.py", *(["--smoke"] if args.smoke else []))
+        sections.append(text)
+        results["install"] = report["install"]
+        checkpoint()
+
         sections.append("## Write throughput, PostgreSQL vs SQLite")
         results["write_throughput"] = {}
         for build in builds:

@@ -20,7 +20,8 @@ empty project (a new git repository) for Claude Code and Codex, with a home fold
   an empty store, writes `skillpath.lock`, then writes the agents' folders), with an empty store
   (`SKILLPATH_DB`) and an empty git cache (`SKILLPATH_CACHE`); then `skillpath sync` in the same
   project, timed on its own (the folders already hold the lock: what a sync costs when there is
-  nothing to write). "add + sync" is the sum, the time of a user who runs both.
+  nothing to write). "add + sync" is the sum, the time of a user who runs both. Then the
+  agents' folders are removed and `skillpath sync` timed again: writing every skill from the store.
 
 Both write one copy of each skill into `.agents/skills/<name>` and a link to it from
 `.claude/skills/<name>` (Codex reads `.agents/skills`). The first run of each size checks that the
@@ -227,11 +228,11 @@ def skillpath_add(skillpath: Path, source: Path, box: Sandbox) -> tuple[float, f
     return add, sync
 
 
-def installed(project: Path) -> dict[str, bytes]:
+def installed(project: Path) -> dict[str, tuple[bytes, bool]]:
     """What a project's agents' folders hold: each file of `.agents/skills` by its path, with its
-    bytes (and `x` when executable), and each entry of `.claude/skills`: the target of a link, or
-    the files of a copy."""
-    found: dict[str, bytes] = {}
+    bytes and whether it is executable, and each entry of `.claude/skills`: the target of a link,
+    or the files of a copy."""
+    found: dict[str, tuple[bytes, bool]] = {}
     for top in (".agents/skills", ".claude/skills"):
         base = project / top
         if not base.is_dir():
@@ -241,9 +242,9 @@ def installed(project: Path) -> dict[str, bytes]:
                 path = Path(dirpath) / name
                 key = str(path.relative_to(project))
                 if path.is_symlink():
-                    found[key] = b"-> " + os.readlink(path).encode()
+                    found[key] = (b"-> " + os.readlink(path).encode(), False)
                 elif path.is_file():
-                    found[key] = path.read_bytes() + (b"\0x" if os.access(path, os.X_OK) else b"")
+                    found[key] = (path.read_bytes(), os.access(path, os.X_OK))
     return found
 
 
@@ -252,33 +253,42 @@ def skill_names(project: Path) -> list[str]:
     return sorted(p.name for p in base.iterdir() if (p / "SKILL.md").is_file()) if base.is_dir() else []
 
 
-def compare(theirs: Path, ours: Path, count: int) -> None:
-    """Stops the benchmark when the two projects' agents' folders differ, or miss skills."""
+def compare(theirs: Path, ours: Path, count: int) -> list[str]:
+    """Stops the benchmark when the two projects' agents' folders differ (a file, its bytes, a
+    link), or miss skills; returns the files whose executable bit differs (said on stderr)."""
     for label, project in (("skills CLI", theirs), ("skillpath", ours)):
         names = skill_names(project)
         if len(names) != count:
             sys.exit(f"bench: the {label} installed {len(names)} skills into {project}/.agents/skills, "
                      f"not {count}")
     a, b = installed(theirs), installed(ours)
-    if a != b:
-        only_a = sorted(set(a) - set(b))
-        only_b = sorted(set(b) - set(a))
-        differ = sorted(k for k in set(a) & set(b) if a[k] != b[k])
+    only_a = sorted(set(a) - set(b))
+    only_b = sorted(set(b) - set(a))
+    differ = sorted(k for k in set(a) & set(b) if a[k][0] != b[k][0])
+    if only_a or only_b or differ:
         lines = [f"bench: the skills CLI ({theirs}) and skillpath ({ours}) did not write the same skills:"]
         for title, keys in (("only the skills CLI's", only_a), ("only skillpath's", only_b),
-                            ("different", differ)):
+                            ("different bytes", differ)):
             if keys:
                 lines.append(f"  {title} ({len(keys)}): {', '.join(keys[:10])}{' …' if len(keys) > 10 else ''}")
         for key in differ[:3]:
-            lines.append(f"  {key}: skills CLI {a[key][:200]!r}\n  {' ' * len(key)}  skillpath  {b[key][:200]!r}")
+            lines.append(f"  {key}:\n    skills CLI {a[key][0][:300]!r}\n    skillpath  {b[key][0][:300]!r}")
         sys.exit("\n".join(lines))
+    modes = sorted(k for k in a if a[k][1] != b[k][1])
+    if modes:
+        print(f"bench: same bytes, but the executable bit differs on {len(modes)} files "
+              f"(skills CLI / skillpath), e.g. {modes[0]}: "
+              f"{'x' if a[modes[0]][1] else '-'} / {'x' if b[modes[0]][1] else '-'}", file=sys.stderr)
+    return [f"{k} ({'x' if a[k][1] else '-'} / {'x' if b[k][1] else '-'})" for k in modes]
 
 
 # The measurements.
 
 def measure_size(skillpath: Path, cli: dict | None, root: Path, count: int, runs: int) -> dict:
     source = make_source(root / f"source-{count}", count)
-    seconds: dict[str, list[float]] = {"skills_cli": [], "add": [], "sync": [], "add_sync": []}
+    seconds: dict[str, list[float]] = {"skills_cli": [], "add": [], "sync": [], "add_sync": [],
+                                       "sync_write": []}
+    modes: list[str] = []
     for run in range(runs):
         ours = Sandbox(root, f"skillpath-{count}-{run}")
         add, sync = skillpath_add(skillpath, source, ours)
@@ -289,14 +299,24 @@ def measure_size(skillpath: Path, cli: dict | None, root: Path, count: int, runs
             theirs = Sandbox(root, f"skills-cli-{count}-{run}")
             seconds["skills_cli"].append(skills_cli_add(cli, source, theirs))
             if run == 0:
-                compare(theirs.project, ours.project, count)
+                modes = compare(theirs.project, ours.project, count)
             shutil.rmtree(theirs.root)
         elif len(skill_names(ours.project)) != count:
             sys.exit(f"bench: skillpath installed {len(skill_names(ours.project))} skills, not {count}")
+        # A sync that writes every folder again from the store: the agents' folders removed.
+        written = installed(ours.project)
+        for top in (".agents", ".claude"):
+            shutil.rmtree(ours.project / top)
+        seconds["sync_write"].append(timed([skillpath, "sync"], ours.project, ours.env))
+        if installed(ours.project) != written:
+            sys.exit(f"bench: `skillpath sync` into {ours.project} without its agents' folders did not "
+                     "write what `add` had written")
         shutil.rmtree(ours.root)
     figures = {"skills": count, **{f"{k}_s": round(common.median(v), 4) for k, v in seconds.items() if v}}
     if cli is not None:
-        figures["same_files"] = True
+        figures["same_bytes"] = True
+        figures["executable_bit_differs"] = len(modes)
+        figures["executable_bit_differs_example"] = modes[0] if modes else None
         figures["ratio"] = common.ratio_num(figures["skills_cli_s"], figures["add_sync_s"])
         figures["ratio_add_only"] = common.ratio_num(figures["skills_cli_s"], figures["add_s"])
     return figures
@@ -337,22 +357,29 @@ def markdown(report: dict) -> str:
     intro = (f"Installing skills from a local git repository into an empty project for Claude Code "
              f"and Codex (one copy in `.agents/skills`, linked from `.claude/skills`); medians of "
              f"{runs} run{'s' if runs != 1 else ''}, skillpath with an empty store and git cache each "
-             "time; `sync` is run after `add`, on folders that already hold the lock.")
+             "time; `sync` is run after `add`, on folders that already hold the lock, and then again "
+             "with the agents' folders removed (it writes them all from the store).")
     if report["skills_cli"]:
         intro += (f" The skills CLI is {report['skills_cli']}; both wrote the same files, byte for "
                   "byte; ratio = skills CLI ÷ skillpath add + sync.")
+        for row in report["sizes"]:
+            if row.get("executable_bit_differs"):
+                intro += (f" **At {row['skills']:,} skills the executable bit differs on "
+                          f"{row['executable_bit_differs']:,} files** (skills CLI / skillpath), e.g. "
+                          f"`{row['executable_bit_differs_example']}`.")
     else:
         intro += f" The skills CLI is left out: {report['note']}."
     lines = [
         intro,
         "",
-        "| skills | `skills add` | `skillpath add` | `skillpath sync` | add + sync | ratio |",
-        "|--:|--:|--:|--:|--:|--:|",
+        "| skills | `skills add` | `skillpath add` | `skillpath sync` | add + sync | ratio "
+        "| `sync`, folders removed |",
+        "|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for row in report["sizes"]:
         theirs = f"{row['skills_cli_s']:.3f} s" if "skills_cli_s" in row else "–"
         lines.append(f"| {row['skills']:,} | {theirs} | {row['add_s']:.3f} s | {row['sync_s']:.3f} s "
-                     f"| {row['add_sync_s']:.3f} s | {common.times(row.get('ratio'))} |")
+                     f"| {row['add_sync_s']:.3f} s | {common.times(row.get('ratio'))} | {row['sync_write_s']:.3f} s |")
     frozen = report["frozen"]
     lines += [
         "",
@@ -386,7 +413,7 @@ def main() -> None:
     if shutil.which("git") is None:
         sys.exit("bench: git is needed")
 
-    cli, note = (None, "left out with --no-skills-cli") if args.no_skills_cli else skills_cli(not args.smoke)
+    cli, note = (None, "`--no-skills-cli`") if args.no_skills_cli else skills_cli(not args.smoke)
     if cli is None and not args.no_skills_cli:
         say_left_out(note)
     with tempfile.TemporaryDirectory(prefix="skillpath-install-bench-") as temp:
