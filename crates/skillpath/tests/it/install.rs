@@ -952,3 +952,62 @@ fn a_killed_update_leaves_each_folder_as_it_was_or_as_it_should_be() {
         .collect();
     assert!(left.is_empty(), "staging folders are cleaned: {left:?}");
 }
+
+/// Makes a folder unwritable for as long as it lives: immutable (`chattr +i`) where the tests
+/// run as root, who may write any folder whatever its mode, else mode 0555.
+struct ReadOnly(PathBuf);
+
+impl ReadOnly {
+    fn new(dir: &Path) -> ReadOnly {
+        std::fs::create_dir_all(dir).expect("mkdir");
+        let immutable = Command::new("chattr")
+            .arg("+i")
+            .arg(dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !immutable {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o555)).expect("chmod");
+        }
+        let probe = dir.join(".probe");
+        assert!(
+            std::fs::write(&probe, "x").is_err(),
+            "the folder must refuse writes"
+        );
+        ReadOnly(dir.to_path_buf())
+    }
+}
+
+impl Drop for ReadOnly {
+    fn drop(&mut self) {
+        let _ = Command::new("chattr").arg("-i").arg(&self.0).status();
+        use std::os::unix::fs::PermissionsExt as _;
+        let _ = std::fs::set_permissions(&self.0, std::fs::Permissions::from_mode(0o755));
+    }
+}
+
+#[test]
+fn a_read_only_agent_folder_is_skipped_and_the_others_are_written() {
+    let world = World::new();
+    world.write("one/SKILL.md", &skill_md("one", "x\n"));
+    world.commit("one");
+    let project = world.path("project");
+    let _read_only = ReadOnly::new(&project.join(".cursor/skills"));
+    let (code, out, err) = world.run(
+        "project",
+        &["add", &world.url(), "--agent", "cursor,claude-code"],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("skipped: `.cursor/skills/one`: cannot"),
+        "{out}"
+    );
+    assert!(
+        project.join(".claude/skills/one/SKILL.md").is_file(),
+        "{out}"
+    );
+    assert!(
+        project.join(".agents/skills/one/SKILL.md").is_file(),
+        "{out}"
+    );
+}
