@@ -185,8 +185,11 @@ pub fn place(
 ) -> Result<Written, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
     let target = dir.join(name);
-    clean_leftovers(dir, name);
-    let stage = dir.join(format!(".{name}.skillpath-new-{}", std::process::id()));
+    // Staged beside the agent folder, not in it, so that no agent (and no `serve` watching
+    // the folder) ever sees the half-written copy as a skill of its own.
+    let beside = dir.parent().unwrap_or(dir);
+    clean_leftovers(beside, name);
+    let stage = beside.join(format!("{}{name}-{}", STAGING_PREFIX, std::process::id()));
     if let Some(canonical) = link_to {
         let relative = relative_path(dir, canonical);
         if std::fs::read_link(&target).is_ok_and(|current| current == relative) {
@@ -214,14 +217,24 @@ pub fn place(
     Ok(Written::Copied)
 }
 
-/// Removes what is left of an interrupted write of `name` into `dir`.
+/// What the name of a skill folder being written starts with, in the folder beside the agent
+/// folder: `.skillpath-staging-<name>-<pid>`.
+const STAGING_PREFIX: &str = ".skillpath-staging-";
+
+/// Removes what is left of an interrupted write of `name` beside an agent folder.
 fn clean_leftovers(dir: &Path, name: &str) {
-    let prefix = format!(".{name}.skillpath-");
+    let prefix = format!("{STAGING_PREFIX}{name}-");
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
-        if entry.file_name().to_string_lossy().starts_with(&prefix) {
+        let file_name = entry.file_name();
+        let leftover = file_name
+            .to_string_lossy()
+            .strip_prefix(&prefix)
+            .map(|rest| rest.trim_end_matches(".old"))
+            .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
+        if leftover {
             let _ = remove_path(&entry.path());
         }
     }
@@ -614,12 +627,15 @@ mod tests {
             files_of(&second),
             "replaced whole: the added file is gone"
         );
-        let leftovers: Vec<_> = std::fs::read_dir(&canonical)
-            .expect("list")
-            .flatten()
-            .map(|e| e.file_name())
-            .collect();
-        assert_eq!(leftovers, ["demo"]);
+        for dir in [&canonical, &root.path().join(".agents")] {
+            let leftovers: Vec<_> = std::fs::read_dir(dir)
+                .expect("list")
+                .flatten()
+                .map(|e| e.file_name())
+                .filter(|name| name.to_string_lossy().starts_with('.'))
+                .collect();
+            assert!(leftovers.is_empty(), "{leftovers:?}");
+        }
         assert_eq!(
             state(&root.path().join("none"), &locked, "demo", None),
             State::Missing

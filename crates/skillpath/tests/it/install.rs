@@ -567,6 +567,12 @@ fn two_syncs_at_once_leave_every_folder_whole() {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names.len(), 20, "no staging folder is left: {names:?}");
+        let beside: Vec<String> = std::fs::read_dir(project.join(dir).parent().expect("parent"))
+            .expect("list")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(beside, ["skills"], "nothing beside {dir}");
     }
 }
 
@@ -944,9 +950,13 @@ fn a_killed_update_leaves_each_folder_as_it_was_or_as_it_should_be() {
     assert_eq!(code, 0, "{out}{err}");
     let (code, out, _) = world.run("project", &["install", "--check"]);
     assert_eq!(code, 0, "{out}");
-    let left: Vec<String> = std::fs::read_dir(project.join(".agents/skills"))
-        .expect("list")
-        .flatten()
+    let left: Vec<String> = [".agents", ".agents/skills", ".claude", ".claude/skills"]
+        .iter()
+        .flat_map(|dir| {
+            std::fs::read_dir(project.join(dir))
+                .expect("list")
+                .flatten()
+        })
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|name| name.starts_with('.'))
         .collect();
