@@ -124,6 +124,14 @@ codes! {
     LinkMissing => "link-missing",
     LinkOutsideSkill => "link-outside-skill",
     ToolNameCollision => "tool-name-collision",
+    OptionDefaultMissing => "option-default-missing",
+    OptionCollidesWithArgument => "option-collides-with-argument",
+    PackageNameInvalid => "package-name-invalid",
+    PackageFieldInvalid => "package-field-invalid",
+    PackageSkillDuplicate => "package-skill-duplicate",
+    PackageSkillMissing => "package-skill-missing",
+    PackageDocOutside => "package-doc-outside",
+    PackageDocMissing => "package-doc-missing",
 }
 
 impl Code {

@@ -28,6 +28,7 @@ pub mod frontmatter;
 pub mod golden_path;
 pub mod load;
 mod mode;
+pub mod package;
 pub mod pathlib;
 pub mod python_unicode;
 pub mod render_diagnostics;

@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
-use skillpath_core::pathlib;
 use skillpath_core::walk::{self, WalkLimits};
+use skillpath_core::{package, pathlib};
 
 /// Refuses paths that do not exist: a usage error (exit 2), as in the reference CLI.
 pub(crate) fn require_existing(paths: &[PathBuf]) -> anyhow::Result<()> {
@@ -36,16 +36,23 @@ pub(crate) fn skill_dirs(
     paths: &[PathBuf],
     recursive: bool,
 ) -> (Vec<PathBuf>, Vec<(PathBuf, String)>) {
-    if !recursive {
-        return (
-            paths.iter().map(|path| skill_dir_of(path)).collect(),
-            Vec::new(),
-        );
-    }
     let mut dirs = Vec::new();
     let mut skipped = Vec::new();
     for path in paths {
         let root = skill_dir_of(path);
+        // A package folder is its manifest and its member skills.
+        let package = package::is_package_folder(&root) && !root.join("SKILL.md").is_file();
+        if package {
+            dirs.push(root.clone());
+        }
+        if !recursive {
+            if package {
+                dirs.extend(package::member_dirs(&root));
+            } else {
+                dirs.push(root);
+            }
+            continue;
+        }
         let found = walk::find_skill_dirs(&root, WalkLimits::default());
         dirs.extend(found.skills.into_iter().map(|skill| skill.dir));
         skipped.extend(found.skipped);

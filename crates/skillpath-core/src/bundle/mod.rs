@@ -30,6 +30,10 @@ pub struct SkillBundle {
     /// What reading the folder left out or could not read: warnings, or errors that keep the
     /// skill from being stored. Validation reports them outside `skills-ref` mode.
     pub read_diagnostics: Vec<Diagnostic>,
+    /// The configuration options of the package the skill is a member of (none for a skill
+    /// of no package): its body, templates and conditions may use them as `{PascalCase}`
+    /// variables, and its tool takes them as optional arguments.
+    pub package_options: Vec<crate::golden_path::args::Arg>,
 }
 
 /// What a skill folder holds that is not one of the skill's files. Empty for a skill that

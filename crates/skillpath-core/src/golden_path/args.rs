@@ -165,11 +165,57 @@ pub fn coerce(arg_type: ArgType, value: &serde_json::Value) -> Option<Coerced> {
     }
 }
 
+/// What a list of typed parameters is: a skill's `args`, or a package's configuration
+/// `options` (read by the same rules; an option's name may be camelCase, as Golden Path's
+/// `endpointStyle`, it is never required, and it has a default, which a member skill's call
+/// that leaves it out gets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Params {
+    /// A skill's arguments.
+    Arguments,
+    /// A package's configuration options.
+    Options,
+}
+
+impl Params {
+    /// What one is called in messages.
+    fn noun(self) -> &'static str {
+        match self {
+            Params::Arguments => "argument",
+            Params::Options => "option",
+        }
+    }
+
+    /// The frontmatter field that lists them.
+    fn field(self) -> &'static str {
+        match self {
+            Params::Arguments => "args",
+            Params::Options => "options",
+        }
+    }
+}
+
+/// Whether `name` is an option name: camelCase (`endpointStyle`) or snake_case.
+pub fn is_valid_option_name(name: &str) -> bool {
+    is_valid_arg_name(name)
+        || name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && name.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
 /// Reads and checks the `args` of a frontmatter. Returns the arguments that could be read and
 /// the diagnostics; `args` that is absent gives no arguments.
 pub(crate) fn parse_args(
     file: &SourceFile,
     args_node: Option<&Node>,
+) -> (Vec<Arg>, Vec<Diagnostic>) {
+    parse_params(file, args_node, Params::Arguments)
+}
+
+/// Reads and checks a list of typed parameters (`args`, or a package's `options`).
+pub(crate) fn parse_params(
+    file: &SourceFile,
+    args_node: Option<&Node>,
+    kind: Params,
 ) -> (Vec<Arg>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let Some(node) = args_node else {
@@ -182,8 +228,8 @@ pub(crate) fn parse_args(
         }
         _ => {
             diagnostics.push(
-                Diagnostic::error(Code::ArgsNotAList, format!("`args` must be a list of arguments, found {}", node.kind_name()))
-                    .with_hint("write each argument as `- name: …` with `description`, `required`, `type`, `enum`, `default`")
+                Diagnostic::error(Code::ArgsNotAList, format!("`{}` must be a list of {}s, found {}", kind.field(), kind.noun(), node.kind_name()))
+                    .with_hint(format!("write each {} as `- name: …` with `description`, `required`, `type`, `enum`, `default`", kind.noun()))
                     .at(file, node.range.clone()),
             );
             return (Vec::new(), diagnostics);
@@ -192,10 +238,13 @@ pub(crate) fn parse_args(
     let mut args = Vec::new();
     let mut declared = Declared::default();
     for item in items {
-        let Some(arg) = parse_arg(file, item, &mut diagnostics) else {
+        let Some(arg) = parse_arg(file, item, kind, &mut diagnostics) else {
             continue;
         };
-        if let Err((code, message)) = declared.add(&arg.name) {
+        if let Err((code, message)) = declared
+            .add(&arg.name)
+            .map_err(|(code, message)| (code, message.replacen("argument", kind.noun(), 1)))
+        {
             let diagnostic = Diagnostic::error(code, message).at(file, name_range(item));
             diagnostics.push(if code == Code::ArgPlaceholderCollision {
                 diagnostic.with_hint("rename one of them")
@@ -254,15 +303,18 @@ fn scalar_text(node: &Node) -> Option<&str> {
     node.as_scalar().map(|scalar| scalar.text.as_str())
 }
 
-fn parse_arg(file: &SourceFile, item: &Node, out: &mut Vec<Diagnostic>) -> Option<Arg> {
+fn parse_arg(
+    file: &SourceFile,
+    item: &Node,
+    kind: Params,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Arg> {
+    let noun = kind.noun();
     let NodeKind::Mapping(entries) = &item.kind else {
         out.push(
             Diagnostic::error(
                 Code::ArgNotAMapping,
-                format!(
-                    "each argument must be a mapping, found {}",
-                    item.kind_name()
-                ),
+                format!("each {noun} must be a mapping, found {}", item.kind_name()),
             )
             .with_hint(
                 "write `- name: service_name` and the argument's other fields, indented under it",
@@ -273,30 +325,45 @@ fn parse_arg(file: &SourceFile, item: &Node, out: &mut Vec<Diagnostic>) -> Optio
     };
     for entry in entries {
         let key = scalar_text(&entry.key).unwrap_or("?");
-        if !ARG_FIELDS.contains(&key) {
+        let known = ARG_FIELDS.contains(&key) && !(kind == Params::Options && key == "required");
+        if !known {
             out.push(
-                Diagnostic::warning(Code::ArgFieldUnknown, format!("unknown argument field `{key}`"))
-                    .with_hint("argument fields are `name`, `description`, `required`, `type`, `enum` and `default`")
+                Diagnostic::warning(Code::ArgFieldUnknown, format!("unknown {noun} field `{key}`"))
+                    .with_hint(match kind {
+                        Params::Arguments => "argument fields are `name`, `description`, `required`, `type`, `enum` and `default`",
+                        Params::Options => "option fields are `name`, `description`, `type`, `enum` and `default` (an option is never required: it has a default)",
+                    })
                     .at(file, entry.key.range.clone()),
             );
         }
     }
     let Some(name_entry) = item.get("name") else {
         out.push(
-            Diagnostic::error(Code::ArgNameMissing, "an argument has no `name`")
+            Diagnostic::error(Code::ArgNameMissing, format!("an {noun} has no `name`"))
                 .at(file, item.range.clone()),
         );
         return None;
     };
     let name = match scalar_text(&name_entry.value) {
-        Some(name) if is_valid_arg_name(name) => name.to_owned(),
+        Some(name) if kind == Params::Arguments && is_valid_arg_name(name) => name.to_owned(),
+        Some(name) if kind == Params::Options && is_valid_option_name(name) => name.to_owned(),
         other => {
+            let (rule, hint) = match kind {
+                Params::Arguments => (
+                    "snake_case",
+                    "use lowercase letters, digits and single underscores, starting with a letter: `service_name`",
+                ),
+                Params::Options => (
+                    "camelCase or snake_case",
+                    "start with a lowercase letter, then letters and digits (`endpointStyle`) or snake_case (`id_strategy`)",
+                ),
+            };
             out.push(
                 Diagnostic::error(
                     Code::ArgNameInvalid,
-                    format!("argument name `{}` is not snake_case", other.unwrap_or_default()),
+                    format!("{noun} name `{}` is not {rule}", other.unwrap_or_default()),
                 )
-                .with_hint("use lowercase letters, digits and single underscores, starting with a letter: `service_name`")
+                .with_hint(hint)
                 .at(file, name_entry.value.range.clone()),
             );
             return None;
@@ -310,13 +377,13 @@ fn parse_arg(file: &SourceFile, item: &Node, out: &mut Vec<Diagnostic>) -> Optio
         out.push(
             Diagnostic::warning(
                 Code::ArgDescriptionMissing,
-                format!("argument `{name}` has no description"),
+                format!("{noun} `{name}` has no description"),
             )
             .with_hint("say what the argument is for; agents see it as the parameter's description")
             .at(file, name_entry.value.range.clone()),
         );
     }
-    let required = match item.get("required") {
+    let required = match item.get("required").filter(|_| kind == Params::Arguments) {
         None => false,
         Some(entry) => match yaml::to_json(&entry.value) {
             serde_json::Value::Bool(b) => b,
@@ -341,7 +408,7 @@ fn parse_arg(file: &SourceFile, item: &Node, out: &mut Vec<Diagnostic>) -> Optio
                     Diagnostic::error(
                         Code::ArgTypeUnknown,
                         format!(
-                            "argument `{name}` has an unknown type `{}`",
+                            "{noun} `{name}` has an unknown type `{}`",
                             scalar_text(&entry.value).unwrap_or("?")
                         ),
                     )
@@ -354,7 +421,7 @@ fn parse_arg(file: &SourceFile, item: &Node, out: &mut Vec<Diagnostic>) -> Optio
     };
     let allowed = match item.get("enum") {
         None => None,
-        Some(entry) => Some(parse_enum(file, &name, arg_type, &entry.value, out)?),
+        Some(entry) => Some(parse_enum(file, &name, noun, arg_type, &entry.value, out)?),
     };
     let default = match item.get("default") {
         None => None,
@@ -363,7 +430,7 @@ fn parse_arg(file: &SourceFile, item: &Node, out: &mut Vec<Diagnostic>) -> Optio
                 out.push(
                     Diagnostic::error(
                         Code::ArgDefaultInvalid,
-                        format!("the default of argument `{name}` must be a single value"),
+                        format!("the default of {noun} `{name}` must be a single value"),
                     )
                     .at(file, entry.value.range.clone()),
                 );
@@ -372,6 +439,7 @@ fn parse_arg(file: &SourceFile, item: &Node, out: &mut Vec<Diagnostic>) -> Optio
             if let Some((code, message)) =
                 default_problem(&name, arg_type, allowed.as_deref(), text)
             {
+                let message = message.replacen("argument", noun, 1);
                 out.push(Diagnostic::error(code, message).at(file, entry.value.range.clone()));
                 return None;
             }
@@ -388,6 +456,19 @@ fn parse_arg(file: &SourceFile, item: &Node, out: &mut Vec<Diagnostic>) -> Optio
             Some(text.to_owned())
         }
     };
+    if kind == Params::Options && default.is_none() {
+        out.push(
+            Diagnostic::error(
+                Code::OptionDefaultMissing,
+                format!("option `{name}` has no default"),
+            )
+            .with_hint(
+                "give it a `default`: a member skill's call that leaves the option out gets it",
+            )
+            .at(file, name_entry.value.range.clone()),
+        );
+        return None;
+    }
     Some(Arg {
         name,
         description,
@@ -455,6 +536,7 @@ pub(crate) fn default_problem(
 fn parse_enum(
     file: &SourceFile,
     name: &str,
+    noun: &str,
     arg_type: ArgType,
     node: &Node,
     out: &mut Vec<Diagnostic>,
@@ -464,7 +546,7 @@ fn parse_enum(
     };
     let NodeKind::Sequence(items) = &node.kind else {
         out.push(invalid(format!(
-            "the `enum` of argument `{name}` must be a list of values"
+            "the `enum` of {noun} `{name}` must be a list of values"
         )));
         return None;
     };
@@ -472,7 +554,7 @@ fn parse_enum(
     for item in items {
         let Some(text) = scalar_text(item) else {
             out.push(invalid(format!(
-                "the `enum` of argument `{name}` may only hold single values"
+                "the `enum` of {noun} `{name}` may only hold single values"
             )));
             return None;
         };

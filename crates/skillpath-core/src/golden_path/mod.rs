@@ -74,6 +74,38 @@ impl GoldenSkill {
         )
     }
 
+    /// [`GoldenSkill::read`] for a skill whose files are `bundle`: a member of a package also
+    /// takes the package's options as optional arguments with their defaults (its tool's
+    /// schema, its rendering and its conditions see them as its own), but for an option with
+    /// an argument's placeholder, which is a validation error and left out.
+    pub fn read_in(skill: &SkillMd, bundle: &SkillBundle) -> (GoldenSkill, Vec<Diagnostic>) {
+        let (mut golden, mut diagnostics) = GoldenSkill::read(skill);
+        let clashes = crate::package::collisions(&bundle.package_options, &golden.args);
+        let range = skill
+            .field("args")
+            .map_or(0..0, |entry| entry.key.range.clone());
+        for (argument, option, placeholder) in &clashes {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::OptionCollidesWithArgument,
+                    format!(
+                        "argument `{argument}` and the package's option `{option}` are both `{{{placeholder}}}`"
+                    ),
+                )
+                .with_hint("rename the argument, or use the package's option instead of it")
+                .at(&skill.file, range.clone()),
+            );
+        }
+        golden.args.extend(
+            bundle
+                .package_options
+                .iter()
+                .filter(|option| !clashes.iter().any(|(_, name, _)| *name == option.name))
+                .cloned(),
+        );
+        (golden, diagnostics)
+    }
+
     /// Whether the skill uses any Golden Path feature: `args`, `tool_name`, or a structured body.
     pub fn is_golden_path(skill: &SkillMd, body: &Body) -> bool {
         FIELDS.iter().any(|field| skill.field(field).is_some()) || body.is_structured()
@@ -96,7 +128,7 @@ pub fn is_valid_tool_name(name: &str) -> bool {
 /// Every Golden Path rule for `skill`, whose files are `bundle`: arguments, `tool_name`,
 /// body structure, template files (found among `bundle`'s files), conditions and placeholders.
 pub(crate) fn check(skill: &SkillMd, bundle: &SkillBundle) -> Vec<Diagnostic> {
-    let (golden, mut out) = GoldenSkill::read(skill);
+    let (golden, mut out) = GoldenSkill::read_in(skill, bundle);
     if !GoldenSkill::is_golden_path(skill, &golden.body) {
         return out;
     }

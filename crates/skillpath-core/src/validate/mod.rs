@@ -86,8 +86,18 @@ impl Report {
 /// Validates the skill folder `dir` (as the user named it): reads it into a [`SkillBundle`]
 /// (what cannot be read at all is the report's one diagnostic), then [`validate`]s that.
 pub fn validate_dir(dir: &Path, options: &ValidateOptions) -> Report {
+    let reference = options.load.mode == Mode::SkillsRef;
+    if !reference && crate::package::is_package_folder(dir) && !crate::disk::is_skill_dir(dir) {
+        return crate::package::validate_package_dir(dir);
+    }
     match SkillBundle::read_folder(dir, &options.load) {
-        Ok(bundle) => validate(&bundle, options),
+        Ok(mut bundle) => {
+            // A member of a package knows the package's options as variables.
+            if !reference && let Some((_, package)) = crate::package::package_of(dir) {
+                bundle.package_options = package.options;
+            }
+            validate(&bundle, options)
+        }
         Err(diagnostic) => Report {
             path: dir.to_path_buf(),
             skill_md: None,

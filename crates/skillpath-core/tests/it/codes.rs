@@ -46,6 +46,8 @@ enum Layout {
     /// then [`tool_names::check_reports`] adds what only a set of skills can have (one folder
     /// cannot collide with itself).
     Tree(Vec<(&'static str, String)>),
+    /// A package folder `pkg` with these files `(path, content)`, validated with its members.
+    Package(Vec<(&'static str, String)>),
 }
 
 /// The example for `code`: a layout, the mode, whether lints run, and the severity expected.
@@ -249,7 +251,28 @@ fn example(code: Code) -> (Layout, Mode, bool, Severity) {
                     .into(),
             ),
         ])),
+        Code::OptionDefaultMissing => spec(package("options:\n  - name: endpointStyle\n    description: Style\n", &[])),
+        Code::OptionCollidesWithArgument => spec(package(
+            "options:\n  - name: endpointStyle\n    description: Style\n    default: controller\nskills: [a]\n",
+            &[("a/SKILL.md", "---\nname: a\ndescription: Use when testing.\nargs:\n  - name: endpoint_style\n    description: Style\n---\n# A\n\nStyle {EndpointStyle}.\n".to_owned())],
+        )),
+        Code::PackageNameInvalid => spec(Layout::Package(vec![("PACKAGE.md", "---\nname: Bad_Name\ndescription: Use when testing.\n---\n".to_owned())])),
+        Code::PackageFieldInvalid => spec(Layout::Package(vec![("PACKAGE.md", "---\nname: pkg\n---\n".to_owned())])),
+        Code::PackageSkillDuplicate => spec(package("skills: [a, a]\n", &[("a/SKILL.md", "---\nname: a\ndescription: Use when testing.\n---\n".to_owned())])),
+        Code::PackageSkillMissing => spec(package("skills: [missing]\n", &[])),
+        Code::PackageDocOutside => spec(package("docs: [../outside.md]\n", &[])),
+        Code::PackageDocMissing => spec(package("docs: [docs/none.md]\n", &[])),
     }
+}
+
+/// A package `pkg` whose manifest has `fields` after its name and description, with `files`.
+fn package(fields: &str, files: &[(&'static str, String)]) -> Layout {
+    let mut all = vec![(
+        "PACKAGE.md",
+        format!("---\nname: pkg\ndescription: Use when testing.\n{fields}---\n"),
+    )];
+    all.extend(files.iter().cloned());
+    Layout::Package(all)
 }
 
 /// Builds `layout` in `sandbox` and validates it.
@@ -305,6 +328,16 @@ fn run(sandbox: &Sandbox, layout: Layout, mode: Mode, lints: bool) -> Vec<Diagno
                 ..options.load
             };
             sandbox.skill("demo", demo(""))
+        }
+        Layout::Package(files) => {
+            for (path, content) in files {
+                sandbox.file(&format!("pkg/{path}"), content);
+            }
+            let dir = sandbox.path().join("pkg");
+            return std::iter::once(dir.clone())
+                .chain(skillpath_core::package::member_dirs(&dir))
+                .flat_map(|dir| validate_dir(&dir, &options).diagnostics)
+                .collect();
         }
         Layout::Tree(skills) => {
             let mut reports: Vec<_> = skills

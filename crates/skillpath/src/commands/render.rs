@@ -52,14 +52,18 @@ pub(crate) fn read_golden(path: &Path) -> anyhow::Result<Option<ReadSkill>> {
     let dir = inputs::skill_dir_of(path);
     let read = SkillBundle::read_folder(&dir, &LoadOptions::default())
         .and_then(|bundle| Ok((bundle.parse_skill_md(LoadOptions::default())?, bundle)));
-    let (skill_md, bundle) = match read {
+    let (skill_md, mut bundle) = match read {
         Ok(read) => read,
         Err(diagnostic) => {
             output::stderr(&render_diagnostics::text(&diagnostic, None))?;
             return Ok(None);
         }
     };
-    let (golden, diagnostics) = GoldenSkill::read(&skill_md);
+    // A member of a package takes the package's options with their defaults.
+    if let Some((_, package)) = skillpath_core::package::package_of(&dir) {
+        bundle.package_options = package.options;
+    }
+    let (golden, diagnostics) = GoldenSkill::read_in(&skill_md, &bundle);
     let errors: Vec<&Diagnostic> = skill_md
         .diagnostics
         .iter()

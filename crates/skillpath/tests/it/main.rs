@@ -22,6 +22,7 @@ mod mcp_protocol;
 mod mcp_python;
 mod mcp_watch;
 mod mcp_wire;
+mod packages;
 mod postgres_support;
 mod project_scopes;
 mod replicas;

@@ -1,0 +1,120 @@
+//! The example architecture package in `examples/packages`: the manifest and every member
+//! validate cleanly with the package's options as variables, and its skills render and show
+//! their schemas with the options' defaults and with overrides (snapshots). Runs the real
+//! binary from the repository root.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use crate::support::skillpath_bin;
+
+/// The example package, relative to the repository root.
+const PACKAGE: &str = "examples/packages/dotnet-clean-architecture";
+
+fn skillpath(args: &[&str]) -> (i32, String, String) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let output = Command::new(skillpath_bin())
+        .args(args)
+        .current_dir(root)
+        .output()
+        .expect("run skillpath");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_example_package_and_its_members_validate_cleanly() {
+    let (code, out, err) = skillpath(&["validate", PACKAGE]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("4 skills checked")
+            && out.contains("4 valid, 0 invalid; 0 errors, 0 warnings"),
+        "{out}"
+    );
+    // A member alone knows its package's options too.
+    let member = format!("{PACKAGE}/skills/add-endpoint");
+    let (code, out, err) = skillpath(&["validate", &member]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("0 errors, 0 warnings"), "{out}");
+}
+
+#[test]
+fn members_render_with_the_options_defaults_and_with_overrides() {
+    let endpoint = format!("{PACKAGE}/skills/add-endpoint");
+    let base = [
+        "render",
+        endpoint.as_str(),
+        "--arg",
+        "service_name=Orders",
+        "--arg",
+        "entity_name=Order",
+    ];
+    let (code, defaults, err) = skillpath(&base);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        defaults.contains("as `minimal-api` endpoints") && defaults.contains("MapOrderEndpoints"),
+        "{defaults}"
+    );
+    assert!(!defaults.contains("ControllerBase"), "{defaults}");
+    insta::assert_snapshot!("add_endpoint_defaults", defaults);
+    let mut controller = base.to_vec();
+    controller.extend(["--arg", "endpointStyle=controller"]);
+    let (code, overridden, err) = skillpath(&controller);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        overridden.contains("OrderController(IOrderRepository repository) : ControllerBase"),
+        "{overridden}"
+    );
+    assert!(!overridden.contains("MapOrderEndpoints"), "{overridden}");
+    insta::assert_snapshot!("add_endpoint_controller", overridden);
+
+    let entity = format!("{PACKAGE}/skills/add-entity");
+    let with_strategy = |strategy: &str| {
+        let strategy = format!("idStrategy={strategy}");
+        skillpath(&[
+            "render",
+            &entity,
+            "--arg",
+            "service_name=Orders",
+            "--arg",
+            "entity_name=Order",
+            "--arg",
+            &strategy,
+        ])
+    };
+    let (code, typed, err) = with_strategy("typed-id");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        typed.contains("public readonly record struct OrderId(Guid Value)"),
+        "{typed}"
+    );
+    assert!(
+        !typed.contains("public Guid Id { get; private set; }"),
+        "{typed}"
+    );
+    insta::assert_snapshot!("add_entity_typed_id", typed);
+    let (code, _, err) = with_strategy("ulid");
+    assert_eq!(code, 1);
+    assert!(err.contains("idStrategy"), "{err}");
+}
+
+#[test]
+fn a_members_schema_has_its_arguments_and_the_packages_options() {
+    let (code, out, err) = skillpath(&["schema", &format!("{PACKAGE}/skills/add-endpoint")]);
+    assert_eq!(code, 0, "{err}");
+    let schema: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(
+        schema["required"],
+        serde_json::json!(["service_name", "entity_name"])
+    );
+    let style = &schema["properties"]["endpointStyle"];
+    assert_eq!(style["default"], "minimal-api");
+    assert_eq!(
+        style["enum"],
+        serde_json::json!(["minimal-api", "controller"])
+    );
+    assert_eq!(schema["properties"]["idStrategy"]["default"], "guid");
+}
