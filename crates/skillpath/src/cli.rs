@@ -474,12 +474,16 @@ fn parse_json_object(value: &str) -> Result<serde_json::Map<String, serde_json::
 
 #[derive(Debug, Args)]
 pub(crate) struct NewArgs {
-    /// The skill's name: lowercase letters, digits and hyphens (`add-caching`).
+    /// The skill's (or package's) name: lowercase letters, digits and hyphens (`add-caching`).
     #[arg(value_name = "NAME")]
     pub(crate) name: String,
     /// Scaffold a Golden Path skill: an argument, the structured body and a template file.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "package")]
     pub(crate) golden_path: bool,
+    /// Scaffold an architecture package: `PACKAGE.md` with a layer, an option and its member
+    /// list, a documentation page, and one Golden Path member skill.
+    #[arg(long)]
+    pub(crate) package: bool,
     /// The folder to create the skill in.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub(crate) dir: PathBuf,

@@ -43,24 +43,21 @@ pub(crate) fn run(args: NewArgs) -> anyhow::Result<ExitStatus> {
             folder.display()
         );
     }
+    if args.package {
+        write_package(name, &folder)?;
+        output::stderr(&format!(
+            "created `{}`\nnext: edit `PACKAGE.md`, the page in `docs/` and the skill in `skills/`, then run `skillpath validate {}`\n",
+            folder.display(),
+            folder.display()
+        ))?;
+        return Ok(ExitStatus::Success);
+    }
     let spec = if args.golden_path {
         golden_path_spec(name)
     } else {
         plain_spec(name)
     };
-    let written = spec.write().context("the scaffold cannot be written")?;
-    fs::create_dir_all(&folder).with_context(|| format!("cannot create `{}`", folder.display()))?;
-    fs::write(folder.join("SKILL.md"), &written.skill_md)
-        .with_context(|| format!("cannot write `{}`", folder.join("SKILL.md").display()))?;
-    for file in &written.files {
-        let path = folder.join(&file.path);
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent)
-                .with_context(|| format!("cannot create `{}`", parent.display()))?;
-        }
-        fs::write(&path, &file.content)
-            .with_context(|| format!("cannot write `{}`", path.display()))?;
-    }
+    write_skill(&spec, &folder)?;
     let next = if args.golden_path {
         format!(
             "skillpath render {} --arg service_name=Orders",
@@ -74,6 +71,73 @@ pub(crate) fn run(args: NewArgs) -> anyhow::Result<ExitStatus> {
         folder.display()
     ))?;
     Ok(ExitStatus::Success)
+}
+
+/// Writes the skill of `spec` into the new folder `folder`.
+fn write_skill(spec: &SkillSpec, folder: &std::path::Path) -> anyhow::Result<()> {
+    let written = spec.write().context("the scaffold cannot be written")?;
+    fs::create_dir_all(folder).with_context(|| format!("cannot create `{}`", folder.display()))?;
+    fs::write(folder.join("SKILL.md"), &written.skill_md)
+        .with_context(|| format!("cannot write `{}`", folder.join("SKILL.md").display()))?;
+    for file in &written.files {
+        let path = folder.join(&file.path);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create `{}`", parent.display()))?;
+        }
+        fs::write(&path, &file.content)
+            .with_context(|| format!("cannot write `{}`", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The member skill a new package starts with.
+const FIRST_MEMBER: &str = "add-feature";
+
+/// Writes a package `name` into the new folder `folder`: its manifest, a documentation page
+/// and a first member skill, which validate together.
+fn write_package(name: &str, folder: &std::path::Path) -> anyhow::Result<()> {
+    let manifest = format!(
+        "---
+name: {name}
+description: Describe the architecture and when a project should choose it. Use for …
+layers:
+  - name: Core
+    description: What belongs in this layer.
+tech-stack:
+  - The language and frameworks the architecture is built on
+options:
+  - name: codeStyle
+    description: A choice every member skill follows, as the variable {{CodeStyle}}
+    type: string
+    enum: [simple, layered]
+    default: simple
+skills:
+  - skills/{FIRST_MEMBER}
+docs:
+  - docs/overview.md
+---
+
+# {title}
+
+One paragraph on the architecture: its layers, how they depend on each other, and the order in
+which its skills are used.
+",
+        title = title_case(name)
+    );
+    fs::create_dir_all(folder.join("docs"))
+        .with_context(|| format!("cannot create `{}`", folder.display()))?;
+    fs::write(folder.join("PACKAGE.md"), manifest)
+        .with_context(|| format!("cannot write `{}`", folder.join("PACKAGE.md").display()))?;
+    fs::write(
+        folder.join("docs/overview.md"),
+        "# Overview\n\nWhat an agent should know about this architecture before it uses a skill of it.\n",
+    )
+    .with_context(|| format!("cannot write `{}`", folder.join("docs/overview.md").display()))?;
+    write_skill(
+        &golden_path_spec(FIRST_MEMBER),
+        &folder.join("skills").join(FIRST_MEMBER),
+    )
 }
 
 fn plain_spec(name: &str) -> SkillSpec {

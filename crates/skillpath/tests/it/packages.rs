@@ -118,3 +118,40 @@ fn a_members_schema_has_its_arguments_and_the_packages_options() {
     );
     assert_eq!(schema["properties"]["idStrategy"]["default"], "guid");
 }
+
+#[test]
+fn a_new_package_validates_and_a_broken_manifest_is_named_with_its_line() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let run = |args: &[&str]| {
+        let output = Command::new(skillpath_bin())
+            .args(args)
+            .current_dir(temp.path())
+            .output()
+            .expect("run");
+        (
+            output.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+        )
+    };
+    let (code, _) = run(&["new", "my-arch", "--package"]);
+    assert_eq!(code, 0);
+    let (code, out) = run(&["validate", "my-arch"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("2 skills checked") && out.contains("0 errors, 0 warnings"),
+        "{out}"
+    );
+    let manifest = temp.path().join("my-arch/PACKAGE.md");
+    let text = std::fs::read_to_string(&manifest).expect("manifest");
+    std::fs::write(
+        &manifest,
+        text.replace("  - docs/overview.md", "  - ../../etc/passwd"),
+    )
+    .expect("edit");
+    let (code, out) = run(&["validate", "my-arch"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("package-doc-outside") && out.contains("PACKAGE.md:"),
+        "{out}"
+    );
+}
