@@ -21,6 +21,8 @@
 
 use std::path::Path;
 
+pub mod fit;
+
 use crate::diagnostic::{Code, Diagnostic};
 use crate::golden_path::args::{self, Arg, Params};
 use crate::mode::Mode;

@@ -10,6 +10,7 @@ mod codes;
 mod golden_path;
 mod lenient;
 mod lints;
+mod package;
 mod parse;
 mod spec;
 mod support;
