@@ -6,7 +6,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use skillpath_core::load::LoadOptions;
 use skillpath_core::validate::{self, Report, ValidateOptions};
-use skillpath_core::{Code, Mode, Severity, pathlib, render_diagnostics, tool_names};
+use skillpath_core::{Code, Mode, Severity, package, pathlib, render_diagnostics, tool_names};
 
 use crate::cli::{ReportFormat, ValidateArgs};
 use crate::inputs;
@@ -71,11 +71,27 @@ pub(crate) fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
             let invalid = reports.iter().filter(|r| !r.is_valid()).count();
             let errors: usize = reports.iter().map(|r| r.count(Severity::Error)).sum();
             let warnings: usize = reports.iter().map(|r| r.count(Severity::Warning)).sum();
+            // A package's manifest is checked as a report of its own; it is not a skill.
+            let packages = reports
+                .iter()
+                .filter(|r| {
+                    r.skill_md.as_ref().is_some_and(|m| {
+                        m.file.path.file_name() == Some(std::ffi::OsStr::new(package::MANIFEST))
+                    })
+                })
+                .count();
+            let skills = reports.len() - packages;
+            let checked = match packages {
+                0 => format!("{skills} {}", plural(skills, "skill", "skills")),
+                n => format!(
+                    "{skills} {} and {n} {}",
+                    plural(skills, "skill", "skills"),
+                    plural(n, "package", "packages")
+                ),
+            };
             let _ = writeln!(
                 text,
-                "{} {} checked in {:.2}s ({mode} mode): {} valid, {invalid} invalid; {errors} {}, {warnings} {}",
-                reports.len(),
-                plural(reports.len(), "skill", "skills"),
+                "{checked} checked in {:.2}s ({mode} mode): {} valid, {invalid} invalid; {errors} {}, {warnings} {}",
                 elapsed.as_secs_f64(),
                 reports.len() - invalid,
                 plural(errors, "error", "errors"),

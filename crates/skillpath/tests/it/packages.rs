@@ -30,7 +30,7 @@ fn the_example_package_and_its_members_validate_cleanly() {
     let (code, out, err) = skillpath(&["validate", PACKAGE]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.contains("4 skills checked")
+        out.contains("3 skills and 1 package checked")
             && out.contains("4 valid, 0 invalid; 0 errors, 0 warnings"),
         "{out}"
     );
@@ -138,7 +138,7 @@ fn a_new_package_validates_and_a_broken_manifest_is_named_with_its_line() {
     let (code, out) = run(&["validate", "my-arch"]);
     assert_eq!(code, 0, "{out}");
     assert!(
-        out.contains("2 skills checked") && out.contains("0 errors, 0 warnings"),
+        out.contains("1 skill and 1 package checked") && out.contains("0 errors, 0 warnings"),
         "{out}"
     );
     let manifest = temp.path().join("my-arch/PACKAGE.md");

@@ -33,7 +33,7 @@ pub(crate) fn run(args: SyncArgs) -> anyhow::Result<ExitStatus> {
     let extra = args.skills;
     store_commands::run_in(
         &args.db,
-        Access::Existing,
+        Access::Creates,
         ProjectView::shared(),
         move |store| async move {
             let synced = sync(
@@ -143,6 +143,13 @@ pub(crate) fn print(
     let json = store_commands::to_json(synced)?;
     store_commands::print(format, &json, || {
         let mut text = super::placed_text(scope.root(), &synced.folders);
+        if synced.folders.is_empty() && synced.failed.is_empty() {
+            let _ = writeln!(
+                text,
+                "nothing to sync: `{}` locks no skills (`skillpath add SOURCE` installs some; `--skill NAME` writes a stored one)",
+                super::shown(scope.root(), &scope.lock_path())
+            );
+        }
         for (name, why) in &synced.failed {
             let _ = writeln!(text, "failed: `{name}`: {why}");
         }
