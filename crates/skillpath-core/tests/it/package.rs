@@ -50,3 +50,65 @@ fn analyze_requirements_picks_the_example_for_a_fitting_project_only() {
     );
     assert!(fit::rank(&packages, "an iOS app in Swift with SwiftUI").is_empty());
 }
+
+#[test]
+fn options_are_read_by_the_argument_rules_and_named_as_options() {
+    let manifest = "---
+name: pkg
+description: Use when testing.
+options:
+  - name: endpointStyle
+    description: Style
+    type: colour
+    default: red
+  - name: idStrategy
+    description: Ids
+    enum: [guid, typed-id]
+    default: ulid
+  - name: Bad-Name
+    description: x
+    default: y
+  - name: required_one
+    description: x
+    required: true
+    default: y
+---
+";
+    let (_, read, diagnostics) =
+        package::read_manifest("pkg/PACKAGE.md".into(), manifest.to_owned());
+    let found: Vec<(String, String)> = diagnostics
+        .iter()
+        .map(|d| (d.code.to_string(), d.message.clone()))
+        .collect();
+    let has = |code: &str, words: &str| {
+        found
+            .iter()
+            .any(|(c, message)| c == code && message.contains(words))
+    };
+    assert!(
+        has(
+            "arg-type-unknown",
+            "option `endpointStyle` has an unknown type `colour`"
+        ),
+        "{found:#?}"
+    );
+    assert!(has("arg-default-not-in-enum", "idStrategy"), "{found:#?}");
+    assert!(
+        has(
+            "arg-name-invalid",
+            "option name `Bad-Name` is not camelCase or snake_case"
+        ),
+        "{found:#?}"
+    );
+    assert!(
+        has("arg-field-unknown", "unknown option field `required`"),
+        "{found:#?}"
+    );
+    // Only the option that reads whole is kept; it is never required.
+    let options = read.expect("a package").options;
+    assert_eq!(
+        options.iter().map(|o| o.name.as_str()).collect::<Vec<_>>(),
+        ["required_one"]
+    );
+    assert!(!options[0].required);
+}
