@@ -72,6 +72,30 @@ impl Scope {
             Scope::User(home) => agents::user_folder(agent.user[0], home),
         }
     }
+
+    /// The canonical folder of this scope (`.agents/skills`), which holds the copies the other
+    /// agents' folders link to.
+    pub fn canonical(&self) -> Option<PathBuf> {
+        agents::agent(CANONICAL_AGENT).map(|agent| self.folder_of(agent))
+    }
+
+    /// Why nothing may be written into `dir`, an agent folder of this scope, if so ([`refusal`],
+    /// checked from [`Scope::base_of`]); `Ok(Some(canonical))`: it is a link to the canonical
+    /// folder, which holds the skills already.
+    pub fn refusal(&self, dir: &Path) -> Result<Option<PathBuf>, String> {
+        match self.canonical() {
+            Some(canonical) => refusal(&self.base_of(dir), dir, &canonical),
+            None => Ok(None),
+        }
+    }
+
+    /// What the skill folder `name` of `target` should be a link to: its canonical copy, for
+    /// every folder but the canonical one.
+    pub fn link_to(&self, target: &Target, name: &str) -> Option<PathBuf> {
+        self.canonical()
+            .filter(|_| !target.canonical)
+            .map(|canonical| canonical.join(name))
+    }
 }
 
 /// One skill folder of agents that skills are written into.
@@ -88,9 +112,8 @@ pub struct Target {
 /// The folders the skills of `scope` are written into for `agents`: the canonical
 /// `.agents/skills` first, then each agent's own folder, each once.
 pub fn targets(scope: &Scope, chosen: &[&'static Agent]) -> Vec<Target> {
-    let canonical = agents::agent(CANONICAL_AGENT).map(|agent| scope.folder_of(agent));
     let mut targets: Vec<Target> = Vec::new();
-    if let Some(dir) = canonical {
+    if let Some(dir) = scope.canonical() {
         targets.push(Target {
             dir,
             agents: vec![CANONICAL_AGENT],
@@ -127,7 +150,7 @@ pub fn installed_agents(home: &Path) -> Vec<&'static Agent> {
 /// Why nothing may be written into `dir`, an agent folder of the scope at `root`, if so: a
 /// part of it below `root` is a symlink or not a folder. `Ok(Some(canonical))`: `dir` is a
 /// link to the canonical folder `canonical`, which holds the skills already.
-pub fn refusal(root: &Path, dir: &Path, canonical: &Path) -> Result<Option<PathBuf>, String> {
+fn refusal(root: &Path, dir: &Path, canonical: &Path) -> Result<Option<PathBuf>, String> {
     let relative = dir
         .strip_prefix(root)
         .map_err(|_| format!("`{}` is outside `{}`", dir.display(), root.display()))?;
@@ -191,10 +214,10 @@ pub fn place(
     clean_leftovers(beside, name);
     let stage = beside.join(format!("{}{name}-{}", STAGING_PREFIX, std::process::id()));
     if let Some(canonical) = link_to {
-        let relative = relative_path(dir, canonical);
-        if std::fs::read_link(&target).is_ok_and(|current| current == relative) {
+        if is_link_to(&target, canonical) {
             return Ok(Written::Unchanged);
         }
+        let relative = relative_path(dir, canonical);
         match symlink(&relative, &stage) {
             Ok(()) => {
                 swap(&stage, &target)?;
@@ -344,6 +367,14 @@ fn remove_path(path: &Path) -> std::io::Result<()> {
     }
 }
 
+/// Whether `path` is the relative symlink to `to` that [`place`] writes.
+pub fn is_link_to(path: &Path, to: &Path) -> bool {
+    let Some(dir) = path.parent() else {
+        return false;
+    };
+    std::fs::read_link(path).is_ok_and(|link| link == relative_path(dir, to))
+}
+
 /// `to` relative to the folder `from` (both absolute, or both relative to one folder).
 pub fn relative_path(from: &Path, to: &Path) -> PathBuf {
     let from: Vec<Component> = from.components().collect();
@@ -471,20 +502,14 @@ pub fn state(path: &Path, locked: &[FileDigest], name: &str, link_to: Option<&Pa
         Ok(meta) => meta,
     };
     if meta.file_type().is_symlink() {
-        let target = std::fs::read_link(path).unwrap_or_default();
-        let expected =
-            link_to.and_then(|canonical| path.parent().map(|dir| relative_path(dir, canonical)));
-        if expected.as_deref() != Some(target.as_path()) {
-            return State::Conflicting {
+        return match link_to {
+            Some(canonical) if is_link_to(path, canonical) => state(canonical, locked, name, None),
+            _ => State::Conflicting {
                 reason: format!(
                     "is a symlink to `{}`, which skillpath did not write",
-                    target.display()
+                    std::fs::read_link(path).unwrap_or_default().display()
                 ),
-            };
-        }
-        return match link_to {
-            Some(canonical) => state(canonical, locked, name, None),
-            None => State::Missing,
+            },
         };
     }
     if !meta.is_dir() {

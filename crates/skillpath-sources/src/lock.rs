@@ -182,6 +182,15 @@ impl Lock {
 }
 
 impl LockedSkill {
+    /// What pins the skill in its source: the commit, or the digest of the archive or index
+    /// entry.
+    pub fn pin(&self) -> crate::source::Pin<'_> {
+        crate::source::Pin {
+            commit: self.commit.as_deref(),
+            digest: self.digest.as_deref(),
+        }
+    }
+
     /// Whether the tree digest agrees with the files.
     pub fn tree_agrees(&self) -> bool {
         tree_digest(&self.files) == self.tree

@@ -161,13 +161,6 @@ fn check(
         }
         let rendered = super::read_locked(locked)
             .map_err(|e| e.to_string())
-            .and_then(|found| {
-                found
-                    .skills
-                    .into_iter()
-                    .find(|s| s.path == locked.path)
-                    .ok_or_else(|| "it is not in its source".to_owned())
-            })
             .and_then(|skill| values.render(name, &skill.snapshot));
         match rendered {
             Ok(Some(instance)) => {
@@ -181,13 +174,9 @@ fn check(
             }
         }
     }
-    let canonical = targets.iter().find(|t| t.canonical).map(|t| t.dir.clone());
     let mut differences = Vec::new();
     for target in targets {
-        let refusal = canonical.as_deref().map_or(Ok(None), |canonical| {
-            folders::refusal(&scope.base_of(&target.dir), &target.dir, canonical)
-        });
-        match refusal {
+        match scope.refusal(&target.dir) {
             Err(reason) => {
                 differences.push(Difference {
                     path: super::shown(scope.root(), &target.dir),
@@ -200,10 +189,7 @@ fn check(
         }
         for (name, locked) in &lock.skills {
             let path = target.dir.join(name);
-            let link_to = canonical
-                .as_ref()
-                .filter(|_| !target.canonical)
-                .map(|c| c.join(name));
+            let link_to = scope.link_to(target, name);
             let shown = super::shown(scope.root(), &path);
             let files = expected.get(name.as_str()).unwrap_or(&locked.files);
             match folders::state(&path, files, name, link_to.as_deref()) {

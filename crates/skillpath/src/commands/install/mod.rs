@@ -24,6 +24,7 @@ use skillpath_sources::lock::{LOCK_FILE, Lock, LockedSkill};
 use skillpath_sources::source::{self, Origin, Pin};
 use skillpath_sources::tree::{self, SourceSkill};
 use skillpath_store::agents::{self, Agent};
+use skillpath_store::discovery;
 use skillpath_store::{
     Change, ImportItem, ImportReport, Provenance, SkillSnapshot, Store, StoreError,
 };
@@ -82,16 +83,13 @@ pub(crate) fn scope(args: &InstallScopeArgs) -> Result<Scope, SourceError> {
 }
 
 /// The project of the folder `cwd`: the nearest folder up from it with a `skillpath.lock`,
-/// else the repository root, else `cwd`.
+/// else the repository root (the last of discovery's project folders), else `cwd`.
 fn project_root(cwd: &Path) -> PathBuf {
     let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
     if let Some(with_lock) = cwd.ancestors().find(|dir| dir.join(LOCK_FILE).is_file()) {
         return with_lock.to_path_buf();
     }
-    cwd.ancestors()
-        .find(|dir| dir.join(".git").exists())
-        .unwrap_or(&cwd)
-        .to_path_buf()
+    discovery::project_dirs(&cwd).pop().unwrap_or(cwd)
 }
 
 /// The user's home folder (for which agents are installed).
@@ -254,26 +252,33 @@ impl SourceReads {
             locked.digest.clone(),
         );
         let found = self.read.entry(key).or_insert_with(|| {
-            let pin = Pin {
-                commit: locked.commit.as_deref(),
-                digest: locked.digest.as_deref(),
-            };
-            source::read(&Origin::from_recorded(&locked.source), pin, "")
+            source::read(&Origin::from_recorded(&locked.source), locked.pin(), "")
         });
-        let found = found.as_ref().map_err(Clone::clone)?;
-        found
-            .skills
-            .iter()
-            .find(|skill| skill.path == locked.path)
-            .cloned()
-            .ok_or_else(|| {
-                SourceError::new(format!(
-                    "`{}` holds no skill at `{}` any more",
-                    locked.source,
-                    tree::display_path(&locked.path)
-                ))
-            })
+        skill_at(
+            found.as_ref().map_err(Clone::clone)?,
+            &locked.source,
+            &locked.path,
+        )
     }
+}
+
+/// The skill at `path` of what was read of `source`, or the error that it holds none there.
+pub(crate) fn skill_at(
+    found: &tree::Found,
+    source: &str,
+    path: &str,
+) -> Result<SourceSkill, SourceError> {
+    found
+        .skills
+        .iter()
+        .find(|skill| skill.path == path)
+        .cloned()
+        .ok_or_else(|| {
+            SourceError::new(format!(
+                "`{source}` holds no skill at `{}` any more",
+                tree::display_path(path)
+            ))
+        })
 }
 
 /// The content of the locked skill `name`: the store's current revision when its files are
@@ -303,13 +308,15 @@ pub(crate) async fn locked_content(
     Ok(skill.snapshot)
 }
 
-/// The skills of a locked skill's source, read as the lock pins them.
-pub(crate) fn read_locked(locked: &LockedSkill) -> Result<tree::Found, SourceError> {
-    let pin = Pin {
-        commit: locked.commit.as_deref(),
-        digest: locked.digest.as_deref(),
-    };
-    source::read(&Origin::from_recorded(&locked.source), pin, &locked.path)
+/// The locked skill as its source holds it at the lock's pin (not yet checked against the
+/// lock's files).
+pub(crate) fn read_locked(locked: &LockedSkill) -> Result<SourceSkill, SourceError> {
+    let found = source::read(
+        &Origin::from_recorded(&locked.source),
+        locked.pin(),
+        &locked.path,
+    )?;
+    skill_at(&found, &locked.source, &locked.path)
 }
 
 /// The skills of a source as they are now, under `path`: a git source at the newest commit of
@@ -447,25 +454,14 @@ pub(crate) fn write_all(
     copy: bool,
     edits: Edits,
 ) -> Vec<Placed> {
-    let canonical = targets
-        .iter()
-        .find(|target| target.canonical)
-        .map(|target| target.dir.clone());
     let mut placed = Vec::new();
     // The skills whose canonical copy is in place, which links may point to.
     let mut linkable: Vec<&str> = Vec::new();
     for target in targets {
-        let refusal = canonical.as_deref().map_or(Ok(None), |canonical| {
-            folders::refusal(&scope.base_of(&target.dir), &target.dir, canonical)
-        });
+        let refusal = scope.refusal(&target.dir);
         for skill in skills {
             let path = target.dir.join(skill.name);
-            let skip = |reason: String| Placed {
-                path: path.clone(),
-                name: skill.name.to_owned(),
-                result: "skipped",
-                reason: Some(reason),
-            };
+            let skip = |reason: String| Placed::of(path.clone(), skill.name, Err(reason));
             match &refusal {
                 Err(reason) => {
                     placed.push(skip(reason.clone()));
@@ -486,12 +482,9 @@ pub(crate) fn write_all(
                 }
                 Ok(None) => {}
             }
-            let link_to = match &canonical {
-                Some(canonical) if !target.canonical && !copy && linkable.contains(&skill.name) => {
-                    Some(canonical.join(skill.name))
-                }
-                _ => None,
-            };
+            let link_to = scope
+                .link_to(target, skill.name)
+                .filter(|_| !copy && linkable.contains(&skill.name));
             let mut before = folders::state(&path, skill.untouched, skill.name, link_to.as_deref());
             if let State::Modified { changes } = &mut before
                 && skill.rendered
@@ -563,11 +556,7 @@ pub(crate) fn placed_text(root: &Path, placed: &[Placed]) -> String {
         let _ = writeln!(
             text,
             "{}: `{}`: {}",
-            if item.result == "skipped" {
-                "skipped"
-            } else {
-                "copied"
-            },
+            item.result,
             shown(root, &item.path),
             item.reason.as_deref().unwrap_or_default()
         );

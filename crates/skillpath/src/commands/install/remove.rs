@@ -41,7 +41,6 @@ pub(crate) fn run(args: RemoveArgs) -> anyhow::Result<ExitStatus> {
     let all: Vec<_> = AGENTS.iter().collect();
     let mut targets = folders::targets(&scope, &all);
     targets.reverse();
-    let canonical = targets.iter().find(|t| t.canonical).map(|t| t.dir.clone());
     let mut removed = Vec::new();
     let mut kept = Vec::new();
     for name in &args.names {
@@ -50,14 +49,9 @@ pub(crate) fn run(args: RemoveArgs) -> anyhow::Result<ExitStatus> {
         for target in &targets {
             let path = target.dir.join(name);
             let shown = super::shown(scope.root(), &path);
-            let ours_link = canonical
-                .as_ref()
-                .filter(|_| !target.canonical)
-                .is_some_and(|canonical| {
-                    std::fs::read_link(&path).is_ok_and(|link| {
-                        link == folders::relative_path(&target.dir, &canonical.join(name))
-                    })
-                });
+            let ours_link = scope
+                .link_to(target, name)
+                .is_some_and(|to| folders::is_link_to(&path, &to));
             let state = if ours_link {
                 State::Clean
             } else {

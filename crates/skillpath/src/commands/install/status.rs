@@ -49,7 +49,6 @@ pub(crate) fn run(args: StatusArgs) -> anyhow::Result<ExitStatus> {
         Err(status) => return Ok(status),
     };
     let targets = folders::targets(&scope, &agents);
-    let canonical = targets.iter().find(|t| t.canonical).map(|t| t.dir.clone());
     let mut newest: BTreeMap<(String, Option<String>), Result<String, String>> = BTreeMap::new();
     let mut statuses = Vec::new();
     for (name, locked) in &lock.skills {
@@ -71,19 +70,13 @@ pub(crate) fn run(args: StatusArgs) -> anyhow::Result<ExitStatus> {
         };
         for target in &targets {
             let path = target.dir.join(name);
-            if let Some(canonical) = &canonical
-                && let Ok(Some(_)) =
-                    folders::refusal(&scope.base_of(&target.dir), &target.dir, canonical)
-            {
+            if let Ok(Some(_)) = scope.refusal(&target.dir) {
                 continue;
             }
-            let link_to = canonical
-                .as_ref()
-                .filter(|_| !target.canonical)
-                .map(|c| c.join(name));
+            let link_to = scope.link_to(target, name);
             let state = folders::state(&path, &locked.files, name, link_to.as_deref());
             let diff = match &state {
-                State::Modified { changes } => diff(locked, name, &path, changes),
+                State::Modified { changes } => diff(locked, &path, changes),
                 _ => String::new(),
             };
             status.folders.push(FolderStatus {
@@ -186,11 +179,10 @@ fn outdated(
             let (_, found) =
                 super::read_newest(&origin, None, locked.digest.as_deref(), &locked.path)
                     .map_err(|e| e.to_string())?;
-            let changed = found
-                .skills
-                .iter()
-                .find(|skill| skill.path == locked.path)
-                .is_none_or(|skill| tree_digest(&files_of(&skill.snapshot)) != locked.tree);
+            let changed = super::skill_at(&found, &locked.source, &locked.path)
+                .map_or(true, |skill| {
+                    tree_digest(&files_of(&skill.snapshot)) != locked.tree
+                });
             Ok(changed.then(|| "the source publishes other content now".to_owned()))
         }
     }
@@ -198,20 +190,8 @@ fn outdated(
 
 /// The unified diff of the changed text files of the folder at `path` from what was
 /// installed (read from the source at the locked commit); empty when that cannot be read.
-fn diff(
-    locked: &LockedSkill,
-    _name: &str,
-    path: &std::path::Path,
-    changes: &[FileChange],
-) -> String {
-    let Ok(found) = super::read_locked(locked) else {
-        return String::new();
-    };
-    let Some(base) = found
-        .skills
-        .iter()
-        .find(|s| s.path == locked.path)
-        .map(|s| folders::files_of(&s.snapshot))
+fn diff(locked: &LockedSkill, path: &std::path::Path, changes: &[FileChange]) -> String {
+    let Ok(base) = super::read_locked(locked).map(|skill| folders::files_of(&skill.snapshot))
     else {
         return String::new();
     };

@@ -51,7 +51,6 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
         )));
     }
     let targets = folders::targets(&scope, &agents);
-    let canonical = targets.iter().find(|t| t.canonical).map(|t| t.dir.clone());
     let _held = match skillpath_sources::cache::lock_folder(scope.root()) {
         Ok(held) => held,
         Err(error) => return usage(error),
@@ -82,14 +81,10 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
         let mut refusals = Vec::new();
         for (index, target) in targets.iter().enumerate() {
             let path = target.dir.join(name);
-            let link_to = canonical
-                .as_ref()
-                .filter(|_| !target.canonical)
-                .map(|c| c.join(name));
-            if link_to.as_ref().is_some_and(|to| {
-                std::fs::read_link(&path)
-                    .is_ok_and(|l| Some(l) == path.parent().map(|d| folders::relative_path(d, to)))
-            }) {
+            if scope
+                .link_to(target, name)
+                .is_some_and(|to| folders::is_link_to(&path, &to))
+            {
                 // A link to the canonical copy follows whatever is written there.
                 continue;
             }
@@ -218,10 +213,7 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
                         .merged
                         .get(&index)
                         .unwrap_or(&plan.taken.skill.snapshot);
-                    let refusal = canonical.as_deref().map_or(Ok(None), |c| {
-                        folders::refusal(&scope.base_of(&target.dir), &target.dir, c)
-                    });
-                    let written = match refusal {
+                    let written = match scope.refusal(&target.dir) {
                         Err(reason) => Err(reason),
                         Ok(Some(_)) => continue,
                         Ok(None) => {
@@ -229,7 +221,7 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
                                 && !copy
                                 && canonical_written
                                 && !plan.merged.contains_key(&index);
-                            let link_to = canonical.as_ref().filter(|_| link).map(|c| c.join(name));
+                            let link_to = scope.link_to(target, name).filter(|_| link);
                             folders::place(&target.dir, name, snapshot, link_to.as_deref())
                         }
                     };
@@ -284,27 +276,12 @@ fn newest(old: &LockedSkill) -> Result<(Option<String>, SourceSkill), SourceErro
         old.digest.as_deref(),
         &old.path,
     )?;
-    let skill = found
-        .skills
-        .into_iter()
-        .find(|s| s.path == old.path)
-        .ok_or_else(|| {
-            SourceError::new(format!(
-                "`{}` holds no skill at `{}` any more",
-                old.source, old.path
-            ))
-        })?;
-    Ok((commit, skill))
+    Ok((commit, super::skill_at(&found, &old.source, &old.path)?))
 }
 
 /// The files that were installed, from the source at the locked commit, checked.
 fn base_files(old: &LockedSkill) -> Result<BTreeMap<String, Vec<u8>>, SourceError> {
-    let found = super::read_locked(old)?;
-    let skill = found
-        .skills
-        .into_iter()
-        .find(|s| s.path == old.path)
-        .ok_or_else(|| SourceError::new("the installed skill is not in its source"))?;
+    let skill = super::read_locked(old)?;
     super::verify(&skill.name, old, &files_of(&skill.snapshot))?;
     Ok(folders::files_of(&skill.snapshot))
 }
