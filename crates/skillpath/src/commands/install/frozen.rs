@@ -107,13 +107,9 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
                 if report.refused.iter().any(|r| &r.name == name) {
                     continue;
                 }
-                match values.render(name, snapshot) {
-                    Ok(Some(instance)) => written.push((name, locked, instance, true)),
-                    Ok(None) => written.push((name, locked, snapshot.clone(), false)),
-                    Err(why) => failed.push((
-                        name.clone(),
-                        format!("cannot be rendered with its values: {why}"),
-                    )),
+                match values.instance(name, snapshot.clone()) {
+                    Ok((snapshot, rendered)) => written.push((name, locked, snapshot, rendered)),
+                    Err(why) => failed.push((name.clone(), why)),
                 }
             }
             let skills: Vec<ToWrite<'_>> = written
@@ -160,17 +156,14 @@ fn check(
             continue;
         }
         let rendered = super::read_locked(locked)
-            .map_err(|e| e.to_string())
-            .and_then(|skill| values.render(name, &skill.snapshot));
+            .map_err(|e| format!("cannot be read from its source: {e}"))
+            .and_then(|skill| values.instance(name, skill.snapshot));
         match rendered {
-            Ok(Some(instance)) => {
+            Ok((instance, _)) => {
                 expected.insert(name, skillpath_sources::digest::files_of(&instance));
             }
-            Ok(None) => {}
             Err(why) => {
-                return Ok(super::usage(&SourceError::new(format!(
-                    "`{name}` cannot be rendered with its values: {why}"
-                ))));
+                return Ok(super::usage(&SourceError::new(format!("`{name}` {why}"))));
             }
         }
     }

@@ -112,12 +112,9 @@ pub(crate) async fn sync(
     }
     let mut rendered = Vec::new();
     for (name, snapshot, untouched) in contents {
-        match values.render(&name, &snapshot) {
-            Ok(Some(instance)) => rendered.push((name, instance, untouched, true)),
-            Ok(None) => rendered.push((name, snapshot, untouched, false)),
-            Err(why) => synced
-                .failed
-                .push((name, format!("cannot be rendered with its values: {why}"))),
+        match values.instance(&name, snapshot) {
+            Ok((snapshot, is_rendered)) => rendered.push((name, snapshot, untouched, is_rendered)),
+            Err(why) => synced.failed.push((name, why)),
         }
     }
     let targets = folders::targets(scope, agents);

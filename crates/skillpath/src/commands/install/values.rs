@@ -46,9 +46,24 @@ impl Values {
         self.0.contains_key(name)
     }
 
+    /// What is written of the skill `name` whose content is `snapshot`: its rendering with its
+    /// values (`true`), or the content as it is (`false`) when the file names none for it;
+    /// `Err`: why it cannot be rendered.
+    pub(crate) fn instance(
+        &self,
+        name: &str,
+        snapshot: SkillSnapshot,
+    ) -> Result<(SkillSnapshot, bool), String> {
+        match self.render(name, &snapshot) {
+            Ok(Some(instance)) => Ok((instance, true)),
+            Ok(None) => Ok((snapshot, false)),
+            Err(why) => Err(format!("cannot be rendered with its values: {why}")),
+        }
+    }
+
     /// `snapshot` of the skill `name` rendered with its values; `Ok(None)` when the file names
     /// no values for it.
-    pub(crate) fn render(
+    fn render(
         &self,
         name: &str,
         snapshot: &SkillSnapshot,
