@@ -79,6 +79,14 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
         }
         let mut merged = BTreeMap::new();
         let mut refusals = Vec::new();
+        // What the update brings and what was installed, the same for every folder; the
+        // installed files are read from the source once, by the first folder that merges.
+        let upstream_files = folders::files_of(&skill.snapshot);
+        let upstream_changed: Vec<String> = folders::compare(&upstream_files, &old.files)
+            .iter()
+            .map(|c| c.path().to_owned())
+            .collect();
+        let mut installed: Option<Result<BTreeMap<String, Vec<u8>>, SourceError>> = None;
         for (index, target) in targets.iter().enumerate() {
             let path = target.dir.join(name);
             if scope
@@ -103,12 +111,7 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
                 continue;
             }
             let local = folders::read_files(&path).unwrap_or_default();
-            let upstream_files = folders::files_of(&skill.snapshot);
             let local_changed: Vec<&str> = changes.iter().map(|c| c.path()).collect();
-            let upstream_changed: Vec<String> = folders::compare(&upstream_files, &old.files)
-                .iter()
-                .map(|c| c.path().to_owned())
-                .collect();
             let both: Vec<&str> = local_changed
                 .iter()
                 .copied()
@@ -116,7 +119,7 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
                 .collect();
             let shown = super::shown(scope.root(), &path);
             if args.merge {
-                let base = match base_files(old) {
+                let base = match installed.get_or_insert_with(|| base_files(old)) {
                     Ok(base) => base,
                     Err(error) => {
                         refusals.push(format!(
@@ -125,7 +128,7 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
                         continue;
                     }
                 };
-                match merge::merge(&base, &local, &upstream_files) {
+                match merge::merge(base, &local, &upstream_files) {
                     Ok(result) if result.conflicts.is_empty() => match snapshot_of(result.files) {
                         Ok(snapshot) => {
                             merged.insert(index, snapshot);
