@@ -35,6 +35,14 @@ impl SkillMd {
         self.frontmatter.as_ref().and_then(|root| root.get(key))
     }
 
+    /// The text of the scalar frontmatter field `key`, as written.
+    pub fn text_field(&self, key: &str) -> Option<&str> {
+        self.field(key)?
+            .value
+            .as_scalar()
+            .map(|scalar| scalar.text.as_str())
+    }
+
     /// The frontmatter as JSON (YAML 1.2 core schema), the form the MCP Skills extension returns.
     pub fn frontmatter_json(&self) -> serde_json::Value {
         self.frontmatter

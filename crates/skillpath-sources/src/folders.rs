@@ -569,10 +569,7 @@ fn frontmatter_name(bytes: &[u8]) -> Option<String> {
     let text = String::from_utf8(bytes.to_vec()).ok()?;
     let skill =
         skillpath_core::skill_md::parse("SKILL.md".into(), text, skillpath_core::Mode::Lenient);
-    skill
-        .field("name")
-        .and_then(|entry| entry.value.as_scalar())
-        .map(|scalar| scalar.text.trim().to_owned())
+    skill.text_field("name").map(|name| name.trim().to_owned())
 }
 
 /// Takes the skill folder (or link) at `path` away.

@@ -132,10 +132,7 @@ fn gh_folder(dir: &Path) -> Result<Vec<Request>, SourceError> {
         };
         let (Some(repo), Some(name)) = (
             metadata("github-repo"),
-            skill
-                .field("name")
-                .and_then(|e| e.value.as_scalar())
-                .map(|s| s.text.trim().to_owned()),
+            skill.text_field("name").map(|name| name.trim().to_owned()),
         ) else {
             continue;
         };

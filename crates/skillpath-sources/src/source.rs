@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::SourceError;
 use crate::git::Repository;
-use crate::tree::{self, Found, Skipped};
+use crate::tree::{self, Found, Skipped, join};
 use crate::{archive, http, index};
 
 /// Where skills come from.
@@ -305,15 +305,6 @@ pub fn read(origin: &Origin, pin: Pin<'_>, path: &str) -> Result<Found, SourceEr
             }
             Ok(found)
         }
-    }
-}
-
-/// `a/b`, either possibly empty.
-fn join(a: &str, b: &str) -> String {
-    match (a.trim_matches('/'), b) {
-        ("", b) => b.to_owned(),
-        (a, "") => a.to_owned(),
-        (a, b) => format!("{a}/{b}"),
     }
 }
 

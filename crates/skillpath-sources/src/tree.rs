@@ -92,44 +92,51 @@ const LFS_POINTER: &[u8] = b"version https://git-lfs.github.com/spec/v1";
 /// `--path` asked for; recorded in each skill's path).
 pub fn find_skills(tree: &SourceTree, prefix: &str) -> Found {
     let skill_dirs = skill_dirs(tree);
-    let mut found = Found::default();
-    let mut names: HashMap<String, String> = HashMap::new();
+    let mut collected = Collected::default();
     for dir in &skill_dirs {
-        let in_source = join(prefix, dir);
-        match read_skill(tree, dir, &skill_dirs) {
-            Ok((snapshot, left_out)) => match skill_name(&snapshot, dir) {
-                Ok(name) => {
-                    let key = name.to_lowercase();
-                    if let Some(first) = names.get(&key) {
-                        found.skipped.push(Skipped {
-                            path: in_source,
-                            reason: format!(
-                                "its name `{name}` is taken by the skill at `{first}` of the same source"
-                            ),
-                        });
-                        continue;
-                    }
-                    names.insert(key, display_path(&in_source));
-                    found.skills.push(SourceSkill {
-                        name,
-                        path: in_source,
-                        snapshot,
-                        left_out,
-                        digest: None,
-                    });
+        collected.add(join(prefix, dir), read_skill(tree, dir, &skill_dirs));
+    }
+    collected.found
+}
+
+/// The skills of one source as they are read, one per name: of two with one name (in any
+/// case), the later is skipped, naming the first.
+#[derive(Default)]
+struct Collected {
+    found: Found,
+    /// Each name taken, lowercased, with the folder of the skill that took it.
+    names: HashMap<String, String>,
+}
+
+impl Collected {
+    /// Adds what was read of the skill folder `path` (its content and what was left out of it,
+    /// or why it cannot be taken).
+    fn add(&mut self, path: String, read: Result<(SkillSnapshot, Vec<String>), String>) {
+        let named = read.and_then(|(snapshot, left_out)| {
+            skill_name(&snapshot, &path).map(|name| (name, snapshot, left_out))
+        });
+        match named {
+            Ok((name, snapshot, left_out)) => {
+                let key = name.to_lowercase();
+                if let Some(first) = self.names.get(&key) {
+                    let reason = format!(
+                        "its name `{name}` is taken by the skill at `{first}` of the same source"
+                    );
+                    self.found.skipped.push(Skipped { path, reason });
+                    return;
                 }
-                Err(reason) => found.skipped.push(Skipped {
-                    path: in_source,
-                    reason,
-                }),
-            },
-            Err(reason) => found.skipped.push(Skipped {
-                path: in_source,
-                reason,
-            }),
+                self.names.insert(key, display_path(&path));
+                self.found.skills.push(SourceSkill {
+                    name,
+                    path,
+                    snapshot,
+                    left_out,
+                    digest: None,
+                });
+            }
+            Err(reason) => self.found.skipped.push(Skipped { path, reason }),
         }
     }
-    found
 }
 
 /// The folders of `tree` that hold a `SKILL.md` (any case), outside `.git` and
@@ -303,9 +310,8 @@ fn skill_name(snapshot: &SkillSnapshot, dir: &str) -> Result<String, String> {
         ));
     }
     skill
-        .field("name")
-        .and_then(|entry| entry.value.as_scalar())
-        .map(|scalar| scalar.text.trim().to_owned())
+        .text_field("name")
+        .map(|name| name.trim().to_owned())
         .filter(|name| !name.is_empty())
         .ok_or_else(|| "its `SKILL.md` has no `name`".to_owned())
 }
@@ -315,10 +321,9 @@ fn skill_name(snapshot: &SkillSnapshot, dir: &str) -> Result<String, String> {
 pub fn find_folder_skills(root: &Path) -> Found {
     let walk =
         skillpath_core::walk::find_skill_dirs(root, skillpath_core::walk::WalkLimits::default());
-    let mut found = Found::default();
-    let mut names: HashMap<String, String> = HashMap::new();
+    let mut collected = Collected::default();
     for (path, reason) in walk.skipped {
-        found.skipped.push(Skipped {
+        collected.found.skipped.push(Skipped {
             path: path.display().to_string(),
             reason,
         });
@@ -330,38 +335,17 @@ pub fn find_folder_skills(root: &Path) -> Found {
             .map(|p| p.to_string_lossy().replace('\\', "/"))
             .unwrap_or_default();
         let read = skillpath_store::folder::read_skill_folder(&skill.dir)
-            .map_err(|e| e.to_string())
-            .and_then(|snapshot| skill_name(&snapshot, &relative).map(|name| (name, snapshot)));
-        match read {
-            Ok((name, snapshot)) => {
-                if let Some(first) = names.get(&name.to_lowercase()) {
-                    found.skipped.push(Skipped {
-                        path: relative,
-                        reason: format!("its name `{name}` is taken by the skill at `{first}` of the same source"),
-                    });
-                    continue;
-                }
-                names.insert(name.to_lowercase(), display_path(&relative));
-                found.skills.push(SourceSkill {
-                    name,
-                    path: relative,
-                    snapshot,
-                    left_out: Vec::new(),
-                    digest: None,
-                });
-            }
-            Err(reason) => found.skipped.push(Skipped {
-                path: relative,
-                reason,
-            }),
-        }
+            .map(|snapshot| (snapshot, Vec::new()))
+            .map_err(|e| e.to_string());
+        collected.add(relative, read);
     }
+    let mut found = collected.found;
     found.skills.sort_by(|a, b| a.path.cmp(&b.path));
     found
 }
 
 /// `prefix/dir`, either possibly empty.
-fn join(prefix: &str, dir: &str) -> String {
+pub(crate) fn join(prefix: &str, dir: &str) -> String {
     match (prefix.trim_matches('/'), dir) {
         ("", dir) => dir.to_owned(),
         (prefix, "") => prefix.to_owned(),

@@ -88,14 +88,9 @@ pub fn read_manifest(
         return (manifest, None, diagnostics);
     }
     let at_start = 0..0;
-    let text_of = |key: &str| {
-        manifest
-            .field(key)
-            .and_then(|entry| entry.value.as_scalar())
-            .map(|scalar| scalar.text.trim().to_owned())
-    };
+    let text_of = |key: &str| manifest.text_field(key).map(|text| text.trim().to_owned());
     let name = match text_of("name") {
-        Some(name) if is_kebab_case(&name) && name.len() <= 64 => Some(name),
+        Some(name) if is_valid_name(&name) => Some(name),
         other => {
             let range = manifest
                 .field("name")
@@ -271,9 +266,11 @@ fn list_item_range(manifest: &SkillMd, key: &str, index: usize) -> std::ops::Ran
         })
 }
 
-/// Whether `name` is kebab-case: lowercase letters and digits in parts joined by single hyphens.
-fn is_kebab_case(name: &str) -> bool {
+/// Whether `name` is a package's (or a new skill's) name: kebab-case, ASCII lowercase letters
+/// and digits in parts joined by single hyphens, at most 64 characters.
+pub fn is_valid_name(name: &str) -> bool {
     !name.is_empty()
+        && name.len() <= 64
         && name.split('-').all(|part| {
             !part.is_empty()
                 && part

@@ -72,8 +72,7 @@ impl Report {
 
     /// The text of a scalar frontmatter field.
     pub fn text_field(&self, key: &str) -> Option<&str> {
-        let entry = self.skill_md.as_ref()?.field(key)?;
-        entry.value.as_scalar().map(|scalar| scalar.text.as_str())
+        self.skill_md.as_ref()?.text_field(key)
     }
 
     /// Where the skill's `SKILL.md` is, absolute when the path can be resolved.

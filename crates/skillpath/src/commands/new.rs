@@ -14,15 +14,7 @@ use crate::output::{self, ExitStatus};
 
 pub(crate) fn run(args: NewArgs) -> anyhow::Result<ExitStatus> {
     let name = args.name.trim();
-    let valid = !name.is_empty()
-        && name.len() <= 64
-        && name.split('-').all(|part| {
-            !part.is_empty()
-                && part
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        });
-    if !valid {
+    if !skillpath_core::package::is_valid_name(name) {
         bail!(
             "`{name}` is not a valid skill name: use lowercase letters, digits and single hyphens, like `add-caching`"
         );

@@ -83,10 +83,10 @@ impl Values {
             render::render(&skill_md, &golden, &bundle, given).map_err(|e| e.to_string())?;
         let text = |key: &str| {
             skill_md
-                .field(key)
-                .and_then(|entry| entry.value.as_scalar())
-                .map(|scalar| scalar.text.trim().to_owned())
+                .text_field(key)
                 .unwrap_or_default()
+                .trim()
+                .to_owned()
         };
         let quoted = |value: String| serde_json::Value::String(value).to_string();
         let instance = format!(
