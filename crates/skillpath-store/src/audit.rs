@@ -20,7 +20,7 @@ use crate::store::Store;
 const REFUSAL_FINDINGS: usize = 10;
 
 /// A policy and what the auditor knows of the store's skills: what a write is audited with.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Gate {
     policy: Policy,
     context: Context,

@@ -6,7 +6,7 @@ use crate::audit::stored_record;
 use crate::error::StoreResult;
 use crate::keys::{KeyInfo, Role, StoredKey};
 use crate::model::{
-    FileMetadata, Operation, Provenance, Revision, SkillFile, SkillMdHead, SkillMetadata,
+    FileMetadata, Kind, Operation, Provenance, Revision, SkillFile, SkillMdHead, SkillMetadata,
     SkillSnapshot, SkillSummary, StoredSkill, is_text,
 };
 use crate::writes::SkillRow;
@@ -29,7 +29,10 @@ pub(crate) trait Columns {
     fn bytes(&self, index: usize) -> StoreResult<Vec<u8>>;
 }
 
-/// A skill's row from `SELECT id, revision, deleted, content_hash, provenance`.
+/// The columns of [`skill_row`].
+pub(crate) const SKILL_ROW: &str = "id, revision, deleted, content_hash, provenance, kind";
+
+/// A skill's row from `SELECT` [`SKILL_ROW`].
 pub(crate) fn skill_row(row: &impl Columns) -> StoreResult<SkillRow> {
     Ok(SkillRow {
         id: row.id(0)?,
@@ -37,12 +40,24 @@ pub(crate) fn skill_row(row: &impl Columns) -> StoreResult<SkillRow> {
         deleted: row.flag(2)?,
         content_hash: row.text(3)?,
         provenance: row.text(4)?,
+        kind: kind(row, 5)?,
+    })
+}
+
+/// A `kind` column: a skill's or a package's. One this version does not know (written by a
+/// newer skillpath, whose schema this one refuses first) is an error, never read as a skill.
+pub(crate) fn kind(row: &impl Columns, index: usize) -> StoreResult<Kind> {
+    let text = row.text(index)?;
+    Kind::parse(&text).ok_or_else(|| {
+        crate::error::StoreError::database(format!(
+            "a stored item has the unknown kind `{text}`: upgrade skillpath"
+        ))
     })
 }
 
 /// A live skill at its current revision from `SELECT s.id, s.name, s.revision, s.provenance,
-/// r.created_at, r.description, r.tool_name, r.content_hash, r.skill_md, a.findings` (`a`: the
-/// revision's audit, if any), with its `files`.
+/// r.created_at, r.description, r.tool_name, r.content_hash, r.skill_md, a.findings, s.kind`
+/// (`a`: the revision's audit, if any), with its `files`.
 pub(crate) fn current_skill(row: &impl Columns, files: Vec<SkillFile>) -> StoreResult<StoredSkill> {
     Ok(StoredSkill {
         name: row.text(1)?,
@@ -54,6 +69,7 @@ pub(crate) fn current_skill(row: &impl Columns, files: Vec<SkillFile>) -> StoreR
         deleted: false,
         content_hash: row.text(7)?,
         snapshot: SkillSnapshot {
+            kind: kind(row, 10)?,
             skill_md: row.text(8)?,
             files,
         },
@@ -63,7 +79,7 @@ pub(crate) fn current_skill(row: &impl Columns, files: Vec<SkillFile>) -> StoreR
 
 /// The metadata of a live skill at its current revision from `SELECT s.id, s.name,
 /// s.revision, s.provenance, s.updated_at, s.description, s.tool_name, s.content_hash,
-/// h.frontmatter, h.sha256, h.size, r.skill_md, a.findings` (the skill's row, the head of its
+/// h.frontmatter, h.sha256, h.size, r.skill_md, a.findings, s.kind` (the skill's row, the head of its
 /// revision's `SKILL.md` and, only where the head is `NULL`, the text; the revision's audit, if
 /// any), with the metadata of its `files`.
 /// A revision an older skillpath wrote has no head: its `SKILL.md` is read instead.
@@ -71,14 +87,16 @@ pub(crate) fn current_metadata(
     row: &impl Columns,
     files: Vec<FileMetadata>,
 ) -> StoreResult<SkillMetadata> {
+    let kind = kind(row, 13)?;
     let head = match row.optional_text(8)? {
         Some(frontmatter) => SkillMdHead {
-            file: FileMetadata::skill_md(row.text(9)?, row.revision(10)?),
+            file: FileMetadata::manifest(kind, row.text(9)?, row.revision(10)?),
             frontmatter,
         },
-        None => SkillMdHead::of(&row.text(11)?),
+        None => SkillMdHead::of(kind, &row.text(11)?),
     };
     Ok(SkillMetadata {
+        kind,
         name: row.text(1)?,
         revision: row.revision(2)?,
         provenance: Provenance::from_stored(&row.text(3)?)?,
@@ -93,16 +111,17 @@ pub(crate) fn current_metadata(
     })
 }
 
-/// Revision `number` of the skill `name`, which came from `provenance`, from `SELECT
-/// created_at, deleted, description, tool_name, content_hash, skill_md, findings` of its
-/// revision row and its audit, if any, with its `files`.
+/// Revision `number` of the skill `name` (whose row is `skill`), from `SELECT created_at,
+/// deleted, description, tool_name, content_hash, skill_md, findings` of its revision row and
+/// its audit, if any, with its `files`.
 pub(crate) fn revision_content(
     row: &impl Columns,
     name: &str,
     number: u64,
-    provenance: Provenance,
+    skill: &SkillRow,
     files: Vec<SkillFile>,
 ) -> StoreResult<StoredSkill> {
+    let provenance = Provenance::from_stored(&skill.provenance)?;
     Ok(StoredSkill {
         name: name.to_owned(),
         description: row.text(2)?,
@@ -113,6 +132,7 @@ pub(crate) fn revision_content(
         provenance,
         updated_at: row.text(0)?,
         snapshot: SkillSnapshot {
+            kind: skill.kind,
             skill_md: row.text(5)?,
             files,
         },
@@ -179,9 +199,10 @@ pub(crate) fn key(row: &impl Columns) -> StoreResult<StoredKey> {
 }
 
 /// A skill in a listing from `SELECT name, description, tool_name, revision, deleted,
-/// updated_at, provenance`.
+/// updated_at, provenance, kind`.
 pub(crate) fn summary(row: &impl Columns) -> StoreResult<SkillSummary> {
     Ok(SkillSummary {
+        kind: kind(row, 7)?,
         name: row.text(0)?,
         description: row.text(1)?,
         tool_name: row.optional_text(2)?,

@@ -2,14 +2,17 @@
 //! checked before any write, and the frontmatter fields kept in columns and the search index.
 
 use crate::error::{StoreError, StoreResult};
-use crate::model::SkillSnapshot;
+use crate::model::{Kind, SkillSnapshot};
 
-/// What the store reads from a `SKILL.md`.
+/// What the store reads from a manifest (a `SKILL.md`, or a package's `PACKAGE.md`).
 pub(crate) struct Meta {
     pub(crate) name: String,
     pub(crate) description: String,
     pub(crate) tool_name: Option<String>,
     pub(crate) body: String,
+    /// A package's member skills, by name ([`skillpath_core::package::Package::member_names`]);
+    /// empty for a skill.
+    pub(crate) members: Vec<String>,
 }
 
 /// The snapshot as the store keeps it: files sorted, paths safe and unique. Checked on every
@@ -17,17 +20,21 @@ pub(crate) struct Meta {
 pub(crate) fn checked(snapshot: SkillSnapshot) -> StoreResult<SkillSnapshot> {
     // PostgreSQL cannot store a NUL in text; both backends refuse it, so they hold the same skills.
     if snapshot.skill_md.contains('\0') {
-        return Err(StoreError::InvalidSkill(
-            "the `SKILL.md` contains a NUL character (U+0000), which cannot be stored; remove it"
-                .to_owned(),
-        ));
+        return Err(StoreError::InvalidSkill(format!(
+            "the `{}` contains a NUL character (U+0000), which cannot be stored; remove it",
+            snapshot.kind.manifest()
+        )));
     }
-    SkillSnapshot::new(snapshot.skill_md, snapshot.files)
+    SkillSnapshot::of_kind(snapshot.kind, snapshot.skill_md, snapshot.files)
 }
 
 /// The name, description, `tool_name` and body of the snapshot's `SKILL.md`; refused when it
-/// has no readable name, since a skill's name is its identity in the store.
+/// has no readable name, since a skill's name is its identity in the store. A package's is
+/// read by [`package_meta`].
 pub(crate) fn meta(snapshot: &SkillSnapshot) -> StoreResult<Meta> {
+    if snapshot.kind == Kind::Package {
+        return package_meta(snapshot);
+    }
     let skill = skillpath_core::skill_md::parse(
         "SKILL.md".into(),
         snapshot.skill_md.clone(),
@@ -51,5 +58,40 @@ pub(crate) fn meta(snapshot: &SkillSnapshot) -> StoreResult<Meta> {
         description: text("description").unwrap_or_default(),
         tool_name: text("tool_name"),
         body: skill.body().to_owned(),
+        members: Vec::new(),
+    })
+}
+
+/// What the store reads from a package's `PACKAGE.md`: its name (kebab-case, as the manifest's
+/// rules ask), description, overview and member skills, which must have distinct names, since
+/// the store knows a member by its name. The rest of the manifest's rules are `validate`'s.
+fn package_meta(snapshot: &SkillSnapshot) -> StoreResult<Meta> {
+    let (manifest, package, diagnostics) = skillpath_core::package::read_manifest(
+        skillpath_core::package::MANIFEST.into(),
+        snapshot.skill_md.clone(),
+    );
+    let Some(package) = package else {
+        let why = diagnostics
+            .first()
+            .map_or("it has no frontmatter".to_owned(), |d| d.message.clone());
+        return Err(StoreError::InvalidSkill(format!(
+            "the `PACKAGE.md` cannot be stored: {why}"
+        )));
+    };
+    let members = package.member_names();
+    for (index, member) in members.iter().enumerate() {
+        if members[..index].contains(member) {
+            return Err(StoreError::InvalidSkill(format!(
+                "package `{}` lists the member skill `{member}` twice (a member is known by its folder's last part); list each skill once",
+                package.name
+            )));
+        }
+    }
+    Ok(Meta {
+        name: package.name,
+        description: package.description,
+        tool_name: None,
+        body: manifest.body().to_owned(),
+        members,
     })
 }

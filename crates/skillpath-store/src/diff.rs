@@ -1,10 +1,10 @@
-//! Unified diffs between two contents of a skill: `SKILL.md` and every file.
+//! Unified diffs between two contents of a skill (or a package): its manifest and every file.
 
 use similar::TextDiff;
 
 use crate::model::SkillSnapshot;
 
-/// The unified diff from `old` to `new`, file by file (`SKILL.md` first, then files in path
+/// The unified diff from `old` to `new`, file by file (the manifest first, then files in path
 /// order); binary files that differ get a one-line note. Empty when the contents are equal.
 pub fn unified_diff(
     old: &SkillSnapshot,
@@ -15,7 +15,7 @@ pub fn unified_diff(
     let mut out = String::new();
     push_text_diff(
         &mut out,
-        "SKILL.md",
+        new.kind.manifest(),
         &old.skill_md,
         &new.skill_md,
         old_label,

@@ -21,8 +21,8 @@ use skillpath_core::{Diagnostic, Mode};
 
 use crate::error::{StoreError, StoreResult};
 use crate::model::{
-    FolderContent, FolderImport, FolderStamp, Provenance, RecordedStamp, SkillFile, SkillSnapshot,
-    check_relative_path,
+    FolderContent, FolderImport, FolderStamp, Kind, Provenance, RecordedStamp, SkillFile,
+    SkillSnapshot, check_relative_path,
 };
 
 /// Largest file a skill may hold.
@@ -108,27 +108,51 @@ fn refused(diagnostics: Vec<Diagnostic>) -> StoreError {
     StoreError::InvalidSkill(message)
 }
 
-/// A skill folder's `SKILL.md` metadata and files, listed (nothing read yet).
+/// A skill folder's `SKILL.md` metadata and files, listed (nothing read yet); or a package
+/// folder's `PACKAGE.md` and files (its member skills' folders, skills of their own, are not
+/// among them).
 struct Listing {
+    kind: Kind,
     skill_md: fs::Metadata,
     files: skill_files::SkillFiles,
 }
 
-/// Lists the skill folder `dir`, from what a walk read of it (`read`) when it was found by one;
-/// `Err` holds the errors that skip it.
+/// What the folder `dir` is, by its manifest: a skill (it has a `SKILL.md`, or nothing), or a
+/// package (a `PACKAGE.md` and no `SKILL.md`); and the manifest's path.
+fn manifest_of(dir: &Path) -> (Kind, PathBuf) {
+    let skill_md = dir.join(Kind::Skill.manifest());
+    let package_md = dir.join(Kind::Package.manifest());
+    if fs::symlink_metadata(&skill_md).is_err() && fs::symlink_metadata(&package_md).is_ok() {
+        (Kind::Package, package_md)
+    } else {
+        (Kind::Skill, skill_md)
+    }
+}
+
+/// Lists the skill (or package) folder `dir`, from what a walk read of it (`read`) when it was
+/// found by one; `Err` holds the errors that skip it.
 fn listed(dir: &Path, read: Option<FolderRead>) -> Result<Listing, Vec<Diagnostic>> {
-    let skill_md_path = dir.join("SKILL.md");
+    let (kind, skill_md_path) = manifest_of(dir);
     // Taken before the files are listed, for a stamp.
     let skill_md = fs::metadata(&skill_md_path)
         .map_err(|error| vec![skill_files::unreadable(&skill_md_path, &error)])?;
-    let files = match read {
+    let mut files = match read {
         Some(read) => skill_files::list_read(dir, read),
         None => skill_files::list(dir).map_err(|diagnostic| vec![diagnostic])?,
     };
     if files.diagnostics.iter().any(Diagnostic::is_error) {
         return Err(files.diagnostics);
     }
-    Ok(Listing { skill_md, files })
+    if kind == Kind::Package {
+        files
+            .entries
+            .retain(|entry| entry.relative != Kind::Package.manifest());
+    }
+    Ok(Listing {
+        kind,
+        skill_md,
+        files,
+    })
 }
 
 /// Reads the `SKILL.md` of `dir` and the files `listing` found in it, with what lenient loading
@@ -137,7 +161,7 @@ fn read_listed(
     dir: &Path,
     listing: &Listing,
 ) -> Result<(SkillSnapshot, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let skill_md_path = dir.join("SKILL.md");
+    let skill_md_path = dir.join(listing.kind.manifest());
     skillpath_core::load::refuse_link_out(dir, &skill_md_path)
         .map_err(|diagnostic| vec![diagnostic])?;
     let skill_md = skillpath_core::load::read_text(
@@ -145,13 +169,32 @@ fn read_listed(
         skillpath_core::load::DEFAULT_MAX_FILE_SIZE,
     )
     .map_err(|diagnostic| vec![diagnostic.in_file(skill_md_path.clone())])?;
-    let parsed = skillpath_core::skill_md::parse(skill_md_path, skill_md, Mode::Lenient);
-    let directory_name = listing
-        .files
-        .root
-        .file_name()
-        .and_then(|name| name.to_str());
-    let problems = skillpath_core::validate::loading(&parsed, directory_name);
+    let (text, problems) = match listing.kind {
+        Kind::Skill => {
+            let parsed =
+                skillpath_core::skill_md::parse(skill_md_path.clone(), skill_md, Mode::Lenient);
+            let directory_name = listing
+                .files
+                .root
+                .file_name()
+                .and_then(|name| name.to_str());
+            let problems = skillpath_core::validate::loading(&parsed, directory_name);
+            (parsed.file.text, problems)
+        }
+        // A package is loaded when its manifest names it; `validate` says the rest.
+        Kind::Package => {
+            let (manifest, package, diagnostics) =
+                skillpath_core::package::read_manifest(skill_md_path.clone(), skill_md);
+            let problems = match package {
+                Some(_) => Vec::new(),
+                None => diagnostics
+                    .into_iter()
+                    .filter(Diagnostic::is_error)
+                    .collect(),
+            };
+            (manifest.file.text, problems)
+        }
+    };
     if problems.iter().any(Diagnostic::is_error) {
         return Err(problems);
     }
@@ -163,10 +206,10 @@ fn read_listed(
             bytes,
         });
     }
-    let snapshot = SkillSnapshot::new(parsed.file.text, files).map_err(|error| {
+    let snapshot = SkillSnapshot::of_kind(listing.kind, text, files).map_err(|error| {
         vec![
             Diagnostic::error(skillpath_core::Code::SkillMdUnreadable, error.to_string())
-                .in_file(dir.join("SKILL.md")),
+                .in_file(skill_md_path.clone()),
         ]
     })?;
     Ok((snapshot, problems))
@@ -391,8 +434,8 @@ pub fn read_folders(
     read
 }
 
-/// Writes `snapshot` into `dir`, a folder that does not exist yet or is empty: `SKILL.md` and
-/// every file, creating sub-folders. Each file is created new (never opened if something is
+/// Writes `snapshot` into `dir`, a folder that does not exist yet or is empty: its manifest
+/// (`SKILL.md`, or a package's `PACKAGE.md`) and every file, creating sub-folders. Each file is created new (never opened if something is
 /// already there, so never written through a symlink), and every path is checked by the rule
 /// of what a skill may hold first.
 pub fn write_skill_folder(dir: &Path, snapshot: &SkillSnapshot) -> StoreResult<()> {
@@ -400,7 +443,10 @@ pub fn write_skill_folder(dir: &Path, snapshot: &SkillSnapshot) -> StoreResult<(
         check_relative_path(&file.path)?;
     }
     fs::create_dir_all(dir).map_err(io(format!("cannot create `{}`", dir.display())))?;
-    create_new(&dir.join("SKILL.md"), snapshot.skill_md.as_bytes())?;
+    create_new(
+        &dir.join(snapshot.kind.manifest()),
+        snapshot.skill_md.as_bytes(),
+    )?;
     for file in &snapshot.files {
         let target: PathBuf = file
             .path
@@ -457,6 +503,41 @@ pub fn export_refusal(dir: &Path, replace: bool) -> Option<String> {
 /// and a replaced folder keeps no stale file of the skill it held. Refused as
 /// [`export_refusal`] says.
 pub fn export_skill_folder(dir: &Path, snapshot: &SkillSnapshot, replace: bool) -> StoreResult<()> {
+    export_folder(dir, replace, |staging| {
+        write_skill_folder(staging, snapshot)
+    })
+}
+
+/// Exports the package `package` as the folder `dir`, as [`export_skill_folder`] does a skill,
+/// with each of `members` (a skill and the folder its manifest lists it in, relative to the
+/// package) written in its folder inside: the package folder as it was imported.
+pub fn export_package_folder(
+    dir: &Path,
+    package: &SkillSnapshot,
+    members: &[(String, SkillSnapshot)],
+    replace: bool,
+) -> StoreResult<()> {
+    for (folder, _) in members {
+        check_relative_path(folder)?;
+    }
+    export_folder(dir, replace, |staging| {
+        write_skill_folder(staging, package)?;
+        for (folder, member) in members {
+            let target = folder
+                .split('/')
+                .fold(staging.to_path_buf(), |path, part| path.join(part));
+            write_skill_folder(&target, member)?;
+        }
+        Ok(())
+    })
+}
+
+/// Writes a folder at `dir` with `write`, beside it first and then renamed into place.
+fn export_folder(
+    dir: &Path,
+    replace: bool,
+    write: impl FnOnce(&Path) -> StoreResult<()>,
+) -> StoreResult<()> {
     if let Some(refusal) = export_refusal(dir, replace) {
         return Err(StoreError::InvalidState(refusal));
     }
@@ -467,7 +548,7 @@ pub fn export_skill_folder(dir: &Path, snapshot: &SkillSnapshot, replace: bool) 
         .unwrap_or_default();
     fs::create_dir_all(parent).map_err(io(format!("cannot create `{}`", parent.display())))?;
     let staging = beside(parent, &name, "export");
-    let written = write_skill_folder(&staging, snapshot);
+    let written = write(&staging);
     if let Err(error) = written {
         let _ = fs::remove_dir_all(&staging);
         return Err(error);

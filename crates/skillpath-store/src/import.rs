@@ -16,12 +16,13 @@ use crate::audit::{Gate, Pending};
 use crate::content::{checked, meta};
 use crate::error::{StoreError, StoreResult};
 use crate::model::{
-    AuditedSkill, Change, FolderContent, FolderImport, ImportReport, Operation, Provenance,
+    AuditedSkill, Change, FolderContent, FolderImport, ImportReport, Kind, Operation, Provenance,
     ShadowedSkill,
 };
 use crate::scopes::precedence::left_out_for;
 use crate::writes::{
-    AuditRow, Claimed, NewRevision, StampRecord, WriteTransaction, write_revisions,
+    AuditRow, Claimed, NewRevision, StampRecord, WriteTransaction, check_keeps_kind,
+    write_revisions,
 };
 
 /// How many skills an import under a policy that refuses nothing must hold for its audits to
@@ -229,9 +230,9 @@ pub(crate) async fn run(
             }
         }
     }
-    let skills: Vec<(&str, &Provenance)> = read
+    let skills: Vec<(&str, Kind, &Provenance)> = read
         .iter()
-        .map(|(name, _, _, provenance, _, _)| (name.as_str(), provenance))
+        .map(|(name, snapshot, _, provenance, _, _)| (name.as_str(), snapshot.kind, provenance))
         .collect();
     let claimed = transaction.claim_rows(&skills).await?;
     if claimed.len() != read.len() {
@@ -264,6 +265,7 @@ pub(crate) async fn run(
             }
             Claimed::Existing(row) => row,
         };
+        check_keeps_kind(name, row.kind, snapshot.kind)?;
         if let Some(left_out) = left_out_for(name, row.deleted, &row.provenance, provenance)? {
             report.shadowed.push(left_out);
             continue;

@@ -38,8 +38,8 @@ pub use backend::sqlite;
 pub use error::{DatabaseError, StoreError, StoreResult};
 pub use model::{
     AuditedSkill, Change, FileMetadata, FolderContent, FolderImport, FolderStamp, ImportItem,
-    ImportReport, ListFilter, Operation, Page, Provenance, RecordedStamp, Revision, SearchHit,
-    ShadowedSkill, SkillFile, SkillMetadata, SkillSnapshot, SkillSummary, StoredSkill,
+    ImportReport, Kind, ListFilter, Operation, Page, Provenance, RecordedStamp, Revision,
+    SearchHit, ShadowedSkill, SkillFile, SkillMetadata, SkillSnapshot, SkillSummary, StoredSkill,
 };
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;

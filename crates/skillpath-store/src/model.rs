@@ -7,10 +7,56 @@ use skillpath_core::bundle::SkillBundle;
 use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::hex;
 
-/// The content of a skill: its `SKILL.md` and every other file, as they are on disk.
+/// What a stored item is: a skill, or an architecture package
+/// ([`skillpath_core::package`]). Both are kept alike (revisions, history, search, audit),
+/// under one name per project: a name is a skill's or a package's, never both. An item's kind
+/// is fixed when it is created.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A skill: its manifest is `SKILL.md`.
+    #[default]
+    Skill,
+    /// An architecture package: its manifest is `PACKAGE.md`, its files are the package's
+    /// documentation pages and whatever else its folder holds besides its member skills.
+    Package,
+}
+
+impl Kind {
+    /// The lowercase name stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Skill => "skill",
+            Kind::Package => "package",
+        }
+    }
+
+    /// The kind a stored name stands for; an unknown one (written by a newer skillpath) is
+    /// `None`.
+    pub fn parse(text: &str) -> Option<Kind> {
+        [Kind::Skill, Kind::Package]
+            .into_iter()
+            .find(|kind| kind.as_str() == text)
+    }
+
+    /// The manifest's file name: `SKILL.md` or `PACKAGE.md`.
+    pub fn manifest(self) -> &'static str {
+        match self {
+            Kind::Skill => "SKILL.md",
+            Kind::Package => skillpath_core::package::MANIFEST,
+        }
+    }
+}
+
+/// The content of a skill (or a package): its manifest and every other file, as they are on
+/// disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkillSnapshot {
-    /// The text of `SKILL.md`, byte for byte.
+    /// Whether this is a skill's content or a package's.
+    pub kind: Kind,
+    /// The text of the manifest (`SKILL.md`, or a package's `PACKAGE.md`), byte for byte.
     pub skill_md: String,
     /// The other files, sorted by path, paths relative with `/` separators.
     pub files: Vec<SkillFile>,
@@ -38,8 +84,22 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 impl SkillSnapshot {
-    /// The snapshot with files sorted by path, checking that paths are safe and unique.
-    pub fn new(skill_md: String, mut files: Vec<SkillFile>) -> Result<SkillSnapshot, StoreError> {
+    /// A skill's snapshot with files sorted by path, checking that paths are safe and unique.
+    pub fn new(skill_md: String, files: Vec<SkillFile>) -> Result<SkillSnapshot, StoreError> {
+        SkillSnapshot::of_kind(Kind::Skill, skill_md, files)
+    }
+
+    /// [`SkillSnapshot::new`] of a package: its `PACKAGE.md` and its other files.
+    pub fn package(manifest: String, files: Vec<SkillFile>) -> Result<SkillSnapshot, StoreError> {
+        SkillSnapshot::of_kind(Kind::Package, manifest, files)
+    }
+
+    /// [`SkillSnapshot::new`] of either kind.
+    pub fn of_kind(
+        kind: Kind,
+        skill_md: String,
+        mut files: Vec<SkillFile>,
+    ) -> Result<SkillSnapshot, StoreError> {
         files.sort_by(|a, b| a.path.cmp(&b.path));
         for pair in files.windows(2) {
             if pair[0].path == pair[1].path {
@@ -52,14 +112,26 @@ impl SkillSnapshot {
         for file in &files {
             check_relative_path(&file.path)?;
         }
-        Ok(SkillSnapshot { skill_md, files })
+        if kind == Kind::Package && files.iter().any(|file| file.path == "SKILL.md") {
+            return Err(StoreError::InvalidSkill(
+                "a package's files cannot hold a `SKILL.md`: its skills are stored as skills of their own"
+                    .to_owned(),
+            ));
+        }
+        Ok(SkillSnapshot {
+            kind,
+            skill_md,
+            files,
+        })
     }
 
-    /// One hash for the whole content: `SKILL.md` and every file with its path. Equal
-    /// content, equal hash; this is how an unchanged re-import is recognised.
+    /// One hash for the whole content: the manifest (by its file name, so a skill and a
+    /// package never hash alike) and every file with its path. Equal content, equal hash;
+    /// this is how an unchanged re-import is recognised.
     pub fn content_hash(&self) -> String {
         let mut hasher = Sha256::new();
-        hasher.update(b"SKILL.md\0");
+        hasher.update(self.kind.manifest().as_bytes());
+        hasher.update(b"\0");
         hasher.update((self.skill_md.len() as u64).to_le_bytes());
         hasher.update(self.skill_md.as_bytes());
         for file in &self.files {
@@ -262,6 +334,8 @@ pub struct StoredSkill {
 /// time (with [`crate::Store::get`] at this revision) when the skill is called or read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkillMetadata {
+    /// A skill or a package.
+    pub kind: Kind,
     /// The name, the skill's identity in the store.
     pub name: String,
     /// The description from the frontmatter.
@@ -276,7 +350,7 @@ pub struct SkillMetadata {
     pub provenance: Provenance,
     /// When the revision was made.
     pub updated_at: String,
-    /// `SKILL.md` as a file: its digest and size.
+    /// The manifest (`SKILL.md` or `PACKAGE.md`) as a file: its digest and size.
     pub skill_md: FileMetadata,
     /// The start of `SKILL.md` up to the end of its frontmatter (empty when it has none;
     /// [`skillpath_core::frontmatter::head`]), which a lenient parse reads the frontmatter from.
@@ -293,8 +367,9 @@ impl SkillMetadata {
         let SkillMdHead {
             file: skill_md,
             frontmatter,
-        } = SkillMdHead::of(&skill.snapshot.skill_md);
+        } = SkillMdHead::of(skill.snapshot.kind, &skill.snapshot.skill_md);
         SkillMetadata {
+            kind: skill.snapshot.kind,
             name: skill.name.clone(),
             description: skill.description.clone(),
             tool_name: skill.tool_name.clone(),
@@ -322,10 +397,10 @@ pub(crate) struct SkillMdHead {
 }
 
 impl SkillMdHead {
-    /// The head of the `SKILL.md` whose text is `text`.
-    pub(crate) fn of(text: &str) -> SkillMdHead {
+    /// The head of the manifest of a `kind` whose text is `text`.
+    pub(crate) fn of(kind: Kind, text: &str) -> SkillMdHead {
         SkillMdHead {
-            file: FileMetadata::skill_md(sha256_hex(text.as_bytes()), text.len() as u64),
+            file: FileMetadata::manifest(kind, sha256_hex(text.as_bytes()), text.len() as u64),
             frontmatter: skillpath_core::frontmatter::head(text).to_owned(),
         }
     }
@@ -345,10 +420,11 @@ pub struct FileMetadata {
 }
 
 impl FileMetadata {
-    /// The metadata of a `SKILL.md` (always text) whose bytes have `sha256` and `size`.
-    pub(crate) fn skill_md(sha256: String, size: u64) -> FileMetadata {
+    /// The metadata of the manifest of a `kind` (always text) whose bytes have `sha256` and
+    /// `size`.
+    pub(crate) fn manifest(kind: Kind, sha256: String, size: u64) -> FileMetadata {
         FileMetadata {
-            path: "SKILL.md".to_owned(),
+            path: kind.manifest().to_owned(),
             sha256,
             size,
             text: true,
@@ -375,6 +451,8 @@ pub fn is_text(bytes: &[u8]) -> bool {
 /// A skill in a listing (no content).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct SkillSummary {
+    /// A skill or a package.
+    pub kind: Kind,
     /// The name.
     pub name: String,
     /// The description.
@@ -396,6 +474,8 @@ pub struct SkillSummary {
 pub struct ListFilter {
     /// Also list deleted skills.
     pub include_deleted: bool,
+    /// Only skills, or only packages; both when `None`.
+    pub kind: Option<Kind>,
     /// Only names starting with this.
     pub name_prefix: Option<String>,
 }
@@ -412,6 +492,8 @@ pub struct Page<T> {
 /// A search result.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct SearchHit {
+    /// A skill or a package.
+    pub kind: Kind,
     /// The skill's name.
     pub name: String,
     /// Its description.

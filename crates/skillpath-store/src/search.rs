@@ -9,7 +9,7 @@
 //! can outweigh a name that says it once.
 
 use crate::error::StoreResult;
-use crate::model::SearchHit;
+use crate::model::{Kind, SearchHit};
 
 /// Words that carry no topic. Only dropped when the query has other words.
 const STOPWORDS: &[&str] = &[
@@ -141,6 +141,8 @@ pub(crate) async fn candidates(
 pub struct Candidate {
     /// The backend's key for the skill (to fetch a snippet for the hits kept).
     pub key: i64,
+    /// A skill or a package.
+    pub kind: Kind,
     /// The skill's name.
     pub name: String,
     /// Its description.
@@ -191,6 +193,7 @@ pub fn rank(
 /// A search hit from a ranked candidate and its snippet (whitespace folded to single spaces).
 pub fn hit(candidate: Candidate, score: f64, snippet: &str) -> SearchHit {
     SearchHit {
+        kind: candidate.kind,
         name: candidate.name,
         description: candidate.description,
         snippet: snippet.split_whitespace().collect::<Vec<_>>().join(" "),
@@ -244,6 +247,7 @@ mod tests {
     fn names_outrank_descriptions_outrank_bodies() {
         let candidate = |key: i64, name: &str, description: &str, relevance: f64| Candidate {
             key,
+            kind: Kind::Skill,
             name: name.into(),
             description: description.into(),
             relevance,

@@ -3,13 +3,15 @@
 //! the watcher, so each of them sees the same folders, skips the same ones and reports the
 //! same shadowed skills.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 
+use skillpath_core::package;
 use skillpath_core::walk::{self, WalkLimits};
 
 use crate::discovery::{self, DiscoveryLimits, Shadowed};
 use crate::folder::{FolderDiagnostics, FolderSource};
-use crate::model::ShadowedSkill;
+use crate::model::{Provenance, ShadowedSkill};
 
 /// Where skills come from on disk.
 #[derive(Debug, Clone, Default)]
@@ -82,6 +84,29 @@ impl FolderSources {
                     FolderSource::walked(skill, root.display().to_string(), "folder".to_owned())
                 }));
         }
+        located.folders = with_packages(std::mem::take(&mut located.folders));
         located
     }
+}
+
+/// `folders` with, after the first member found of each package (a folder with a
+/// `PACKAGE.md` that lists the skill: [`package::package_of`]), the package's own folder, found
+/// where its member was (same root and scope): importing a package's skills imports the
+/// package.
+fn with_packages(folders: Vec<FolderSource>) -> Vec<FolderSource> {
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let mut out = Vec::with_capacity(folders.len());
+    for folder in folders {
+        let package = package::package_of(&folder.dir)
+            .filter(|(dir, _)| seen.insert(dir.clone()))
+            .map(|(dir, _)| match &folder.provenance {
+                Provenance::Imported { root, scope, .. } => {
+                    FolderSource::imported(dir, root.clone(), scope.clone())
+                }
+                Provenance::Api => FolderSource::imported(dir, String::new(), "folder".to_owned()),
+            });
+        out.push(folder);
+        out.extend(package);
+    }
+    out
 }

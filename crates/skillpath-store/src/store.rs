@@ -26,10 +26,18 @@ pub use crate::writes::SkillWrite;
 /// concurrency); every change is a new revision with who, when and why.
 #[async_trait]
 pub trait Store: Send + Sync {
-    /// Runs one write of a skill, made by the methods below, in one transaction, by the rules
-    /// of the store's `writes` module (a backend gives its primitives; the decisions are made
-    /// there).
-    async fn write(&self, write: SkillWrite) -> StoreResult<StoredSkill>;
+    /// Runs writes of skills, made by the methods below, in one transaction, in order, by the
+    /// rules of the store's `writes` module (a backend gives its primitives; the decisions are
+    /// made there): all of them, or, when one is refused, none. The skills as written, in order.
+    async fn write_all(&self, writes: Vec<SkillWrite>) -> StoreResult<Vec<StoredSkill>>;
+
+    /// [`Store::write_all`] of one write.
+    async fn write(&self, write: SkillWrite) -> StoreResult<StoredSkill> {
+        self.write_all(vec![write])
+            .await?
+            .pop()
+            .ok_or_else(|| crate::StoreError::database("a write gave no skill".to_owned()))
+    }
 
     /// The policy every write is audited by ([`crate::audit`]): what is done with a skill
     /// whose content has findings. [`Policy::Warn`] unless set.
@@ -55,6 +63,37 @@ pub trait Store: Send + Sync {
             gate: audit::gate(self, []).await?,
         })
         .await
+    }
+
+    /// Creates the skill `snapshot` and gives `name` (at `expected`) the content `update`, in one
+    /// transaction: both, or neither. How a skill is created as a package's member, the
+    /// package's manifest listing it.
+    async fn create_with_update(
+        &self,
+        snapshot: SkillSnapshot,
+        provenance: Provenance,
+        (name, expected, update): (&str, u64, SkillSnapshot),
+        change: Change,
+    ) -> StoreResult<(StoredSkill, StoredSkill)> {
+        let (snapshot, update) = (checked(snapshot)?, checked(update)?);
+        let new_name = crate::content::meta(&snapshot)?.name;
+        let gate = audit::gate(self, [new_name]).await?;
+        let create = SkillWrite {
+            kind: WriteKind::Create {
+                snapshot,
+                provenance,
+            },
+            change: change.clone(),
+            gate: gate.clone(),
+        };
+        let revise = revise(name, expected, Edit::Update(update), change, gate);
+        let mut written = self.write_all(vec![create, revise]).await?.into_iter();
+        match (written.next(), written.next()) {
+            (Some(created), Some(updated)) => Ok((created, updated)),
+            _ => Err(crate::StoreError::database(
+                "two writes gave fewer skills".to_owned(),
+            )),
+        }
     }
 
     /// New content for `name`, when its current revision is `expected`.

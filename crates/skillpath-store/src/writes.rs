@@ -10,7 +10,7 @@ use crate::audit::Gate;
 use crate::content::{Meta, meta};
 use crate::error::{StoreError, StoreResult};
 use crate::model::{
-    Change, FileMetadata, FolderStamp, Operation, Provenance, SkillMdHead, SkillSnapshot,
+    Change, FileMetadata, FolderStamp, Kind, Operation, Provenance, SkillMdHead, SkillSnapshot,
     StoredSkill,
 };
 use crate::time::now_rfc3339;
@@ -73,6 +73,8 @@ pub(crate) struct SkillRow {
     pub(crate) content_hash: String,
     /// As stored ([`Provenance::to_stored`]).
     pub(crate) provenance: String,
+    /// A skill or a package, fixed when it was created.
+    pub(crate) kind: Kind,
 }
 
 /// What a backend does inside a write's transaction; the rules of this module and of
@@ -87,11 +89,13 @@ pub(crate) trait WriteTransaction {
     /// The row of the skill `name` in `project` (`""`: shared), shown by the view or not.
     async fn row_in(&mut self, name: &str, project: &str) -> StoreResult<Option<SkillRow>>;
 
-    /// Inserts the row of a new skill, with no revision yet, and gives its id; `None` when its
-    /// project has a skill of that name already (maybe inserted by a concurrent write).
+    /// Inserts the row of a new skill (or package: `kind`), with no revision yet, and gives its
+    /// id; `None` when its project has a skill of that name already (maybe inserted by a
+    /// concurrent write).
     async fn insert_skill(
         &mut self,
         name: &str,
+        kind: Kind,
         provenance: &Provenance,
     ) -> StoreResult<Option<i64>>;
 
@@ -99,13 +103,16 @@ pub(crate) trait WriteTransaction {
     /// lock their skills in one order): its row in its project ([`Self::row_in`]), or a new
     /// row with no revision yet where there is none ([`Self::insert_skill`]). One answer per
     /// skill, in the same order.
-    async fn claim_rows(&mut self, skills: &[(&str, &Provenance)]) -> StoreResult<Vec<Claimed>> {
+    async fn claim_rows(
+        &mut self,
+        skills: &[(&str, Kind, &Provenance)],
+    ) -> StoreResult<Vec<Claimed>> {
         let mut claimed = Vec::with_capacity(skills.len());
-        for &(name, provenance) in skills {
+        for &(name, kind, provenance) in skills {
             let project = provenance.project_key();
             let row = match self.row_in(name, project).await? {
                 Some(row) => Claimed::Existing(row),
-                None => match self.insert_skill(name, provenance).await? {
+                None => match self.insert_skill(name, kind, provenance).await? {
                     Some(id) => Claimed::Created(id),
                     // Created by a concurrent import meanwhile: it exists now.
                     None => {
@@ -137,6 +144,17 @@ pub(crate) trait WriteTransaction {
 
     /// Keeps the audits of revisions written in this transaction (of distinct revisions).
     async fn write_audits(&mut self, audits: &[AuditRow]) -> StoreResult<()>;
+
+    /// Makes `members` the member skills of the package whose row id is `package` in
+    /// `project`, in place of those it had: `Ok(None)`, or the first member another package
+    /// of the project has already, with that package's name (the write is then refused: a
+    /// skill belongs to at most one package).
+    async fn set_members(
+        &mut self,
+        package: i64,
+        project: &str,
+        members: &[String],
+    ) -> StoreResult<Option<(String, String)>>;
 }
 
 /// The audit of a revision as a backend keeps it: the revision, and its findings as JSON
@@ -180,8 +198,20 @@ pub(crate) fn batches_needed(sizes: impl Iterator<Item = u64>) -> u32 {
     u32::try_from(2 * by_count.max(by_bytes).max(1)).unwrap_or(u32::MAX)
 }
 
+/// Runs `writes` in `transaction`, in order: the skills as written, or why one is refused.
+pub(crate) async fn apply_all(
+    transaction: &mut impl WriteTransaction,
+    writes: Vec<SkillWrite>,
+) -> StoreResult<Vec<StoredSkill>> {
+    let mut written = Vec::with_capacity(writes.len());
+    for write in writes {
+        written.push(apply(transaction, write).await?);
+    }
+    Ok(written)
+}
+
 /// Runs `write` in `transaction`: the skill as written, or why the write is refused.
-pub(crate) async fn apply(
+async fn apply(
     transaction: &mut impl WriteTransaction,
     write: SkillWrite,
 ) -> StoreResult<StoredSkill> {
@@ -211,7 +241,10 @@ async fn create(
     let name = meta(&snapshot)?.name;
     let taken = match transaction.visible_row(&name).await? {
         Some(row) => Some(row),
-        None => match transaction.insert_skill(&name, &provenance).await? {
+        None => match transaction
+            .insert_skill(&name, snapshot.kind, &provenance)
+            .await?
+        {
             Some(id) => {
                 // Audited once the name is known to be free, so that a taken name is said
                 // first; the transaction, and the row it inserted, end with a refusal.
@@ -248,6 +281,7 @@ async fn revise(
     check_state(name, row.deleted, operation)?;
     let (snapshot, provenance, audit) = match edit {
         Edit::Update(snapshot) => {
+            check_keeps_kind(name, row.kind, snapshot.kind)?;
             check_keeps_name(name, &snapshot)?;
             let audit = gate.admit(name, &snapshot)?;
             (snapshot, Provenance::from_stored(&row.provenance)?, audit)
@@ -363,7 +397,7 @@ pub(crate) async fn write_revisions<'a>(
         for (revision, files) in revisions[start..end].iter().zip(&mut files[start..end]) {
             records.push(RevisionRecord {
                 meta: meta(revision.snapshot)?,
-                head: SkillMdHead::of(&revision.snapshot.skill_md),
+                head: SkillMdHead::of(revision.snapshot.kind, &revision.snapshot.skill_md),
                 files: std::mem::take(files),
                 created_at: now_rfc3339(),
                 content_hash: revision.snapshot.content_hash(),
@@ -372,6 +406,28 @@ pub(crate) async fn write_revisions<'a>(
             });
         }
         transaction.write_revisions(&records).await?;
+        for record in records
+            .iter()
+            .filter(|record| record.revision.snapshot.kind == Kind::Package)
+        {
+            let revision = record.revision;
+            // A deleted package holds its members no more; restored, it claims them again.
+            let members: &[String] = if revision.deleted {
+                &[]
+            } else {
+                &record.meta.members
+            };
+            let project = revision.provenance.project_key();
+            if let Some((member, other)) = transaction
+                .set_members(revision.skill_id, project, members)
+                .await?
+            {
+                return Err(StoreError::InvalidState(format!(
+                    "skill `{member}` is a member of package `{other}` already, and a skill belongs to at most one package; take it out of `{other}`'s `skills` first, or leave it out of `{}`",
+                    record.meta.name
+                )));
+            }
+        }
         let audits: Vec<AuditRow> = records
             .iter()
             .filter_map(|record| {
@@ -477,6 +533,20 @@ fn check_state(name: &str, deleted: bool, operation: Operation) -> StoreResult<(
     Err(StoreError::InvalidState(format!(
         "skill `{name}` {refusal}"
     )))
+}
+
+/// New content for `name` must be of its kind: a skill stays a skill, a package a package.
+pub(crate) fn check_keeps_kind(name: &str, stored: Kind, new: Kind) -> StoreResult<()> {
+    if stored != new {
+        return Err(StoreError::InvalidSkill(format!(
+            "`{name}` is a {} in the store, and the new content is a {}'s (its manifest is `{}`); an item keeps its kind: give the {} another name",
+            stored.as_str(),
+            new.as_str(),
+            new.manifest(),
+            new.as_str()
+        )));
+    }
+    Ok(())
 }
 
 /// New content for `name` must keep the name: a skill's identity in the store is its name.

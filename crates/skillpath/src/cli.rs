@@ -609,6 +609,24 @@ pub(crate) struct AuditArgs {
 }
 
 /// Output formats of the store commands.
+/// What a stored item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ItemKind {
+    /// A skill.
+    Skill,
+    /// An architecture package.
+    Package,
+}
+
+impl From<ItemKind> for skillpath_store::Kind {
+    fn from(kind: ItemKind) -> Self {
+        match kind {
+            ItemKind::Skill => skillpath_store::Kind::Skill,
+            ItemKind::Package => skillpath_store::Kind::Package,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum OutputFormat {
     /// A table or text, for people.
@@ -663,6 +681,9 @@ pub(crate) struct ListArgs {
     /// Only names starting with this.
     #[arg(long, value_name = "TEXT")]
     pub(crate) prefix: Option<String>,
+    /// Only skills, or only architecture packages (both when not given).
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub(crate) kind: Option<ItemKind>,
     /// Also list deleted skills.
     #[arg(long)]
     pub(crate) deleted: bool,

@@ -70,6 +70,32 @@ pub struct Package {
     pub docs: Vec<String>,
 }
 
+impl Package {
+    /// The names of its member skills: the last part of each folder it lists (a skill's name
+    /// is its folder's), in the manifest's order. This is how a store, which keeps skills by
+    /// name, knows the members.
+    pub fn member_names(&self) -> Vec<String> {
+        self.skills
+            .iter()
+            .map(|folder| member_name(folder).to_owned())
+            .collect()
+    }
+
+    /// The folder (relative to the package) the manifest lists for the member skill `name`.
+    pub fn member_folder(&self, name: &str) -> Option<&str> {
+        self.skills
+            .iter()
+            .find(|folder| member_name(folder) == name)
+            .map(String::as_str)
+    }
+}
+
+/// The skill name of the member folder `folder`: its last part.
+fn member_name(folder: &str) -> &str {
+    let folder = folder.trim_end_matches('/');
+    folder.rsplit('/').next().unwrap_or(folder)
+}
+
 /// Whether `dir` is a package folder (it holds a `PACKAGE.md`).
 pub fn is_package_folder(dir: &Path) -> bool {
     dir.join(MANIFEST).is_file()

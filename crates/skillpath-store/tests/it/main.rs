@@ -9,6 +9,8 @@
 //!
 //! `audit` holds the tests of the audit of every write, run for each backend like the suite.
 //!
+//! `packages` holds the tests of architecture packages in the store (both backends).
+//!
 //! `scopes` opens stores with the views of several projects on one database (both backends).
 //!
 //! `corpus` runs the real-world skills corpus (`$SKILLPATH_CORPUS`, else `../shared/corpus` next
@@ -20,6 +22,7 @@ mod support;
 
 mod audit;
 mod corpus;
+mod packages;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod scopes;

@@ -513,6 +513,8 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
             "ALTER TABLE revision_files DROP COLUMN size, DROP COLUMN text;
              DROP TABLE revision_heads;
              DROP TABLE revision_audits;
+             DROP TABLE package_members;
+             ALTER TABLE skills DROP COLUMN kind;
              DELETE FROM skillpath_migrations WHERE version > 5;",
         )
         .await

@@ -128,6 +128,7 @@ async fn reopening_the_file_keeps_everything() {
             ListFilter {
                 include_deleted: true,
                 name_prefix: None,
+                kind: None,
             },
             2,
         )
@@ -159,7 +160,8 @@ async fn reopening_the_file_keeps_everything() {
             &store,
             ListFilter {
                 include_deleted: true,
-                name_prefix: None
+                name_prefix: None,
+                kind: None,
             },
             2
         )
@@ -549,6 +551,8 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
         ALTER TABLE revision_files DROP COLUMN text;
         DROP TABLE revision_heads;
         DROP TABLE revision_audits;
+        DROP TABLE package_members;
+        ALTER TABLE skills DROP COLUMN kind;
         PRAGMA user_version = 5;";
     rusqlite::Connection::open(&path)
         .expect("open directly")

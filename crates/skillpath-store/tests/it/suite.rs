@@ -9,8 +9,9 @@ use std::sync::Arc;
 use skillpath_store::keys::{self, AuthError, KeyInfo, Role};
 use skillpath_store::model::sha256_hex;
 use skillpath_store::{
-    FolderContent, FolderImport, FolderStamp, ImportItem, ImportReport, ListFilter, Provenance,
-    RecordedStamp, SkillFile, SkillMetadata, SkillSnapshot, Store, StoreError, StoredSkill,
+    FolderContent, FolderImport, FolderStamp, ImportItem, ImportReport, Kind, ListFilter,
+    Provenance, RecordedStamp, SkillFile, SkillMetadata, SkillSnapshot, Store, StoreError,
+    StoredSkill,
 };
 
 use crate::support::{
@@ -83,11 +84,39 @@ macro_rules! store_suite {
             names_are_audited_against_the_stores_skills,
             a_large_import_is_audited_beside_its_transaction,
         );
+        $crate::suite::store_suite!(@packages $open;
+            packages_are_kept_with_revisions_like_skills,
+            a_skill_belongs_to_at_most_one_package,
+            an_item_keeps_its_kind,
+            a_package_folder_imports_and_exports_byte_for_byte,
+            a_member_is_created_with_its_package_update_or_not_at_all,
+        );
+        $crate::suite::store_suite!(@packages_shared $open;
+            concurrent_packages_claiming_one_skill_let_exactly_one_win,
+        );
         $crate::suite::store_suite!(@scopes $open;
             each_project_sees_its_own_skills_and_the_shared_ones,
             a_user_skill_never_replaces_one_of_the_stores_own,
             search_looks_past_the_skills_the_view_hides,
         );
+    };
+    (@packages $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::packages::$test(backend.store()).await;
+            }
+        )*
+    };
+    (@packages_shared $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::packages::$test(backend.shared()).await;
+            }
+        )*
     };
     (@scopes $open:path; $($test:ident),* $(,)?) => {
         $(
@@ -459,6 +488,7 @@ pub(crate) async fn hand_built_snapshots_with_unsafe_paths_are_refused_by_the_st
     {
         let name = format!("escape-{i}");
         let escaping = SkillSnapshot {
+            kind: Kind::Skill,
             skill_md: md(&name, "d", "b"),
             files: vec![SkillFile {
                 path: path.to_owned(),
@@ -506,6 +536,7 @@ pub(crate) async fn hand_built_snapshots_with_unsorted_files_keep_a_consistent_h
         bytes: bytes.to_vec(),
     };
     let unsorted = SkillSnapshot {
+        kind: Kind::Skill,
         skill_md: md("unsorted", "d", "b"),
         files: vec![file("b.txt", b"b"), file("a.txt", b"a")],
     };
@@ -1537,6 +1568,7 @@ pub(crate) async fn list_filters_by_name_prefix(store: &dyn Store) {
     let with_deleted = ListFilter {
         include_deleted: true,
         name_prefix: Some("pdf-".to_owned()),
+        kind: None,
     };
     let all: Vec<(String, bool)> = list_all(store, with_deleted, 1)
         .await
@@ -1568,6 +1600,7 @@ pub(crate) async fn list_includes_deleted_skills_only_when_asked(store: &dyn Sto
         ListFilter {
             include_deleted: true,
             name_prefix: None,
+            kind: None,
         },
         3,
     )

@@ -10,7 +10,7 @@ use super::PostgresStore;
 use crate::audit;
 use crate::columns;
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Provenance, SkillFile, SkillMdHead, SkillSnapshot, is_text};
+use crate::model::{Kind, Provenance, SkillFile, SkillMdHead, SkillSnapshot, is_text};
 use crate::schema::{self, Migration};
 use crate::time::now_rfc3339;
 
@@ -174,6 +174,21 @@ const MIGRATIONS: &[Migration] = &[
         FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
     );",
     },
+    // Architecture packages (`crate::model::Kind`) kept as items beside skills, and which
+    // skills each live package holds: a skill (by name, in a project) is a member of at most
+    // one, which the unique index keeps across concurrent writers. Breaking: an older
+    // skillpath would serve a package's `PACKAGE.md` as a skill.
+    Migration {
+        additive: false,
+        sql: "ALTER TABLE skills ADD COLUMN kind TEXT NOT NULL DEFAULT 'skill';
+    CREATE TABLE package_members (
+        package_id BIGINT NOT NULL REFERENCES skills(id),
+        project TEXT COLLATE \"C\" NOT NULL,
+        member TEXT NOT NULL,
+        UNIQUE (project, member)
+    );
+    CREATE INDEX package_members_package ON package_members(package_id);",
+    },
 ];
 
 /// The version whose migration gave skills their project; skills discovered in a project
@@ -321,7 +336,7 @@ async fn record_heads(transaction: &Transaction<'_>) -> StoreResult<()> {
     let (mut ids, mut numbers, mut heads, mut digests, mut sizes) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     while let Some(row) = revisions.try_next().await? {
-        let head = SkillMdHead::of(row.try_get(2)?);
+        let head = SkillMdHead::of(Kind::Skill, row.try_get(2)?);
         ids.push(row.try_get::<_, i64>(0)?);
         numbers.push(row.try_get::<_, i64>(1)?);
         sizes.push(i64::try_from(head.file.size).unwrap_or(i64::MAX));
@@ -385,6 +400,8 @@ async fn record_audits(transaction: &Transaction<'_>) -> StoreResult<()> {
                 continue;
             };
             let snapshot = SkillSnapshot {
+                // Written before packages were: a skill.
+                kind: Kind::Skill,
                 skill_md: row.try_get(1)?,
                 files: files.remove(&id).unwrap_or_default(),
             };

@@ -46,7 +46,7 @@ use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
 use crate::keys::{KEY_COLUMNS, KeyInfo, StoredKey};
 use crate::model::{
-    Change, FileMetadata, ImportReport, Provenance, RecordedStamp, Revision, SearchHit,
+    Change, FileMetadata, ImportReport, Kind, Provenance, RecordedStamp, Revision, SearchHit,
     ShadowedSkill, SkillFile, SkillMetadata, SkillSummary, StoredSkill,
 };
 use crate::scopes::ProjectView;
@@ -73,7 +73,7 @@ use transaction::PostgresWrite;
 /// [`columns::current_skill`].
 const CURRENT_SKILLS: &str =
     "SELECT s.id, s.name, s.revision, s.provenance, r.created_at, r.description,
-            r.tool_name, r.content_hash, r.skill_md, a.findings
+            r.tool_name, r.content_hash, r.skill_md, a.findings, s.kind
      FROM visible_skills($1) s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
      LEFT JOIN revision_audits a ON a.skill_id = s.id AND a.number = s.revision
      WHERE NOT s.deleted ORDER BY s.name";
@@ -85,7 +85,7 @@ const CURRENT_METADATA: &str =
     "SELECT s.id, s.name, s.revision, s.provenance, s.updated_at, s.description,
             s.tool_name, s.content_hash, h.frontmatter, h.sha256, h.size,
             CASE WHEN h.skill_id IS NULL THEN (SELECT skill_md FROM revisions r
-                WHERE r.skill_id = s.id AND r.number = s.revision) END, a.findings
+                WHERE r.skill_id = s.id AND r.number = s.revision) END, a.findings, s.kind
      FROM visible_skills($1) s
      LEFT JOIN revision_heads h ON h.skill_id = s.id AND h.number = s.revision
      LEFT JOIN revision_audits a ON a.skill_id = s.id AND a.number = s.revision
@@ -406,13 +406,13 @@ impl Store for PostgresStore {
         self.audit_policy.set(policy);
     }
 
-    async fn write(&self, write: SkillWrite) -> StoreResult<StoredSkill> {
+    async fn write_all(&self, writes: Vec<SkillWrite>) -> StoreResult<Vec<StoredSkill>> {
         self.write(async |transaction| {
             let mut rows = PostgresWrite {
                 transaction,
                 projects: &self.projects,
             };
-            writes::apply(&mut rows, write).await
+            writes::apply_all(&mut rows, writes).await
         })
         .await
     }
@@ -624,13 +624,15 @@ impl Store for PostgresStore {
             return Ok(Vec::new());
         }
         let include_deleted = filter.include_deleted;
+        let kind = filter.kind.map(Kind::as_str);
         let fetch = i64::try_from(listing.count).unwrap_or(i64::MAX);
         self.read(async |transaction| {
             let rows = cached_query(transaction,
-                    "SELECT name, description, tool_name, revision, deleted, updated_at, provenance FROM visible_skills($5)
+                    "SELECT name, description, tool_name, revision, deleted, updated_at, provenance, kind FROM visible_skills($5)
                      WHERE name > $1 AND ($2 OR NOT deleted) AND starts_with(name, $3)
+                       AND ($6::text IS NULL OR kind = $6)
                      ORDER BY name LIMIT $4",
-                    &[&after, &include_deleted, &prefix, &fetch, &self.projects],
+                    &[&after, &include_deleted, &prefix, &fetch, &self.projects, &kind],
                 )
                 .await?;
             rows.iter().map(columns::summary).collect()
@@ -791,7 +793,7 @@ impl search::SearchIndex for SearchColumns<'_> {
             Scope::Body => ("body_document", "body_document"),
         };
         let sql = format!(
-            "SELECT m.rank, s.id, s.name, s.description FROM
+            "SELECT m.rank, s.id, s.name, s.description, s.kind FROM
                 (SELECT x.skill_id,
                         ts_rank('{RANK_WEIGHTS}'::float4[], x.{ranked}, q, {RANK_NORMALIZATION})::float8 AS rank
                  FROM skill_search x, to_tsquery('english'::regconfig, $1) q
@@ -809,6 +811,7 @@ impl search::SearchIndex for SearchColumns<'_> {
             if let Some(key) = r.try_get::<_, Option<i64>>(1)? {
                 shown.push(search::Candidate {
                     key,
+                    kind: columns::kind(r, 4)?,
                     name: r.try_get(2)?,
                     description: r.try_get(3)?,
                     relevance: r.try_get(0)?,

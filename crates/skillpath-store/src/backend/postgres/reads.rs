@@ -8,7 +8,7 @@ use tokio_postgres::Row as PgRow;
 use super::sql::{cached_query, cached_query_opt, revision_of};
 use crate::columns::{self, Columns};
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Provenance, StoredSkill};
+use crate::model::StoredSkill;
 use crate::writes::SkillRow;
 
 impl Columns for PgRow {
@@ -51,12 +51,18 @@ pub(super) async fn find(
 ) -> StoreResult<Option<SkillRow>> {
     let sql = if lock {
         // A function's rows cannot be locked: lock the row it names.
-        "SELECT id, revision, deleted, content_hash, provenance FROM skills
-         WHERE id = (SELECT id FROM visible_skills($2) WHERE name = $1) FOR UPDATE"
+        format!(
+            "SELECT {} FROM skills
+             WHERE id = (SELECT id FROM visible_skills($2) WHERE name = $1) FOR UPDATE",
+            columns::SKILL_ROW
+        )
     } else {
-        "SELECT id, revision, deleted, content_hash, provenance FROM visible_skills($2) WHERE name = $1"
+        format!(
+            "SELECT {} FROM visible_skills($2) WHERE name = $1",
+            columns::SKILL_ROW
+        )
     };
-    cached_query_opt(transaction, sql, &[&name, &projects])
+    cached_query_opt(transaction, &sql, &[&name, &projects])
         .await?
         .as_ref()
         .map(columns::skill_row)
@@ -72,8 +78,10 @@ pub(super) async fn find_in(
 ) -> StoreResult<Option<SkillRow>> {
     cached_query_opt(
         transaction,
-        "SELECT id, revision, deleted, content_hash, provenance FROM skills
-         WHERE name = $1 AND project = $2 FOR UPDATE",
+        &format!(
+            "SELECT {} FROM skills WHERE name = $1 AND project = $2 FOR UPDATE",
+            columns::SKILL_ROW
+        ),
         &[&name, &project],
     )
     .await?
@@ -89,21 +97,14 @@ pub(super) async fn load(
     name: &str,
     revision: Option<u64>,
 ) -> StoreResult<StoredSkill> {
-    let Some(row) = cached_query_opt(
-        transaction,
-        "SELECT id, revision, provenance FROM visible_skills($2) WHERE name = $1",
-        &[&name, &projects],
-    )
-    .await?
-    else {
+    let Some(row) = find(transaction, projects, name, false).await? else {
         return Err(StoreError::NotFound {
             name: name.to_owned(),
             revision: None,
         });
     };
-    let id: i64 = row.try_get(0)?;
-    let wanted = revision.unwrap_or(revision_of(row.try_get(1)?));
-    let provenance = Provenance::from_stored(row.try_get(2)?)?;
+    let id = row.id;
+    let wanted = revision.unwrap_or(row.revision);
     let not_found = || StoreError::NotFound {
         name: name.to_owned(),
         revision,
@@ -130,5 +131,5 @@ pub(super) async fn load(
     .iter()
     .map(|r| columns::file(r, 0))
     .collect::<StoreResult<Vec<_>>>()?;
-    columns::revision_content(&revision_row, name, wanted, provenance, files)
+    columns::revision_content(&revision_row, name, wanted, &row, files)
 }

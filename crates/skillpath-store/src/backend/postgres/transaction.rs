@@ -10,7 +10,7 @@ use super::reads;
 use super::sql::{cached_execute, cached_query, cached_query_opt, number};
 use crate::columns;
 use crate::error::{StoreError, StoreResult};
-use crate::model::{FileMetadata, Provenance, StoredSkill};
+use crate::model::{FileMetadata, Kind, Provenance, StoredSkill};
 use crate::writes::{
     AuditRow, Blob, Claimed, RevisionRecord, SkillRow, StampRecord, WriteTransaction,
 };
@@ -36,13 +36,14 @@ impl WriteTransaction for PostgresWrite<'_> {
     async fn insert_skill(
         &mut self,
         name: &str,
+        kind: Kind,
         provenance: &Provenance,
     ) -> StoreResult<Option<i64>> {
         let row = cached_query_opt(
             self.transaction,
-            "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at)
-             VALUES ($1, $2, '', 0, false, '', $3, '') ON CONFLICT (name, project) DO NOTHING RETURNING id",
-            &[&name, &provenance.project_key(), &provenance.to_stored()?],
+            "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at, kind)
+             VALUES ($1, $2, '', 0, false, '', $3, '', $4) ON CONFLICT (name, project) DO NOTHING RETURNING id",
+            &[&name, &provenance.project_key(), &provenance.to_stored()?, &kind.as_str()],
         )
         .await?;
         Ok(row.map(|row| row.try_get(0)).transpose()?)
@@ -51,26 +52,30 @@ impl WriteTransaction for PostgresWrite<'_> {
     /// One statement inserts the new rows and locks the existing ones, in the order given: a
     /// conflicting row is locked by `ON CONFLICT DO UPDATE` even where its `WHERE` leaves it
     /// as it is (and then it is not returned); a second reads the rows that were there.
-    async fn claim_rows(&mut self, skills: &[(&str, &Provenance)]) -> StoreResult<Vec<Claimed>> {
+    async fn claim_rows(
+        &mut self,
+        skills: &[(&str, Kind, &Provenance)],
+    ) -> StoreResult<Vec<Claimed>> {
         if skills.is_empty() {
             return Ok(Vec::new());
         }
-        let names: Vec<&str> = skills.iter().map(|(name, _)| *name).collect();
-        let projects: Vec<&str> = skills.iter().map(|(_, p)| p.project_key()).collect();
+        let names: Vec<&str> = skills.iter().map(|(name, _, _)| *name).collect();
+        let kinds: Vec<&str> = skills.iter().map(|(_, kind, _)| kind.as_str()).collect();
+        let projects: Vec<&str> = skills.iter().map(|(_, _, p)| p.project_key()).collect();
         let provenances = skills
             .iter()
-            .map(|(_, provenance)| provenance.to_stored())
+            .map(|(_, _, provenance)| provenance.to_stored())
             .collect::<StoreResult<Vec<String>>>()?;
         let mut claimed: HashMap<(String, String), Claimed> = HashMap::new();
         for row in cached_query(
             self.transaction,
-            "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at)
-             SELECT u.name, u.project, '', 0, false, '', u.provenance, ''
-             FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(name, project, provenance, position)
+            "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at, kind)
+             SELECT u.name, u.project, '', 0, false, '', u.provenance, '', u.kind
+             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS u(name, project, provenance, kind, position)
              ORDER BY u.position
              ON CONFLICT (name, project) DO UPDATE SET name = excluded.name WHERE false
              RETURNING id, name, project",
-            &[&names, &projects, &provenances],
+            &[&names, &projects, &provenances, &kinds],
         )
         .await?
         {
@@ -87,20 +92,20 @@ impl WriteTransaction for PostgresWrite<'_> {
                 .unzip();
             for row in cached_query(
                 self.transaction,
-                "SELECT s.id, s.revision, s.deleted, s.content_hash, s.provenance, s.name, s.project
+                "SELECT s.id, s.revision, s.deleted, s.content_hash, s.provenance, s.kind, s.name, s.project
                  FROM skills s JOIN unnest($1::text[], $2::text[]) AS u(name, project)
                    ON s.name = u.name AND s.project = u.project",
                 &[&names, &projects],
             )
             .await?
             {
-                let key = (row.try_get(5)?, row.try_get(6)?);
+                let key = (row.try_get(6)?, row.try_get(7)?);
                 claimed.insert(key, Claimed::Existing(columns::skill_row(&row)?));
             }
         }
         skills
             .iter()
-            .map(|&(name, provenance)| {
+            .map(|&(name, _, provenance)| {
                 let key = (name.to_owned(), provenance.project_key().to_owned());
                 claimed.remove(&key).ok_or_else(|| {
                     StoreError::database(format!("skill `{name}` vanished during the import"))
@@ -298,6 +303,50 @@ impl WriteTransaction for PostgresWrite<'_> {
         )
         .await?;
         Ok(())
+    }
+
+    /// A member another package's transaction is claiming meanwhile waits on the unique
+    /// index for that transaction to end, and is then refused if it committed.
+    async fn set_members(
+        &mut self,
+        package: i64,
+        project: &str,
+        members: &[String],
+    ) -> StoreResult<Option<(String, String)>> {
+        cached_execute(
+            self.transaction,
+            "DELETE FROM package_members WHERE package_id = $1",
+            &[&package],
+        )
+        .await?;
+        if members.is_empty() {
+            return Ok(None);
+        }
+        let inserted: HashSet<String> = cached_query(
+            self.transaction,
+            "INSERT INTO package_members (package_id, project, member)
+             SELECT $1, $2, m FROM unnest($3::text[]) AS m
+             ON CONFLICT (project, member) DO NOTHING RETURNING member",
+            &[&package, &project, &members],
+        )
+        .await?
+        .iter()
+        .map(|row| row.try_get(0))
+        .collect::<Result<_, _>>()?;
+        let Some(taken) = members.iter().find(|member| !inserted.contains(*member)) else {
+            return Ok(None);
+        };
+        let other = cached_query_opt(
+            self.transaction,
+            "SELECT s.name FROM package_members m JOIN skills s ON s.id = m.package_id
+             WHERE m.project = $1 AND m.member = $2",
+            &[&project, taken],
+        )
+        .await?
+        .map(|row| row.try_get(0))
+        .transpose()?
+        .unwrap_or_default();
+        Ok(Some((taken.clone(), other)))
     }
 
     async fn record_stamps(&mut self, records: &[StampRecord<'_>]) -> StoreResult<()> {

@@ -6,7 +6,7 @@ use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, 
 use crate::audit;
 use crate::columns;
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Provenance, SkillMdHead, SkillSnapshot, is_text};
+use crate::model::{Kind, Provenance, SkillMdHead, SkillSnapshot, is_text};
 use crate::schema::{self, Migration};
 
 /// The schema, one entry per version; `PRAGMA user_version` says how many have run, and
@@ -165,6 +165,20 @@ const MIGRATIONS: &[Migration] = &[
         FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
     );",
     },
+    // Architecture packages (`crate::model::Kind`) kept as items beside skills, and which
+    // skills each live package holds: a skill (by name, in a project) is a member of at most
+    // one. Breaking: an older skillpath would serve a package's `PACKAGE.md` as a skill.
+    Migration {
+        additive: false,
+        sql: "ALTER TABLE skills ADD COLUMN kind TEXT NOT NULL DEFAULT 'skill';
+    CREATE TABLE package_members (
+        package_id INTEGER NOT NULL REFERENCES skills(id),
+        project TEXT NOT NULL,
+        member TEXT NOT NULL,
+        UNIQUE (project, member)
+    );
+    CREATE INDEX package_members_package ON package_members(package_id);",
+    },
 ];
 
 /// The version whose migration gave skills their project; skills discovered in a project
@@ -301,7 +315,7 @@ fn record_heads(transaction: &Transaction<'_>) -> StoreResult<()> {
             Ok((
                 row.get(0)?,
                 row.get(1)?,
-                SkillMdHead::of(row.get_ref(2)?.as_str()?),
+                SkillMdHead::of(Kind::Skill, row.get_ref(2)?.as_str()?),
             ))
         })?
         .collect::<Result<_, _>>()?;
@@ -344,6 +358,8 @@ fn record_audits(transaction: &Transaction<'_>) -> StoreResult<()> {
                 .query_and_then(params![id, number], |row| columns::file(row, 0))?
                 .collect::<StoreResult<Vec<_>>>()?;
             let snapshot = SkillSnapshot {
+                // Written before packages were: a skill.
+                kind: Kind::Skill,
                 skill_md: text,
                 files,
             };

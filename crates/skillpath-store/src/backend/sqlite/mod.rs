@@ -19,7 +19,7 @@ use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
 use crate::keys::{KEY_COLUMNS, KeyInfo, StoredKey};
 use crate::model::{
-    Change, ImportReport, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill,
+    Change, ImportReport, Kind, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill,
     SkillMetadata, SkillSummary, StoredSkill,
 };
 use crate::scopes::ProjectView;
@@ -40,13 +40,13 @@ use transaction::{SqliteWrite, now};
 /// columns weighted name 10, description 5), at most `?2`, each with the skill the view shows
 /// (`NULL`s when it hides it). Ranked inside the subquery, so that FTS5 scores only index
 /// entries and the view is joined to the few kept.
-const HEAD_MATCHES: &str = "SELECT m.rank, s.id, s.name, s.description FROM
+const HEAD_MATCHES: &str = "SELECT m.rank, s.id, s.name, s.description, s.kind FROM
     (SELECT rowid, bm25(skills_fts_head, 10.0, 5.0) AS rank FROM skills_fts_head
      WHERE skills_fts_head MATCH ?1 ORDER BY rank LIMIT ?2) m
     LEFT JOIN visible_skills s ON s.id = m.rowid";
 
 /// [`HEAD_MATCHES`] for the bodies' index (`skills_fts_body`).
-const BODY_MATCHES: &str = "SELECT m.rank, s.id, s.name, s.description FROM
+const BODY_MATCHES: &str = "SELECT m.rank, s.id, s.name, s.description, s.kind FROM
     (SELECT rowid, bm25(skills_fts_body) AS rank FROM skills_fts_body
      WHERE skills_fts_body MATCH ?1 ORDER BY rank LIMIT ?2) m
     LEFT JOIN visible_skills s ON s.id = m.rowid";
@@ -101,7 +101,7 @@ const CURRENT_FILES: &str = "SELECT f.skill_id, f.path, b.bytes FROM visible_ski
 
 /// Every live skill at its current revision, for [`columns::current_skill`].
 const CURRENT_SKILLS: &str = "SELECT s.id, s.name, s.revision, s.provenance, r.created_at,
-        r.description, r.tool_name, r.content_hash, r.skill_md, a.findings
+        r.description, r.tool_name, r.content_hash, r.skill_md, a.findings, s.kind
      FROM visible_skills s JOIN revisions r ON r.skill_id = s.id AND r.number = s.revision
      LEFT JOIN revision_audits a ON a.skill_id = s.id AND a.number = s.revision
      WHERE NOT s.deleted ORDER BY s.name";
@@ -122,7 +122,7 @@ const CURRENT_FILE_METADATA: &str = "WITH live AS MATERIALIZED
 const CURRENT_METADATA: &str = "SELECT s.id, s.name, s.revision, s.provenance, s.updated_at,
         s.description, s.tool_name, s.content_hash, h.frontmatter, h.sha256, h.size,
         CASE WHEN h.skill_id IS NULL THEN (SELECT skill_md FROM revisions r
-            WHERE r.skill_id = s.id AND r.number = s.revision) END, a.findings
+            WHERE r.skill_id = s.id AND r.number = s.revision) END, a.findings, s.kind
      FROM visible_skills s
      LEFT JOIN revision_heads h ON h.skill_id = s.id AND h.number = s.revision
      LEFT JOIN revision_audits a ON a.skill_id = s.id AND a.number = s.revision
@@ -286,8 +286,8 @@ impl SqliteStore {
 
 #[async_trait]
 impl Store for SqliteStore {
-    async fn write(&self, write: SkillWrite) -> StoreResult<StoredSkill> {
-        self.write_rows(async move |transaction| writes::apply(transaction, write).await)
+    async fn write_all(&self, writes: Vec<SkillWrite>) -> StoreResult<Vec<StoredSkill>> {
+        self.write_rows(async move |transaction| writes::apply_all(transaction, writes).await)
             .await
     }
 
@@ -363,13 +363,15 @@ impl Store for SqliteStore {
         self.with(move |connection| {
             let prefix = filter.name_prefix.unwrap_or_default();
             let mut statement = connection.prepare_cached(
-                "SELECT name, description, tool_name, revision, deleted, updated_at, provenance FROM visible_skills
+                "SELECT name, description, tool_name, revision, deleted, updated_at, provenance, kind FROM visible_skills
                  WHERE name > ?1 AND (?2 OR deleted = 0) AND substr(name, 1, length(?3)) = ?3
+                   AND (?5 IS NULL OR kind = ?5)
                  ORDER BY name LIMIT ?4",
             )?;
+            let kind = filter.kind.map(Kind::as_str);
             statement
                 .query_and_then(
-                    params![after, filter.include_deleted, prefix, count as i64],
+                    params![after, filter.include_deleted, prefix, count as i64, kind],
                     |r| columns::summary(r),
                 )?
                 .collect()
@@ -609,6 +611,7 @@ impl search::SearchIndex for SearchTables<'_> {
             if let Some(key) = r.get::<_, Option<i64>>(1)? {
                 shown.push(search::Candidate {
                     key,
+                    kind: columns::kind(r, 4)?,
                     name: r.get(2)?,
                     description: r.get(3)?,
                     relevance: -r.get::<_, f64>(0)?,

@@ -5,7 +5,7 @@ use rusqlite::{Connection, params};
 
 use crate::columns::{self, Columns};
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Provenance, StoredSkill};
+use crate::model::StoredSkill;
 use crate::writes::SkillRow;
 
 impl Columns for rusqlite::Row<'_> {
@@ -49,9 +49,10 @@ pub(super) fn first<T>(
 
 /// The row of the skill `name` as the store's view shows it (see [`super::migrations::VIEW`]).
 pub(super) fn row(transaction: &Connection, name: &str) -> StoreResult<Option<SkillRow>> {
-    let statement = transaction.prepare_cached(
-        "SELECT id, revision, deleted, content_hash, provenance FROM visible_skills WHERE name = ?1",
-    )?;
+    let statement = transaction.prepare_cached(&format!(
+        "SELECT {} FROM visible_skills WHERE name = ?1",
+        columns::SKILL_ROW
+    ))?;
     first(statement, params![name], |r| columns::skill_row(r))
 }
 
@@ -61,9 +62,10 @@ pub(super) fn row_in(
     name: &str,
     project: &str,
 ) -> StoreResult<Option<SkillRow>> {
-    let statement = transaction.prepare_cached(
-        "SELECT id, revision, deleted, content_hash, provenance FROM skills WHERE name = ?1 AND project = ?2",
-    )?;
+    let statement = transaction.prepare_cached(&format!(
+        "SELECT {} FROM skills WHERE name = ?1 AND project = ?2",
+        columns::SKILL_ROW
+    ))?;
     first(statement, params![name, project], |r| columns::skill_row(r))
 }
 
@@ -100,6 +102,5 @@ pub(super) fn load(
         )?
         .query_and_then(params![row.id, number as i64], |r| columns::file(r, 0))?
         .collect::<StoreResult<Vec<_>>>()?;
-    let provenance = Provenance::from_stored(&row.provenance)?;
-    columns::revision_content(revision, name, number, provenance, files)
+    columns::revision_content(revision, name, number, &row, files)
 }

@@ -9,7 +9,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::reads;
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Provenance, StoredSkill};
+use crate::model::{Kind, Provenance, StoredSkill};
 use crate::writes::{AuditRow, Blob, RevisionRecord, SkillRow, StampRecord, WriteTransaction};
 
 /// A write transaction as the rules of [`crate::writes`] and [`crate::import`] drive it.
@@ -58,16 +58,22 @@ impl WriteTransaction for SqliteWrite<'_> {
     async fn insert_skill(
         &mut self,
         name: &str,
+        kind: Kind,
         provenance: &Provenance,
     ) -> StoreResult<Option<i64>> {
         Ok(self
             .transaction
             .prepare_cached(
-                "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at)
-                 VALUES (?1, ?2, '', 0, 0, '', ?3, '') ON CONFLICT (name, project) DO NOTHING RETURNING id",
+                "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at, kind)
+                 VALUES (?1, ?2, '', 0, 0, '', ?3, '', ?4) ON CONFLICT (name, project) DO NOTHING RETURNING id",
             )?
             .query_row(
-                params![name, provenance.project_key(), provenance.to_stored()?],
+                params![
+                    name,
+                    provenance.project_key(),
+                    provenance.to_stored()?,
+                    kind.as_str()
+                ],
                 |r| r.get(0),
             )
             .optional()?)
@@ -171,6 +177,34 @@ impl WriteTransaction for SqliteWrite<'_> {
             insert.execute(params![audit.skill_id, audit.number as i64, audit.findings])?;
         }
         Ok(())
+    }
+
+    async fn set_members(
+        &mut self,
+        package: i64,
+        project: &str,
+        members: &[String],
+    ) -> StoreResult<Option<(String, String)>> {
+        let transaction = self.transaction;
+        transaction
+            .prepare_cached("DELETE FROM package_members WHERE package_id = ?1")?
+            .execute(params![package])?;
+        let mut insert = transaction.prepare_cached(
+            "INSERT INTO package_members (package_id, project, member) VALUES (?1, ?2, ?3)
+             ON CONFLICT (project, member) DO NOTHING",
+        )?;
+        for member in members {
+            if insert.execute(params![package, project, member])? == 0 {
+                let other: String = transaction
+                    .prepare_cached(
+                        "SELECT s.name FROM package_members m JOIN skills s ON s.id = m.package_id
+                         WHERE m.project = ?1 AND m.member = ?2",
+                    )?
+                    .query_row(params![project, member], |r| r.get(0))?;
+                return Ok(Some((member.clone(), other)));
+            }
+        }
+        Ok(None)
     }
 
     async fn record_stamps(&mut self, records: &[StampRecord<'_>]) -> StoreResult<()> {

@@ -1,7 +1,10 @@
-//! `skillpath export`: stored skills back as folders.
+//! `skillpath export`: stored skills back as folders, and packages as package folders with
+//! their member skills inside, as they were imported.
 
-use skillpath_store::folder::{export_refusal, export_skill_folder};
-use skillpath_store::{ListFilter, StoreError};
+use std::collections::HashSet;
+
+use skillpath_store::folder::{export_package_folder, export_refusal, export_skill_folder};
+use skillpath_store::{Kind, ListFilter, SkillSnapshot, Store, StoreError, StoredSkill};
 
 use crate::cli::ExportArgs;
 use crate::output::ExitStatus;
@@ -14,13 +17,22 @@ pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
             let mut cursor = None;
             loop {
                 let page = store.list(ListFilter::default(), cursor, 1000).await?;
-                all.extend(page.items.into_iter().map(|item| item.name));
+                all.extend(page.items.into_iter().map(|item| (item.name, item.kind)));
                 match page.next_cursor {
                     Some(next) => cursor = Some(next),
                     None => break,
                 }
             }
-            all
+            // A package's members are exported inside its folder, not beside it.
+            let mut inside = HashSet::new();
+            for (name, _) in all.iter().filter(|(_, kind)| *kind == Kind::Package) {
+                let package = store.get(name, None).await?;
+                inside.extend(manifest_members(&package).into_iter().map(|(_, name)| name));
+            }
+            all.into_iter()
+                .map(|(name, _)| name)
+                .filter(|name| !inside.contains(name))
+                .collect()
         } else {
             names
         };
@@ -46,6 +58,15 @@ pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
         for name in &names {
             let dir = to.join(name);
             let outcome = match store.get(name, None).await {
+                Ok(package) if package.snapshot.kind == Kind::Package => {
+                    let (members, missing) = members_of(&*store, &package).await?;
+                    failed.extend(missing.into_iter().map(|member| serde_json::json!({
+                        "name": member,
+                        "path": dir.display().to_string(),
+                        "message": format!("package `{name}` lists the skill `{member}`, which is not in the store: its folder is left out"),
+                    })));
+                    export_package_folder(&dir, &package.snapshot, &members, force)
+                }
                 Ok(skill) => export_skill_folder(&dir, &skill.snapshot, force),
                 Err(error @ (StoreError::Database(_) | StoreError::Io { .. })) => {
                     return Err(error);
@@ -80,6 +101,40 @@ pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
             ExitStatus::Invalid
         })
     })
+}
+
+/// The member skills `package`'s manifest lists, each as (its folder in the package, its name).
+fn manifest_members(package: &StoredSkill) -> Vec<(String, String)> {
+    let (_, manifest, _) = skillpath_core::package::read_manifest(
+        skillpath_core::package::MANIFEST.into(),
+        package.snapshot.skill_md.clone(),
+    );
+    manifest.map_or_else(Vec::new, |manifest| {
+        manifest
+            .member_names()
+            .into_iter()
+            .filter_map(|name| Some((manifest.member_folder(&name)?.to_owned(), name)))
+            .collect()
+    })
+}
+
+/// The member skills of `package` in the store, each with its folder in the package; and the
+/// names of those it lists that the store does not hold.
+async fn members_of(
+    store: &dyn Store,
+    package: &StoredSkill,
+) -> Result<(Vec<(String, SkillSnapshot)>, Vec<String>), StoreError> {
+    let (mut found, mut missing) = (Vec::new(), Vec::new());
+    for (folder, name) in manifest_members(package) {
+        match store.get(&name, None).await {
+            Ok(skill) if !skill.deleted && skill.snapshot.kind == Kind::Skill => {
+                found.push((folder, skill.snapshot));
+            }
+            Ok(_) | Err(StoreError::NotFound { .. }) => missing.push(name),
+            Err(error) => return Err(error),
+        }
+    }
+    Ok((found, missing))
 }
 
 /// Whether `name` can be one folder inside the export folder: not empty, `.` or `..`, and

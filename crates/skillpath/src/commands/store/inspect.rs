@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use skillpath_audit::AuditRecord;
-use skillpath_store::{ListFilter, Provenance};
+use skillpath_store::{Kind, ListFilter, Provenance};
 
 use super::{io, print, shorten, table, to_json};
 use crate::cli::{DiffArgs, ListArgs, NameArgs, SearchArgs, ShowArgs};
@@ -19,6 +19,7 @@ fn source(provenance: &Provenance) -> String {
 pub(crate) fn list(args: ListArgs) -> anyhow::Result<ExitStatus> {
     let filter = ListFilter {
         include_deleted: args.deleted,
+        kind: args.kind.map(Into::into),
         name_prefix: args.prefix,
     };
     let (cursor, limit, format) = (args.cursor, args.limit, args.format);
@@ -34,10 +35,11 @@ pub(crate) fn list(args: ListArgs) -> anyhow::Result<ExitStatus> {
                     vec![
                         item.name.clone(),
                         item.revision.to_string(),
-                        if item.deleted {
-                            "deleted".to_owned()
-                        } else {
-                            String::new()
+                        match (item.deleted, item.kind) {
+                            (true, Kind::Package) => "deleted package".to_owned(),
+                            (true, Kind::Skill) => "deleted".to_owned(),
+                            (false, Kind::Package) => "package".to_owned(),
+                            (false, Kind::Skill) => String::new(),
                         },
                         item.updated_at.clone(),
                         shorten(&item.description, 70),
@@ -66,6 +68,7 @@ pub(crate) fn show(args: ShowArgs) -> anyhow::Result<ExitStatus> {
             .map(|f| serde_json::json!({"path": f.path, "size": f.bytes.len(), "sha256": f.sha256()}))
             .collect();
         let json = serde_json::json!({
+            "kind": skill.snapshot.kind,
             "name": skill.name,
             "description": skill.description,
             "tool_name": skill.tool_name,
