@@ -12,12 +12,15 @@ use rmcp::model::JsonObject;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::Value;
+use skillpath_core::golden_path::args::Arg;
 use skillpath_core::golden_path::spec::SkillSpec;
 use skillpath_core::load::LoadOptions;
+use skillpath_core::package;
 use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Mode, Severity};
 use skillpath_store::{Change, Provenance, SkillFile, SkillSnapshot, StoreError};
 
+use crate::architecture_tools::package_to_join;
 use crate::arguments::{Params, Revision};
 use crate::auth::Caller;
 use crate::content::SkillContent;
@@ -61,8 +64,9 @@ impl Params for ValidateSkill {
         Ok(ValidateSkill { skill })
     }
 
-    async fn run(self, _: &SkillServer, _: &Caller) -> Result<String, String> {
-        let (_, report) = checked_snapshot(&self.skill)?;
+    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+        let options = options_of(&server.catalog(), &self.skill.name);
+        let (_, report) = checked_snapshot(&self.skill, &options)?;
         Ok(if report.is_empty() {
             "The skill is valid.".to_owned()
         } else {
@@ -71,29 +75,88 @@ impl Params for ValidateSkill {
     }
 }
 
-/// `create_skill`: a new skill from structured data; its parameters are a [`SkillSpec`], so
-/// its schema is the spec's own.
-#[derive(Deserialize, JsonSchema)]
-#[serde(transparent)]
-pub(crate) struct CreateSkill(#[schemars(schema_with = "spec_schema")] SkillSpec);
+/// `create_skill`: a new skill from structured data; its parameters are a [`SkillSpec`] (so
+/// its schema is the spec's own) and, for a package's member, the package.
+#[derive(Deserialize)]
+pub(crate) struct CreateSkill {
+    spec: SkillSpec,
+    package: Option<String>,
+}
+
+impl JsonSchema for CreateSkill {
+    fn schema_name() -> Cow<'static, str> {
+        "CreateSkill".into()
+    }
+
+    /// The spec's schema, and `package`.
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut schema = spec_schema(generator);
+        if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+            properties.insert(
+                "package".to_owned(),
+                serde_json::json!({
+                    "type": "string",
+                    "description": "The architecture package the skill belongs to (see `list_architectures`): it is listed by the package, and takes the package's options as arguments",
+                }),
+            );
+        }
+        schema
+    }
+}
 
 impl Params for CreateSkill {
     fn parse(arguments: &JsonObject) -> Result<Self, String> {
-        parse_spec(Value::Object(arguments.clone())).map(CreateSkill)
+        let mut fields = arguments.clone();
+        let package = match fields.remove("package") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(name)) => Some(name),
+            Some(other) => {
+                return Err(format!(
+                    "argument `package`: a package's name is a string, not `{other}`"
+                ));
+            }
+        };
+        let spec = parse_spec(Value::Object(fields))?;
+        Ok(CreateSkill { spec, package })
     }
 
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
-        let spec = self.0;
-        let (snapshot, warnings) = checked_snapshot(&spec)?;
-        let stored = server
-            .store()
-            .create(
-                snapshot,
-                Provenance::Api,
-                change(caller, format!("create {}", spec.name)),
-            )
-            .await
-            .map_err(store_error)?;
+        let spec = self.spec;
+        let message = change(caller, format!("create {}", spec.name));
+        let stored = match &self.package {
+            None => {
+                let (snapshot, warnings) = checked_snapshot(&spec, &[])?;
+                let stored = server
+                    .store()
+                    .create(snapshot, Provenance::Api, message)
+                    .await
+                    .map_err(store_error)?;
+                (stored, warnings)
+            }
+            Some(name) => {
+                let (package, manifest) = package_to_join(server, name).await?;
+                let (snapshot, warnings) = checked_snapshot(&spec, &manifest.options)?;
+                let listed = package::spec::with_member(
+                    &package.snapshot.skill_md,
+                    &format!("skills/{}", spec.name),
+                )
+                .map_err(|error| format!("the skill cannot join `{name}`: {error}"))?;
+                let update = SkillSnapshot::package(listed, package.snapshot.files.clone())
+                    .map_err(|error| error.to_string())?;
+                let (stored, _) = server
+                    .store()
+                    .create_with_update(
+                        snapshot,
+                        Provenance::Api,
+                        (name, package.revision, update),
+                        message,
+                    )
+                    .await
+                    .map_err(store_error)?;
+                (stored, warnings)
+            }
+        };
+        let (stored, warnings) = stored;
         server.refresh().await.map_err(store_error)?;
         Ok(format!(
             "Created `{}` at revision {}; {}.{}",
@@ -163,7 +226,8 @@ impl Params for UpdateSkill {
             object.extend(self.fields);
         }
         let spec = parse_spec(merged)?;
-        let (snapshot, warnings) = checked_snapshot(&spec)?;
+        let options = options_of(&server.catalog(), skill_name);
+        let (snapshot, warnings) = checked_snapshot(&spec, &options)?;
         let stored = server
             .store()
             .update(
@@ -367,9 +431,21 @@ fn callable_as(catalog: &crate::catalog::Catalog, name: &str) -> String {
     }
 }
 
+/// The options of the package the skill `name` is a member of, in `catalog` (none when it is
+/// no member): what its arguments must not collide with.
+fn options_of(catalog: &crate::catalog::Catalog, name: &str) -> Vec<Arg> {
+    catalog
+        .skill(name)
+        .and_then(|skill| skill.package.as_ref())
+        .and_then(|membership| catalog.package(&membership.package))
+        .and_then(|package| package.manifest.as_ref())
+        .map_or_else(Vec::new, |manifest| manifest.options.clone())
+}
+
 /// Writes `spec` as a skill and validates it in memory like `skillpath validate` (spec mode,
-/// lints): errors refuse it; warnings come back as text.
-fn checked_snapshot(spec: &SkillSpec) -> Result<(SkillSnapshot, String), String> {
+/// lints), as the member of a package with `options` when it is one: errors refuse it;
+/// warnings come back as text.
+fn checked_snapshot(spec: &SkillSpec, options: &[Arg]) -> Result<(SkillSnapshot, String), String> {
     let written = spec
         .write()
         .map_err(|error| format!("the skill cannot be written: {error}"))?;
@@ -387,6 +463,7 @@ fn checked_snapshot(spec: &SkillSpec) -> Result<(SkillSnapshot, String), String>
     // knows them (`SKILL.md`, `templates/x.cs`), so the bundle is shown at no path.
     let mut bundle = snapshot.to_bundle(&spec.name);
     bundle.display_path = PathBuf::new();
+    bundle.package_options = options.to_vec();
     let report = validate(
         &bundle,
         &ValidateOptions {

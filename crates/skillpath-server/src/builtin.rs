@@ -12,6 +12,9 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use skillpath_store::keys::Role;
 
+use crate::architecture_tools::{
+    AnalyzeRequirements, CreateArchitecture, GetArchitecture, ListArchitectures, PlanArchitecture,
+};
 use crate::arguments::Params;
 use crate::auth::Caller;
 use crate::authoring::{
@@ -165,6 +168,41 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         parameters: parameters::<RollbackSkill>(),
     },
     Builtin {
+        name: "list_architectures",
+        description: "List the architecture packages: name, description, layers, tech stack, options, member skills. Paginated with `cursor`.",
+        writes: false,
+        role: Role::Reader,
+        parameters: parameters::<ListArchitectures>(),
+    },
+    Builtin {
+        name: "get_architecture",
+        description: "An architecture package in full: layers, tech stack, options (with defaults), member skills (and their tools), documentation pages (as `package://` resources to read) and overview.",
+        writes: false,
+        role: Role::Reader,
+        parameters: parameters::<GetArchitecture>(),
+    },
+    Builtin {
+        name: "analyze_requirements",
+        description: "Give a description of the project, the team and its constraints; returns the architecture packages that fit, best first, each with why. Use before starting a new service or feature.",
+        writes: false,
+        role: Role::Reader,
+        parameters: parameters::<AnalyzeRequirements>(),
+    },
+    Builtin {
+        name: "plan_architecture",
+        description: "Start here to capture a repository's architecture as a package: discovery questions, the plan template, and what to extract as templates.",
+        writes: false,
+        role: Role::Reader,
+        parameters: parameters::<PlanArchitecture>(),
+    },
+    Builtin {
+        name: "create_architecture",
+        description: "Create an architecture package from structured data (name, description, layers, tech_stack, options, docs, overview); then add its skills with create_skill and `package`.",
+        writes: true,
+        role: Role::Author,
+        parameters: parameters::<CreateArchitecture>(),
+    },
+    Builtin {
         name: "list_api_keys",
         description: "List the API keys of this server: name, role, prefix, state, dates (never the keys).",
         writes: false,
@@ -216,13 +254,26 @@ mod tests {
             .unwrap_or_default()
     }
 
-    /// `create_skill` takes a `SkillSpec`: its schema is the one derived from `SkillSpec`
-    /// (descriptions aside), and its properties are every field `SkillSpec` serializes, so a
-    /// field added to the type is in the schema, and the schema has nothing the type does not
-    /// read.
+    /// `create_skill`'s schema without its `package` (the package a member joins).
+    fn create_skill_spec() -> Value {
+        let mut schema = schema_of("create_skill");
+        let package = schema["properties"]
+            .as_object_mut()
+            .and_then(|properties| properties.remove("package"));
+        assert_eq!(
+            package.as_ref().map(|p| p["type"].clone()),
+            Some(json!("string"))
+        );
+        schema
+    }
+
+    /// `create_skill` takes a `SkillSpec` and a `package`: its schema is the one derived from
+    /// `SkillSpec` (descriptions aside) with `package`, and its properties are every field
+    /// `SkillSpec` serializes, so a field added to the type is in the schema, and the schema
+    /// has nothing the type does not read.
     #[test]
     fn create_skill_s_schema_is_skill_spec_s() {
-        let schema = schema_of("create_skill");
+        let schema = create_skill_spec();
         let (mut shape, mut derived) = (schema.clone(), Value::Object(input_schema::<SkillSpec>()));
         undocumented(&mut shape);
         undocumented(&mut derived);
@@ -260,7 +311,7 @@ mod tests {
     /// and the revision it changes.
     #[test]
     fn validate_and_update_take_the_spec_s_fields() {
-        let spec = schema_of("create_skill");
+        let spec = create_skill_spec();
         assert_eq!(schema_of("validate_skill")["properties"]["skill"], spec);
         let update = schema_of("update_skill");
         let mut expected = properties(&spec);

@@ -2,6 +2,12 @@
 //! choosing need, never its body or its files' bytes, which [`crate::content`] reads when a
 //! skill is called), by name and by tool name, rebuilt whenever the store changes.
 //!
+//! Architecture packages are in the catalog beside the skills ([`Catalog::packages`]), each
+//! with its manifest; a member skill knows its package ([`CatalogSkill::package`]), and its
+//! arguments hold the package's options (optional, with the package's defaults), so its tool
+//! schema, prompt and rendering have them. A change to a package reloads the whole catalog:
+//! its members' arguments follow it.
+//!
 //! Tool-name collisions are resolved by one rule: a built-in tool keeps its name; among skills
 //! that want one tool name, the skill whose `name` is that tool name wins, otherwise the first
 //! by name. A skill that loses has no tool (it stays reachable through `load_skill`, its
@@ -9,23 +15,28 @@
 //! once, in [`skillpath_core::tool_names::resolve`], which `skillpath validate` and
 //! `skillpath scan` use too.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 use skillpath_core::Mode;
 use skillpath_core::golden_path::GoldenSkill;
 use skillpath_core::golden_path::args::Arg;
+use skillpath_core::package::{self, Package};
 use skillpath_core::skill_md;
 use skillpath_core::tool_names;
-use skillpath_store::{FileMetadata, Provenance, SkillMetadata, Store, StoreError, StoreResult};
+use skillpath_store::{
+    FileMetadata, Kind, Provenance, SkillMetadata, Store, StoreError, StoreResult,
+};
 
 use crate::to_mcp::skill_entry;
 
-/// One live skill: what listing and choosing it need. Its body and files are read when it is
-/// called or read ([`crate::content`]).
+/// One live skill (or package): what listing and choosing it need. Its body and files are read
+/// when it is called or read ([`crate::content`]).
 #[derive(Debug)]
 pub struct CatalogSkill {
+    /// A skill, or a package.
+    pub kind: Kind,
     /// The name, its identity in the store.
     pub name: String,
     /// The description from the frontmatter.
@@ -38,9 +49,14 @@ pub struct CatalogSkill {
     pub provenance: Provenance,
     /// The tool name it asks for: `tool_name`, else `name`.
     pub tool_name: String,
-    /// Its arguments, which make its tool's input schema and its prompt's arguments.
+    /// Its arguments, which make its tool's input schema and its prompt's arguments; a member
+    /// skill's end with its package's options.
     pub args: Vec<Arg>,
-    /// The digest and size of its `SKILL.md`.
+    /// The package a member skill belongs to.
+    pub package: Option<Membership>,
+    /// A package's manifest, as read.
+    pub manifest: Option<Arc<Package>>,
+    /// The digest and size of its `SKILL.md` (a package's `PACKAGE.md`).
     pub skill_md: FileMetadata,
     /// Its other files, by path, without their bytes.
     pub files: Vec<FileMetadata>,
@@ -48,10 +64,23 @@ pub struct CatalogSkill {
     pub entry: Result<rmcp::model::Skill, String>,
 }
 
+/// The package a member skill belongs to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Membership {
+    /// The package's name.
+    pub package: String,
+    /// The package's documentation pages the agent should read, as resource URIs
+    /// (`package://<name>/<path>`), in the manifest's order.
+    pub docs: Vec<String>,
+}
+
 impl CatalogSkill {
     /// The catalog's view of a skill: its frontmatter parsed for its fields and arguments,
-    /// and nothing of the parse kept but those.
+    /// and nothing of the parse kept but those; a package's, its manifest.
     pub(crate) fn new(metadata: SkillMetadata) -> CatalogSkill {
+        if metadata.kind == Kind::Package {
+            return CatalogSkill::package(metadata);
+        }
         let SkillMetadata {
             name,
             description,
@@ -69,6 +98,7 @@ impl CatalogSkill {
         let tool_name = golden.tool_name_or(&name).to_owned();
         let entry = skill_entry(&name, &parsed, &skill_md, &files, audit.as_ref());
         CatalogSkill {
+            kind: Kind::Skill,
             name,
             description,
             revision,
@@ -76,15 +106,82 @@ impl CatalogSkill {
             provenance,
             tool_name,
             args: golden.args,
+            package: None,
+            manifest: None,
             skill_md,
             files,
             entry,
         }
     }
 
-    /// `SKILL.md` or the file at `path`.
+    /// The catalog's view of a package: its manifest read from its frontmatter. A package has
+    /// no tool, prompt or Skills-extension entry of its own: its members have.
+    fn package(metadata: SkillMetadata) -> CatalogSkill {
+        let SkillMetadata {
+            name,
+            description,
+            revision,
+            content_hash,
+            provenance,
+            skill_md,
+            frontmatter,
+            files,
+            ..
+        } = metadata;
+        let (_, manifest, _) = package::read_manifest(package::MANIFEST.into(), frontmatter);
+        CatalogSkill {
+            kind: Kind::Package,
+            tool_name: name.clone(),
+            entry: Err(format!("`{name}` is an architecture package, not a skill")),
+            name,
+            description,
+            revision,
+            content_hash,
+            provenance,
+            args: Vec::new(),
+            package: None,
+            manifest: manifest.map(Arc::new),
+            skill_md,
+            files,
+        }
+    }
+
+    /// The skill as a member of `package` (a package in the catalog): the package's options
+    /// added to its arguments (but one sharing a placeholder with an argument, which
+    /// `validate` reports), and the package's documentation pages to read.
+    fn member_of(mut self, package: &CatalogSkill) -> CatalogSkill {
+        if let Some(manifest) = &package.manifest {
+            package::add_options(&mut self.args, &manifest.options);
+            let docs = manifest
+                .docs
+                .iter()
+                .filter(|page| package.file(page).is_some())
+                .map(|page| package.uri(page))
+                .collect();
+            self.package = Some(Membership {
+                package: package.name.clone(),
+                docs,
+            });
+        }
+        self
+    }
+
+    /// The URI scheme of its resources: `skill`, or `package`.
+    pub(crate) fn scheme(&self) -> &'static str {
+        match self.kind {
+            Kind::Skill => "skill",
+            Kind::Package => "package",
+        }
+    }
+
+    /// The resource URI of its file `path` (its manifest's too).
+    pub(crate) fn uri(&self, path: &str) -> String {
+        format!("{}://{}/{path}", self.scheme(), self.name)
+    }
+
+    /// `SKILL.md` (a package's `PACKAGE.md`) or the file at `path`.
     pub(crate) fn file(&self, path: &str) -> Option<&FileMetadata> {
-        if path == "SKILL.md" {
+        if path == self.skill_md.path {
             return Some(&self.skill_md);
         }
         self.files.iter().find(|f| f.path == path)
@@ -98,11 +195,12 @@ pub use skillpath_core::tool_names::Collision;
 /// catalog in one query instead.
 const READ_ONE_BY_ONE_AT_MOST: usize = 32;
 
-/// Every live skill, by name, with the tool-name table.
+/// Every live skill, by name, with the tool-name table; and every live package.
 #[derive(Debug, Default)]
 pub struct Catalog {
     skills: BTreeMap<String, Arc<CatalogSkill>>,
     tools: BTreeMap<String, Arc<CatalogSkill>>,
+    packages: BTreeMap<String, Arc<CatalogSkill>>,
     /// Tool-name collisions and how they were resolved.
     pub collisions: Vec<Collision>,
 }
@@ -113,18 +211,28 @@ impl Catalog {
     /// parsing is most of what a start from the store costs.
     pub async fn load(store: &dyn Store) -> StoreResult<Catalog> {
         let metadata = store.current_metadata().await?;
-        let parse = move || -> BTreeMap<String, Arc<CatalogSkill>> {
-            metadata
+        let parse = move || -> Catalog {
+            let (packages, skills): (Vec<CatalogSkill>, Vec<CatalogSkill>) = metadata
                 .into_par_iter()
-                .map(|metadata| (metadata.name.clone(), Arc::new(CatalogSkill::new(metadata))))
-                .collect::<Vec<_>>()
+                .map(CatalogSkill::new)
+                .partition(|item| item.kind == Kind::Package);
+            let packages: BTreeMap<String, Arc<CatalogSkill>> = packages
                 .into_iter()
-                .collect()
+                .map(|package| (package.name.clone(), Arc::new(package)))
+                .collect();
+            let members = members(&packages);
+            let skills = skills
+                .into_iter()
+                .map(|skill| {
+                    let skill = joined(skill, &members, &packages);
+                    (skill.name.clone(), Arc::new(skill))
+                })
+                .collect();
+            Catalog::of(skills, packages)
         };
-        let skills = tokio::task::spawn_blocking(parse).await.map_err(|error| {
-            StoreError::database(format!("reading the catalog failed: {error}"))
-        })?;
-        Ok(Catalog::of(skills))
+        tokio::task::spawn_blocking(parse)
+            .await
+            .map_err(|error| StoreError::database(format!("reading the catalog failed: {error}")))
     }
 
     /// The catalog after what changed in `store` since this one was loaded, or `None` when
@@ -137,36 +245,52 @@ impl Catalog {
         let kept = |name: &str, revision: u64| {
             self.skills
                 .get(name)
+                .or_else(|| self.packages.get(name))
                 .filter(|skill| skill.revision == revision)
         };
         let changed = revisions
             .iter()
             .filter(|(name, revision)| kept(name, *revision).is_none())
             .count();
-        if changed == 0 && revisions.len() == self.skills.len() {
+        if changed == 0 && revisions.len() == self.skills.len() + self.packages.len() {
             return Ok(None);
         }
-        if changed > READ_ONE_BY_ONE_AT_MOST {
+        let listed: HashSet<&str> = revisions.iter().map(|(name, _)| name.as_str()).collect();
+        let package_gone = self
+            .packages
+            .keys()
+            .any(|name| !listed.contains(name.as_str()));
+        if changed > READ_ONE_BY_ONE_AT_MOST || package_gone {
             return Catalog::load(store).await.map(Some);
         }
+        let members = members(&self.packages);
         let mut skills = BTreeMap::new();
         for (name, revision) in revisions {
             let skill = match kept(&name, revision) {
+                Some(skill) if skill.kind == Kind::Package => continue,
                 Some(skill) => Arc::clone(skill),
                 // The revision listed, not the current one: the catalog stays one moment's view
                 // even if the skill changes again meanwhile (the next reload catches that).
                 None => {
                     let stored = store.get(&name, Some(revision)).await?;
-                    Arc::new(CatalogSkill::new(SkillMetadata::of(&stored)))
+                    if stored.snapshot.kind == Kind::Package {
+                        // A package's members follow it: everything is read again.
+                        return Catalog::load(store).await.map(Some);
+                    }
+                    let skill = CatalogSkill::new(SkillMetadata::of(&stored));
+                    Arc::new(joined(skill, &members, &self.packages))
                 }
             };
             skills.insert(name, skill);
         }
-        Ok(Some(Catalog::of(skills)))
+        Ok(Some(Catalog::of(skills, self.packages.clone())))
     }
 
-    /// A catalog of `skills`, each given its tool by the collision rule.
-    fn of(skills: BTreeMap<String, Arc<CatalogSkill>>) -> Catalog {
+    /// A catalog of `skills` and `packages`, each skill given its tool by the collision rule.
+    fn of(
+        skills: BTreeMap<String, Arc<CatalogSkill>>,
+        packages: BTreeMap<String, Arc<CatalogSkill>>,
+    ) -> Catalog {
         let wanted: Vec<(String, String)> = skills
             .values()
             .map(|skill| (skill.name.clone(), skill.tool_name.clone()))
@@ -180,8 +304,19 @@ impl Catalog {
         Catalog {
             skills,
             tools,
+            packages,
             collisions: resolution.collisions,
         }
+    }
+
+    /// The package named `name`.
+    pub fn package(&self, name: &str) -> Option<&Arc<CatalogSkill>> {
+        self.packages.get(name)
+    }
+
+    /// Every package, in name order.
+    pub fn packages(&self) -> impl Iterator<Item = &Arc<CatalogSkill>> {
+        self.packages.values()
     }
 
     /// The skill named `name`.
@@ -212,6 +347,33 @@ impl Catalog {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.skills.is_empty()
+    }
+}
+
+/// Which package each member skill belongs to, by the skill's name (a skill is a member of at
+/// most one package: the store keeps that).
+fn members(packages: &BTreeMap<String, Arc<CatalogSkill>>) -> HashMap<String, String> {
+    packages
+        .values()
+        .filter_map(|package| Some((package, package.manifest.as_ref()?)))
+        .flat_map(|(package, manifest)| {
+            manifest
+                .member_names()
+                .into_iter()
+                .map(|member| (member, package.name.clone()))
+        })
+        .collect()
+}
+
+/// `skill`, as the member of its package when it has one.
+fn joined(
+    skill: CatalogSkill,
+    members: &HashMap<String, String>,
+    packages: &BTreeMap<String, Arc<CatalogSkill>>,
+) -> CatalogSkill {
+    match members.get(&skill.name).and_then(|name| packages.get(name)) {
+        Some(package) => skill.member_of(package),
+        None => skill,
     }
 }
 

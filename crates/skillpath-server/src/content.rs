@@ -55,9 +55,9 @@ impl SkillContent {
             .collect()
     }
 
-    /// The bytes `path` holds: `SKILL.md` or one of the files.
+    /// The bytes `path` holds: `SKILL.md` (a package's `PACKAGE.md`) or one of the files.
     pub(crate) fn bytes(&self, path: &str) -> Option<&[u8]> {
-        if path == "SKILL.md" {
+        if path == self.stored.snapshot.kind.manifest() {
             return Some(self.stored.snapshot.skill_md.as_bytes());
         }
         let file = self.stored.snapshot.files.iter().find(|f| f.path == path)?;

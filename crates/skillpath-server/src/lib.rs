@@ -7,6 +7,7 @@
 //! write through a tool goes to the store, then the catalog is reloaded and clients are told.
 //! Only this crate knows MCP types; rendering and validation are core's, storage is the store's.
 
+mod architecture_tools;
 mod arguments;
 mod auth;
 mod authoring;

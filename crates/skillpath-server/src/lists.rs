@@ -41,7 +41,8 @@ impl ToolEntry<'_> {
     }
 }
 
-/// A resource as listed: a skill's `SKILL.md` (`None`) or one of its files.
+/// A resource as listed: a skill's `SKILL.md` (a package's `PACKAGE.md`; `None`) or one of its
+/// files.
 pub(crate) type ResourceEntry<'a> = (&'a CatalogSkill, Option<&'a FileMetadata>);
 
 impl SkillServer {
@@ -71,7 +72,10 @@ impl SkillServer {
         &self,
         catalog: &'a Catalog,
     ) -> impl Iterator<Item = ResourceEntry<'a>> + 'a {
-        catalog.skills().flat_map(|skill| skill_resources(skill))
+        catalog
+            .skills()
+            .chain(catalog.packages())
+            .flat_map(|skill| skill_resources(skill))
     }
 
     /// Every prompt's skill, in listing order ([`skill_prompt`] makes each). A skill's prompt is
@@ -116,8 +120,14 @@ impl SkillServer {
     pub(crate) fn resources_differ(&self, before: &Catalog, after: &Catalog) -> bool {
         // Every resource's URI holds its skill's name, so lists of two skills differ.
         differ(
-            before.skills().map(|skill| (&skill.name, skill)),
-            after.skills().map(|skill| (&skill.name, skill)),
+            before
+                .skills()
+                .chain(before.packages())
+                .map(|skill| (&skill.name, skill)),
+            after
+                .skills()
+                .chain(after.packages())
+                .map(|skill| (&skill.name, skill)),
             |(_, skill)| {
                 skill_resources(skill)
                     .map(resources::resource)
@@ -128,7 +138,7 @@ impl SkillServer {
     }
 }
 
-/// The resources of one skill: its `SKILL.md`, then its files by path.
+/// The resources of one skill (or package): its manifest, then its files by path.
 fn skill_resources(skill: &CatalogSkill) -> impl Iterator<Item = ResourceEntry<'_>> {
     std::iter::once((skill, None)).chain(skill.files.iter().map(move |file| (skill, Some(file))))
 }

@@ -1,5 +1,7 @@
-//! Skills as resources: `skill://<name>/SKILL.md` and `skill://<name>/<path>` for every file.
-//! Paths are looked up among the skill's stored files only, so nothing outside a skill can be read.
+//! Skills as resources: `skill://<name>/SKILL.md` and `skill://<name>/<path>` for every file;
+//! packages alike, `package://<name>/PACKAGE.md` and `package://<name>/<path>` (their
+//! documentation pages). Paths are looked up among the item's stored files only, so nothing
+//! outside a skill or package can be read.
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::{Resource, ResourceContents};
@@ -16,16 +18,13 @@ use crate::to_mcp::store_error;
 pub(crate) fn resource((skill, file): ResourceEntry<'_>) -> Resource {
     let name = &skill.name;
     match file {
-        None => Resource::new(format!("skill://{name}/SKILL.md"), name.clone())
+        None => Resource::new(skill.uri(&skill.skill_md.path), name.clone())
             .with_description(skill.description.clone())
             .with_mime_type("text/markdown")
             .with_size(skill.skill_md.size),
-        Some(file) => Resource::new(
-            format!("skill://{name}/{}", file.path),
-            format!("{name}/{}", file.path),
-        )
-        .with_mime_type(mime_type(&file.path, file.text))
-        .with_size(file.size),
+        Some(file) => Resource::new(skill.uri(&file.path), format!("{name}/{}", file.path))
+            .with_mime_type(mime_type(&file.path, file.text))
+            .with_size(file.size),
     }
 }
 
@@ -55,10 +54,25 @@ pub(crate) async fn read(
     })
 }
 
-/// The skill and the path within it of the resource `uri`, if the catalog has it.
+/// The skill (or package) `uri` names, by its scheme, and the rest of the URI after its name.
+fn owner<'c>(catalog: &'c Catalog, uri: &'c str) -> Option<(&'c CatalogSkill, &'c str)> {
+    let (item, rest) = if let Some(rest) = uri.strip_prefix("skill://") {
+        (rest, false)
+    } else {
+        (uri.strip_prefix("package://")?, true)
+    };
+    let (name, path) = item.split_once('/').unwrap_or((item, ""));
+    let owner = if rest {
+        catalog.package(name)?
+    } else {
+        catalog.skill(name)?
+    };
+    Some((owner, path))
+}
+
+/// The skill (or package) and the path within it of the resource `uri`, if the catalog has it.
 fn lookup<'c>(catalog: &'c Catalog, uri: &'c str) -> Option<(&'c CatalogSkill, &'c str)> {
-    let (name, path) = uri.strip_prefix("skill://")?.split_once('/')?;
-    let skill = catalog.skill(name)?;
+    let (skill, path) = owner(catalog, uri)?;
     skill.file(path)?;
     Some((skill, path))
 }
@@ -83,9 +97,10 @@ pub(crate) fn updated<'u>(
 }
 
 /// Whether `uri` can name a resource of this server: resource subscriptions are taken for
-/// `skill://` URIs only (a skill not yet there may appear later).
+/// `skill://` and `package://` URIs only (a skill not yet there may appear later).
 pub(crate) fn is_skill_uri(uri: &str) -> bool {
     uri.strip_prefix("skill://")
+        .or_else(|| uri.strip_prefix("package://"))
         .and_then(|rest| rest.split_once('/'))
         .is_some_and(|(name, path)| !name.is_empty() && !path.is_empty())
 }
@@ -94,18 +109,22 @@ pub(crate) fn is_skill_uri(uri: &str) -> bool {
 /// `skill://<name>/<folder>`, as SEP-2640 derives them from the skill's URI; a trailing `/` is
 /// accepted too): its files, and its sub-folders as `inode/directory` resources.
 pub(crate) fn directory(catalog: &Catalog, uri: &str) -> Result<Vec<Resource>, McpError> {
-    let not_a_directory =
-        || McpError::invalid_params(format!("`{uri}` is not a directory of a skill"), None);
-    let rest = uri.strip_prefix("skill://").ok_or_else(not_a_directory)?;
-    let rest = rest.strip_suffix('/').unwrap_or(rest);
-    let (name, folder) = rest.split_once('/').unwrap_or((rest, ""));
-    let skill = catalog.skill(name).ok_or_else(not_a_directory)?;
+    let not_a_directory = || {
+        McpError::invalid_params(
+            format!("`{uri}` is not a directory of a skill or package"),
+            None,
+        )
+    };
+    let trimmed = uri.strip_suffix('/').unwrap_or(uri);
+    let (skill, folder) = owner(catalog, trimmed).ok_or_else(not_a_directory)?;
+    let name = &skill.name;
+    let manifest = skill.skill_md.path.as_str();
     let prefix = if folder.is_empty() {
         String::new()
     } else {
         format!("{folder}/")
     };
-    let mut paths: Vec<String> = vec!["SKILL.md".to_owned()];
+    let mut paths: Vec<String> = vec![manifest.to_owned()];
     paths.extend(skill.files.iter().map(|f| f.path.clone()));
     if !prefix.is_empty() && !paths.iter().any(|p| p.starts_with(&prefix)) {
         return Err(not_a_directory());
@@ -120,16 +139,13 @@ pub(crate) fn directory(catalog: &Catalog, uri: &str) -> Result<Vec<Resource>, M
                     folders.push(sub.to_owned());
                 }
             }
-            None if path == "SKILL.md" => children.push(
-                Resource::new(format!("skill://{name}/SKILL.md"), name)
-                    .with_mime_type("text/markdown"),
-            ),
+            None if path == manifest => children
+                .push(Resource::new(skill.uri(manifest), name).with_mime_type("text/markdown")),
             None => {
                 let file = skill.files.iter().find(|f| &f.path == path);
                 let mime = file.map_or("text/plain", |f| mime_type(&f.path, f.text));
                 children.push(
-                    Resource::new(format!("skill://{name}/{path}"), format!("{name}/{path}"))
-                        .with_mime_type(mime),
+                    Resource::new(skill.uri(path), format!("{name}/{path}")).with_mime_type(mime),
                 );
             }
         }
@@ -137,7 +153,7 @@ pub(crate) fn directory(catalog: &Catalog, uri: &str) -> Result<Vec<Resource>, M
     for sub in folders {
         children.push(
             Resource::new(
-                format!("skill://{name}/{prefix}{sub}"),
+                skill.uri(&format!("{prefix}{sub}")),
                 format!("{name}/{prefix}{sub}"),
             )
             .with_mime_type("inode/directory"),

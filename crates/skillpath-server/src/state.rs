@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::JsonObject;
+use skillpath_core::golden_path::GoldenSkill;
 use skillpath_core::golden_path::render::{self, RenderLimits};
 use skillpath_store::folder::FolderDiagnostics;
 use skillpath_store::{ShadowedSkill, Store, StoreError};
@@ -488,9 +489,21 @@ impl SkillServer {
     ) -> Result<String, String> {
         let content = self.content(skill).await.map_err(store_error)?;
         let files = content.files();
+        // A member skill renders with its package's options among its arguments (the
+        // catalog's, made from the package it was loaded with).
+        let member;
+        let golden = if skill.package.is_some() {
+            member = GoldenSkill {
+                args: skill.args.clone(),
+                ..content.golden.clone()
+            };
+            &member
+        } else {
+            &content.golden
+        };
         render::render_within(
             &content.skill_md,
-            &content.golden,
+            golden,
             &files,
             arguments,
             &self.inner.options.render_limits,

@@ -96,6 +96,16 @@ pub(crate) fn skill_content(skill: &CatalogSkill, markdown: &str) -> String {
         }
         text.push_str("</skill_resources>\n");
     }
+    if let Some(membership) = &skill.package {
+        let package = &membership.package;
+        text.push_str(&format!(
+            "\nThis skill is part of the architecture package `{package}` (`get_architecture` with name `{package}` describes it). Read its documentation first:\n<package_docs package=\"{package}\">\n"
+        ));
+        for uri in &membership.docs {
+            text.push_str(&format!("<doc>{uri}</doc>\n"));
+        }
+        text.push_str("</package_docs>\n");
+    }
     text.push_str("</skill_content>\n");
     text
 }

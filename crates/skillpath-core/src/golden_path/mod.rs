@@ -80,7 +80,7 @@ impl GoldenSkill {
     /// an argument's placeholder, which is a validation error and left out.
     pub fn read_in(skill: &SkillMd, bundle: &SkillBundle) -> (GoldenSkill, Vec<Diagnostic>) {
         let (mut golden, mut diagnostics) = GoldenSkill::read(skill);
-        let clashes = crate::package::collisions(&bundle.package_options, &golden.args);
+        let clashes = crate::package::add_options(&mut golden.args, &bundle.package_options);
         let range = skill
             .field("args")
             .map_or(0..0, |entry| entry.key.range.clone());
@@ -96,13 +96,6 @@ impl GoldenSkill {
                 .at(&skill.file, range.clone()),
             );
         }
-        golden.args.extend(
-            bundle
-                .package_options
-                .iter()
-                .filter(|option| !clashes.iter().any(|(_, name, _)| *name == option.name))
-                .cloned(),
-        );
         (golden, diagnostics)
     }
 

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::path::{Component, Path};
 
 use super::GoldenSkill;
-use super::args::{Arg, ArgType};
+use super::args::{Arg, ArgType, Params};
 use super::body::SectionKind;
 use crate::skill_md::SkillMd;
 use crate::yaml;
@@ -577,11 +577,19 @@ fn check_file_path(path: &str) -> Result<(), SpecError> {
 }
 
 fn write_arg(out: &mut String, arg: &Arg) {
+    write_param(out, arg, Params::Arguments);
+}
+
+/// Writes `param` as an item of a list of `params`: an argument says whether it is required;
+/// a package's option is never required and has no such field.
+pub(crate) fn write_param(out: &mut String, arg: &Arg, params: Params) {
     let _ = writeln!(out, "  - name: {}", arg.name);
     if let Some(description) = &arg.description {
         let _ = writeln!(out, "    description: {}", scalar(description));
     }
-    let _ = writeln!(out, "    required: {}", arg.required);
+    if params == Params::Arguments {
+        let _ = writeln!(out, "    required: {}", arg.required);
+    }
     if arg.arg_type != ArgType::String {
         let _ = writeln!(out, "    type: {}", arg.arg_type.as_str());
     }

@@ -22,6 +22,7 @@
 use std::path::Path;
 
 pub mod fit;
+pub mod spec;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::golden_path::args::{self, Arg, Params};
@@ -400,6 +401,20 @@ pub fn collisions(options: &[Arg], arguments: &[Arg]) -> Vec<(String, String, St
         }
     }
     out
+}
+
+/// Adds `options` to a member skill's `arguments`, but those sharing a placeholder with one
+/// of its arguments ([`collisions`], which are returned: a validation error of the skill). What
+/// a member's tool schema, rendering and validation know as its arguments.
+pub fn add_options(arguments: &mut Vec<Arg>, options: &[Arg]) -> Vec<(String, String, String)> {
+    let clashes = collisions(options, arguments);
+    arguments.extend(
+        options
+            .iter()
+            .filter(|option| !clashes.iter().any(|(_, name, _)| *name == option.name))
+            .cloned(),
+    );
+    clashes
 }
 
 /// Most folders up from a skill where its package's manifest is looked for: `pkg/skill` and

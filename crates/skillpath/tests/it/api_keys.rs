@@ -17,7 +17,7 @@ use crate::postgres_support::{Schema, execute};
 use crate::support::{HttpServer, skillpath_bin};
 
 /// Every built-in tool and the least role that may use it.
-const BUILTINS: [(&str, &str); 14] = [
+const BUILTINS: [(&str, &str); 19] = [
     ("list_skills", "reader"),
     ("search_skills", "reader"),
     ("get_skill", "reader"),
@@ -29,6 +29,11 @@ const BUILTINS: [(&str, &str); 14] = [
     ("update_skill", "author"),
     ("rollback_skill", "author"),
     ("delete_skill", "author"),
+    ("list_architectures", "reader"),
+    ("get_architecture", "reader"),
+    ("analyze_requirements", "reader"),
+    ("plan_architecture", "reader"),
+    ("create_architecture", "author"),
     ("list_api_keys", "admin"),
     ("create_api_key", "admin"),
     ("revoke_api_key", "admin"),
@@ -42,6 +47,10 @@ fn rank(role: &str) -> usize {
 
 fn examples_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/skills")
+}
+
+fn example_packages_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/packages")
 }
 
 /// Runs `skillpath ARGS --db URL` and returns its stdout, failing on a non-zero exit.
@@ -149,6 +158,14 @@ fn arguments(tool: &str, role: &str) -> Value {
         }
         "rollback_skill" => json!({"name": skill, "to_revision": 1, "expected_revision": 2}),
         "delete_skill" => json!({"name": skill, "expected_revision": 3}),
+        "list_architectures" => json!({}),
+        "get_architecture" => json!({"name": "dotnet-clean-architecture"}),
+        "analyze_requirements" => json!({"description": "a .NET service on PostgreSQL"}),
+        "plan_architecture" => json!({"repository": "a Go service"}),
+        "create_architecture" => json!({
+            "name": format!("arch-by-{role}"),
+            "description": "An architecture made while testing roles.",
+        }),
         "list_api_keys" => json!({}),
         "create_api_key" => json!({"name": format!("minted-by-{role}"), "role": "reader"}),
         "revoke_api_key" => json!({"name": format!("minted-by-{role}")}),
@@ -173,7 +190,7 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
     let idle = create_key(&db, "idle-key", "admin");
     let old = create_key(&db, "old-key", "admin");
     let gone = create_key(&db, "gone-key", "admin");
-    let examples = examples_dir();
+    let (examples, packages) = (examples_dir(), example_packages_dir());
     let server = HttpServer::start(
         work.path(),
         &[
@@ -184,6 +201,8 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
             "--stateless",
             "--skills",
             examples.to_str().expect("utf-8"),
+            "--skills",
+            packages.to_str().expect("utf-8"),
         ],
     );
 
@@ -191,7 +210,9 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
     let admin_tools = tool_names(&server, Some(&keys[2].1));
     let builtin_names: BTreeSet<String> = BUILTINS.iter().map(|(n, _)| n.to_string()).collect();
     let skill_tools: BTreeSet<String> = admin_tools.difference(&builtin_names).cloned().collect();
-    assert_eq!(skill_tools.len(), 5, "{admin_tools:?}");
+    // The five example skills and the three of the example package, whose `add-endpoint` is
+    // shadowed by the examples' (the first folder's skill of a name is kept).
+    assert_eq!(skill_tools.len(), 7, "{admin_tools:?}");
     let plain_tool = skill_tools
         .iter()
         .find(|name| name.contains("release"))

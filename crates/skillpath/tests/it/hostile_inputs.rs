@@ -1655,7 +1655,7 @@ fn resource_uri_dotdot_directory() {
     assert_eq!(response["error"]["code"], -32602, "{response}");
     assert_eq!(
         response["error"]["message"],
-        format!("`{uri}` is not a directory of a skill")
+        format!("`{uri}` is not a directory of a skill or package")
     );
     finish_cleanly(server);
 }

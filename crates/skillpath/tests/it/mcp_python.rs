@@ -30,3 +30,24 @@ fn the_python_sdk_uses_every_part_of_the_server() {
         "the SDK could not end its HTTP sessions cleanly:\n{stderr}"
     );
 }
+
+/// Architecture packages with the same client, in both eras: the example package served with its
+/// options, a package planned, created, chosen and joined by a skill (`tests/mcp/python_packages.py`).
+#[test]
+fn the_python_sdk_builds_chooses_and_calls_architecture_packages() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let output = Command::new(test_python())
+        .arg(root.join("tests/mcp/python_packages.py"))
+        .arg(skillpath_bin())
+        .arg(root.join("../../examples/packages"))
+        .arg(work.path())
+        .output()
+        .expect("run the Python client");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stdout.trim_end().ends_with("ok"),
+        "the Python MCP client failed:\n{stdout}\n{stderr}"
+    );
+}

@@ -155,3 +155,85 @@ fn a_new_package_validates_and_a_broken_manifest_is_named_with_its_line() {
         "{out}"
     );
 }
+
+/// Every file under `dir`, by path relative to it, with its bytes.
+fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder).expect("read dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                let relative = path
+                    .strip_prefix(dir)
+                    .expect("inside")
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(relative, std::fs::read(&path).expect("read"));
+            }
+        }
+    }
+    out
+}
+
+/// `import` of the package folder stores the package and its members; `list --kind` tells them
+/// apart; `export` of everything writes the package folder with its members inside it, byte
+/// for byte as it was, and no member beside it; an import of the export changes nothing.
+#[test]
+fn the_example_package_round_trips_through_import_and_export_byte_for_byte() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("store.db");
+    let db = db.to_str().expect("utf-8");
+    let (code, out, err) = skillpath(&["import", PACKAGE, "--db", db, "--format", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let mut created: Vec<&str> = report["created"]
+        .as_array()
+        .expect("created")
+        .iter()
+        .filter_map(|name| name.as_str())
+        .collect();
+    created.sort_unstable();
+    assert_eq!(
+        created,
+        ["add-endpoint", "add-entity", "add-repository", "dotnet-clean-architecture"]
+    );
+    let (code, out, _) = skillpath(&["list", "--kind", "package", "--db", db]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("dotnet-clean-architecture") && !out.contains("add-entity"),
+        "{out}"
+    );
+    let (_, out, _) = skillpath(&["list", "--kind", "skill", "--db", db]);
+    assert!(
+        out.contains("add-entity") && !out.contains("dotnet-clean-architecture"),
+        "{out}"
+    );
+    let to = work.path().join("exported");
+    let (code, out, err) = skillpath(&["export", "--to", to.to_str().expect("utf-8"), "--db", db]);
+    assert_eq!(code, 0, "{out}{err}");
+    let folders: Vec<String> = std::fs::read_dir(&to)
+        .expect("exported")
+        .map(|entry| entry.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(folders, ["dotnet-clean-architecture"]);
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    assert_eq!(
+        tree(&to.join("dotnet-clean-architecture")),
+        tree(&root.join(PACKAGE))
+    );
+    let exported = to.join("dotnet-clean-architecture");
+    let (code, out, err) = skillpath(&[
+        "import",
+        exported.to_str().expect("utf-8"),
+        "--db",
+        db,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(report["unchanged"].as_array().map(Vec::len), Some(4), "{report}");
+}
