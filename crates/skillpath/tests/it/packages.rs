@@ -198,7 +198,12 @@ fn the_example_package_round_trips_through_import_and_export_byte_for_byte() {
     created.sort_unstable();
     assert_eq!(
         created,
-        ["add-endpoint", "add-entity", "add-repository", "dotnet-clean-architecture"]
+        [
+            "add-endpoint",
+            "add-entity",
+            "add-repository",
+            "dotnet-clean-architecture"
+        ]
     );
     let (code, out, _) = skillpath(&["list", "--kind", "package", "--db", db]);
     assert_eq!(code, 0);
@@ -216,7 +221,13 @@ fn the_example_package_round_trips_through_import_and_export_byte_for_byte() {
     assert_eq!(code, 0, "{out}{err}");
     let folders: Vec<String> = std::fs::read_dir(&to)
         .expect("exported")
-        .map(|entry| entry.expect("entry").file_name().to_string_lossy().into_owned())
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
         .collect();
     assert_eq!(folders, ["dotnet-clean-architecture"]);
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -235,5 +246,9 @@ fn the_example_package_round_trips_through_import_and_export_byte_for_byte() {
     ]);
     assert_eq!(code, 0, "{out}{err}");
     let report: serde_json::Value = serde_json::from_str(&out).expect("json");
-    assert_eq!(report["unchanged"].as_array().map(Vec::len), Some(4), "{report}");
+    assert_eq!(
+        report["unchanged"].as_array().map(Vec::len),
+        Some(4),
+        "{report}"
+    );
 }
