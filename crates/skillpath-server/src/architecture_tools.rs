@@ -68,20 +68,12 @@ impl Params for GetArchitecture {
         let Some(package) = catalog.package(name) else {
             return Err(not_a_package(name, catalog.skill(name).is_some()));
         };
+        let read = package.manifest.as_deref().ok_or_else(|| {
+            format!("the manifest of package `{name}` cannot be read; `skillpath validate` names its problems")
+        })?;
         let content = server.content(package).await.map_err(store_error)?;
-        let (manifest, read, _) = package::read_manifest(
-            package::MANIFEST.into(),
-            content.stored.snapshot.skill_md.clone(),
-        );
-        let read = read.unwrap_or_else(|| Package {
-            name: package.name.clone(),
-            description: package.description.clone(),
-            layers: Vec::new(),
-            tech_stack: Vec::new(),
-            options: Vec::new(),
-            skills: Vec::new(),
-            docs: Vec::new(),
-        });
+        let manifest = &content.stored.snapshot.skill_md;
+        let overview = &manifest[skillpath_core::frontmatter::head(manifest).len()..];
         let skills: Vec<Value> = read
             .member_names()
             .into_iter()
@@ -98,12 +90,7 @@ impl Params for GetArchitecture {
                 })
             })
             .collect();
-        let docs: Vec<String> = read
-            .docs
-            .iter()
-            .filter(|page| package.file(page).is_some())
-            .map(|page| package.uri(page))
-            .collect();
+        let docs = package.doc_uris();
         Ok(pretty(&serde_json::json!({
             "name": package.name,
             "description": package.description,
@@ -113,8 +100,8 @@ impl Params for GetArchitecture {
             "options": read.options,
             "skills": skills,
             "docs": docs,
-            "overview": manifest.body().trim(),
-            "package_md": content.stored.snapshot.skill_md,
+            "overview": overview.trim(),
+            "package_md": manifest,
         })))
     }
 }

@@ -152,18 +152,25 @@ impl CatalogSkill {
     fn member_of(mut self, package: &CatalogSkill) -> CatalogSkill {
         if let Some(manifest) = &package.manifest {
             package::add_options(&mut self.args, &manifest.options);
-            let docs = manifest
-                .docs
-                .iter()
-                .filter(|page| package.file(page).is_some())
-                .map(|page| package.uri(page))
-                .collect();
             self.package = Some(Membership {
                 package: package.name.clone(),
-                docs,
+                docs: package.doc_uris(),
             });
         }
         self
+    }
+
+    /// A package's documentation pages that it holds, as resource URIs, in its manifest's
+    /// order.
+    pub(crate) fn doc_uris(&self) -> Vec<String> {
+        self.manifest.as_ref().map_or_else(Vec::new, |manifest| {
+            manifest
+                .docs
+                .iter()
+                .filter(|page| self.file(page).is_some())
+                .map(|page| self.uri(page))
+                .collect()
+        })
     }
 
     /// The URI scheme of its resources: `skill`, or `package`.

@@ -7,7 +7,6 @@ use std::fmt::Write as _;
 use super::{Layer, MANIFEST, Package, outside, read_manifest};
 use crate::golden_path::args::{Arg, Params};
 use crate::golden_path::spec::{SpecError, TemplateFile, scalar, write_param};
-use crate::skill_md;
 
 /// A package, structured.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -121,18 +120,10 @@ impl PackageSpec {
                 }
             }
         }
-        let mut list = |key: &str, items: &mut dyn Iterator<Item = &str>| {
-            let items: Vec<&str> = items.collect();
-            if !items.is_empty() {
-                let _ = writeln!(out, "{key}:");
-                for item in items {
-                    let _ = writeln!(out, "  - {}", scalar(item));
-                }
-            }
-        };
-        list(
+        write_list(
+            &mut out,
             "tech-stack",
-            &mut self.tech_stack.iter().map(String::as_str),
+            self.tech_stack.iter().map(String::as_str),
         );
         if !self.options.is_empty() {
             out.push_str("options:\n");
@@ -140,17 +131,12 @@ impl PackageSpec {
                 write_param(&mut out, option, Params::Options);
             }
         }
-        let mut list = |key: &str, items: &mut dyn Iterator<Item = &str>| {
-            let items: Vec<&str> = items.collect();
-            if !items.is_empty() {
-                let _ = writeln!(out, "{key}:");
-                for item in items {
-                    let _ = writeln!(out, "  - {}", scalar(item));
-                }
-            }
-        };
-        list("skills", &mut self.skills.iter().map(String::as_str));
-        list("docs", &mut self.docs.iter().map(|page| page.path.as_str()));
+        write_list(&mut out, "skills", self.skills.iter().map(String::as_str));
+        write_list(
+            &mut out,
+            "docs",
+            self.docs.iter().map(|page| page.path.as_str()),
+        );
         out.push_str("---\n");
         out
     }
@@ -184,12 +170,24 @@ impl PackageSpec {
     }
 }
 
+/// Writes the field `key` as a list of `items`, one per line; nothing when there are none.
+fn write_list<'a>(out: &mut String, key: &str, items: impl Iterator<Item = &'a str>) {
+    let mut items = items.peekable();
+    if items.peek().is_none() {
+        return;
+    }
+    let _ = writeln!(out, "{key}:");
+    for item in items {
+        let _ = writeln!(out, "  - {}", scalar(item));
+    }
+}
+
 /// The manifest `text` with the member skill folder `folder` added to its `skills`: its
 /// frontmatter written again in the canonical form (as [`PackageSpec::write`] writes it), the
 /// overview after it kept byte for byte. Refused when the manifest cannot be read as a package
 /// or already lists a member of that name.
 pub fn with_member(text: &str, folder: &str) -> Result<String, SpecError> {
-    let (manifest, package, _) = read_manifest(MANIFEST.into(), text.to_owned());
+    let (_, package, _) = read_manifest(MANIFEST.into(), text.to_owned());
     let package = package.ok_or_else(|| {
         SpecError("the package's manifest cannot be read; fix it before adding skills".to_owned())
     })?;
@@ -205,14 +203,8 @@ pub fn with_member(text: &str, folder: &str) -> Result<String, SpecError> {
     }
     let mut spec = PackageSpec::of(&package);
     spec.skills.push(folder.to_owned());
-    let rest = &manifest.file.text[frontmatter_end(&manifest)..];
-    Ok(format!("{}{rest}", spec.frontmatter()))
-}
-
-/// Where the frontmatter of `manifest` ends: after its closing `---` line.
-fn frontmatter_end(manifest: &skill_md::SkillMd) -> usize {
-    let head = crate::frontmatter::head(&manifest.file.text);
-    head.len()
+    let overview = &text[crate::frontmatter::head(text).len()..];
+    Ok(format!("{}{overview}", spec.frontmatter()))
 }
 
 #[cfg(test)]

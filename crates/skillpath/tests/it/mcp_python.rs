@@ -7,14 +7,16 @@ use std::process::Command;
 
 use crate::support::{skillpath_bin, test_python};
 
-#[test]
-fn the_python_sdk_uses_every_part_of_the_server() {
+/// Runs the Python client `script` (in `tests/mcp`) on `skills` (relative to the repository
+/// root) in a fresh work folder; fails with its output unless it succeeds and ends with `ok`.
+/// The client's stderr, for what a test checks beyond that.
+fn run_client(script: &str, skills: &str) -> String {
     let work = tempfile::tempdir().expect("tempdir");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let output = Command::new(test_python())
-        .arg(root.join("tests/mcp/python_client.py"))
+        .arg(root.join("tests/mcp").join(script))
         .arg(skillpath_bin())
-        .arg(root.join("../../examples/skills"))
+        .arg(root.join("../..").join(skills))
         .arg(work.path())
         .output()
         .expect("run the Python client");
@@ -24,6 +26,12 @@ fn the_python_sdk_uses_every_part_of_the_server() {
         output.status.success() && stdout.trim_end().ends_with("ok"),
         "the Python MCP client failed:\n{stdout}\n{stderr}"
     );
+    stderr.into_owned()
+}
+
+#[test]
+fn the_python_sdk_uses_every_part_of_the_server() {
+    let stderr = run_client("python_client.py", "examples/skills");
     // The SDK logs a session end it does not take as done (rmcp's `202` to `DELETE /mcp`).
     assert!(
         !stderr.contains("Session termination failed"),
@@ -35,19 +43,5 @@ fn the_python_sdk_uses_every_part_of_the_server() {
 /// options, a package planned, created, chosen and joined by a skill (`tests/mcp/python_packages.py`).
 #[test]
 fn the_python_sdk_builds_chooses_and_calls_architecture_packages() {
-    let work = tempfile::tempdir().expect("tempdir");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let output = Command::new(test_python())
-        .arg(root.join("tests/mcp/python_packages.py"))
-        .arg(skillpath_bin())
-        .arg(root.join("../../examples/packages"))
-        .arg(work.path())
-        .output()
-        .expect("run the Python client");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success() && stdout.trim_end().ends_with("ok"),
-        "the Python MCP client failed:\n{stdout}\n{stderr}"
-    );
+    run_client("python_packages.py", "examples/packages");
 }
