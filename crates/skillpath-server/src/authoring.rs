@@ -15,7 +15,6 @@ use serde_json::Value;
 use skillpath_core::golden_path::args::Arg;
 use skillpath_core::golden_path::spec::SkillSpec;
 use skillpath_core::load::LoadOptions;
-use skillpath_core::package;
 use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Mode, Severity};
 use skillpath_store::{Change, Provenance, SkillFile, SkillSnapshot, StoreError};
@@ -136,21 +135,9 @@ impl Params for CreateSkill {
             Some(name) => {
                 let (package, manifest) = package_to_join(server, name).await?;
                 let (snapshot, warnings) = checked_snapshot(&spec, &manifest.options)?;
-                let listed = package::spec::with_member(
-                    &package.snapshot.skill_md,
-                    &format!("skills/{}", spec.name),
-                )
-                .map_err(|error| format!("the skill cannot join `{name}`: {error}"))?;
-                let update = SkillSnapshot::package(listed, package.snapshot.files.clone())
-                    .map_err(|error| error.to_string())?;
                 let (stored, _) = server
                     .store()
-                    .create_with_update(
-                        snapshot,
-                        Provenance::Api,
-                        (name, package.revision, update),
-                        message,
-                    )
+                    .create_member(snapshot, Provenance::Api, (name, package.revision), message)
                     .await
                     .map_err(store_error)?;
                 (stored, warnings)

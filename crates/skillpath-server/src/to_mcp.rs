@@ -303,6 +303,10 @@ fn agent_hint(error: &StoreError) -> Option<String> {
         } => "see its revisions with `skill_history`".to_owned(),
         StoreError::NotFound { .. } => "list the skills with `list_skills`".to_owned(),
         StoreError::KeyNotFound(_) => "list the keys with `list_api_keys`".to_owned(),
+        StoreError::DraftNotFound { .. } => "list the drafts with `list_drafts`".to_owned(),
+        StoreError::StaleDraft { actual, .. } => format!(
+            "reject it with `reject_skill`, saying that it must be made again on revision {actual}"
+        ),
         StoreError::AuditRefused { .. } => "change the content so that the findings above are gone (what is harmful there, e.g. a download piped into a shell, hidden characters, an instruction to hide actions from the user), then write it again; if it must stay as it is, the person who runs this server decides".to_owned(),
         StoreError::KeyExists(_) => {
             "choose another name, or revoke the old key first with `revoke_api_key`".to_owned()

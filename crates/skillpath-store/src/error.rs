@@ -28,6 +28,25 @@ pub enum StoreError {
         /// The current revision.
         actual: u64,
     },
+    /// No draft of this item (by this author) is kept.
+    DraftNotFound {
+        /// The item's name.
+        name: String,
+        /// The author asked for, if any.
+        author: Option<String>,
+    },
+    /// A draft made on revision `base` (`0`: as a new item) cannot be published: the item is
+    /// at revision `actual` now, published by someone else since.
+    StaleDraft {
+        /// The item's name.
+        name: String,
+        /// The draft's author.
+        author: String,
+        /// The revision the draft was made on.
+        base: u64,
+        /// The item's revision now.
+        actual: u64,
+    },
     /// The operation does not fit the skill's state (restoring a live skill, updating a deleted one).
     InvalidState(String),
     /// The content cannot be stored (no name, unsafe file paths).
@@ -94,6 +113,28 @@ impl std::fmt::Display for StoreError {
             } => write!(
                 f,
                 "skill `{name}` is at revision {actual}, not {expected}: it was changed since you read it"
+            ),
+            StoreError::DraftNotFound { name, author } => match author {
+                Some(author) => write!(f, "no draft of `{name}` by `{author}`"),
+                None => write!(f, "no draft of `{name}`"),
+            },
+            StoreError::StaleDraft {
+                name,
+                author,
+                base: 0,
+                actual,
+            } => write!(
+                f,
+                "the draft of `{name}` by `{author}` was made as a new item, and `{name}` was published since (revision {actual}): the author should make the draft again on revision {actual}"
+            ),
+            StoreError::StaleDraft {
+                name,
+                author,
+                base,
+                actual,
+            } => write!(
+                f,
+                "the draft of `{name}` by `{author}` was made on revision {base}, and revision {actual} was published since: the author should make the draft again on revision {actual}"
             ),
             StoreError::InvalidState(text)
             | StoreError::InvalidSkill(text)
@@ -231,6 +272,12 @@ impl StoreError {
             StoreError::KeyNotFound(_) => {
                 Some("list the keys with `skillpath keys list`".to_owned())
             }
+            StoreError::DraftNotFound { .. } => {
+                Some("list the drafts with `skillpath review`".to_owned())
+            }
+            StoreError::StaleDraft { name, author, .. } => Some(format!(
+                "reject it so that its author makes it again: `skillpath reject {name} --author {author} --message \"made on an old revision\"`"
+            )),
             StoreError::NoDatabase(_) => Some(
                 "`skillpath import DIR` stores skills (and makes the database); `--db` or SKILLPATH_DB chooses another".to_owned(),
             ),

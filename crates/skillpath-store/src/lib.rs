@@ -17,6 +17,7 @@ mod content;
 mod cursor;
 pub mod diff;
 pub mod discovery;
+pub mod drafts;
 pub mod error;
 pub mod folder;
 mod hex;

@@ -7,12 +7,14 @@ use crate::audit::{self, Gate};
 use crate::content::checked;
 use crate::cursor;
 use crate::diff::unified_diff;
+use crate::drafts::{self, Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary, NewDraft};
 use crate::error::StoreResult;
 use crate::import;
 use crate::keys::record::{KeyInfo, StoredKey};
 use crate::model::{
-    Change, FolderImport, ImportItem, ImportReport, ListFilter, Page, Provenance, RecordedStamp,
-    Revision, SearchHit, ShadowedSkill, SkillMetadata, SkillSnapshot, SkillSummary, StoredSkill,
+    Change, FolderImport, ImportItem, ImportReport, Kind, ListFilter, Page, Provenance,
+    RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillMetadata, SkillSnapshot, SkillSummary,
+    StoredSkill,
 };
 use crate::writes::{Edit, WriteKind};
 
@@ -54,40 +56,32 @@ pub trait Store: Send + Sync {
         change: Change,
     ) -> StoreResult<StoredSkill> {
         let snapshot = checked(snapshot)?;
-        self.write(SkillWrite {
-            kind: WriteKind::Create {
-                snapshot,
-                provenance,
-            },
-            change,
-            gate: audit::gate(self, []).await?,
-        })
-        .await
+        let gate = audit::gate(self, []).await?;
+        self.write(creation(snapshot, provenance, change, gate, None))
+            .await
     }
 
-    /// Creates the skill `snapshot` and gives `name` (at `expected`) the content `update`, in one
-    /// transaction: both, or neither. How a skill is created as a package's member, the
-    /// package's manifest listing it.
-    async fn create_with_update(
+    /// Creates the skill `snapshot` as a member of the package `package`, at its revision
+    /// `expected`, whose manifest lists it in the same transaction (at `skills/<name>`, the
+    /// rest of the manifest kept byte for byte): both, or neither. The skill and the package
+    /// as written.
+    async fn create_member(
         &self,
         snapshot: SkillSnapshot,
         provenance: Provenance,
-        (name, expected, update): (&str, u64, SkillSnapshot),
+        (package, expected): (&str, u64),
         change: Change,
     ) -> StoreResult<(StoredSkill, StoredSkill)> {
-        let (snapshot, update) = (checked(snapshot)?, checked(update)?);
-        let new_name = crate::content::meta(&snapshot)?.name;
-        let gate = audit::gate(self, [new_name]).await?;
-        let create = SkillWrite {
-            kind: WriteKind::Create {
-                snapshot,
-                provenance,
-            },
-            change: change.clone(),
-            gate: gate.clone(),
-        };
-        let revise = revise(name, expected, Edit::Update(update), change, gate);
-        let mut written = self.write_all(vec![create, revise]).await?.into_iter();
+        let writes = member_writes(
+            self,
+            snapshot,
+            provenance,
+            (package, Some(expected)),
+            change,
+            None,
+        )
+        .await?;
+        let mut written = self.write_all(writes).await?.into_iter();
         match (written.next(), written.next()) {
             (Some(created), Some(updated)) => Ok((created, updated)),
             _ => Err(crate::StoreError::database(
@@ -232,6 +226,155 @@ pub trait Store: Send + Sync {
         ))
     }
 
+    /// Saves `draft` as its author's draft of its item, in place of the one they had (a
+    /// rejected one is open again): refused, as the write it stands for would be, when its
+    /// content cannot be stored, or its base is not the item's current revision (a new item's
+    /// name is taken, a changed one was changed since). Never audited nor served: publishing
+    /// it is the write. See [`crate::drafts`].
+    async fn save_draft(&self, draft: NewDraft) -> StoreResult<DraftSummary> {
+        let name = crate::content::meta(&draft.snapshot)?.name;
+        let current = match self.get(&name, None).await {
+            Ok(current) => Some(current),
+            Err(crate::StoreError::NotFound { .. }) => None,
+            Err(error) => return Err(error),
+        };
+        let record = drafts::record(draft, current.as_ref())?;
+        let summary = record.summary.clone();
+        self.put_draft(record).await?;
+        Ok(summary)
+    }
+
+    /// The backend's part of [`Store::save_draft`]: keeps `record` as its author's draft of
+    /// its item, in place of the one there was.
+    async fn put_draft(&self, record: DraftRecord) -> StoreResult<()>;
+
+    /// The drafts `filter` asks for, by name, then author.
+    async fn drafts(&self, filter: DraftFilter) -> StoreResult<Vec<DraftSummary>>;
+
+    /// The draft of `name` by `author`, with its content (`None` when there is none).
+    async fn read_draft(&self, name: &str, author: &str) -> StoreResult<Option<Draft>>;
+
+    /// The draft of `name` by `author` or, with no author given, its only draft.
+    async fn draft(&self, name: &str, author: Option<&str>) -> StoreResult<Draft> {
+        let filter = DraftFilter {
+            name: Some(name.to_owned()),
+            author: None,
+        };
+        let chosen = drafts::chosen(name, author, self.drafts(filter).await?)?;
+        self.read_draft(name, &chosen.author).await?.ok_or_else(|| {
+            crate::StoreError::DraftNotFound {
+                name: name.to_owned(),
+                author: Some(chosen.author),
+            }
+        })
+    }
+
+    /// The draft of `name` ([`Store::draft`]) and its unified diff from the revision it was
+    /// made on (from nothing, for a new item).
+    async fn draft_diff(&self, name: &str, author: Option<&str>) -> StoreResult<(Draft, String)> {
+        let draft = self.draft(name, author).await?;
+        let base = match draft.summary.base {
+            0 => SkillSnapshot {
+                kind: draft.snapshot.kind,
+                skill_md: String::new(),
+                files: Vec::new(),
+            },
+            base => self.get(name, Some(base)).await?.snapshot,
+        };
+        let from = match draft.summary.base {
+            0 => "nothing".to_owned(),
+            base => format!("revision {base}"),
+        };
+        let to = format!("draft by {}", draft.summary.author);
+        let diff = unified_diff(&base, &draft.snapshot, &from, &to);
+        Ok((draft, diff))
+    }
+
+    /// Publishes the draft of `name` ([`Store::draft`]): in one transaction it becomes the
+    /// item's next revision (its first, for a new item; a new member of the package it
+    /// joins, listed by that package), audited by the store's policy like any write, and is
+    /// closed. Refused, and kept, when the item was published at another revision since the
+    /// draft was made ([`crate::StoreError::StaleDraft`], naming both). The revision's
+    /// author is the draft's; its message says who published it ([`Change`] of `publisher`).
+    async fn publish_draft(
+        &self,
+        name: &str,
+        author: Option<&str>,
+        publisher: Change,
+    ) -> StoreResult<StoredSkill> {
+        let Draft { summary, snapshot } = self.draft(name, author).await?;
+        let change = drafts::published_change(&summary, &publisher);
+        let closes = Some(summary.reference());
+        let writes = match (&summary.package, summary.base) {
+            (Some(package), _) => {
+                let package = (package.as_str(), None);
+                member_writes(self, snapshot, Provenance::Api, package, change, closes).await?
+            }
+            (None, 0) => {
+                let gate = audit::gate(self, [summary.name.clone()]).await?;
+                vec![creation(
+                    checked(snapshot)?,
+                    Provenance::Api,
+                    change,
+                    gate,
+                    closes,
+                )]
+            }
+            (None, base) => {
+                let gate = audit::gate(self, []).await?;
+                let mut write = revise(name, base, Edit::Update(checked(snapshot)?), change, gate);
+                write.closes = closes;
+                vec![write]
+            }
+        };
+        self.write_all(writes)
+            .await
+            .map_err(|error| drafts::stale(&summary, error))?
+            .into_iter()
+            .next()
+            .ok_or_else(|| crate::StoreError::database("a publication wrote nothing".to_owned()))
+    }
+
+    /// Rejects the draft of `name` ([`Store::draft`]) with the reviewer's message, which
+    /// must say why (its author reads it); the draft stays, rejected, until its author saves
+    /// it again.
+    async fn reject_draft(
+        &self,
+        name: &str,
+        author: Option<&str>,
+        reviewer: Change,
+    ) -> StoreResult<DraftSummary> {
+        if reviewer.message.trim().is_empty() {
+            return Err(crate::StoreError::InvalidState(
+                "say why the draft is rejected: its author reads the message".to_owned(),
+            ));
+        }
+        let filter = DraftFilter {
+            name: Some(name.to_owned()),
+            author: None,
+        };
+        let chosen = drafts::chosen(name, author, self.drafts(filter).await?)?;
+        let reviewed = self
+            .review_draft(&chosen.reference(), &reviewer)
+            .await?
+            .ok_or_else(|| {
+                crate::StoreError::InvalidState(format!(
+                    "the draft of `{name}` by `{}` was saved again or published meanwhile: review it again",
+                    chosen.author
+                ))
+            })?;
+        Ok(reviewed)
+    }
+
+    /// The backend's part of [`Store::reject_draft`]: marks the draft `draft` names rejected
+    /// by `reviewer` (its author and message), when its content hash is still the one named;
+    /// the draft as it now is, or `None` when it was not.
+    async fn review_draft(
+        &self,
+        draft: &DraftRef,
+        reviewer: &Change,
+    ) -> StoreResult<Option<DraftSummary>>;
+
     /// Stores a new API key (made with [`crate::keys::generate`]). Refused when an active key
     /// has the same name.
     async fn create_key(&self, key: StoredKey) -> StoreResult<KeyInfo>;
@@ -279,7 +422,13 @@ pub trait Store: Send + Sync {
 }
 
 /// The write of a new revision of `name`, at `expected`.
-fn revise(name: &str, expected: u64, edit: Edit, change: Change, gate: Gate) -> SkillWrite {
+pub(crate) fn revise(
+    name: &str,
+    expected: u64,
+    edit: Edit,
+    change: Change,
+    gate: Gate,
+) -> SkillWrite {
     SkillWrite {
         kind: WriteKind::Revise {
             name: name.to_owned(),
@@ -288,5 +437,60 @@ fn revise(name: &str, expected: u64, edit: Edit, change: Change, gate: Gate) -> 
         },
         change,
         gate,
+        closes: None,
     }
+}
+
+/// The write of a new item, closing the draft `closes` if it publishes one.
+pub(crate) fn creation(
+    snapshot: SkillSnapshot,
+    provenance: Provenance,
+    change: Change,
+    gate: Gate,
+    closes: Option<DraftRef>,
+) -> SkillWrite {
+    SkillWrite {
+        kind: WriteKind::Create {
+            snapshot,
+            provenance,
+        },
+        change,
+        gate,
+        closes,
+    }
+}
+
+/// The writes that create `snapshot` as a member of the package `package` (at revision
+/// `expected`, or at whatever revision is current) and list it in the package's manifest,
+/// the creation closing the draft `closes` if it publishes one.
+pub(crate) async fn member_writes<S: Store + ?Sized>(
+    store: &S,
+    snapshot: SkillSnapshot,
+    provenance: Provenance,
+    (package, expected): (&str, Option<u64>),
+    change: Change,
+    closes: Option<DraftRef>,
+) -> StoreResult<Vec<SkillWrite>> {
+    let snapshot = checked(snapshot)?;
+    let name = crate::content::meta(&snapshot)?.name;
+    let current = store.get(package, None).await?;
+    if current.snapshot.kind != Kind::Package {
+        return Err(crate::StoreError::InvalidState(format!(
+            "`{package}` is a skill, not a package: give the name of a package (`list_architectures`)"
+        )));
+    }
+    let listed = skillpath_core::package::spec::with_member(
+        &current.snapshot.skill_md,
+        &format!("skills/{name}"),
+    )
+    .map_err(|error| {
+        crate::StoreError::InvalidSkill(format!("`{name}` cannot join `{package}`: {error}"))
+    })?;
+    let update = SkillSnapshot::package(listed, current.snapshot.files)?;
+    let gate = audit::gate(store, [name]).await?;
+    let expected = expected.unwrap_or(current.revision);
+    Ok(vec![
+        creation(snapshot, provenance, change.clone(), gate.clone(), closes),
+        revise(package, expected, Edit::Update(update), change, gate),
+    ])
 }

@@ -8,6 +8,7 @@ use skillpath_audit::AuditRecord;
 
 use crate::audit::Gate;
 use crate::content::{Meta, meta};
+use crate::drafts::DraftRef;
 use crate::error::{StoreError, StoreResult};
 use crate::model::{
     Change, FileMetadata, FolderStamp, Kind, Operation, Provenance, SkillMdHead, SkillSnapshot,
@@ -23,6 +24,9 @@ pub struct SkillWrite {
     pub(crate) change: Change,
     /// What the content it makes live is audited with.
     pub(crate) gate: Gate,
+    /// The draft it publishes, closed in the same transaction: the write is refused when
+    /// the draft is gone or was saved again since it was read.
+    pub(crate) closes: Option<DraftRef>,
 }
 
 /// What a [`SkillWrite`] does.
@@ -155,6 +159,10 @@ pub(crate) trait WriteTransaction {
         project: &str,
         members: &[String],
     ) -> StoreResult<Option<(String, String)>>;
+
+    /// Deletes the draft `draft` names, when its content hash is still the one named:
+    /// whether it did.
+    async fn close_draft(&mut self, draft: &DraftRef) -> StoreResult<bool>;
 }
 
 /// The audit of a revision as a backend keeps it: the revision, and its findings as JSON
@@ -215,8 +223,13 @@ async fn apply(
     transaction: &mut impl WriteTransaction,
     write: SkillWrite,
 ) -> StoreResult<StoredSkill> {
-    let SkillWrite { kind, change, gate } = write;
-    match kind {
+    let SkillWrite {
+        kind,
+        change,
+        gate,
+        closes,
+    } = write;
+    let written = match kind {
         WriteKind::Create {
             snapshot,
             provenance,
@@ -226,7 +239,16 @@ async fn apply(
             expected,
             edit,
         } => revise(transaction, &name, expected, edit, &change, &gate).await,
+    }?;
+    if let Some(draft) = closes
+        && !transaction.close_draft(&draft).await?
+    {
+        return Err(StoreError::InvalidState(format!(
+            "the draft of `{}` by `{}` was saved again or closed while it was being published: review it again",
+            draft.name, draft.author
+        )));
     }
+    Ok(written)
 }
 
 /// A new skill: refused when the view shows a skill of its name, or its project has one, or

@@ -22,6 +22,7 @@ mod support;
 
 mod audit;
 mod corpus;
+mod drafts;
 mod packages;
 #[cfg(feature = "postgres")]
 mod postgres;

@@ -27,7 +27,7 @@ fn package_md(name: &str, members: &[&str]) -> String {
 }
 
 /// A package snapshot with one documentation page.
-fn package(name: &str, members: &[&str], page: &str) -> SkillSnapshot {
+pub(crate) fn package(name: &str, members: &[&str], page: &str) -> SkillSnapshot {
     SkillSnapshot::package(
         package_md(name, members),
         vec![SkillFile {
@@ -412,10 +412,10 @@ pub(crate) async fn a_member_is_created_with_its_package_update_or_not_at_all(st
         .expect("package");
     let member = skill("add-thing", "Adds a thing.", "Body.");
     // The package moved on (stale): neither the skill nor the package is written.
-    let error = fails(store.create_with_update(
+    let error = fails(store.create_member(
         member.clone(),
         imported("/s/add-thing"),
-        ("svc", 7, package("svc", &["add-thing"], "p")),
+        ("svc", 7),
         by("ana", "join"),
     ))
     .await;
@@ -428,10 +428,10 @@ pub(crate) async fn a_member_is_created_with_its_package_update_or_not_at_all(st
         StoreError::NotFound { .. }
     ));
     let (created, updated) = store
-        .create_with_update(
+        .create_member(
             member,
             imported("/s/add-thing"),
-            ("svc", 1, package("svc", &["add-thing"], "p")),
+            ("svc", 1),
             by("ana", "join"),
         )
         .await

@@ -94,6 +94,15 @@ macro_rules! store_suite {
         $crate::suite::store_suite!(@packages_shared $open;
             concurrent_packages_claiming_one_skill_let_exactly_one_win,
         );
+        $crate::suite::store_suite!(@drafts $open;
+            a_draft_is_kept_apart_until_published,
+            a_stale_draft_is_refused_naming_both_revisions,
+            a_rejected_draft_keeps_its_message_until_saved_again,
+            a_draft_joining_a_package_is_listed_by_it_when_published,
+        );
+        $crate::suite::store_suite!(@drafts_shared $open;
+            concurrent_publications_of_one_draft_write_one_revision,
+        );
         $crate::suite::store_suite!(@scopes $open;
             each_project_sees_its_own_skills_and_the_shared_ones,
             a_user_skill_never_replaces_one_of_the_stores_own,
@@ -115,6 +124,24 @@ macro_rules! store_suite {
             async fn $test() {
                 let backend: $crate::support::Backend = $open().await;
                 $crate::packages::$test(backend.shared()).await;
+            }
+        )*
+    };
+    (@drafts $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::drafts::$test(backend.store()).await;
+            }
+        )*
+    };
+    (@drafts_shared $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::drafts::$test(backend.shared()).await;
             }
         )*
     };

@@ -42,6 +42,7 @@ use tokio_postgres::IsolationLevel;
 
 use crate::audit::PolicySetting;
 use crate::columns;
+use crate::drafts::{Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary};
 use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
 use crate::keys::{KEY_COLUMNS, KeyInfo, StoredKey};
@@ -56,6 +57,7 @@ use crate::time::now_rfc3339;
 use crate::writes::{self, SkillWrite};
 
 mod changes;
+mod drafts;
 mod migrations;
 mod reads;
 mod sql;
@@ -415,6 +417,30 @@ impl Store for PostgresStore {
             writes::apply_all(&mut rows, writes).await
         })
         .await
+    }
+
+    async fn put_draft(&self, record: DraftRecord) -> StoreResult<()> {
+        self.write_quiet(async |transaction| drafts::put(transaction, &record).await)
+            .await
+    }
+
+    async fn drafts(&self, filter: DraftFilter) -> StoreResult<Vec<DraftSummary>> {
+        self.read(async |transaction| drafts::list(transaction, &filter).await)
+            .await
+    }
+
+    async fn read_draft(&self, name: &str, author: &str) -> StoreResult<Option<Draft>> {
+        self.read(async |transaction| drafts::read(transaction, name, author).await)
+            .await
+    }
+
+    async fn review_draft(
+        &self,
+        draft: &DraftRef,
+        reviewer: &Change,
+    ) -> StoreResult<Option<DraftSummary>> {
+        self.write_quiet(async |transaction| drafts::reject(transaction, draft, reviewer).await)
+            .await
     }
 
     async fn create_key(&self, key: StoredKey) -> StoreResult<KeyInfo> {

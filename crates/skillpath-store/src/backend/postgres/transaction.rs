@@ -9,6 +9,7 @@ use deadpool_postgres::Transaction;
 use super::reads;
 use super::sql::{cached_execute, cached_query, cached_query_opt, number};
 use crate::columns;
+use crate::drafts::DraftRef;
 use crate::error::{StoreError, StoreResult};
 use crate::model::{FileMetadata, Kind, Provenance, StoredSkill};
 use crate::writes::{
@@ -23,6 +24,10 @@ pub(super) struct PostgresWrite<'a> {
 }
 
 impl WriteTransaction for PostgresWrite<'_> {
+    async fn close_draft(&mut self, draft: &DraftRef) -> StoreResult<bool> {
+        super::drafts::close(self.transaction, draft).await
+    }
+
     async fn visible_row(&mut self, name: &str) -> StoreResult<Option<SkillRow>> {
         reads::find(self.transaction, self.projects, name, true).await
     }

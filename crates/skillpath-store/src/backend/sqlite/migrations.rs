@@ -179,6 +179,28 @@ const MIGRATIONS: &[Migration] = &[
     );
     CREATE INDEX package_members_package ON package_members(package_id);",
     },
+    // Drafts (`crate::drafts`): what authors are working on, one per item and author, their
+    // files in one value; read by no query of skills. Additive: an older skillpath ignores
+    // them.
+    Migration {
+        additive: true,
+        sql: "CREATE TABLE drafts (
+        name TEXT NOT NULL,
+        author TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        base INTEGER NOT NULL,
+        package TEXT,
+        message TEXT NOT NULL,
+        status TEXT NOT NULL,
+        reviewer TEXT,
+        review_message TEXT,
+        updated_at TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        manifest TEXT NOT NULL,
+        files BLOB NOT NULL,
+        PRIMARY KEY (name, author)
+    );",
+    },
 ];
 
 /// The version whose migration gave skills their project; skills discovered in a project

@@ -15,6 +15,7 @@ use skillpath_audit::Policy;
 
 use crate::audit::PolicySetting;
 use crate::columns;
+use crate::drafts::{Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary};
 use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
 use crate::keys::{KEY_COLUMNS, KeyInfo, StoredKey};
@@ -29,6 +30,7 @@ use crate::time::now_rfc3339;
 use crate::writes::{self, SkillWrite};
 
 mod changes;
+mod drafts;
 mod migrations;
 mod reads;
 mod transaction;
@@ -489,6 +491,32 @@ impl Store for SqliteStore {
             Ok(stamps)
         })
         .await
+    }
+
+    async fn put_draft(&self, record: DraftRecord) -> StoreResult<()> {
+        self.write(move |transaction| drafts::put(transaction, &record))
+            .await
+    }
+
+    async fn drafts(&self, filter: DraftFilter) -> StoreResult<Vec<DraftSummary>> {
+        self.with(move |connection| drafts::list(connection, &filter))
+            .await
+    }
+
+    async fn read_draft(&self, name: &str, author: &str) -> StoreResult<Option<Draft>> {
+        let (name, author) = (name.to_owned(), author.to_owned());
+        self.with(move |connection| drafts::read(connection, &name, &author))
+            .await
+    }
+
+    async fn review_draft(
+        &self,
+        draft: &DraftRef,
+        reviewer: &Change,
+    ) -> StoreResult<Option<DraftSummary>> {
+        let (draft, reviewer) = (draft.clone(), reviewer.clone());
+        self.write(move |transaction| drafts::reject(transaction, &draft, &reviewer))
+            .await
     }
 
     async fn create_key(&self, key: StoredKey) -> StoreResult<KeyInfo> {

@@ -8,6 +8,7 @@ use std::task::{Context, Poll, Waker};
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::reads;
+use crate::drafts::DraftRef;
 use crate::error::{StoreError, StoreResult};
 use crate::model::{Kind, Provenance, StoredSkill};
 use crate::writes::{AuditRow, Blob, RevisionRecord, SkillRow, StampRecord, WriteTransaction};
@@ -205,6 +206,10 @@ impl WriteTransaction for SqliteWrite<'_> {
             }
         }
         Ok(None)
+    }
+
+    async fn close_draft(&mut self, draft: &DraftRef) -> StoreResult<bool> {
+        super::drafts::close(self.transaction, draft)
     }
 
     async fn record_stamps(&mut self, records: &[StampRecord<'_>]) -> StoreResult<()> {
