@@ -63,9 +63,10 @@ OPTIONAL_FIELDS = ("license", "compatibility", "metadata", "allowed-tools")
 # MCP tool names the server keeps for itself.
 BUILTIN_TOOLS = {
     "list_skills", "search_skills", "get_skill", "load_skill", "skill_history", "validate_skill",
-    "plan_skill", "create_skill", "update_skill", "delete_skill", "rollback_skill",
+    "plan_skill", "create_skill", "update_skill", "delete_skill", "rollback_skill", "fork_skill",
     "list_architectures", "get_architecture", "analyze_requirements", "plan_architecture",
-    "create_architecture", "list_api_keys", "create_api_key", "revoke_api_key",
+    "create_architecture", "list_drafts", "publish_skill", "reject_skill", "list_api_keys",
+    "create_api_key", "revoke_api_key",
 }
 # Plain scalars YAML 1.1/1.2 would read as something other than a string.
 YAML_SPECIAL = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "nan", "inf"}

@@ -53,6 +53,47 @@ impl SkillMd {
 
 const BOM: &str = "\u{feff}";
 
+/// `text` (a `SKILL.md`, or a package's `PACKAGE.md`) with its frontmatter's `name` set to
+/// `name` and, when it has one, its `tool_name` to `name` with `_` for `-` (so that the copy
+/// has a tool of its own), every other byte kept: what a fork is written with. `name` must be a
+/// plain YAML scalar (kebab-case is). Refused, with why, when the frontmatter has no one-line
+/// `name` (or `tool_name`) to replace.
+pub fn renamed(text: &str, name: &str) -> Result<String, String> {
+    let parsed = parse("SKILL.md".into(), text.to_owned(), Mode::Lenient);
+    let tool_name = name.replace('-', "_");
+    let mut edits: Vec<(Range<usize>, &str)> = Vec::new();
+    for (key, value) in [("name", name), ("tool_name", tool_name.as_str())] {
+        let Some(entry) = parsed.field(key) else {
+            if key == "name" {
+                return Err("the frontmatter has no `name` to replace".to_owned());
+            }
+            continue;
+        };
+        let one_line = entry.value.as_scalar().is_some_and(|scalar| {
+            matches!(
+                scalar.style,
+                yaml::ScalarStyle::Plain
+                    | yaml::ScalarStyle::SingleQuoted
+                    | yaml::ScalarStyle::DoubleQuoted
+            )
+        }) && !text
+            .get(entry.value.range.clone())
+            .is_none_or(|written| written.contains('\n'));
+        if !one_line {
+            return Err(format!(
+                "the frontmatter's `{key}` is not a one-line value that can be replaced"
+            ));
+        }
+        edits.push((entry.value.range.clone(), value));
+    }
+    edits.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
+    let mut out = text.to_owned();
+    for (range, value) in edits {
+        out.replace_range(range, value);
+    }
+    Ok(out)
+}
+
 /// Parses `text`, the contents of the `SKILL.md` at `path`, as `mode` reads it.
 pub fn parse(path: PathBuf, text: String, mode: Mode) -> SkillMd {
     let file = SourceFile::new(path, text);
@@ -181,6 +222,27 @@ pub fn parse(path: PathBuf, text: String, mode: Mode) -> SkillMd {
 }
 
 /// The range of the first mapping key, anywhere in `node`, that is a list or a mapping.
+#[cfg(test)]
+mod renamed_tests {
+    use super::renamed;
+
+    #[test]
+    fn a_rename_changes_the_name_and_tool_name_and_keeps_every_other_byte() {
+        let text = "---\nname: 'add-cache'  # the skill\ndescription: Adds a cache.\ntool_name: add_cache\n---\n\nBody name: add-cache.\n";
+        assert_eq!(
+            renamed(text, "acme-cache").expect("renamed"),
+            "---\nname: acme-cache  # the skill\ndescription: Adds a cache.\ntool_name: acme_cache\n---\n\nBody name: add-cache.\n"
+        );
+        let plain = "---\nname: x\ndescription: d\n---\n";
+        assert_eq!(
+            renamed(plain, "y-z").expect("renamed"),
+            "---\nname: y-z\ndescription: d\n---\n"
+        );
+        assert!(renamed("---\ndescription: d\n---\n", "y").is_err());
+        assert!(renamed("---\nname: |\n  x\ndescription: d\n---\n", "y").is_err());
+    }
+}
+
 fn first_collection_key(node: &Node) -> Option<Range<usize>> {
     match &node.kind {
         NodeKind::Scalar(_) => None,

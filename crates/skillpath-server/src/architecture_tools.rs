@@ -15,6 +15,7 @@ use crate::arguments::{Params, Whole};
 use crate::auth::Caller;
 use crate::catalog::CatalogSkill;
 use crate::pagination::paginate;
+use crate::review_tools::save_draft;
 use crate::state::SkillServer;
 use crate::to_mcp::store_error;
 
@@ -265,16 +266,17 @@ impl Params for CreateArchitecture {
             .collect();
         let snapshot =
             SkillSnapshot::package(written.manifest, files).map_err(|error| error.to_string())?;
+        let message = format!("create architecture {}", spec.name);
+        if caller.drafts(server.options().review) {
+            return save_draft(server, caller, (snapshot, 0, None), message).await;
+        }
+        let change = Change {
+            author: caller.author(),
+            message,
+        };
         let stored = server
             .store()
-            .create(
-                snapshot,
-                Provenance::Api,
-                Change {
-                    author: caller.author(),
-                    message: format!("create architecture {}", spec.name),
-                },
-            )
+            .create(snapshot, Provenance::Api, change)
             .await
             .map_err(store_error)?;
         server.refresh().await.map_err(store_error)?;

@@ -60,6 +60,22 @@ impl Caller {
         self.key.clone().unwrap_or_else(|| "mcp".to_owned())
     }
 
+    /// Whether what this caller creates and updates is a draft, on a server where review is
+    /// required (`review`): an author's key. Maintainers, admins and the local user publish at
+    /// once.
+    pub(crate) fn drafts(&self, review: bool) -> bool {
+        review && self.key.is_some() && self.role < Role::Maintainer
+    }
+
+    /// Whose drafts this caller may read.
+    pub(crate) fn drafts_seen(&self) -> DraftsSeen {
+        match &self.key {
+            Some(key) if self.role == Role::Author => DraftsSeen::Own(key.clone()),
+            Some(_) if self.role == Role::Reader => DraftsSeen::None,
+            _ => DraftsSeen::All,
+        }
+    }
+
     /// Why this caller may not use something that needs `role`, or `None` when it may.
     pub(crate) fn refusal(&self, what: &str, role: Role) -> Option<String> {
         if self.role >= role {
@@ -75,6 +91,17 @@ impl Caller {
             ),
         })
     }
+}
+
+/// Whose drafts a caller may read ([`Caller::drafts_seen`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum DraftsSeen {
+    /// Every author's: a maintainer or an admin, or the local user.
+    All,
+    /// Only those of this author (an author's key).
+    Own(String),
+    /// None: a reader.
+    None,
 }
 
 /// The state of the authentication layer.

@@ -1,8 +1,9 @@
 //! The built-in tools that author skills: `plan_skill` and `validate_skill` to prepare one,
 //! `create_skill`, `update_skill`, `delete_skill` and `rollback_skill` to write, each with its
 //! parameter type. A skill is written from a [`SkillSpec`], validated like `skillpath validate`
-//! would, and stored; every failure the model can fix is an `isError` result that says what to
-//! do.
+//! would, and stored — or, from an author's key on a server that reviews (`Caller::drafts`),
+//! saved as the author's draft ([`crate::review_tools`]); every failure the model can fix is an
+//! `isError` result that says what to do.
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -17,12 +18,14 @@ use skillpath_core::golden_path::spec::SkillSpec;
 use skillpath_core::load::LoadOptions;
 use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Mode, Severity};
+use skillpath_store::forks::ForkRequest;
 use skillpath_store::{Change, Provenance, SkillFile, SkillSnapshot, StoreError};
 
 use crate::architecture_tools::package_to_join;
 use crate::arguments::{Params, Revision};
 use crate::auth::Caller;
 use crate::content::SkillContent;
+use crate::review_tools::save_draft;
 use crate::schemas::spec_schema;
 use crate::state::SkillServer;
 use crate::to_mcp::store_error;
@@ -121,29 +124,35 @@ impl Params for CreateSkill {
 
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
         let spec = self.spec;
-        let message = change(caller, format!("create {}", spec.name));
-        let stored = match &self.package {
+        let message = format!("create {}", spec.name);
+        // A member is checked against its package's options as they are now, and joins the
+        // package at that revision (or, drafted, at whatever revision it has when published).
+        let (snapshot, warnings, package) = match &self.package {
             None => {
                 let (snapshot, warnings) = checked_snapshot(&spec, &[])?;
-                let stored = server
-                    .store()
-                    .create(snapshot, Provenance::Api, message)
-                    .await
-                    .map_err(store_error)?;
-                (stored, warnings)
+                (snapshot, warnings, None)
             }
             Some(name) => {
                 let (package, manifest) = package_to_join(server, name).await?;
                 let (snapshot, warnings) = checked_snapshot(&spec, &manifest.options)?;
-                let (stored, _) = server
-                    .store()
-                    .create_member(snapshot, Provenance::Api, (name, package.revision), message)
-                    .await
-                    .map_err(store_error)?;
-                (stored, warnings)
+                (snapshot, warnings, Some((name.as_str(), package.revision)))
             }
         };
-        let (stored, warnings) = stored;
+        if caller.drafts(server.options().review) {
+            let draft = (snapshot, 0, self.package.clone());
+            let saved = save_draft(server, caller, draft, message).await?;
+            return Ok(format!("{saved}{}", with_warnings(&warnings)));
+        }
+        let store = server.store();
+        let change = change(caller, message);
+        let stored = match package {
+            None => store.create(snapshot, Provenance::Api, change).await,
+            Some(package) => store
+                .create_member(snapshot, Provenance::Api, package, change)
+                .await
+                .map(|(created, _)| created),
+        }
+        .map_err(store_error)?;
         server.refresh().await.map_err(store_error)?;
         Ok(format!(
             "Created `{}` at revision {}; {}.{}",
@@ -199,7 +208,15 @@ impl Params for UpdateSkill {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
         let skill_name = self.name.as_str();
         let expected = self.expected_revision.get();
-        let current = merge_base(server, skill_name, expected).await?;
+        let drafts = caller.drafts(server.options().review);
+        let current = match drafts {
+            true => own_draft_base(server, caller, skill_name, expected).await?,
+            false => None,
+        };
+        let current = match current {
+            Some(draft) => draft,
+            None => merge_base(server, skill_name, expected).await?,
+        };
         let files = current.files();
         let base = SkillSpec::from_skill(&current.skill_md, &current.golden, |path| {
             files
@@ -215,14 +232,14 @@ impl Params for UpdateSkill {
         let spec = parse_spec(merged)?;
         let options = options_of(&server.catalog(), skill_name);
         let (snapshot, warnings) = checked_snapshot(&spec, &options)?;
+        let message = format!("update {skill_name}");
+        if drafts {
+            let saved = save_draft(server, caller, (snapshot, expected, None), message).await?;
+            return Ok(format!("{saved}{}", with_warnings(&warnings)));
+        }
         let stored = server
             .store()
-            .update(
-                skill_name,
-                expected,
-                snapshot,
-                change(caller, format!("update {skill_name}")),
-            )
+            .update(skill_name, expected, snapshot, change(caller, message))
             .await
             .map_err(store_error)?;
         server.refresh().await.map_err(store_error)?;
@@ -233,6 +250,36 @@ impl Params for UpdateSkill {
             with_warnings(&warnings)
         ))
     }
+}
+
+/// The caller's own draft of `name`, when it was made on revision `expected`, as the content
+/// an `update_skill` that writes a draft merges into: an author works on their draft, not on
+/// the published revision beneath it. `None` when they have no such draft.
+async fn own_draft_base(
+    server: &SkillServer,
+    caller: &Caller,
+    name: &str,
+    expected: u64,
+) -> Result<Option<Arc<SkillContent>>, String> {
+    let author = caller.author();
+    let Some(draft) = server
+        .store()
+        .read_draft(name, &author)
+        .await
+        .map_err(store_error)?
+    else {
+        return Ok(None);
+    };
+    if draft.summary.base != expected {
+        return Ok(None);
+    }
+    let mut stored = server
+        .store()
+        .get(name, Some(expected))
+        .await
+        .map_err(store_error)?;
+    stored.snapshot = draft.snapshot;
+    Ok(Some(Arc::new(SkillContent::new(stored))))
 }
 
 /// `delete_skill`: the skill deleted at the revision the caller read; it stays in history.
@@ -246,6 +293,12 @@ pub(crate) struct DeleteSkill {
 impl Params for DeleteSkill {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
         let skill_name = self.name.as_str();
+        // A deletion has no content to review: on a reviewing server it is a maintainer's.
+        if caller.drafts(server.options().review) {
+            return Err(format!(
+                "this server reviews what authors write, and a deletion cannot wait for review: ask a maintainer to delete `{skill_name}`"
+            ));
+        }
         let stored = server
             .store()
             .delete(
@@ -276,14 +329,21 @@ impl Params for RollbackSkill {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
         let skill_name = self.name.as_str();
         let to = self.to_revision.get();
+        let expected = self.expected_revision.get();
+        let message = format!("roll {skill_name} back to revision {to}");
+        // Drafted, a rollback is an update to the content revision `to` had.
+        if caller.drafts(server.options().review) {
+            let earlier = server
+                .store()
+                .get(skill_name, Some(to))
+                .await
+                .map_err(store_error)?;
+            let draft = (earlier.snapshot, expected, None);
+            return save_draft(server, caller, draft, message).await;
+        }
         let stored = server
             .store()
-            .rollback(
-                skill_name,
-                to,
-                self.expected_revision.get(),
-                change(caller, format!("roll {skill_name} back to revision {to}")),
-            )
+            .rollback(skill_name, to, expected, change(caller, message))
             .await
             .map_err(store_error)?;
         server.refresh().await.map_err(store_error)?;
@@ -291,6 +351,59 @@ impl Params for RollbackSkill {
             "`{}` is at revision {}, with the content of revision {to}.",
             stored.name, stored.revision
         ))
+    }
+}
+
+/// `fork_skill`: a skill or a package copied under a new name, recording where it came from.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct ForkSkill {
+    #[schemars(description = "The skill or package to copy")]
+    from: String,
+    #[schemars(description = "Its revision to copy (default: the current one)")]
+    revision: Option<Revision>,
+    #[schemars(description = "The copy's name: kebab-case, used by no skill or package")]
+    name: String,
+    #[schemars(
+        description = "For a package, whose member skills are copied with it: what their copies' names start with (default: the copy's name and `-`)"
+    )]
+    member_prefix: Option<String>,
+}
+
+impl Params for ForkSkill {
+    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+        let from = self.from;
+        // A package's fork creates several items at once, which no draft holds.
+        if caller.drafts(server.options().review) {
+            return Err(format!(
+                "this server reviews what authors write, and a fork cannot wait for review: ask a maintainer to fork `{from}`"
+            ));
+        }
+        let request = ForkRequest {
+            from: from.clone(),
+            revision: self.revision.map(|revision| revision.get()),
+            name: self.name,
+            member_prefix: self.member_prefix,
+        };
+        let message = format!("fork {from} as {}", request.name);
+        let written = server
+            .store()
+            .fork(request, change(caller, message))
+            .await
+            .map_err(store_error)?;
+        server.refresh().await.map_err(store_error)?;
+        let catalog = server.catalog();
+        let mut text = String::new();
+        for item in &written {
+            if let Provenance::Forked { from, revision } = &item.provenance {
+                text.push_str(&format!(
+                    "Forked `{from}` (revision {revision}) as `{}`; {}.\n",
+                    item.name,
+                    callable_as(&catalog, &item.name)
+                ));
+            }
+        }
+        Ok(text)
     }
 }
 

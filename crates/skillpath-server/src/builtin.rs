@@ -1,6 +1,7 @@
 //! The built-in tools: catalog (`list_skills`, `search_skills`, `get_skill`, `load_skill`,
 //! `skill_history`, `validate_skill`, `plan_skill`) and authoring (`create_skill`,
-//! `update_skill`, `delete_skill`, `rollback_skill`) and key management for admins
+//! `update_skill`, `delete_skill`, `rollback_skill`), architecture packages, review (`list_drafts`,
+//! `publish_skill`, `reject_skill`) and key management for admins
 //! (`list_api_keys`, `create_api_key`, `revoke_api_key`): the one table of their names, what
 //! each may do and who may use it, and their parameter types, from which each tool's input
 //! schema is derived and its arguments are read.
@@ -18,10 +19,11 @@ use crate::architecture_tools::{
 use crate::arguments::Params;
 use crate::auth::Caller;
 use crate::authoring::{
-    CreateSkill, DeleteSkill, PlanSkill, RollbackSkill, UpdateSkill, ValidateSkill,
+    CreateSkill, DeleteSkill, ForkSkill, PlanSkill, RollbackSkill, UpdateSkill, ValidateSkill,
 };
 use crate::catalog_tools::{GetSkill, ListSkills, LoadSkill, SearchSkills, SkillHistory};
 use crate::key_tools::{CreateApiKey, ListApiKeys, RevokeApiKey};
+use crate::review_tools::{ListDrafts, PublishSkill, RejectSkill};
 use crate::schemas::input_schema;
 use crate::state::SkillServer;
 
@@ -168,6 +170,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         parameters: parameters::<RollbackSkill>(),
     },
     Builtin {
+        name: "fork_skill",
+        description: "Copy a skill or an architecture package (with its member skills) under a new name to adapt it; the copy records what it was copied from (name and revision).",
+        writes: true,
+        role: Role::Author,
+        parameters: parameters::<ForkSkill>(),
+    },
+    Builtin {
         name: "list_architectures",
         description: "List the architecture packages: name, description, layers, tech stack, options, member skills. Paginated with `cursor`.",
         writes: false,
@@ -203,6 +212,27 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         parameters: parameters::<CreateArchitecture>(),
     },
     Builtin {
+        name: "list_drafts",
+        description: "The drafts waiting for review (on a server that reviews authors' writes): yours, or every author's for a maintainer; with base revision, author, message, and a rejection's reason. Paginated with `cursor`.",
+        writes: false,
+        role: Role::Author,
+        parameters: parameters::<ListDrafts>(),
+    },
+    Builtin {
+        name: "publish_skill",
+        description: "Publish a draft of a skill or package (see `list_drafts`; read it with `get_skill` and `draft: true`): it becomes the next revision, served to everyone. Refused when someone published in between.",
+        writes: true,
+        role: Role::Maintainer,
+        parameters: parameters::<PublishSkill>(),
+    },
+    Builtin {
+        name: "reject_skill",
+        description: "Reject a draft of a skill or package with a message saying why and what to change; its author reads it with the draft.",
+        writes: true,
+        role: Role::Maintainer,
+        parameters: parameters::<RejectSkill>(),
+    },
+    Builtin {
         name: "list_api_keys",
         description: "List the API keys of this server: name, role, prefix, state, dates (never the keys).",
         writes: false,
@@ -211,7 +241,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     },
     Builtin {
         name: "create_api_key",
-        description: "Create an API key for an HTTP client and return it (shown once). Roles: reader (see and call skills), author (also change skills), admin (also manage keys).",
+        description: "Create an API key for an HTTP client and return it (shown once). Roles: reader (see and call skills), author (also change skills; as drafts where review is required), maintainer (also publish and reject drafts), admin (also manage keys).",
         writes: true,
         role: Role::Admin,
         parameters: parameters::<CreateApiKey>(),

@@ -12,6 +12,7 @@ use skillpath_store::ListFilter;
 
 use crate::arguments::{Params, Revision, Whole};
 use crate::auth::Caller;
+use crate::review_tools::draft_view;
 use crate::state::SkillServer;
 use crate::to_mcp::{skill_content, store_error};
 
@@ -95,25 +96,32 @@ impl Params for SearchSkills {
 pub(crate) struct GetSkill {
     name: String,
     revision: Option<Revision>,
+    #[schemars(
+        description = "Read a draft instead (on a server that reviews authors' writes): your own, or any author's for a maintainer; with its diff from the revision it was made on"
+    )]
+    draft: Option<bool>,
+    #[schemars(description = "With `draft`: whose draft, when the skill has drafts by several")]
+    author: Option<String>,
 }
 
 impl Params for GetSkill {
-    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+        if self.draft == Some(true) {
+            return draft_view(server, caller, &self.name, self.author.as_deref()).await;
+        }
         let skill = server
             .store()
             .get(&self.name, self.revision.map(Whole::get))
             .await
             .map_err(store_error)?;
-        let files: Vec<Value> = skill
-            .snapshot
-            .files
-            .iter()
-            .map(|f| serde_json::json!({"path": f.path, "size": f.bytes.len(), "sha256": f.sha256()}))
-            .collect();
+        let files = files_json(&skill.snapshot.files);
         Ok(serde_json::to_string_pretty(&serde_json::json!({
             "name": skill.name,
             "revision": skill.revision,
             "deleted": skill.deleted,
+            // Where it came from: imported from a folder, made through the API, or forked
+            // from another item (`from`, `revision`).
+            "provenance": skill.provenance,
             "skill_md": skill.snapshot.skill_md,
             "files": files,
             // `null`: the revision was not audited (written with the policy `off`, or before
@@ -122,6 +130,14 @@ impl Params for GetSkill {
         }))
         .unwrap_or_default())
     }
+}
+
+/// A skill's files as `get_skill` lists them: path, size and digest, never the bytes.
+pub(crate) fn files_json(files: &[skillpath_store::SkillFile]) -> Vec<Value> {
+    files
+        .iter()
+        .map(|f| serde_json::json!({"path": f.path, "size": f.bytes.len(), "sha256": f.sha256()}))
+        .collect()
 }
 
 /// `load_skill`: a skill's instructions, rendered with the arguments given.

@@ -24,6 +24,7 @@ mod lists;
 mod notifications;
 mod pagination;
 mod resources;
+mod review_tools;
 mod schemas;
 mod sessions;
 mod state;

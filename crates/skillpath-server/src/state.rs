@@ -36,6 +36,9 @@ pub const DEFAULT_TOOL_THRESHOLD: usize = 40;
 pub struct ServerOptions {
     /// Hide and refuse every tool that writes.
     pub read_only: bool,
+    /// Whether what author keys create and update is saved as a draft for a maintainer to
+    /// publish ([`skillpath_store::drafts`]), rather than served at once.
+    pub review: bool,
     /// Per-skill tools or the loader.
     pub tools: ToolsMode,
     /// Items per page of every list.
@@ -55,6 +58,7 @@ impl Default for ServerOptions {
     fn default() -> Self {
         ServerOptions {
             read_only: false,
+            review: false,
             tools: ToolsMode::Auto(DEFAULT_TOOL_THRESHOLD),
             page_size: 100,
             conformance_fixtures: false,

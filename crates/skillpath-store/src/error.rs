@@ -276,7 +276,7 @@ impl StoreError {
                 Some("list the drafts with `skillpath review`".to_owned())
             }
             StoreError::StaleDraft { name, author, .. } => Some(format!(
-                "reject it so that its author makes it again: `skillpath reject {name} --author {author} --message \"made on an old revision\"`"
+                "reject it so that its author makes it again: `skillpath reject {name} --by {author} --message \"made on an old revision\"`"
             )),
             StoreError::NoDatabase(_) => Some(
                 "`skillpath import DIR` stores skills (and makes the database); `--db` or SKILLPATH_DB chooses another".to_owned(),

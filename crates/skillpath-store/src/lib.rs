@@ -20,6 +20,7 @@ pub mod discovery;
 pub mod drafts;
 pub mod error;
 pub mod folder;
+pub mod forks;
 mod hex;
 mod import;
 pub mod keys;

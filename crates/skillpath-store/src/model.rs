@@ -199,6 +199,14 @@ pub enum Provenance {
     },
     /// Created through the API (an MCP tool or a CLI command).
     Api,
+    /// Copied from another item under a new name ([`crate::Store::fork`]), so that a team can
+    /// adapt it and still know what it adapted.
+    Forked {
+        /// The item it was copied from.
+        from: String,
+        /// The revision of that item it was copied at.
+        revision: u64,
+    },
 }
 
 impl Provenance {
@@ -206,7 +214,7 @@ impl Provenance {
     pub fn folder(&self) -> &str {
         match self {
             Provenance::Imported { path, .. } => path,
-            Provenance::Api => "",
+            Provenance::Api | Provenance::Forked { .. } => "",
         }
     }
 

@@ -103,7 +103,9 @@ fn with_packages(folders: Vec<FolderSource>) -> Vec<FolderSource> {
                 Provenance::Imported { root, scope, .. } => {
                     FolderSource::imported(dir, root.clone(), scope.clone())
                 }
-                Provenance::Api => FolderSource::imported(dir, String::new(), "folder".to_owned()),
+                Provenance::Api | Provenance::Forked { .. } => {
+                    FolderSource::imported(dir, String::new(), "folder".to_owned())
+                }
             });
         out.push(folder);
         out.extend(package);

@@ -226,6 +226,17 @@ pub trait Store: Send + Sync {
         ))
     }
 
+    /// Copies a skill or a package under a new name ([`crate::forks`]): the fork, then a
+    /// package's members' forks, created in one transaction, each recording what it was copied
+    /// from. Refused when a name is taken (even by a deleted item) or the source is deleted.
+    async fn fork(
+        &self,
+        request: crate::forks::ForkRequest,
+        change: Change,
+    ) -> StoreResult<Vec<StoredSkill>> {
+        crate::forks::fork(self, request, change).await
+    }
+
     /// Saves `draft` as its author's draft of its item, in place of the one they had (a
     /// rejected one is open again): refused, as the write it stands for would be, when its
     /// content cannot be stored, or its base is not the item's current revision (a new item's

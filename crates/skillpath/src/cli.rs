@@ -77,6 +77,9 @@ pub(crate) enum Command {
     Diff(DiffArgs),
     /// Make an earlier revision of a skill current again (as a new revision).
     Rollback(RollbackArgs),
+    /// Copy a stored skill or package under a new name, to adapt it; the copy records what it
+    /// was copied from (name and revision). A package is copied with its member skills.
+    Fork(ForkArgs),
     /// Delete a stored skill (a revision; `restore` brings it back).
     Delete(ReviseArgs),
     /// Bring a deleted skill back.
@@ -104,6 +107,16 @@ pub(crate) enum Command {
     /// Keys live in the store, so every server on the database knows them at once. A key is
     /// shown once, when it is created; only its SHA-256 is kept.
     Keys(KeysArgs),
+    /// Show the drafts waiting for review (what author keys wrote on a server with `--review
+    /// required`), or one draft with its diff from the revision it was made on.
+    Review(ReviewArgs),
+    /// Publish a draft: it becomes the item's next revision (or its first), served to every
+    /// client. Refused, and kept, when someone published in between.
+    ///
+    /// Exit status: 0 published, 1 refused (stale, not found, audit), 2 usage or database errors.
+    Publish(PublishArgs),
+    /// Reject a draft with a message its author reads with it; their next save opens it again.
+    Reject(DraftDecision),
     /// Install skills from a git repository or a folder: pin them in `skillpath.lock`, import
     /// them into the store and write them into your agents' skill folders.
     ///
@@ -546,6 +559,70 @@ impl AuditPolicyArgs {
     }
 }
 
+#[derive(Debug, Args)]
+pub(crate) struct ForkArgs {
+    /// The skill or package to copy.
+    pub(crate) from: String,
+    /// The copy's name (kebab-case, used by no skill or package).
+    pub(crate) name: String,
+    /// The revision to copy [default: the current one].
+    #[arg(long, value_name = "N")]
+    pub(crate) revision: Option<u64>,
+    /// For a package: what its members' copies' names start with [default: NAME and `-`].
+    #[arg(long, value_name = "PREFIX")]
+    pub(crate) member_prefix: Option<String>,
+    #[command(flatten)]
+    pub(crate) change: ChangeArgs,
+    #[command(flatten)]
+    pub(crate) audit: AuditPolicyArgs,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReviewArgs {
+    /// The skill or package whose draft to show [default: list every draft].
+    pub(crate) name: Option<String>,
+    /// With NAME: the draft by this author, when the item has drafts by several.
+    #[arg(long, value_name = "AUTHOR")]
+    pub(crate) by: Option<String>,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+/// Which draft `publish` or `reject` decides on, and who decides why.
+#[derive(Debug, Args)]
+pub(crate) struct DraftDecision {
+    /// The skill or package whose draft it is.
+    pub(crate) name: String,
+    /// The draft by this author, when the item has drafts by several.
+    #[arg(long, value_name = "AUTHOR")]
+    pub(crate) by: Option<String>,
+    /// Who decides (`--author`) and why (`--message`: kept in the published revision's
+    /// message, whose author is the draft's; required to reject, since the author reads it).
+    #[command(flatten)]
+    pub(crate) change: ChangeArgs,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PublishArgs {
+    #[command(flatten)]
+    pub(crate) decision: DraftDecision,
+    #[command(flatten)]
+    pub(crate) audit: AuditPolicyArgs,
+}
+
 /// Who makes a change, and why.
 #[derive(Debug, Args)]
 pub(crate) struct ChangeArgs {
@@ -835,6 +912,12 @@ pub(crate) struct ServeArgs {
     /// one gets that key's role. `required` requires one everywhere.
     #[arg(long, value_enum, default_value_t = AuthArg::Auto)]
     pub(crate) auth: AuthArg,
+    /// With `--http`: whether what author keys create and update is a draft, served to nobody
+    /// until a maintainer publishes it (`publish_skill`, `skillpath publish`) [default:
+    /// `required` where every request needs a key, `off` otherwise]. Maintainers, admins and
+    /// the local user (no key) write at once.
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub(crate) review: Option<ReviewArg>,
     /// With `--http`: a `Host` header value to accept besides the loopback names (repeatable;
     /// needed behind a proxy or on a remote address).
     #[arg(long = "allowed-host", value_name = "HOST")]
@@ -972,13 +1055,25 @@ pub(crate) enum AuthArg {
     Required,
 }
 
+/// Whether author keys' writes wait for review.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ReviewArg {
+    /// Author keys write drafts; maintainers publish them.
+    Required,
+    /// Every write is published at once.
+    Off,
+}
+
 /// A key's role, as typed.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub(crate) enum RoleArg {
     /// Sees and calls skills.
     Reader,
-    /// Also creates, updates, deletes and rolls back skills.
+    /// Also creates, updates, deletes and rolls back skills (as drafts, where review is
+    /// required).
     Author,
+    /// Also publishes and rejects drafts, and writes without review.
+    Maintainer,
     /// Also manages keys.
     Admin,
 }
@@ -988,6 +1083,7 @@ impl From<RoleArg> for skillpath_store::keys::Role {
         match role {
             RoleArg::Reader => Self::Reader,
             RoleArg::Author => Self::Author,
+            RoleArg::Maintainer => Self::Maintainer,
             RoleArg::Admin => Self::Admin,
         }
     }

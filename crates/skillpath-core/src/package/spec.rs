@@ -207,6 +207,29 @@ pub fn with_member(text: &str, folder: &str) -> Result<String, SpecError> {
     Ok(format!("{}{overview}", spec.frontmatter()))
 }
 
+/// The manifest `text` of a package forked as `name`, its members renamed by `member` (a
+/// member's name to its fork's, each listed in the member's folder renamed alike): what the
+/// fork of a package is written with, its overview kept byte for byte.
+pub fn forked(
+    text: &str,
+    name: &str,
+    member: impl Fn(&str) -> String,
+) -> Result<String, SpecError> {
+    let (_, package, _) = read_manifest(MANIFEST.into(), text.to_owned());
+    let package = package.ok_or_else(|| {
+        SpecError("the package's manifest cannot be read; fix it before forking it".to_owned())
+    })?;
+    let mut spec = PackageSpec::of(&package);
+    spec.name = name.to_owned();
+    for folder in &mut spec.skills {
+        let trimmed = folder.trim_end_matches('/');
+        let parent = &trimmed[..trimmed.len() - super::member_name(trimmed).len()];
+        *folder = format!("{parent}{}", member(super::member_name(trimmed)));
+    }
+    let overview = &text[crate::frontmatter::head(text).len()..];
+    Ok(format!("{}{overview}", spec.frontmatter()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,21 +7,25 @@
 pub enum Role {
     /// Sees and calls skills: lists, searches, reads, renders.
     Reader,
-    /// Also creates, updates, deletes and rolls back skills.
+    /// Also creates, updates, deletes and rolls back skills; on a server with review, its
+    /// creations and updates are drafts ([`crate::drafts`]).
     Author,
+    /// Also publishes and rejects authors' drafts, and writes without review.
+    Maintainer,
     /// Also manages API keys.
     Admin,
 }
 
 impl Role {
     /// Every role, least first.
-    pub const ALL: [Role; 3] = [Role::Reader, Role::Author, Role::Admin];
+    pub const ALL: [Role; 4] = [Role::Reader, Role::Author, Role::Maintainer, Role::Admin];
 
     /// The lowercase name stored and shown.
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Reader => "reader",
             Role::Author => "author",
+            Role::Maintainer => "maintainer",
             Role::Admin => "admin",
         }
     }

@@ -23,6 +23,7 @@ mod support;
 mod audit;
 mod corpus;
 mod drafts;
+mod forks;
 mod packages;
 #[cfg(feature = "postgres")]
 mod postgres;

@@ -100,6 +100,11 @@ macro_rules! store_suite {
             a_rejected_draft_keeps_its_message_until_saved_again,
             a_draft_joining_a_package_is_listed_by_it_when_published,
         );
+        $crate::suite::store_suite!(@forks $open;
+            a_fork_copies_a_skill_and_records_its_origin,
+            a_package_is_forked_with_its_members,
+            forks_cannot_form_a_cycle,
+        );
         $crate::suite::store_suite!(@drafts_shared $open;
             concurrent_publications_of_one_draft_write_one_revision,
         );
@@ -133,6 +138,15 @@ macro_rules! store_suite {
             async fn $test() {
                 let backend: $crate::support::Backend = $open().await;
                 $crate::drafts::$test(backend.store()).await;
+            }
+        )*
+    };
+    (@forks $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::forks::$test(backend.store()).await;
             }
         )*
     };

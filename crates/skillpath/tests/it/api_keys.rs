@@ -17,7 +17,7 @@ use crate::postgres_support::{Schema, execute};
 use crate::support::{HttpServer, skillpath_bin};
 
 /// Every built-in tool and the least role that may use it.
-const BUILTINS: [(&str, &str); 19] = [
+const BUILTINS: [(&str, &str); 23] = [
     ("list_skills", "reader"),
     ("search_skills", "reader"),
     ("get_skill", "reader"),
@@ -29,17 +29,21 @@ const BUILTINS: [(&str, &str); 19] = [
     ("update_skill", "author"),
     ("rollback_skill", "author"),
     ("delete_skill", "author"),
+    ("fork_skill", "author"),
     ("list_architectures", "reader"),
     ("get_architecture", "reader"),
     ("analyze_requirements", "reader"),
     ("plan_architecture", "reader"),
     ("create_architecture", "author"),
+    ("list_drafts", "author"),
+    ("publish_skill", "maintainer"),
+    ("reject_skill", "maintainer"),
     ("list_api_keys", "admin"),
     ("create_api_key", "admin"),
     ("revoke_api_key", "admin"),
 ];
 
-const ROLES: [&str; 3] = ["reader", "author", "admin"];
+const ROLES: [&str; 4] = ["reader", "author", "maintainer", "admin"];
 
 fn rank(role: &str) -> usize {
     ROLES.iter().position(|r| *r == role).expect("a role")
@@ -158,6 +162,7 @@ fn arguments(tool: &str, role: &str) -> Value {
         }
         "rollback_skill" => json!({"name": skill, "to_revision": 1, "expected_revision": 2}),
         "delete_skill" => json!({"name": skill, "expected_revision": 3}),
+        "fork_skill" => json!({"from": "add-caching", "name": format!("fork-by-{role}")}),
         "list_architectures" => json!({}),
         "get_architecture" => json!({"name": "dotnet-clean-architecture"}),
         "analyze_requirements" => json!({"description": "a .NET service on PostgreSQL"}),
@@ -166,6 +171,11 @@ fn arguments(tool: &str, role: &str) -> Value {
             "name": format!("arch-by-{role}"),
             "description": "An architecture made while testing roles.",
         }),
+        "list_drafts" => json!({}),
+        // No draft is kept (the matrix's server publishes every write): the role may call
+        // them, and the store answers that there is no such draft.
+        "publish_skill" => json!({"name": skill}),
+        "reject_skill" => json!({"name": skill, "message": "not this one"}),
         "list_api_keys" => json!({}),
         "create_api_key" => json!({"name": format!("minted-by-{role}"), "role": "reader"}),
         "revoke_api_key" => json!({"name": format!("minted-by-{role}")}),
@@ -198,6 +208,10 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
             &db,
             "--auth",
             "required",
+            // Every write published at once, so that each role's writes build on each other;
+            // review has its own test (`tests/mcp/python_review.py`).
+            "--review",
+            "off",
             "--stateless",
             "--skills",
             examples.to_str().expect("utf-8"),
@@ -207,7 +221,7 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
     );
 
     // The skills' own tools, which every role may call.
-    let admin_tools = tool_names(&server, Some(&keys[2].1));
+    let admin_tools = tool_names(&server, Some(&keys[3].1));
     let builtin_names: BTreeSet<String> = BUILTINS.iter().map(|(n, _)| n.to_string()).collect();
     let skill_tools: BTreeSet<String> = admin_tools.difference(&builtin_names).cloned().collect();
     // The five example skills and the three of the example package, whose `add-endpoint` is
@@ -219,12 +233,15 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
         .expect("write-release-notes has a tool")
         .clone();
 
+    // The forks the roles before made are skills with tools of their own.
+    let mut forks: Vec<String> = Vec::new();
     for (role, key) in &keys {
         let allowed: BTreeSet<String> = BUILTINS
             .iter()
             .filter(|(_, least)| rank(least) <= rank(role))
             .map(|(name, _)| name.to_string())
             .chain(skill_tools.iter().cloned())
+            .chain(forks.iter().cloned())
             .collect();
         assert_eq!(
             tool_names(&server, Some(key)),
@@ -240,7 +257,17 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
                 json!({"name": tool, "arguments": arguments(tool, role)}),
             );
             assert_eq!(status, 200, "{role} {tool}: {response}");
-            if rank(least) <= rank(role) {
+            if rank(least) <= rank(role) && matches!(tool, "publish_skill" | "reject_skill") {
+                assert!(message["error"].is_null(), "{role} {tool}: {message}");
+                let text = message["result"]["content"][0]["text"]
+                    .as_str()
+                    .unwrap_or_default();
+                assert!(
+                    message["result"]["isError"] == true
+                        && text.starts_with(&format!("no draft of `made-by-{role}`")),
+                    "{role} {tool}: {message}"
+                );
+            } else if rank(least) <= rank(role) {
                 assert!(message["error"].is_null(), "{role} {tool}: {message}");
                 assert_ne!(
                     message["result"]["isError"], true,
@@ -266,6 +293,10 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
             "{role}: {response}"
         );
         assert_ne!(message["result"]["isError"], true, "{role}: {response}");
+
+        if rank(role) >= rank("author") {
+            forks.push(format!("fork-by-{role}"));
+        }
 
         // What the role wrote carries its key's name; a refused role wrote nothing.
         let history = Command::new(skillpath_bin())
@@ -296,7 +327,7 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
     // An admin's key minted over MCP works with its role, and is revoked over MCP.
     let (_, _, minted) = rpc(
         &server,
-        Some(&keys[2].1),
+        Some(&keys[3].1),
         "tools/call",
         json!({"name": "create_api_key", "arguments": {"name": "minted", "role": "reader"}}),
     );
@@ -311,7 +342,7 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
     assert!(!tool_names(&server, Some(&minted_key)).contains("create_skill"));
     let (_, _, listed) = rpc(
         &server,
-        Some(&keys[2].1),
+        Some(&keys[3].1),
         "tools/call",
         json!({"name": "list_api_keys", "arguments": {}}),
     );
@@ -322,7 +353,7 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
     assert!(listed.contains("\"minted\""), "{listed}");
     rpc(
         &server,
-        Some(&keys[2].1),
+        Some(&keys[3].1),
         "tools/call",
         json!({"name": "revoke_api_key", "arguments": {"name": "minted"}}),
     );

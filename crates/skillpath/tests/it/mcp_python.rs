@@ -45,3 +45,12 @@ fn the_python_sdk_uses_every_part_of_the_server() {
 fn the_python_sdk_builds_chooses_and_calls_architecture_packages() {
     run_client("python_packages.py", "examples/packages");
 }
+
+/// Drafts and review on a team server with the same client, in both eras: authors' writes kept
+/// as drafts nobody is served, each seen only by its author and the maintainers, rejected with a
+/// message, published with `tools/list_changed`, a stale one refused naming both revisions, and
+/// the CLI's `review`, `publish` and `reject` on the same drafts (`tests/mcp/python_review.py`).
+#[test]
+fn the_python_sdk_drafts_reviews_and_publishes_on_a_team_server() {
+    run_client("python_review.py", "examples/skills");
+}

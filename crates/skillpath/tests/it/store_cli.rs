@@ -256,6 +256,54 @@ fn revisions_history_diff_and_rollback_from_the_command_line() {
 }
 
 #[test]
+fn fork_copies_a_skill_with_its_origin_and_refuses_a_taken_name() {
+    let env = Env::new();
+    env.skill("s", "demo", "Use when testing the first version.");
+    assert!(env.run(&["import", "s"]).status.success());
+    env.skill("s", "demo", "Use when testing the second version.");
+    assert!(env.run(&["import", "s"]).status.success());
+    let forked = env.json(&[
+        "fork",
+        "demo",
+        "team-demo",
+        "--revision",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        forked,
+        serde_json::json!([{
+            "name": "team-demo",
+            "kind": "skill",
+            "revision": 1,
+            "provenance": {"kind": "forked", "from": "demo", "revision": 1},
+        }])
+    );
+    let shown = env.json(&["show", "team-demo", "--format", "json"]);
+    let skill_md = shown["skill_md"].as_str().unwrap_or_default();
+    assert_eq!(
+        skill_md,
+        "---\nname: team-demo\ndescription: Use when testing the first version.\n---\n# demo\n"
+    );
+    let text_out = env.run(&["show", "team-demo"]);
+    assert!(
+        text(&text_out.stdout).contains("forked from demo at revision 1"),
+        "{}",
+        text(&text_out.stdout)
+    );
+    let taken = env.run(&["fork", "demo", "team-demo"]);
+    assert_eq!(taken.status.code(), Some(1));
+    assert!(
+        text(&taken.stderr).starts_with("error: a skill named `team-demo` exists already"),
+        "{}",
+        text(&taken.stderr)
+    );
+    let missing = env.run(&["fork", "nope", "other"]);
+    assert_eq!(missing.status.code(), Some(1));
+}
+
+#[test]
 fn scan_and_import_discover_the_standard_folders_with_precedence() {
     let env = Env::new();
     std::fs::create_dir_all(env.path().join("project/.git")).expect("mkdir");

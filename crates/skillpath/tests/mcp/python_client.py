@@ -25,9 +25,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.client.subscriptions import listen
 from mcp.shared.subscriptions import ResourceUpdated, ToolsListChanged
 
-
-def text_of(result) -> str:
-    return "".join(getattr(block, "text", "") for block in result.content)
+from mcp_common import serve_http, text_of
 
 
 async def scenario(binary: str, examples: str, work: str) -> None:
@@ -233,22 +231,10 @@ async def over_http(binary: str, work: str) -> None:
     edit of a watched skill folder."""
     watched = os.path.join(work, "watched")
     write_skill(os.path.join(watched, "disk-skill"), "disk-skill", "Use when testing the first version.")
-    process = await asyncio.create_subprocess_exec(
-        binary, "serve", "--http", "127.0.0.1:0", "--db", os.path.join(work, "store.db"), "--no-discover",
-        "--tools", "per-skill", "--skills", watched,
-        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
-        env={"PATH": os.environ.get("PATH", ""), "HOME": work},
+    process, url, _ = await serve_http(
+        binary, work, ["--db", os.path.join(work, "store.db"), "--no-discover", "--tools", "per-skill", "--skills", watched]
     )
     try:
-        # The server listens before its folders are synced: this scenario starts once both
-        # are done, so that the notifications it counts are those of its own changes.
-        url, synced = None, False
-        while url is None or not synced:
-            line = (await asyncio.wait_for(process.stderr.readline(), 30)).decode()
-            assert line, "the server exited before it listened and synced"
-            if "serving MCP on " in line:
-                url = line.split("serving MCP on ", 1)[1].strip()
-            synced = synced or "skill folders synced:" in line
         notifications: list[str] = []
 
         async def on_message(message) -> None:

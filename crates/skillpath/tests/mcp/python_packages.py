@@ -23,20 +23,7 @@ import sys
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-
-def text_of(result) -> str:
-    return "".join(getattr(block, "text", "") for block in result.content)
-
-
-async def tool_names(session: ClientSession) -> list[str]:
-    names: list[str] = []
-    cursor = None
-    while True:
-        page = await session.list_tools(cursor=cursor) if cursor else await session.list_tools()
-        names.extend(tool.name for tool in page.tools)
-        cursor = page.next_cursor
-        if not cursor:
-            return names
+from mcp_common import text_of, tool_names
 
 
 async def wait_for_tool(session: ClientSession, name: str) -> None:
@@ -128,6 +115,22 @@ async def first_era(binary: str, packages: str, work: str) -> None:
             assert [s["name"] for s in got["skills"]] == ["add-handler"], got
             history = json.loads(text_of(await session.call_tool("skill_history", {"name": "go-service"})))
             assert [r["operation"] for r in history] == ["create", "update"], history
+
+            # A package forked with its members: the copy is a package of its own, its members
+            # render with its options, and each records what it was copied from.
+            forked = await session.call_tool("fork_skill", {"from": "dotnet-clean-architecture", "name": "acme-dotnet", "member_prefix": "acme-"})
+            assert not forked.is_error, text_of(forked)
+            assert "Forked `dotnet-clean-architecture` (revision 1) as `acme-dotnet`" in text_of(forked), text_of(forked)
+            await wait_for_tool(session, "acme-add-entity")
+            copy = json.loads(text_of(await session.call_tool("get_architecture", {"name": "acme-dotnet"})))
+            assert [s["name"] for s in copy["skills"]] == ["acme-add-entity", "acme-add-repository", "acme-add-endpoint"], copy
+            entity = text_of(await session.call_tool("acme-add-entity", {"service_name": "Orders", "entity_name": "Order", "idStrategy": "typed-id"}))
+            assert "Adds the `Order` entity to the `Orders` service, with ids by the `typed-id`" in entity, entity
+            assert "package://acme-dotnet/docs/architecture.md" in entity, entity
+            origin = json.loads(text_of(await session.call_tool("get_skill", {"name": "acme-add-entity"})))
+            assert origin["provenance"] == {"kind": "forked", "from": "add-entity", "revision": 1}, origin["provenance"]
+            taken = await session.call_tool("fork_skill", {"from": "add-entity", "name": "acme-add-entity"})
+            assert taken.is_error and "exists already" in text_of(taken), text_of(taken)
 
             # A skill belongs to at most one package.
             rival = {**GO_SERVICE, "name": "go-rival", "skills": ["skills/add-handler"], "docs": []}

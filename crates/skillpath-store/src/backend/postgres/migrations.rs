@@ -211,6 +211,13 @@ const MIGRATIONS: &[Migration] = &[
         PRIMARY KEY (name, author)
     );",
     },
+    // Forks (`crate::forks`): items whose provenance is `forked`, which an older skillpath
+    // cannot read. No table changes; breaking, so that an older skillpath refuses the database
+    // instead of failing on each forked item.
+    Migration {
+        additive: false,
+        sql: "-- no table changes",
+    },
 ];
 
 /// The version whose migration gave skills their project; skills discovered in a project

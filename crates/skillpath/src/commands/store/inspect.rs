@@ -13,6 +13,9 @@ fn source(provenance: &Provenance) -> String {
     match provenance {
         Provenance::Imported { path, scope, .. } => format!("{scope}: {path}"),
         Provenance::Api => "api".to_owned(),
+        Provenance::Forked { from, revision } => {
+            format!("forked from {from} at revision {revision}")
+        }
     }
 }
 

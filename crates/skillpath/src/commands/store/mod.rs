@@ -5,6 +5,7 @@ pub(crate) mod export;
 pub(crate) mod import;
 pub(crate) mod inspect;
 pub(crate) mod keys;
+pub(crate) mod review;
 pub(crate) mod revise;
 pub(crate) mod scan;
 pub(crate) mod serve;

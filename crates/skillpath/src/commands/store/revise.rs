@@ -1,8 +1,10 @@
-//! The store commands that write a revision: `rollback`, `delete`, `restore`.
+//! The store commands that write a revision: `rollback`, `delete`, `restore`, and `fork`, which
+//! writes the first revisions of copies.
 
-use skillpath_store::{Store, StoreError, StoredSkill};
+use skillpath_store::forks::ForkRequest;
+use skillpath_store::{Provenance, Store, StoreError, StoredSkill};
 
-use crate::cli::{ReviseArgs, ReviseOptions, RollbackArgs};
+use crate::cli::{ForkArgs, ReviseArgs, ReviseOptions, RollbackArgs};
 use crate::output::ExitStatus;
 
 /// Which revision-writing command.
@@ -70,4 +72,47 @@ async fn apply(
         Revise::Restore => store.restore(name, expected, change).await,
         Revise::Rollback(to) => store.rollback(name, to, expected, change).await,
     }
+}
+
+pub(crate) fn fork(args: ForkArgs) -> anyhow::Result<ExitStatus> {
+    let change = super::change(
+        &args.change,
+        &format!("fork {} as {}", args.from, args.name),
+    );
+    let request = ForkRequest {
+        from: args.from,
+        revision: args.revision,
+        name: args.name,
+        member_prefix: args.member_prefix,
+    };
+    let (policy, format) = (args.audit.policy(false), args.format);
+    super::run(&args.db, super::Access::Existing, move |store| async move {
+        store.set_audit_policy(policy);
+        let written = store.fork(request, change).await?;
+        let copies: Vec<serde_json::Value> = written
+            .iter()
+            .map(|item| {
+                serde_json::json!({
+                    "name": item.name,
+                    "kind": item.snapshot.kind,
+                    "revision": item.revision,
+                    "provenance": item.provenance,
+                })
+            })
+            .collect();
+        super::print(format, &serde_json::Value::from(copies), || {
+            written
+                .iter()
+                .filter_map(|item| match &item.provenance {
+                    Provenance::Forked { from, revision } => Some(format!(
+                        "forked `{from}` (revision {revision}) as `{}`\n",
+                        item.name
+                    )),
+                    _ => None,
+                })
+                .collect()
+        })
+        .map_err(super::io)?;
+        Ok(ExitStatus::Success)
+    })
 }

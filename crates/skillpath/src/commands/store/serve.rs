@@ -10,7 +10,7 @@ use skillpath_server::{HttpLimits, KeyPolicy, ServerOptions, SkillServer, ToolsM
 use skillpath_store::sources::FolderSources;
 use skillpath_store::{ProjectView, StoreError, location};
 
-use crate::cli::{AuthArg, ServeArgs, ToolsArg};
+use crate::cli::{AuthArg, ReviewArg, ServeArgs, ToolsArg};
 use crate::inputs;
 use crate::output::{self, ExitStatus};
 
@@ -31,8 +31,16 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
             .map(|path| inputs::skill_dir_of(path))
             .collect(),
     };
+    // A team server, where requests need keys, refuses risky skills and reviews authors'
+    // writes unless told otherwise.
+    let team = args
+        .http
+        .is_some_and(|address| key_policy(args.auth, address) == KeyPolicy::Required);
     let options = ServerOptions {
         read_only: args.read_only,
+        review: args
+            .review
+            .map_or(team, |review| review == ReviewArg::Required),
         tools: match args.tools {
             ToolsArg::PerSkill => ToolsMode::PerSkill,
             ToolsArg::Loader => ToolsMode::Loader,
@@ -47,16 +55,13 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         },
         content_cache_bytes: args.content_cache_mb.saturating_mul(1024 * 1024),
     };
+    let review = options.review;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
     let result: Result<(), Box<dyn std::error::Error + Send + Sync>> = runtime.block_on(async {
         let store: Arc<dyn skillpath_store::Store> = Arc::from(location::open(args.db.db.as_deref(), &view).await?);
-        // A team server, where requests need keys, refuses risky skills unless told otherwise.
-        let team = args
-            .http
-            .is_some_and(|address| key_policy(args.auth, address) == KeyPolicy::Required);
         let policy = args.audit.policy(team);
         store.set_audit_policy(policy);
         if policy != skillpath_audit::Policy::Warn {
@@ -109,6 +114,9 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
                 }
                 if options.keys == KeyPolicy::Required {
                     tracing::info!("every request needs an API key (`skillpath keys create`)");
+                }
+                if review {
+                    tracing::info!("what author keys write waits for a maintainer to publish it (`skillpath review`)");
                 }
                 // Last, so that whoever waits for this line has read everything said before serving.
                 tracing::info!("serving MCP on http://{}/mcp", listener.local_addr()?);
