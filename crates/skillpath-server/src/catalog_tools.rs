@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use skillpath_audit::AuditRecord;
 use skillpath_store::ListFilter;
+use skillpath_store::usage::{UsageKind, UsageQuery};
 
 use crate::arguments::{Params, Revision, Whole};
 use crate::auth::Caller;
@@ -115,6 +116,19 @@ impl Params for GetSkill {
             .await
             .map_err(store_error)?;
         let files = files_json(&skill.snapshot.files);
+        let usage = server
+            .store()
+            .usage(UsageQuery {
+                skill: Some(skill.name.clone()),
+                ..UsageQuery::default()
+            })
+            .await
+            .map_err(store_error)?
+            .pop()
+            .map_or_else(
+                || serde_json::json!({"calls": 0, "loads": 0, "prompts": 0, "reads": 0, "last_used": null}),
+                |row| serde_json::json!({"calls": row.calls, "loads": row.loads, "prompts": row.prompts, "reads": row.reads, "last_used": row.last_used}),
+            );
         Ok(serde_json::to_string_pretty(&serde_json::json!({
             "name": skill.name,
             "revision": skill.revision,
@@ -124,6 +138,8 @@ impl Params for GetSkill {
             "provenance": skill.provenance,
             "skill_md": skill.snapshot.skill_md,
             "files": files,
+            // Every use counted so far (written every few seconds).
+            "usage": usage,
             // `null`: the revision was not audited (written with the policy `off`, or before
             // audits were kept).
             "audit": skill.audit.as_ref().map(AuditRecord::json),
@@ -149,7 +165,7 @@ pub(crate) struct LoadSkill {
 }
 
 impl Params for LoadSkill {
-    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
         let skill_name = self.name.as_str();
         let catalog = server.catalog();
         let skill = catalog.skill(skill_name).ok_or_else(|| {
@@ -160,6 +176,7 @@ impl Params for LoadSkill {
         let markdown = server
             .render_skill(skill, &self.arguments.unwrap_or_default())
             .await?;
+        server.count_use(skill, caller.key.as_deref(), UsageKind::Load);
         Ok(skill_content(skill, &markdown))
     }
 }

@@ -17,6 +17,8 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use skillpath_store::keys::Role as KeyRole;
 
+use skillpath_store::usage::UsageKind;
+
 use crate::auth::Caller;
 use crate::builtin::BUILTINS;
 use crate::lists::ToolEntry;
@@ -108,7 +110,10 @@ impl ServerHandler for SkillServer {
             ));
         };
         Ok(match self.render_skill(skill, &arguments).await {
-            Ok(markdown) => text_result(skill_content(skill, &markdown)),
+            Ok(markdown) => {
+                self.count_use(skill, Caller::of(&context).key.as_deref(), UsageKind::Call);
+                text_result(skill_content(skill, &markdown))
+            }
             Err(error) => error_result(error),
         })
     }
@@ -142,9 +147,13 @@ impl ServerHandler for SkillServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        let contents = resources::read(self, &self.catalog(), &request.uri).await?;
+        let catalog = self.catalog();
+        let contents = resources::read(self, &catalog, &request.uri).await?;
+        if let Some((skill, _)) = resources::lookup(&catalog, &request.uri) {
+            self.count_use(skill, Caller::of(&context).key.as_deref(), UsageKind::Read);
+        }
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
 
@@ -167,7 +176,7 @@ impl ServerHandler for SkillServer {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
         let arguments = request.arguments.unwrap_or_default();
         let catalog = self.catalog();
@@ -181,6 +190,11 @@ impl ServerHandler for SkillServer {
             .render_skill(skill, &arguments)
             .await
             .map_err(|error| McpError::invalid_params(error, None))?;
+        self.count_use(
+            skill,
+            Caller::of(&context).key.as_deref(),
+            UsageKind::Prompt,
+        );
         Ok(GetPromptResult::new(vec![PromptMessage::new_text(
             Role::User,
             skill_content(skill, &markdown),

@@ -29,6 +29,7 @@ mod schemas;
 mod sessions;
 mod state;
 mod to_mcp;
+mod usage;
 mod well_known;
 
 pub use auth::{Caller, KeyPolicy};

@@ -71,7 +71,10 @@ fn owner<'c>(catalog: &'c Catalog, uri: &'c str) -> Option<(&'c CatalogSkill, &'
 }
 
 /// The skill (or package) and the path within it of the resource `uri`, if the catalog has it.
-fn lookup<'c>(catalog: &'c Catalog, uri: &'c str) -> Option<(&'c CatalogSkill, &'c str)> {
+pub(crate) fn lookup<'c>(
+    catalog: &'c Catalog,
+    uri: &'c str,
+) -> Option<(&'c CatalogSkill, &'c str)> {
     let (skill, path) = owner(catalog, uri)?;
     skill.file(path)?;
     Some((skill, path))

@@ -93,6 +93,8 @@ struct Inner {
     /// Whether the first folder sync has finished (until then the store's last state is
     /// served).
     first_sync_done: tokio::sync::watch::Sender<bool>,
+    /// The uses of skills counted and not yet written.
+    usage: Arc<crate::usage::Tally>,
 }
 
 /// One tool call being answered; counted in [`Inner::in_flight`] for as long as it lives.
@@ -131,7 +133,7 @@ impl SkillServer {
         let (changes, _) = broadcast::channel(16);
         Ok(SkillServer {
             inner: Arc::new(Inner {
-                store,
+                store: Arc::clone(&store),
                 catalog: RwLock::new(Arc::new(catalog)),
                 contents: ContentCache::new(options.content_cache_bytes),
                 reloading: tokio::sync::Mutex::new(()),
@@ -143,9 +145,28 @@ impl SkillServer {
                 calls: std::sync::atomic::AtomicU64::new(0),
                 sync_problem: RwLock::default(),
                 first_sync_done: tokio::sync::watch::Sender::new(false),
+                usage: crate::usage::Tally::start(Arc::clone(&store)),
             }),
             subscriptions: Arc::default(),
         })
+    }
+
+    /// Counts a use of `skill` (at its catalog revision) by the key `key`, if any.
+    pub(crate) fn count_use(
+        &self,
+        skill: &CatalogSkill,
+        key: Option<&str>,
+        kind: skillpath_store::usage::UsageKind,
+    ) {
+        self.inner
+            .usage
+            .count(&skill.name, skill.revision, key, kind);
+    }
+
+    /// Writes the uses counted and not written yet: what a server does last, as it stops
+    /// (otherwise they are written every few seconds).
+    pub async fn write_usage(&self) {
+        self.inner.usage.write().await;
     }
 
     /// A handle for a new session: the same catalog and store, no resource subscriptions yet.

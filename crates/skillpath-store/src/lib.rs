@@ -32,6 +32,7 @@ pub mod search;
 pub mod sources;
 pub mod store;
 pub mod time;
+pub mod usage;
 mod writes;
 
 #[cfg(feature = "postgres")]

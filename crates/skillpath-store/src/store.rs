@@ -16,6 +16,7 @@ use crate::model::{
     RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillMetadata, SkillSnapshot, SkillSummary,
     StoredSkill,
 };
+use crate::usage::{UsageCount, UsageQuery, UsageRow};
 use crate::writes::{Edit, WriteKind};
 
 pub use crate::cursor::Listing;
@@ -385,6 +386,13 @@ pub trait Store: Send + Sync {
         draft: &DraftRef,
         reviewer: &Change,
     ) -> StoreResult<Option<DraftSummary>>;
+
+    /// Adds `counts` to the stored usage counts ([`crate::usage`]): a server's batch of the
+    /// uses it counted since its last.
+    async fn record_usage(&self, counts: Vec<UsageCount>) -> StoreResult<()>;
+
+    /// The usage counts `query` asks for, summed by skill (and its group), by skill then group.
+    async fn usage(&self, query: UsageQuery) -> StoreResult<Vec<UsageRow>>;
 
     /// Stores a new API key (made with [`crate::keys::generate`]). Refused when an active key
     /// has the same name.

@@ -107,6 +107,10 @@ pub(crate) enum Command {
     /// Keys live in the store, so every server on the database knows them at once. A key is
     /// shown once, when it is created; only its SHA-256 is kept.
     Keys(KeysArgs),
+    /// Show how the stored skills are used: tool calls, `load_skill` loads, prompt renders and
+    /// resource reads counted by `serve` (written every few seconds and when it stops), by skill,
+    /// revision, day or key; or, with `--unused`, the skills nobody used in that many days.
+    Usage(UsageArgs),
     /// Show the drafts waiting for review (what author keys wrote on a server with `--review
     /// required`), or one draft with its diff from the revision it was made on.
     Review(ReviewArgs),
@@ -583,6 +587,51 @@ pub(crate) struct ForkArgs {
 }
 
 #[derive(Debug, Args)]
+pub(crate) struct UsageArgs {
+    /// Only this skill's uses.
+    pub(crate) name: Option<String>,
+    /// Only the uses of the last N days (today counts as one) [default: every use].
+    #[arg(long, value_name = "N")]
+    pub(crate) days: Option<u64>,
+    /// Sum the uses by skill, or by skill and revision, day or API key.
+    #[arg(long, value_enum, default_value_t = UsageByArg::Skill)]
+    pub(crate) by: UsageByArg,
+    /// List the live skills and packages nobody used in the last N days instead, with when
+    /// each was last used (if ever).
+    #[arg(long, value_name = "N", conflicts_with_all = ["days", "by", "name"])]
+    pub(crate) unused: Option<u64>,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+/// What `usage` sums by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum UsageByArg {
+    /// Each skill.
+    Skill,
+    /// Each skill's revisions.
+    Revision,
+    /// Each skill's days (UTC).
+    Day,
+    /// Each skill's API keys (`-` for uses without one).
+    Key,
+}
+
+impl From<UsageByArg> for skillpath_store::usage::UsageGroup {
+    fn from(by: UsageByArg) -> Self {
+        match by {
+            UsageByArg::Skill => Self::Skill,
+            UsageByArg::Revision => Self::Revision,
+            UsageByArg::Day => Self::Day,
+            UsageByArg::Key => Self::Key,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
 pub(crate) struct ReviewArgs {
     /// The skill or package whose draft to show [default: list every draft].
     pub(crate) name: Option<String>,
@@ -604,10 +653,14 @@ pub(crate) struct DraftDecision {
     /// The draft by this author, when the item has drafts by several.
     #[arg(long, value_name = "AUTHOR")]
     pub(crate) by: Option<String>,
-    /// Who decides (`--author`) and why (`--message`: kept in the published revision's
-    /// message, whose author is the draft's; required to reject, since the author reads it).
-    #[command(flatten)]
-    pub(crate) change: ChangeArgs,
+    /// Who decides, as the revision's message and the draft's review name them (the published
+    /// revision's author is the draft's) [default: `$USER`].
+    #[arg(long, value_name = "NAME")]
+    pub(crate) author: Option<String>,
+    /// Why: kept in the published revision's message; required to reject, since the draft's
+    /// author reads it.
+    #[arg(long, short, value_name = "TEXT")]
+    pub(crate) message: Option<String>,
     #[command(flatten)]
     pub(crate) db: DbArgs,
     /// Output format.

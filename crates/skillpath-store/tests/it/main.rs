@@ -29,3 +29,4 @@ mod packages;
 mod postgres;
 mod scopes;
 mod sqlite;
+mod usage;

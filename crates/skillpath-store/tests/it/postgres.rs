@@ -515,6 +515,7 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
              DROP TABLE revision_audits;
              DROP TABLE package_members;
              DROP TABLE drafts;
+             DROP TABLE skill_usage;
              ALTER TABLE skills DROP COLUMN kind;
              DELETE FROM skillpath_migrations WHERE version > 5;",
         )

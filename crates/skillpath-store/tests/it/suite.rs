@@ -105,6 +105,12 @@ macro_rules! store_suite {
             a_package_is_forked_with_its_members,
             forks_cannot_form_a_cycle,
         );
+        $crate::suite::store_suite!(@usage $open;
+            usage_adds_up_by_skill_revision_day_and_key,
+        );
+        $crate::suite::store_suite!(@usage_shared $open;
+            concurrent_usage_batches_lose_no_use,
+        );
         $crate::suite::store_suite!(@drafts_shared $open;
             concurrent_publications_of_one_draft_write_one_revision,
         );
@@ -147,6 +153,24 @@ macro_rules! store_suite {
             async fn $test() {
                 let backend: $crate::support::Backend = $open().await;
                 $crate::forks::$test(backend.store()).await;
+            }
+        )*
+    };
+    (@usage $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::usage::$test(backend.store()).await;
+            }
+        )*
+    };
+    (@usage_shared $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::usage::$test(backend.shared()).await;
             }
         )*
     };

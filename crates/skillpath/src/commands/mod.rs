@@ -40,6 +40,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Audit(args) => audit::run(args),
         Command::Serve(args) => store::serve::run(args),
         Command::Keys(args) => store::keys::run(args),
+        Command::Usage(args) => store::usage::run(args),
         Command::Review(args) => store::review::review(args),
         Command::Publish(args) => store::review::publish(args),
         Command::Reject(args) => store::review::reject(args),

@@ -31,6 +31,7 @@ mod shared_sqlite;
 mod store_cli;
 mod store_processes;
 mod support;
+mod usage;
 
 use std::collections::HashSet;
 

@@ -2,6 +2,7 @@
 //! the reference validator's Python, the MCP conformance suite, and a running HTTP server. Missing test tools fail loudly, naming the fix;
 //! nothing is skipped.
 
+use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -392,4 +393,39 @@ impl Rng {
     pub(crate) fn below(&mut self, bound: u64) -> u64 {
         self.next() % bound
     }
+}
+
+/// One stateless MCP request with `key` (if any): the status, the raw response, and the
+/// JSON-RPC message in it (plain JSON or the last SSE `data:` line).
+pub(crate) fn rpc(
+    server: &HttpServer,
+    key: Option<&str>,
+    method: &str,
+    params: Value,
+) -> (u16, String, Value) {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
+    let authorization = key.map(|key| format!("Bearer {key}"));
+    let mut headers = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    if let Some(value) = &authorization {
+        headers.push(("Authorization", value));
+    }
+    let response = server.exchange("POST", "/mcp", &headers, body.as_bytes());
+    let status = response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    let payload = response.split("\r\n\r\n").nth(1).unwrap_or_default();
+    let message = payload
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str(data.trim()).ok())
+        .next_back()
+        .or_else(|| serde_json::from_str(payload.trim()).ok())
+        .unwrap_or(Value::Null);
+    (status, response, message)
 }

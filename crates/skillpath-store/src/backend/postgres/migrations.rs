@@ -218,6 +218,22 @@ const MIGRATIONS: &[Migration] = &[
         additive: false,
         sql: "-- no table changes",
     },
+    // Usage (`crate::usage`): uses counted per skill, revision, day, key name and kind, added
+    // to by every server's batched writes. Additive: an older skillpath neither counts nor reads
+    // them.
+    Migration {
+        additive: true,
+        sql: "CREATE TABLE skill_usage (
+        skill TEXT COLLATE \"C\" NOT NULL,
+        revision BIGINT NOT NULL,
+        day TEXT NOT NULL,
+        key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        count BIGINT NOT NULL,
+        last_used TEXT NOT NULL,
+        PRIMARY KEY (skill, revision, day, key, kind)
+    );",
+    },
 ];
 
 /// The version whose migration gave skills their project; skills discovered in a project

@@ -54,6 +54,7 @@ use crate::scopes::ProjectView;
 use crate::search::{self, Scope};
 use crate::store::{ImportPlan, Listing, Store};
 use crate::time::now_rfc3339;
+use crate::usage::{self, UsageCount, UsageQuery, UsageRow};
 use crate::writes::{self, SkillWrite};
 
 mod changes;
@@ -67,7 +68,8 @@ mod transaction;
 use changes::announce;
 use reads::{find, load};
 use sql::{
-    cached_execute, cached_query, cached_query_one, cached_query_opt, describe_error, revision_of,
+    cached_execute, cached_query, cached_query_one, cached_query_opt, describe_error, number,
+    revision_of,
 };
 use transaction::PostgresWrite;
 
@@ -441,6 +443,50 @@ impl Store for PostgresStore {
     ) -> StoreResult<Option<DraftSummary>> {
         self.write_quiet(async |transaction| drafts::reject(transaction, draft, reviewer).await)
             .await
+    }
+
+    async fn record_usage(&self, counts: Vec<UsageCount>) -> StoreResult<()> {
+        if counts.is_empty() {
+            return Ok(());
+        }
+        let counts = usage::in_lock_order(counts);
+        self.write_quiet(async |transaction| {
+            for count in &counts {
+                cached_execute(
+                    transaction,
+                    "INSERT INTO skill_usage (skill, revision, day, key, kind, count, last_used)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)
+                     ON CONFLICT (skill, revision, day, key, kind) DO UPDATE SET
+                        count = skill_usage.count + excluded.count,
+                        last_used = GREATEST(skill_usage.last_used, excluded.last_used)",
+                    &[
+                        &count.skill,
+                        &number(count.revision)?,
+                        &count.day,
+                        &count.key,
+                        &count.kind.as_str(),
+                        &i64::try_from(count.count).unwrap_or(i64::MAX),
+                        &count.last_used,
+                    ],
+                )
+                .await?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn usage(&self, query: UsageQuery) -> StoreResult<Vec<UsageRow>> {
+        self.read(async |transaction| {
+            let sql = usage::select(query.by, |n| format!("${n}::text"));
+            let rows = cached_query(transaction, &sql, &[&query.since, &query.skill])
+                .await?
+                .iter()
+                .map(|row| usage::row(row, query.by))
+                .collect::<StoreResult<Vec<_>>>()?;
+            Ok(usage::sorted(rows))
+        })
+        .await
     }
 
     async fn create_key(&self, key: StoredKey) -> StoreResult<KeyInfo> {

@@ -27,6 +27,7 @@ use crate::scopes::ProjectView;
 use crate::search::{self, Scope};
 use crate::store::{ImportPlan, Listing, Store};
 use crate::time::now_rfc3339;
+use crate::usage::{self, UsageCount, UsageQuery, UsageRow};
 use crate::writes::{self, SkillWrite};
 
 mod changes;
@@ -517,6 +518,48 @@ impl Store for SqliteStore {
         let (draft, reviewer) = (draft.clone(), reviewer.clone());
         self.write(move |transaction| drafts::reject(transaction, &draft, &reviewer))
             .await
+    }
+
+    async fn record_usage(&self, counts: Vec<UsageCount>) -> StoreResult<()> {
+        if counts.is_empty() {
+            return Ok(());
+        }
+        let counts = usage::in_lock_order(counts);
+        self.write(move |transaction| {
+            let mut add = transaction.prepare_cached(
+                "INSERT INTO skill_usage (skill, revision, day, key, kind, count, last_used)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT (skill, revision, day, key, kind) DO UPDATE SET
+                    count = count + excluded.count, last_used = max(last_used, excluded.last_used)",
+            )?;
+            for count in &counts {
+                add.execute(params![
+                    count.skill,
+                    count.revision as i64,
+                    count.day,
+                    count.key,
+                    count.kind.as_str(),
+                    i64::try_from(count.count).unwrap_or(i64::MAX),
+                    count.last_used
+                ])?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn usage(&self, query: UsageQuery) -> StoreResult<Vec<UsageRow>> {
+        self.with(move |connection| {
+            let sql = usage::select(query.by, |n| format!("?{n}"));
+            let mut statement = connection.prepare_cached(&sql)?;
+            let rows = statement
+                .query_and_then(params![query.since, query.skill], |row| {
+                    usage::row(row, query.by)
+                })?
+                .collect::<StoreResult<Vec<_>>>()?;
+            Ok(usage::sorted(rows))
+        })
+        .await
     }
 
     async fn create_key(&self, key: StoredKey) -> StoreResult<KeyInfo> {

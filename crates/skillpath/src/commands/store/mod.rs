@@ -9,6 +9,7 @@ pub(crate) mod review;
 pub(crate) mod revise;
 pub(crate) mod scan;
 pub(crate) mod serve;
+pub(crate) mod usage;
 
 use std::future::Future;
 

@@ -5,7 +5,7 @@
 use skillpath_store::drafts::{DraftFilter, DraftStatus, DraftSummary};
 use skillpath_store::{Change, Store, StoreError};
 
-use crate::cli::{DraftDecision, PublishArgs, ReviewArgs};
+use crate::cli::{ChangeArgs, DraftDecision, PublishArgs, ReviewArgs};
 use crate::output::ExitStatus;
 
 pub(crate) fn review(args: ReviewArgs) -> anyhow::Result<ExitStatus> {
@@ -72,7 +72,13 @@ fn decide(
     ) -> Result<(serde_json::Value, String), StoreError>
     + 'static,
 ) -> anyhow::Result<ExitStatus> {
-    let decider = super::change(&args.change, "");
+    let decider = super::change(
+        &ChangeArgs {
+            author: args.author,
+            message: args.message,
+        },
+        "",
+    );
     let (name, by, format) = (args.name, args.by, args.format);
     super::run(&args.db, super::Access::Existing, move |store| async move {
         let (json, text) = decision(store.as_ref(), &name, by.as_deref(), decider).await?;

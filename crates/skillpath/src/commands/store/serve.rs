@@ -83,6 +83,7 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
         match args.http {
             None => {
                 let served = skillpath_server::serve_stdio(server.clone(), shutdown, drain).await;
+                server.write_usage().await;
                 // A client that closes stdin at once (or a script that runs `serve < /dev/null`
                 // to sync the folders) still gets the first sync, bounded by the drain time.
                 let _ = tokio::time::timeout(drain, server.first_sync_done()).await;
@@ -120,7 +121,11 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
                 }
                 // Last, so that whoever waits for this line has read everything said before serving.
                 tracing::info!("serving MCP on http://{}/mcp", listener.local_addr()?);
-                skillpath_server::serve_http(server, listener, options, shutdown).await
+                let served =
+                    skillpath_server::serve_http(server.clone(), listener, options, shutdown).await;
+                // The uses counted since the last write (every few seconds) are written last.
+                server.write_usage().await;
+                served
             }
         }
     });
