@@ -34,17 +34,20 @@ impl FileDigest {
     }
 }
 
-/// Every file of `snapshot`, `SKILL.md` among them, in the byte order of their paths.
+/// Every file of `snapshot`, its manifest (`SKILL.md`, or a package's `PACKAGE.md`) among
+/// them, in the byte order of their paths.
 pub fn files_of(snapshot: &SkillSnapshot) -> Vec<FileDigest> {
-    let mut files: Vec<FileDigest> =
-        std::iter::once(FileDigest::of("SKILL.md", snapshot.skill_md.as_bytes()))
-            .chain(
-                snapshot
-                    .files
-                    .iter()
-                    .map(|file| FileDigest::of(&file.path, &file.bytes)),
-            )
-            .collect();
+    let mut files: Vec<FileDigest> = std::iter::once(FileDigest::of(
+        snapshot.kind.manifest(),
+        snapshot.skill_md.as_bytes(),
+    ))
+    .chain(
+        snapshot
+            .files
+            .iter()
+            .map(|file| FileDigest::of(&file.path, &file.bytes)),
+    )
+    .collect();
     files.sort();
     files
 }

@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 
-use skillpath_store::SkillSnapshot;
 use skillpath_store::agents::{self, Agent};
+use skillpath_store::{Kind, SkillSnapshot};
 
 use crate::digest::FileDigest;
 use crate::lock::LOCK_FILE;
@@ -270,7 +270,7 @@ fn write_copy(stage: &Path, snapshot: &SkillSnapshot) -> Result<(), String> {
     for file in &snapshot.files {
         skillpath_store::model::check_relative_path(&file.path).map_err(|e| e.to_string())?;
     }
-    let files = std::iter::once(("SKILL.md", snapshot.skill_md.as_bytes())).chain(
+    let files = std::iter::once((snapshot.kind.manifest(), snapshot.skill_md.as_bytes())).chain(
         snapshot
             .files
             .iter()
@@ -436,16 +436,19 @@ pub fn read_files(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, String> {
     Ok(files)
 }
 
-/// The files of a snapshot by path, `SKILL.md` among them.
+/// The files of a snapshot by path, its manifest (`SKILL.md`, or `PACKAGE.md`) among them.
 pub fn files_of(snapshot: &SkillSnapshot) -> BTreeMap<String, Vec<u8>> {
-    std::iter::once(("SKILL.md".to_owned(), snapshot.skill_md.as_bytes().to_vec()))
-        .chain(
-            snapshot
-                .files
-                .iter()
-                .map(|file| (file.path.clone(), file.bytes.clone())),
-        )
-        .collect()
+    std::iter::once((
+        snapshot.kind.manifest().to_owned(),
+        snapshot.skill_md.as_bytes().to_vec(),
+    ))
+    .chain(
+        snapshot
+            .files
+            .iter()
+            .map(|file| (file.path.clone(), file.bytes.clone())),
+    )
+    .collect()
 }
 
 /// One way a folder's file differs from the lock.
@@ -525,8 +528,11 @@ pub fn state(path: &Path, locked: &[FileDigest], name: &str, link_to: Option<&Pa
     if changes.is_empty() {
         return State::Clean;
     }
-    if let Some(other) = files
-        .get("SKILL.md")
+    // A skill's folder, or a package's (which has a `PACKAGE.md` and no `SKILL.md`).
+    let manifest = [Kind::Skill, Kind::Package]
+        .into_iter()
+        .find_map(|kind| files.get(kind.manifest()));
+    if let Some(other) = manifest
         .and_then(|bytes| frontmatter_name(bytes))
         .filter(|other| other != name)
     {
@@ -534,9 +540,9 @@ pub fn state(path: &Path, locked: &[FileDigest], name: &str, link_to: Option<&Pa
             reason: format!("holds another skill, `{other}`"),
         };
     }
-    if !files.contains_key("SKILL.md") {
+    if manifest.is_none() {
         return State::Conflicting {
-            reason: "is a folder without a `SKILL.md`".to_owned(),
+            reason: "is a folder without a `SKILL.md` (or a package's `PACKAGE.md`)".to_owned(),
         };
     }
     State::Modified { changes }

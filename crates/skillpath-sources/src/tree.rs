@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use skillpath_core::Mode;
-use skillpath_store::{SkillFile, SkillSnapshot};
+use skillpath_store::{Kind, SkillFile, SkillSnapshot};
 
 /// One entry of a commit's tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,11 +91,25 @@ const LFS_POINTER: &[u8] = b"version https://git-lfs.github.com/spec/v1";
 /// Finds the skills of `tree`, whose paths are relative to `prefix` in the source (the
 /// `--path` asked for; recorded in each skill's path).
 pub fn find_skills(tree: &SourceTree, prefix: &str) -> Found {
-    let skill_dirs = skill_dirs(tree);
+    let skill_dirs = manifest_dirs(tree, Kind::Skill);
     let mut collected = Collected::default();
     for dir in &skill_dirs {
-        collected.add(join(prefix, dir), read_skill(tree, dir, &skill_dirs));
+        collected.add(
+            join(prefix, dir),
+            read_item(tree, dir, Kind::Skill, &skill_dirs),
+        );
     }
+    // Architecture packages: a folder with a `PACKAGE.md` and no `SKILL.md`, read without its
+    // member skills (which are read above, as skills of their own).
+    for dir in manifest_dirs(tree, Kind::Package) {
+        if !skill_dirs.contains(&dir) {
+            collected.add(
+                join(prefix, &dir),
+                read_item(tree, &dir, Kind::Package, &skill_dirs),
+            );
+        }
+    }
+    collected.found.skills.sort_by(|a, b| a.path.cmp(&b.path));
     collected.found
 }
 
@@ -139,9 +153,9 @@ impl Collected {
     }
 }
 
-/// The folders of `tree` that hold a `SKILL.md` (any case), outside `.git` and
-/// `node_modules`, in path order.
-fn skill_dirs(tree: &SourceTree) -> Vec<String> {
+/// The folders of `tree` that hold the manifest of `kind` (a `SKILL.md`, in any case; a
+/// `PACKAGE.md`), outside `.git` and `node_modules`, in path order.
+fn manifest_dirs(tree: &SourceTree, kind: Kind) -> Vec<String> {
     let mut dirs: Vec<String> = tree
         .entries
         .iter()
@@ -154,7 +168,11 @@ fn skill_dirs(tree: &SourceTree) -> Vec<String> {
             let inside_never = skillpath_core::skill_files::not_a_skill_file(&format!("{dir}/x"))
                 .is_some()
                 && !dir.is_empty();
-            (file.eq_ignore_ascii_case("SKILL.md") && !inside_never).then(|| dir.to_owned())
+            let manifest = match kind {
+                Kind::Skill => file.eq_ignore_ascii_case("SKILL.md"),
+                Kind::Package => file == kind.manifest(),
+            };
+            (manifest && !inside_never).then(|| dir.to_owned())
         })
         .collect();
     dirs.sort();
@@ -162,11 +180,12 @@ fn skill_dirs(tree: &SourceTree) -> Vec<String> {
     dirs
 }
 
-/// The content of the skill folder `dir` of `tree` (other skill folders in it left out), and
-/// what was left out with why; `Err`: why the skill cannot be taken.
-fn read_skill(
+/// The content of the skill (or package: `kind`) folder `dir` of `tree` (the skill folders in
+/// it left out), and what was left out with why; `Err`: why the item cannot be taken.
+fn read_item(
     tree: &SourceTree,
     dir: &str,
+    kind: Kind,
     skill_dirs: &[String],
 ) -> Result<(SkillSnapshot, Vec<String>), String> {
     let prefix = if dir.is_empty() {
@@ -179,26 +198,30 @@ fn read_skill(
         .filter(|other| other.as_str() != dir && other.starts_with(&prefix))
         .map(|other| format!("{other}/"))
         .collect();
-    let skill_md_path = ["SKILL.md", "skill.md"]
-        .iter()
-        .map(|name| format!("{prefix}{name}"))
-        .find(|path| matches!(tree.entries.get(path), Some(Entry::File(_))))
-        .or_else(|| {
-            tree.entries
-                .keys()
-                .find(|path| {
-                    path.strip_prefix(&prefix)
-                        .is_some_and(|rest| rest.eq_ignore_ascii_case("SKILL.md"))
-                })
-                .cloned()
-        })
-        .ok_or_else(|| "it has no `SKILL.md`".to_owned())?;
+    let manifest = kind.manifest();
+    let skill_md_path = match kind {
+        Kind::Skill => ["SKILL.md", "skill.md"]
+            .iter()
+            .map(|name| format!("{prefix}{name}"))
+            .find(|path| matches!(tree.entries.get(path), Some(Entry::File(_))))
+            .or_else(|| {
+                tree.entries
+                    .keys()
+                    .find(|path| {
+                        path.strip_prefix(&prefix)
+                            .is_some_and(|rest| rest.eq_ignore_ascii_case("SKILL.md"))
+                    })
+                    .cloned()
+            }),
+        Kind::Package => Some(format!("{prefix}{manifest}")),
+    }
+    .ok_or_else(|| format!("it has no `{manifest}`"))?;
     let Some(Entry::File(skill_md)) = tree.entries.get(&skill_md_path) else {
-        return Err("its `SKILL.md` is not a file".to_owned());
+        return Err(format!("its `{manifest}` is not a file"));
     };
     let skill_md = String::from_utf8(skill_md.clone()).map_err(|e| {
         format!(
-            "its `SKILL.md` is not UTF-8 (at byte {})",
+            "its `{manifest}` is not UTF-8 (at byte {})",
             e.utf8_error().valid_up_to()
         )
     })?;
@@ -260,7 +283,7 @@ fn read_skill(
             bytes,
         });
     }
-    let snapshot = SkillSnapshot::new(skill_md, files).map_err(|e| e.to_string())?;
+    let snapshot = SkillSnapshot::of_kind(kind, skill_md, files).map_err(|e| e.to_string())?;
     Ok((snapshot, left_out))
 }
 
@@ -291,8 +314,22 @@ fn resolve_link(tree: &SourceTree, prefix: &str, path: &str, target: &str) -> Op
     }
 }
 
-/// The skill's `name`, read leniently as a loader reads it; `Err`: why it cannot be loaded.
+/// The skill's `name`, read leniently as a loader reads it (a package's, as its manifest is
+/// read); `Err`: why it cannot be loaded.
 fn skill_name(snapshot: &SkillSnapshot, dir: &str) -> Result<String, String> {
+    if snapshot.kind == Kind::Package {
+        let (_, package, diagnostics) = skillpath_core::package::read_manifest(
+            Kind::Package.manifest().into(),
+            snapshot.skill_md.clone(),
+        );
+        return package.map(|package| package.name).ok_or_else(|| {
+            let why = diagnostics
+                .iter()
+                .find(|d| d.severity == skillpath_core::Severity::Error)
+                .map_or_else(String::new, |d| format!(": [{}] {}", d.code, d.message));
+            format!("its `PACKAGE.md` cannot be read{why}")
+        });
+    }
     let skill = skillpath_core::skill_md::parse(
         "SKILL.md".into(),
         snapshot.skill_md.clone(),
@@ -328,13 +365,25 @@ pub fn find_folder_skills(root: &Path) -> Found {
             reason,
         });
     }
+    // A package's folder (inside the root) is taken once, after its first member found, as
+    // `import` takes it.
+    let root_real = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let mut packages = std::collections::HashSet::new();
+    let mut dirs = Vec::new();
     for skill in walk.skills {
-        let relative = skill
-            .dir
+        let package = skillpath_core::package::package_of(&skill.dir)
+            .map(|(dir, _)| dir)
+            .filter(|dir| dir.starts_with(&root_real) && packages.insert(dir.clone()));
+        dirs.push(skill.dir);
+        dirs.extend(package);
+    }
+    for dir in dirs {
+        let relative = dir
             .strip_prefix(root)
+            .or_else(|_| dir.strip_prefix(&root_real))
             .map(|p| p.to_string_lossy().replace('\\', "/"))
             .unwrap_or_default();
-        let read = skillpath_store::folder::read_skill_folder(&skill.dir)
+        let read = skillpath_store::folder::read_skill_folder(&dir)
             .map(|snapshot| (snapshot, Vec::new()))
             .map_err(|e| e.to_string());
         collected.add(relative, read);

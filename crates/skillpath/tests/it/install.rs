@@ -1021,3 +1021,118 @@ fn a_read_only_agent_folder_is_skipped_and_the_others_are_written() {
         "{out}"
     );
 }
+
+/// Copies every file under `from` into `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    for (relative, bytes) in tree(from) {
+        let path = to.join(relative);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, bytes).expect("write");
+    }
+}
+
+#[test]
+fn a_package_is_installed_with_its_members_locked_and_restored() {
+    let world = World::new();
+    let example = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/packages/dotnet-clean-architecture");
+    copy_tree(
+        &example,
+        &world.path("src/packages/dotnet-clean-architecture"),
+    );
+    world.commit("the package");
+    let url = world.url();
+
+    let (code, out, err) = world.run("project", &["add", &url, "--agent", "claude-code"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("added 4 skills"), "{out}");
+    let project = world.path("project");
+    let lock = std::fs::read_to_string(project.join("skillpath.lock")).expect("lock");
+    assert!(
+        lock.contains("[skills.\"dotnet-clean-architecture\"]")
+            && lock.contains("path = \"packages/dotnet-clean-architecture\"")
+            && lock.contains("path = \"PACKAGE.md\"")
+            && lock.contains("path = \"docs/architecture.md\""),
+        "{lock}"
+    );
+    // The package's folder holds its manifest and pages, byte for byte, its members beside it.
+    let installed = project.join(".agents/skills/dotnet-clean-architecture");
+    let package: BTreeMap<String, Vec<u8>> = tree(&example)
+        .into_iter()
+        .filter(|(path, _)| !path.starts_with("skills/"))
+        .collect();
+    assert_eq!(tree(&installed), package);
+    assert_eq!(
+        std::fs::read(project.join(".agents/skills/add-entity/SKILL.md")).expect("member"),
+        std::fs::read(example.join("skills/add-entity/SKILL.md")).expect("source")
+    );
+
+    // The store holds the package with its members, so a server gives them its options.
+    let (code, out, _) = world.run(
+        "project",
+        &["list", "--kind", "package", "--format", "json"],
+    );
+    assert_eq!(code, 0);
+    let listed: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(
+        listed["items"][0]["name"], "dotnet-clean-architecture",
+        "{listed}"
+    );
+    let mut server = crate::mcp_wire::Server::spawn(world.command(
+        "project",
+        &["serve", "--no-discover", "--tools", "per-skill"],
+        "store.db",
+    ));
+    let tools = server.call("tools/list", serde_json::json!({}));
+    let entity = tools["result"]["tools"]
+        .as_array()
+        .and_then(|tools| tools.iter().find(|tool| tool["name"] == "add-entity"))
+        .unwrap_or_else(|| panic!("add-entity is served: {tools}"));
+    assert_eq!(
+        entity["inputSchema"]["properties"]["idStrategy"]["default"], "guid",
+        "a member installed takes its package's options: {entity}"
+    );
+    let (code, log) = server.finish();
+    assert_eq!(code, Some(0), "{log}");
+    let (code, out, _) = world.run("project", &["status"]);
+    assert_eq!(code, 0, "clean: {out}");
+
+    // A fresh clone is restored byte for byte, the package with the rest.
+    std::fs::write(project.join(".gitignore"), ".agents/\n.claude/\n").expect("ignore");
+    git(&project, &["add", "-A"]);
+    git(&project, &["commit", "-q", "-m", "lock"]);
+    git(
+        world.temp.path(),
+        &["clone", "-q", &project.display().to_string(), "clone"],
+    );
+    let (code, out, err) = world.run_with("clone", &["install", "--frozen"], "fresh.db");
+    assert_eq!(code, 0, "{out}{err}");
+    let without_ignore = |dir: &Path| -> BTreeMap<String, Vec<u8>> {
+        agent_folders(dir)
+            .into_iter()
+            .filter(|(p, _)| p != ".gitignore")
+            .collect()
+    };
+    assert_eq!(
+        without_ignore(&world.path("clone")),
+        without_ignore(&project)
+    );
+    let (code, out, _) = world.run_with("clone", &["list", "--kind", "package"], "fresh.db");
+    assert_eq!(code, 0);
+    assert!(out.contains("dotnet-clean-architecture"), "{out}");
+
+    // From a folder source too: the package found beside its first member.
+    std::fs::create_dir_all(world.path("other")).expect("mkdir");
+    let folder = example.display().to_string();
+    let (code, out, err) = world.run_with(
+        "other",
+        &["add", &folder, "--agent", "claude-code"],
+        "other.db",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("added 4 skills"), "{out}");
+    assert_eq!(
+        tree(&world.path("other/.agents/skills/dotnet-clean-architecture")),
+        package
+    );
+}

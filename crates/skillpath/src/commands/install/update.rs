@@ -14,7 +14,7 @@ use skillpath_sources::lock::LockedSkill;
 use skillpath_sources::merge;
 use skillpath_sources::source::Origin;
 use skillpath_sources::tree::SourceSkill;
-use skillpath_store::{ProjectView, SkillFile, SkillSnapshot};
+use skillpath_store::{Kind, ProjectView, SkillFile, SkillSnapshot};
 
 use super::sync::Synced;
 use super::{Placed, Taken};
@@ -291,12 +291,20 @@ fn base_files(old: &LockedSkill) -> Result<BTreeMap<String, Vec<u8>>, SourceErro
 
 /// A merge's files as a snapshot.
 fn snapshot_of(mut files: BTreeMap<String, Vec<u8>>) -> Result<SkillSnapshot, String> {
+    // A skill's, or a package's (a `PACKAGE.md` and no `SKILL.md`).
+    let kind = if files.contains_key(Kind::Skill.manifest()) {
+        Kind::Skill
+    } else {
+        Kind::Package
+    };
+    let manifest = kind.manifest();
     let skill_md = files
-        .remove("SKILL.md")
-        .ok_or("the merge has no `SKILL.md`")?;
+        .remove(manifest)
+        .ok_or_else(|| format!("the merge has no `{manifest}`"))?;
     let skill_md =
-        String::from_utf8(skill_md).map_err(|_| "the merged `SKILL.md` is not UTF-8".to_owned())?;
-    SkillSnapshot::new(
+        String::from_utf8(skill_md).map_err(|_| format!("the merged `{manifest}` is not UTF-8"))?;
+    SkillSnapshot::of_kind(
+        kind,
         skill_md,
         files
             .into_iter()
