@@ -1097,6 +1097,47 @@ fn a_package_is_installed_with_its_members_locked_and_restored() {
     let (code, out, _) = world.run("project", &["status"]);
     assert_eq!(code, 0, "clean: {out}");
 
+    // A member rendered with values takes its package's options: an override, and the
+    // package's default where none is given; `install --check` knows the rendering.
+    std::fs::write(
+        project.join("values.toml"),
+        "[add-entity]\nservice_name = \"Orders\"\nentity_name = \"Order\"\nidStrategy = \"typed-id\"\n\n[add-repository]\nservice_name = \"Orders\"\nentity_name = \"Order\"\n",
+    )
+    .expect("values");
+    let (code, out, err) = world.run("project", &["sync", "--values", "values.toml"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let entity = std::fs::read_to_string(project.join(".agents/skills/add-entity/SKILL.md"))
+        .expect("instance");
+    assert!(
+        entity.contains(
+            "Adds the `Order` entity to the `Orders` service, with ids by the `typed-id`"
+        ),
+        "{entity}"
+    );
+    let repository =
+        std::fs::read_to_string(project.join(".agents/skills/add-repository/SKILL.md"))
+            .expect("instance");
+    assert!(!repository.contains("{IdStrategy}"), "{repository}");
+    let (code, out, _) = world.run(
+        "project",
+        &["install", "--check", "--values", "values.toml"],
+    );
+    assert_eq!(code, 0, "{out}");
+    std::fs::write(
+        project.join("package-values.toml"),
+        "[dotnet-clean-architecture]\nidStrategy = \"guid\"\n",
+    )
+    .expect("values");
+    let (code, out, _) = world.run("project", &["sync", "--values", "package-values.toml"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("give its options in the tables of its member skills"),
+        "{out}"
+    );
+    // Back to the locked content, which a plain sync leaves as local edits.
+    let (code, out, err) = world.run("project", &["install", "--frozen"]);
+    assert_eq!(code, 0, "{out}{err}");
+
     // A fresh clone is restored byte for byte, the package with the rest.
     std::fs::write(project.join(".gitignore"), ".agents/\n.claude/\n").expect("ignore");
     git(&project, &["add", "-A"]);

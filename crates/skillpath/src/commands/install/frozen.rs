@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use skillpath_core::package;
 use skillpath_sources::SourceError;
 use skillpath_sources::folders::{self, FileChange, Scope, State, Target};
 use skillpath_sources::lock::Lock;
@@ -102,12 +103,14 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
                 .iter()
                 .map(|r| (r.name.clone(), "refused by the audit policy".to_owned()))
                 .collect();
+            let options =
+                super::values::member_options(contents.iter().map(|(_, _, snapshot)| snapshot));
             let mut written = Vec::new();
             for (name, locked, snapshot) in &contents {
                 if report.refused.iter().any(|r| &r.name == name) {
                     continue;
                 }
-                match values.instance(name, snapshot.clone()) {
+                match values.instance(name, snapshot.clone(), &options) {
                     Ok((snapshot, rendered)) => written.push((name, locked, snapshot, rendered)),
                     Err(why) => failed.push((name.clone(), why)),
                 }
@@ -151,13 +154,28 @@ fn check(
             .iter()
             .map(|(name, locked)| (name.as_str(), locked.files.clone()))
             .collect();
+    // The packages' options, for members rendered with values (read only when there are).
+    let mut packages = Vec::new();
+    if lock.skills.keys().any(|name| values.names(name)) {
+        for locked in lock.skills.values() {
+            if locked
+                .files
+                .iter()
+                .any(|file| file.path == package::MANIFEST)
+                && let Ok(item) = super::read_locked(locked)
+            {
+                packages.push(item.snapshot);
+            }
+        }
+    }
+    let options = super::values::member_options(&packages);
     for (name, locked) in &lock.skills {
         if !values.names(name) {
             continue;
         }
         let rendered = super::read_locked(locked)
             .map_err(|e| format!("cannot be read from its source: {e}"))
-            .and_then(|skill| values.instance(name, skill.snapshot));
+            .and_then(|skill| values.instance(name, skill.snapshot, &options));
         match rendered {
             Ok((instance, _)) => {
                 expected.insert(name, skillpath_sources::digest::files_of(&instance));

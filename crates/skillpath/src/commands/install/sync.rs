@@ -110,9 +110,10 @@ pub(crate) async fn sync(
             Err(error) => synced.failed.push((name.clone(), error.to_string())),
         }
     }
+    let options = super::values::member_options(contents.iter().map(|(_, snapshot, _)| snapshot));
     let mut rendered = Vec::new();
     for (name, snapshot, untouched) in contents {
-        match values.instance(&name, snapshot) {
+        match values.instance(&name, snapshot, &options) {
             Ok((snapshot, is_rendered)) => rendered.push((name, snapshot, untouched, is_rendered)),
             Err(why) => synced.failed.push((name, why)),
         }

@@ -4,15 +4,36 @@
 //! written with its `SKILL.md` rendered with those values (the frontmatter reduced to `name`
 //! and `description`, which agents read, then the rendered body), its other files as they
 //! are. A value that is wrong for its argument fails the skill with every problem named, as
-//! `skillpath render` does.
+//! `skillpath render` does. A member of an architecture package among the skills written takes
+//! the package's options as arguments too ([`member_options`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
+use skillpath_core::golden_path::args::Arg;
 use skillpath_core::golden_path::{GoldenSkill, render};
 use skillpath_core::load::LoadOptions;
+use skillpath_core::package;
 use skillpath_sources::SourceError;
-use skillpath_store::SkillSnapshot;
+use skillpath_store::{Kind, SkillSnapshot};
+
+/// The options of the packages among `items`, by the name of each member skill: the arguments
+/// a member's table may set besides its own.
+pub(crate) fn member_options<'a>(
+    items: impl IntoIterator<Item = &'a SkillSnapshot>,
+) -> HashMap<String, Vec<Arg>> {
+    let mut options = HashMap::new();
+    for snapshot in items.into_iter().filter(|s| s.kind == Kind::Package) {
+        let (_, manifest, _) =
+            package::read_manifest(package::MANIFEST.into(), snapshot.skill_md.clone());
+        if let Some(manifest) = manifest {
+            for member in manifest.member_names() {
+                options.insert(member, manifest.options.clone());
+            }
+        }
+    }
+    options
+}
 
 /// The values of each skill, by skill name.
 #[derive(Debug, Default)]
@@ -53,8 +74,10 @@ impl Values {
         &self,
         name: &str,
         snapshot: SkillSnapshot,
+        options: &HashMap<String, Vec<Arg>>,
     ) -> Result<(SkillSnapshot, bool), String> {
-        match self.render(name, &snapshot) {
+        let options = options.get(name).map_or(&[][..], Vec::as_slice);
+        match self.render(name, &snapshot, options) {
             Ok(Some(instance)) => Ok((instance, true)),
             Ok(None) => Ok((snapshot, false)),
             Err(why) => Err(format!("cannot be rendered with its values: {why}")),
@@ -67,15 +90,23 @@ impl Values {
         &self,
         name: &str,
         snapshot: &SkillSnapshot,
+        options: &[Arg],
     ) -> Result<Option<SkillSnapshot>, String> {
         let Some(given) = self.0.get(name) else {
             return Ok(None);
         };
-        let bundle = snapshot.to_bundle(name);
+        if snapshot.kind == Kind::Package {
+            return Err(
+                "it is an architecture package: give its options in the tables of its member skills"
+                    .to_owned(),
+            );
+        }
+        let mut bundle = snapshot.to_bundle(name);
+        bundle.package_options = options.to_vec();
         let skill_md = bundle
             .parse_skill_md(LoadOptions::default())
             .map_err(|d| d.message.clone())?;
-        let (golden, diagnostics) = GoldenSkill::read(&skill_md);
+        let (golden, diagnostics) = GoldenSkill::read_in(&skill_md, &bundle);
         if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
             return Err(format!("its arguments cannot be read: {}", error.message));
         }
