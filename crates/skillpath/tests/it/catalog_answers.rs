@@ -4,8 +4,8 @@
 //! are recorded in `snapshots/catalog_answers/` (one line per request: the request, then the
 //! SHA-256 of its response), for the example skills and for the shared corpus, and every
 //! answer of this build is compared with them: with the default cache, and with a cache of
-//! 0 MiB, which serves every skill uncached. A `get_skill` answer's `usage` is left out
-//! ([`without_usage`]).
+//! 0 MiB, which serves every skill uncached. A `get_skill` answer's `usage` and `provenance`
+//! are left out ([`without_local_fields`]).
 //!
 //! To record again (only when an answer is meant to change): `SKILLPATH_RECORD_ANSWERS=1`,
 //! with `SKILLPATH_ANSWERS_BIN` naming the binary whose answers are recorded.
@@ -44,7 +44,7 @@ fn answers(skills: &Path, binary: &Path, extra: &[&str]) -> String {
         }
         let mut recorded = response.clone();
         if params["name"] == "get_skill" {
-            without_usage(&mut recorded);
+            without_local_fields(&mut recorded);
         }
         let text = serde_json::to_string(&recorded).expect("JSON");
         let digest = sha256_hex(text.as_bytes());
@@ -119,9 +119,10 @@ fn answers(skills: &Path, binary: &Path, extra: &[&str]) -> String {
     out
 }
 
-/// A `get_skill` answer without its `usage`, which counts this test's own calls as the server
-/// writes them (every few seconds), so it depends on timing.
-fn without_usage(response: &mut Value) {
+/// A `get_skill` answer without what depends on where and when the test runs: its `usage`,
+/// which counts this test's own calls as the server writes them (every few seconds), and its
+/// `provenance`, which names the folder the skill was imported from.
+fn without_local_fields(response: &mut Value) {
     let text = &mut response["result"]["content"][0]["text"];
     if let Some(mut skill) = text
         .as_str()
@@ -129,6 +130,7 @@ fn without_usage(response: &mut Value) {
     {
         if let Some(object) = skill.as_object_mut() {
             object.remove("usage");
+            object.remove("provenance");
         }
         *text = Value::from(serde_json::to_string_pretty(&skill).unwrap_or_default());
     }
