@@ -279,14 +279,20 @@ pub(crate) fn record(draft: NewDraft, current: Option<&StoredSkill>) -> StoreRes
     })
 }
 
-/// The one draft of `name` that `author` asks for among `drafts` (all of that name): the
-/// author's, or, when no author is given, the only one.
-pub(crate) fn chosen(
+/// The one draft of `name` in `store` that `author` asks for: the author's, or, when no author
+/// is given, the only one.
+pub(crate) async fn chosen<S: crate::Store + ?Sized>(
+    store: &S,
     name: &str,
     author: Option<&str>,
-    drafts: Vec<DraftSummary>,
 ) -> StoreResult<DraftSummary> {
-    let mut matching: Vec<DraftSummary> = drafts
+    let filter = DraftFilter {
+        name: Some(name.to_owned()),
+        author: None,
+    };
+    let mut matching: Vec<DraftSummary> = store
+        .drafts(filter)
+        .await?
         .into_iter()
         .filter(|draft| author.is_none_or(|author| draft.author == author))
         .collect();

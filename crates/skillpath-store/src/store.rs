@@ -268,11 +268,7 @@ pub trait Store: Send + Sync {
 
     /// The draft of `name` by `author` or, with no author given, its only draft.
     async fn draft(&self, name: &str, author: Option<&str>) -> StoreResult<Draft> {
-        let filter = DraftFilter {
-            name: Some(name.to_owned()),
-            author: None,
-        };
-        let chosen = drafts::chosen(name, author, self.drafts(filter).await?)?;
+        let chosen = drafts::chosen(self, name, author).await?;
         self.read_draft(name, &chosen.author).await?.ok_or_else(|| {
             crate::StoreError::DraftNotFound {
                 name: name.to_owned(),
@@ -285,17 +281,19 @@ pub trait Store: Send + Sync {
     /// made on (from nothing, for a new item).
     async fn draft_diff(&self, name: &str, author: Option<&str>) -> StoreResult<(Draft, String)> {
         let draft = self.draft(name, author).await?;
-        let base = match draft.summary.base {
-            0 => SkillSnapshot {
-                kind: draft.snapshot.kind,
-                skill_md: String::new(),
-                files: Vec::new(),
-            },
-            base => self.get(name, Some(base)).await?.snapshot,
-        };
-        let from = match draft.summary.base {
-            0 => "nothing".to_owned(),
-            base => format!("revision {base}"),
+        let (base, from) = match draft.summary.base {
+            0 => {
+                let nothing = SkillSnapshot {
+                    kind: draft.snapshot.kind,
+                    skill_md: String::new(),
+                    files: Vec::new(),
+                };
+                (nothing, "nothing".to_owned())
+            }
+            base => (
+                self.get(name, Some(base)).await?.snapshot,
+                format!("revision {base}"),
+            ),
         };
         let to = format!("draft by {}", draft.summary.author);
         let diff = unified_diff(&base, &draft.snapshot, &from, &to);
@@ -361,11 +359,7 @@ pub trait Store: Send + Sync {
                 "say why the draft is rejected: its author reads the message".to_owned(),
             ));
         }
-        let filter = DraftFilter {
-            name: Some(name.to_owned()),
-            author: None,
-        };
-        let chosen = drafts::chosen(name, author, self.drafts(filter).await?)?;
+        let chosen = drafts::chosen(self, name, author).await?;
         let reviewed = self
             .review_draft(&chosen.reference(), &reviewer)
             .await?
