@@ -149,11 +149,8 @@ impl ServerHandler for SkillServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        let catalog = self.catalog();
-        let contents = resources::read(self, &catalog, &request.uri).await?;
-        if let Some((skill, _)) = resources::lookup(&catalog, &request.uri) {
-            self.count_use(skill, Caller::of(&context).key.as_deref(), UsageKind::Read);
-        }
+        let key = Caller::of(&context).key;
+        let contents = resources::read(self, &self.catalog(), &request.uri, key.as_deref()).await?;
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
 

@@ -7,6 +7,7 @@ use rmcp::ErrorData as McpError;
 use rmcp::model::{Resource, ResourceContents};
 
 use skillpath_store::model::is_text;
+use skillpath_store::usage::UsageKind;
 
 use crate::catalog::{Catalog, CatalogSkill};
 use crate::lists::ResourceEntry;
@@ -28,12 +29,14 @@ pub(crate) fn resource((skill, file): ResourceEntry<'_>) -> Resource {
     }
 }
 
-/// Reads `uri` (its skill's content through the server's cache); an unknown URI is the
-/// protocol's resource-not-found error.
+/// Reads `uri` (its skill's content through the server's cache) for the caller with the key
+/// `key`, if any, counting the read as a use of the skill; an unknown URI is the protocol's
+/// resource-not-found error.
 pub(crate) async fn read(
     server: &SkillServer,
     catalog: &Catalog,
     uri: &str,
+    key: Option<&str>,
 ) -> Result<ResourceContents, McpError> {
     let not_found = || {
         McpError::resource_not_found(
@@ -48,6 +51,7 @@ pub(crate) async fn read(
         .map_err(|error| McpError::internal_error(store_error(error), None))?;
     let bytes = content.bytes(path).ok_or_else(not_found)?;
     let mime = mime_type(path, is_text(bytes));
+    server.count_use(skill, key, UsageKind::Read);
     Ok(match std::str::from_utf8(bytes) {
         Ok(text) => ResourceContents::text(text, uri).with_mime_type(mime),
         Err(_) => ResourceContents::blob(base64(bytes), uri).with_mime_type(mime),
@@ -71,10 +75,7 @@ fn owner<'c>(catalog: &'c Catalog, uri: &'c str) -> Option<(&'c CatalogSkill, &'
 }
 
 /// The skill (or package) and the path within it of the resource `uri`, if the catalog has it.
-pub(crate) fn lookup<'c>(
-    catalog: &'c Catalog,
-    uri: &'c str,
-) -> Option<(&'c CatalogSkill, &'c str)> {
+fn lookup<'c>(catalog: &'c Catalog, uri: &'c str) -> Option<(&'c CatalogSkill, &'c str)> {
     let (skill, path) = owner(catalog, uri)?;
     skill.file(path)?;
     Some((skill, path))
