@@ -56,19 +56,19 @@ impl Caller {
     }
 
     /// The author recorded in the revisions this caller makes: the key's name, or `mcp`.
-    pub(crate) fn author(&self) -> String {
+    pub fn author(&self) -> String {
         self.key.clone().unwrap_or_else(|| "mcp".to_owned())
     }
 
     /// Whether what this caller creates and updates is a draft, on a server where review is
     /// required (`review`): an author's key. Maintainers, admins and the local user publish at
     /// once.
-    pub(crate) fn drafts(&self, review: bool) -> bool {
+    pub fn drafts(&self, review: bool) -> bool {
         review && self.key.is_some() && self.role < Role::Maintainer
     }
 
     /// Whose drafts this caller may read.
-    pub(crate) fn drafts_seen(&self) -> DraftsSeen {
+    pub fn drafts_seen(&self) -> DraftsSeen {
         match &self.key {
             Some(key) if self.role == Role::Author => DraftsSeen::Own(key.clone()),
             Some(_) if self.role == Role::Reader => DraftsSeen::None,
@@ -95,7 +95,7 @@ impl Caller {
 
 /// Whose drafts a caller may read ([`Caller::drafts_seen`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum DraftsSeen {
+pub enum DraftsSeen {
     /// Every author's: a maintainer or an admin, or the local user.
     All,
     /// Only those of this author (an author's key).

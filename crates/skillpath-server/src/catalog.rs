@@ -62,6 +62,10 @@ pub struct CatalogSkill {
     pub files: Vec<FileMetadata>,
     /// Its Skills-extension entry (`skills/list`), or why the extension cannot carry it.
     pub entry: Result<rmcp::model::Skill, String>,
+    /// Whether its frontmatter uses a Golden Path field (`args`, `tool_name`).
+    pub golden_path: bool,
+    /// How many findings the audit of its current revision has (none when it was not audited).
+    pub audit_findings: usize,
 }
 
 /// The package a member skill belongs to.
@@ -97,6 +101,9 @@ impl CatalogSkill {
         let (golden, _) = GoldenSkill::read(&parsed);
         let tool_name = golden.tool_name_or(&name).to_owned();
         let entry = skill_entry(&name, &parsed, &skill_md, &files, audit.as_ref());
+        let golden_path = skillpath_core::golden_path::FIELDS
+            .iter()
+            .any(|field| parsed.field(field).is_some());
         CatalogSkill {
             kind: Kind::Skill,
             name,
@@ -111,6 +118,8 @@ impl CatalogSkill {
             skill_md,
             files,
             entry,
+            golden_path,
+            audit_findings: audit.map_or(0, |audit| audit.findings.len()),
         }
     }
 
@@ -126,6 +135,7 @@ impl CatalogSkill {
             skill_md,
             frontmatter,
             files,
+            audit,
             ..
         } = metadata;
         let (_, manifest, _) = package::read_manifest(package::MANIFEST.into(), frontmatter);
@@ -143,6 +153,8 @@ impl CatalogSkill {
             manifest: manifest.map(Arc::new),
             skill_md,
             files,
+            golden_path: false,
+            audit_findings: audit.map_or(0, |audit| audit.findings.len()),
         }
     }
 

@@ -56,7 +56,7 @@ impl SkillContent {
     }
 
     /// The bytes `path` holds: `SKILL.md` (a package's `PACKAGE.md`) or one of the files.
-    pub(crate) fn bytes(&self, path: &str) -> Option<&[u8]> {
+    pub fn bytes(&self, path: &str) -> Option<&[u8]> {
         if path == self.stored.snapshot.kind.manifest() {
             return Some(self.stored.snapshot.skill_md.as_bytes());
         }

@@ -20,7 +20,6 @@ use skillpath_store::keys::Role as KeyRole;
 use skillpath_store::usage::UsageKind;
 
 use crate::auth::Caller;
-use crate::builtin::BUILTINS;
 use crate::lists::ToolEntry;
 use crate::pagination::page_of;
 use crate::state::SkillServer;
@@ -86,35 +85,12 @@ impl ServerHandler for SkillServer {
             return Ok(error_result(SHUTTING_DOWN));
         };
         let arguments = request.arguments.unwrap_or_default();
-        if let Some(builtin) = BUILTINS.iter().find(|b| b.name == request.name) {
-            if builtin.writes && self.read_only() {
-                return Err(McpError::invalid_params(
-                    format!("`{}` writes, and this server is read-only", builtin.name),
-                    None,
-                ));
-            }
-            let caller = Caller::of(&context);
-            if let Some(refusal) = caller.refusal(&format!("`{}`", builtin.name), builtin.role) {
-                return Err(McpError::invalid_params(refusal, None));
-            }
-            return Ok(match builtin.run(self, &caller, &arguments).await {
-                Ok(text) => text_result(text),
-                Err(message) => error_result(message),
-            });
-        }
-        let catalog = self.catalog();
-        let Some(skill) = catalog.tool(&request.name) else {
-            return Err(McpError::invalid_params(
-                format!("unknown tool `{}`", request.name),
-                None,
-            ));
-        };
-        Ok(match self.render_skill(skill, &arguments).await {
-            Ok(markdown) => {
-                self.count_use(skill, Caller::of(&context).key.as_deref(), UsageKind::Call);
-                text_result(skill_content(skill, &markdown))
-            }
-            Err(error) => error_result(error),
+        let answer = self
+            .answer(&Caller::of(&context), &request.name, &arguments, true)
+            .await?;
+        Ok(match answer.is_error {
+            false => text_result(answer.text),
+            true => error_result(answer.text),
         })
     }
 

@@ -16,6 +16,7 @@ pub mod catalog;
 mod catalog_tools;
 mod conformance;
 pub mod content;
+pub mod direct;
 mod fixtures;
 pub mod folders;
 mod handler;
@@ -32,7 +33,7 @@ mod to_mcp;
 mod usage;
 mod well_known;
 
-pub use auth::{Caller, KeyPolicy};
+pub use auth::{Caller, DraftsSeen, KeyPolicy};
 pub use content::DEFAULT_CONTENT_CACHE_BYTES;
 pub use state::{DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
 
@@ -154,6 +155,9 @@ pub struct HttpOptions {
     pub limits: HttpLimits,
     /// How long a shutdown waits for the requests in flight to be answered.
     pub drain: std::time::Duration,
+    /// Routes served beside `/mcp` (the studio's pages), which check who is asking
+    /// themselves: the API-key check of `/mcp` does not apply to them.
+    pub pages: Option<axum::Router>,
 }
 
 /// Bounds on what HTTP clients can hold, so that slow, idle or hostile clients cannot take
@@ -195,6 +199,7 @@ impl Default for HttpOptions {
             keys: KeyPolicy::Optional,
             limits: HttpLimits::default(),
             drain: DEFAULT_DRAIN,
+            pages: None,
         }
     }
 }
@@ -247,11 +252,15 @@ pub async fn serve_http(
             StreamableHttpService::new(session, sessions, config),
         )
     };
+    let mcp = mcp.layer(axum::middleware::from_fn_with_state(
+        gate,
+        auth::authenticate,
+    ));
+    let mcp = match options.pages {
+        Some(pages) => mcp.merge(pages),
+        None => mcp,
+    };
     let router = mcp
-        .layer(axum::middleware::from_fn_with_state(
-            gate,
-            auth::authenticate,
-        ))
         .layer(axum::middleware::from_fn(refuse_announced_oversize))
         .layer(axum::middleware::from_fn(session_end_is_ok))
         .layer(axum::middleware::from_fn_with_state(

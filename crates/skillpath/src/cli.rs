@@ -102,6 +102,11 @@ pub(crate) enum Command {
     /// The server serves the shared skills and those of the project it is started in, never
     /// another project's: project over the store's own skills over the user's.
     Serve(ServeArgs),
+    /// Open the studio: the web pages where people browse, try, edit and review skills.
+    ///
+    /// `skillpath serve --http` on loopback (MCP at `/mcp`, the studio at `/`), and the page
+    /// opened in a browser when there is one. Every `serve` option applies.
+    Studio(StudioArgs),
     /// Manage the API keys that HTTP clients of `serve` present as `Authorization: Bearer sp_…`.
     ///
     /// Keys live in the store, so every server on the database knows them at once. A key is
@@ -1031,6 +1036,10 @@ pub(crate) struct ServeArgs {
     /// With `--http`: seconds a session may go without a request before it ends.
     #[arg(long, value_name = "SECONDS", default_value_t = HttpLimits::default().session_idle.as_secs())]
     pub(crate) session_idle: u64,
+    /// With `--http`: do not serve the studio's web pages at `/` (only `/mcp` and the health
+    /// checks).
+    #[arg(long)]
+    pub(crate) no_studio: bool,
     /// For the MCP conformance suite only: also serve the test tools, resources and prompts its
     /// scenarios call (`test_simple_text`, `test://static-text`, ...), next to the skills.
     #[arg(long, hide = true)]
@@ -1039,6 +1048,15 @@ pub(crate) struct ServeArgs {
     pub(crate) audit: AuditPolicyArgs,
     #[command(flatten)]
     pub(crate) db: DbArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct StudioArgs {
+    /// Do not open a browser; only print the studio's address.
+    #[arg(long)]
+    pub(crate) no_open: bool,
+    #[command(flatten)]
+    pub(crate) serve: ServeArgs,
 }
 
 #[derive(Debug, Args)]

@@ -39,6 +39,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Scan(args) => store::scan::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Serve(args) => store::serve::run(args),
+        Command::Studio(args) => store::serve::studio(args),
         Command::Keys(args) => store::keys::run(args),
         Command::Usage(args) => store::usage::run(args),
         Command::Review(args) => store::review::review(args),

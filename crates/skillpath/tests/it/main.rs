@@ -30,6 +30,7 @@ mod shadowing;
 mod shared_sqlite;
 mod store_cli;
 mod store_processes;
+mod studio;
 mod support;
 mod usage;
 

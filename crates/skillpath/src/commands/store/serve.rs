@@ -10,11 +10,35 @@ use skillpath_server::{HttpLimits, KeyPolicy, ServerOptions, SkillServer, ToolsM
 use skillpath_store::sources::FolderSources;
 use skillpath_store::{ProjectView, StoreError, location};
 
-use crate::cli::{AuthArg, ReviewArg, ServeArgs, ToolsArg};
+use std::io::IsTerminal;
+
+use crate::cli::{AuthArg, ReviewArg, ServeArgs, StudioArgs, ToolsArg};
 use crate::inputs;
 use crate::output::{self, ExitStatus};
 
 pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
+    serve(args, false)
+}
+
+/// `skillpath studio`: `serve --http` on loopback (unless `--http` names another address), the
+/// studio's address said, and opened in a browser unless `--no-open`.
+pub(crate) fn studio(mut args: StudioArgs) -> anyhow::Result<ExitStatus> {
+    args.serve.http.get_or_insert(DEFAULT_STUDIO_ADDRESS);
+    args.serve.no_studio = false;
+    serve(args.serve, !args.no_open)
+}
+
+/// Where `skillpath studio` listens by default (`serve --http`'s default address).
+const DEFAULT_STUDIO_ADDRESS: std::net::SocketAddr =
+    std::net::SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 8808);
+
+/// What `serve` started on a terminal says: stdin is for a client, not for typing.
+const ON_A_TERMINAL: &str = "skillpath serve speaks MCP on stdin/stdout, for an agent to start it: register it with e.g. `claude mcp add skillpath -- skillpath serve` (`skillpath studio` opens the web pages; Ctrl-C stops)\n";
+
+fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
+    if args.http.is_none() && std::io::stdin().is_terminal() {
+        output::stderr(ON_A_TERMINAL)?;
+    }
     inputs::require_existing(&args.skills)?;
     let project = std::env::current_dir()?;
     // The server shows its own project's skills (and the shared ones), never another's.
@@ -119,8 +143,23 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitStatus> {
                 if review {
                     tracing::info!("what author keys write waits for a maintainer to publish it (`skillpath review`)");
                 }
+                let local = listener.local_addr()?;
+                if !args.no_studio {
+                    options.pages = Some(skillpath_studio::routes(
+                        server.clone(),
+                        skillpath_studio::StudioOptions {
+                            keys: options.keys,
+                            allowed_hosts: options.allowed_hosts.clone(),
+                        },
+                    ));
+                    let url = format!("http://{}/", browsable(local));
+                    tracing::info!("the studio is at {url}");
+                    if open_browser {
+                        open_in_browser(&url);
+                    }
+                }
                 // Last, so that whoever waits for this line has read everything said before serving.
-                tracing::info!("serving MCP on http://{}/mcp", listener.local_addr()?);
+                tracing::info!("serving MCP on http://{local}/mcp");
                 let served =
                     skillpath_server::serve_http(server.clone(), listener, options, shutdown).await;
                 // The uses counted since the last write (every few seconds) are written last.
@@ -211,5 +250,44 @@ impl Signals {
         }
         #[cfg(not(unix))]
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// The address a browser reaches a server listening on `address` at: loopback for an
+/// unspecified address (`0.0.0.0`, `::`).
+fn browsable(address: std::net::SocketAddr) -> std::net::SocketAddr {
+    match address.ip() {
+        std::net::IpAddr::V4(ip) if ip.is_unspecified() => {
+            std::net::SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), address.port())
+        }
+        std::net::IpAddr::V6(ip) if ip.is_unspecified() => {
+            std::net::SocketAddr::new(std::net::Ipv6Addr::LOCALHOST.into(), address.port())
+        }
+        _ => address,
+    }
+}
+
+/// Opens `url` in the desktop's browser, when there is a desktop: nothing is said when there
+/// is none (a server, a container, SSH), since the address was just printed.
+fn open_in_browser(url: &str) {
+    let opener: &[&str] = if cfg!(target_os = "macos") {
+        &["open"]
+    } else if cfg!(windows) {
+        &["cmd", "/c", "start", ""]
+    } else if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
+    {
+        &["xdg-open"]
+    } else {
+        return;
+    };
+    let spawned = std::process::Command::new(opener[0])
+        .args(&opener[1..])
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Err(error) = spawned {
+        tracing::info!("could not open a browser ({error}); open {url} yourself");
     }
 }

@@ -1,0 +1,304 @@
+//! `/`: every skill and package, searched as you type with the store's ranking
+//! (`search_skills`'), filtered, counted and paged. Listing reads the server's in-memory
+//! catalog; only a search asks the store.
+
+use std::collections::BTreeSet;
+
+use askama::Template;
+use axum::Extension;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde::Deserialize;
+use skillpath_server::DraftsSeen;
+use skillpath_server::catalog::CatalogSkill;
+use skillpath_store::Kind;
+use skillpath_store::drafts::DraftFilter;
+
+use super::{Shell, Studio, html};
+use crate::visitor::Visitor;
+
+/// Skills on one page of the catalog.
+pub(crate) const PAGE_SIZE: usize = 50;
+/// The most search hits a search shows (the best first).
+pub(crate) const MAX_HITS: usize = 200;
+
+/// The catalog's query: every field is optional, so any view has a URL to share.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct CatalogQuery {
+    /// Words to search for.
+    #[serde(default)]
+    q: String,
+    /// `skill` (every skill), `golden` (Golden Path skills), `plain`, or `package`.
+    #[serde(default)]
+    kind: String,
+    /// Only the members of this package.
+    #[serde(default)]
+    package: String,
+    /// `findings` or `clean`.
+    #[serde(default)]
+    audit: String,
+    /// `valid` or `invalid` (by the specification's rules hosts check).
+    #[serde(default)]
+    validity: String,
+    /// `1`: only items with drafts the visitor may see.
+    #[serde(default)]
+    drafts: String,
+    /// 1-based page.
+    page: Option<usize>,
+    /// `1`: only the results, for search as you type.
+    #[serde(default)]
+    fragment: String,
+}
+
+/// One row of the catalog.
+pub(crate) struct Row {
+    name: String,
+    href: String,
+    description: String,
+    /// `Golden Path`, `skill` or `package`.
+    kind: &'static str,
+    package: Option<String>,
+    revision: u64,
+    findings: usize,
+    valid: bool,
+    drafted: bool,
+    /// What the search found it by, as HTML with the matches marked.
+    snippet: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "catalog.html")]
+struct CatalogPage {
+    shell: Shell,
+    results: Results,
+    q: String,
+    kind: String,
+    package: String,
+    audit: String,
+    validity: String,
+    drafts: bool,
+    packages: Vec<String>,
+    counts: Counts,
+}
+
+/// The results part of the catalog, which search as you type replaces.
+#[derive(Template)]
+#[template(path = "catalog_results.html")]
+struct Results {
+    rows: Vec<Row>,
+    /// How many match the query and the filters.
+    matching: usize,
+    /// How many the store holds.
+    total: usize,
+    page: usize,
+    pages: usize,
+    /// The URL of this view without its page, to which `&page=N` is added.
+    base_url: String,
+    searching: bool,
+    /// The search stopped at [`MAX_HITS`].
+    capped: bool,
+    error: Option<String>,
+}
+
+/// How many of each kind the store holds.
+struct Counts {
+    golden: usize,
+    plain: usize,
+    packages: usize,
+}
+
+pub(crate) async fn page(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Query(query): Query<CatalogQuery>,
+) -> Response {
+    let catalog = studio.server.catalog();
+    let items: Vec<&std::sync::Arc<CatalogSkill>> =
+        catalog.skills().chain(catalog.packages()).collect();
+    let drafted = drafted(&studio, &visitor).await;
+    let mut error = None;
+    let q = query.q.trim();
+    let hits: Option<Vec<(String, String)>> = if q.is_empty() {
+        None
+    } else {
+        match studio.server.store_handle().search(q, MAX_HITS).await {
+            Ok(hits) => Some(hits.into_iter().map(|h| (h.name, h.snippet)).collect()),
+            Err(failure) => {
+                error = Some(format!("The search failed: {failure}"));
+                Some(Vec::new())
+            }
+        }
+    };
+    let capped = hits.as_ref().is_some_and(|hits| hits.len() >= MAX_HITS);
+    let find = |name: &str| {
+        catalog
+            .skill(name)
+            .or_else(|| catalog.package(name))
+            .cloned()
+    };
+    let ordered: Vec<(std::sync::Arc<CatalogSkill>, Option<String>)> = match hits {
+        Some(hits) => hits
+            .into_iter()
+            .filter_map(|(name, snippet)| find(&name).map(|skill| (skill, Some(snippet))))
+            .collect(),
+        None => {
+            let mut all: Vec<_> = items.iter().map(|s| ((*s).clone(), None)).collect();
+            all.sort_by(|(a, _), (b, _)| a.name.cmp(&b.name));
+            all
+        }
+    };
+    let matching: Vec<_> = ordered
+        .into_iter()
+        .filter(|(skill, _)| query.keeps(skill, &drafted))
+        .collect();
+    let pages = matching.len().div_ceil(PAGE_SIZE).max(1);
+    let page = query.page.unwrap_or(1).clamp(1, pages);
+    let rows = matching
+        .iter()
+        .skip((page - 1) * PAGE_SIZE)
+        .take(PAGE_SIZE)
+        .map(|(skill, snippet)| row(skill, snippet.clone(), &drafted))
+        .collect();
+    let results = Results {
+        rows,
+        matching: matching.len(),
+        total: items.len(),
+        page,
+        pages,
+        base_url: query.url_without_page(),
+        searching: !q.is_empty(),
+        capped,
+        error,
+    };
+    if query.fragment == "1" {
+        return super::html(&results);
+    }
+    let packages: Vec<String> = catalog.packages().map(|p| p.name.clone()).collect();
+    let counts = Counts {
+        golden: catalog.skills().filter(|s| s.golden_path).count(),
+        plain: catalog.skills().filter(|s| !s.golden_path).count(),
+        packages: packages.len(),
+    };
+    let title = if q.is_empty() {
+        "Catalog".to_owned()
+    } else {
+        format!("“{q}” in the catalog")
+    };
+    let page = CatalogPage {
+        shell: studio.shell(&visitor, title, "catalog"),
+        results,
+        q: q.to_owned(),
+        drafts: query.drafts == "1",
+        kind: query.kind,
+        package: query.package,
+        audit: query.audit,
+        validity: query.validity,
+        packages,
+        counts,
+    };
+    if page.results.error.is_some() {
+        return super::html_status(StatusCode::SERVICE_UNAVAILABLE, &page);
+    }
+    html(&page)
+}
+
+impl CatalogQuery {
+    /// Whether `skill` passes the filters.
+    fn keeps(&self, skill: &CatalogSkill, drafted: &BTreeSet<String>) -> bool {
+        let kind = match self.kind.as_str() {
+            "skill" => skill.kind == Kind::Skill,
+            "golden" => skill.kind == Kind::Skill && skill.golden_path,
+            "plain" => skill.kind == Kind::Skill && !skill.golden_path,
+            "package" => skill.kind == Kind::Package,
+            _ => true,
+        };
+        let package = self.package.is_empty()
+            || skill
+                .package
+                .as_ref()
+                .is_some_and(|m| m.package == self.package)
+            || (skill.kind == Kind::Package && skill.name == self.package);
+        let audit = match self.audit.as_str() {
+            "findings" => skill.audit_findings > 0,
+            "clean" => skill.audit_findings == 0,
+            _ => true,
+        };
+        let validity = match self.validity.as_str() {
+            "valid" => valid(skill),
+            "invalid" => !valid(skill),
+            _ => true,
+        };
+        let drafts = self.drafts != "1" || drafted.contains(&skill.name);
+        kind && package && audit && validity && drafts
+    }
+
+    /// This view's URL, without its page number.
+    fn url_without_page(&self) -> String {
+        let mut url = String::from("/?");
+        for (key, value) in [
+            ("q", self.q.trim()),
+            ("kind", &self.kind),
+            ("package", &self.package),
+            ("audit", &self.audit),
+            ("validity", &self.validity),
+            ("drafts", &self.drafts),
+        ] {
+            if !value.is_empty() {
+                url.push_str(&format!("{key}={}&", super::encode_query(value)));
+            }
+        }
+        url
+    }
+}
+
+/// Whether a skill meets the specification's rules that hosts check (its Skills-extension
+/// entry can be made); a package is judged by its manifest, which the store read.
+fn valid(skill: &CatalogSkill) -> bool {
+    match skill.kind {
+        Kind::Skill => skill.entry.is_ok(),
+        Kind::Package => skill.manifest.is_some(),
+    }
+}
+
+fn row(skill: &CatalogSkill, snippet: Option<String>, drafted: &BTreeSet<String>) -> Row {
+    let (description, _) = crate::markdown::within(&skill.description, 300);
+    Row {
+        href: format!("/skills/{}", super::encode_path(&skill.name)),
+        name: skill.name.clone(),
+        description: description.to_owned(),
+        kind: match (skill.kind, skill.golden_path) {
+            (Kind::Package, _) => "package",
+            (Kind::Skill, true) => "Golden Path",
+            (Kind::Skill, false) => "skill",
+        },
+        package: skill.package.as_ref().map(|m| m.package.clone()),
+        revision: skill.revision,
+        findings: skill.audit_findings,
+        valid: valid(skill),
+        drafted: drafted.contains(&skill.name),
+        snippet: snippet.filter(|s| !s.is_empty()).map(|s| marked(&s)),
+    }
+}
+
+/// A search snippet as HTML: its text escaped, and each match (between `[` and `]`) marked.
+fn marked(snippet: &str) -> String {
+    let escaped = super::escape_html(snippet);
+    escaped.replace('[', "<mark>").replace(']', "</mark>")
+}
+
+/// The names of the items with drafts the visitor may see.
+pub(crate) async fn drafted(studio: &Studio, visitor: &Visitor) -> BTreeSet<String> {
+    let filter = match visitor.caller().drafts_seen() {
+        DraftsSeen::None => return BTreeSet::new(),
+        DraftsSeen::Own(author) => DraftFilter {
+            author: Some(author),
+            ..DraftFilter::default()
+        },
+        DraftsSeen::All => DraftFilter::default(),
+    };
+    match studio.server.store_handle().drafts(filter).await {
+        Ok(drafts) => drafts.into_iter().map(|d| d.name).collect(),
+        Err(_) => BTreeSet::new(),
+    }
+}

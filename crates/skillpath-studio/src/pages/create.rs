@@ -1,0 +1,309 @@
+//! `/new`: a Golden Path skill from a structured form (arguments table, sections in the order
+//! given with free sections anywhere, phases with template references, template files), made
+//! into the same [`SkillSpec`] `create_skill` takes, checked with `validate_skill` and created
+//! with `create_skill` as the visitor (so as a draft where their writes are reviewed).
+//!
+//! The form's rows repeat their field names (`arg.name`, `arg.name`, …): a row is the i-th of
+//! each, so every field of a row is always sent (a select, never a checkbox), and a row left
+//! empty is no row. The script adds rows; without it the page has a few spare ones.
+
+use askama::Template;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::{Extension, Form};
+use serde_json::{Value, json};
+use skillpath_core::golden_path::spec::SkillSpec;
+
+use super::{Shell, Studio, encode_path, html, html_status, see_other};
+use crate::visitor::Visitor;
+
+/// Blank rows of each table the page starts with.
+const SPARE_ROWS: usize = 2;
+
+/// The form as posted: every field by name, in order.
+struct Posted(Vec<(String, String)>);
+
+impl Posted {
+    fn one(&self, name: &str) -> String {
+        self.0
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.trim().to_owned())
+            .unwrap_or_default()
+    }
+
+    fn all(&self, name: &str) -> Vec<String> {
+        self.0
+            .iter()
+            .filter(|(key, _)| key == name)
+            .map(|(_, value)| value.replace("\r\n", "\n"))
+            .collect()
+    }
+
+    /// The rows of a table whose fields are `names`: the i-th value of each.
+    fn rows(&self, names: &[&str]) -> Vec<Vec<String>> {
+        let columns: Vec<Vec<String>> = names.iter().map(|name| self.all(name)).collect();
+        let count = columns.iter().map(Vec::len).max().unwrap_or(0);
+        (0..count)
+            .map(|i| {
+                columns
+                    .iter()
+                    .map(|column| column.get(i).cloned().unwrap_or_default())
+                    .collect()
+            })
+            .filter(|row: &Vec<String>| {
+                row.iter().skip(1).any(|v| !v.trim().is_empty()) || !row[0].trim().is_empty()
+            })
+            .collect()
+    }
+}
+
+const ARG: [&str; 6] = [
+    "arg.name",
+    "arg.type",
+    "arg.required",
+    "arg.enum",
+    "arg.default",
+    "arg.description",
+];
+const SECTION: [&str; 3] = ["section.type", "section.heading", "section.content"];
+const PHASE: [&str; 3] = ["phase.name", "phase.content", "phase.templates"];
+const TEMPLATE: [&str; 2] = ["template.path", "template.content"];
+
+#[derive(Template)]
+#[template(path = "new.html")]
+struct NewPage {
+    shell: Shell,
+    name: String,
+    description: String,
+    tool_name: String,
+    title: String,
+    summary: String,
+    args: Vec<Vec<String>>,
+    sections: Vec<Vec<String>>,
+    phases: Vec<Vec<String>>,
+    templates: Vec<Vec<String>>,
+    /// What a check found, and the `SKILL.md` the form makes.
+    checked: Option<(bool, String)>,
+    written: Option<String>,
+    packages: Vec<String>,
+    package: String,
+    review: bool,
+}
+
+impl NewPage {
+    /// Whether a field's value is this choice (for the templates' `selected`).
+    fn same(&self, value: &str, choice: &str) -> bool {
+        value == choice
+    }
+}
+
+fn blank(columns: usize, rows: usize) -> Vec<Vec<String>> {
+    vec![vec![String::new(); columns]; rows]
+}
+
+pub(crate) async fn page(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+) -> Response {
+    let sections = ["prerequisites", "execution-steps", "success-criteria"]
+        .into_iter()
+        .map(|kind| vec![kind.to_owned(), String::new(), String::new()])
+        .chain(blank(3, 1))
+        .collect();
+    let page = NewPage {
+        shell: studio.shell(&visitor, "New Golden Path skill".to_owned(), "new"),
+        name: String::new(),
+        description: String::new(),
+        tool_name: String::new(),
+        title: String::new(),
+        summary: String::new(),
+        args: blank(ARG.len(), SPARE_ROWS + 1),
+        sections,
+        phases: blank(PHASE.len(), SPARE_ROWS),
+        templates: blank(TEMPLATE.len(), SPARE_ROWS),
+        checked: None,
+        written: None,
+        packages: studio
+            .server
+            .catalog()
+            .packages()
+            .map(|p| p.name.clone())
+            .collect(),
+        package: String::new(),
+        review: visitor.caller().drafts(studio.server.reviews()),
+    };
+    html(&page)
+}
+
+/// The spec the form describes, as `create_skill`'s arguments.
+fn spec_of(posted: &Posted) -> Value {
+    let optional = |value: String| (!value.is_empty()).then_some(value);
+    let args: Vec<Value> = posted
+        .rows(&ARG)
+        .into_iter()
+        .map(|row| {
+            let mut arg = json!({
+                "name": row[0].trim(),
+                "type": if row[1].is_empty() { "string" } else { row[1].as_str() },
+                "required": row[2] == "yes",
+            });
+            let choices: Vec<&str> = row[3]
+                .split(',')
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect();
+            if !choices.is_empty() {
+                arg["enum"] = json!(choices);
+            }
+            if let Some(default) = optional(row[4].trim().to_owned()) {
+                arg["default"] = json!(default);
+            }
+            if let Some(description) = optional(row[5].trim().to_owned()) {
+                arg["description"] = json!(description);
+            }
+            arg
+        })
+        .collect();
+    let sections: Vec<Value> = posted
+        .rows(&SECTION)
+        .into_iter()
+        .filter(|row| !(row[1].trim().is_empty() && row[2].trim().is_empty()) || row[0] == "execution-steps")
+        .map(|row| {
+            let mut section = json!({"type": if row[0].is_empty() { "free" } else { row[0].as_str() }, "content": row[2].trim_end()});
+            if let Some(heading) = optional(row[1].trim().to_owned()) {
+                section["heading"] = json!(heading);
+            }
+            section
+        })
+        .collect();
+    let phases: Vec<Value> = posted
+        .rows(&PHASE)
+        .into_iter()
+        .map(|row| {
+            let templates: Vec<Value> = row[2].lines().filter_map(template_ref).collect();
+            json!({"name": row[0].trim(), "content": row[1].trim_end(), "templates": templates})
+        })
+        .collect();
+    let templates: Vec<Value> = posted
+        .rows(&TEMPLATE)
+        .into_iter()
+        .map(|row| json!({"path": row[0].trim(), "content": row[1]}))
+        .collect();
+    let mut spec = json!({
+        "name": posted.one("name"),
+        "description": posted.one("description"),
+    });
+    for (field, value) in [
+        ("tool_name", posted.one("tool_name")),
+        ("title", posted.one("title")),
+        ("summary", posted.one("summary")),
+    ] {
+        if !value.is_empty() {
+            spec[field] = json!(value);
+        }
+    }
+    for (field, list) in [
+        ("args", args),
+        ("sections", sections),
+        ("phases", phases),
+        ("templates", templates),
+    ] {
+        if !list.is_empty() {
+            spec[field] = Value::Array(list);
+        }
+    }
+    spec
+}
+
+/// A phase's template reference from a line `template -> target` or
+/// `template -> target if Condition`.
+fn template_ref(line: &str) -> Option<Value> {
+    let (template, rest) = line.split_once("->")?;
+    let (target, condition) = match rest.split_once(" if ") {
+        Some((target, condition)) => (target, Some(condition.trim())),
+        None => (rest, None),
+    };
+    let mut reference = json!({"template": template.trim(), "target": target.trim()});
+    if let Some(condition) = condition {
+        reference["condition"] = json!(condition);
+    }
+    Some(reference)
+}
+
+/// `POST /new`: `action=check` checks the skill and shows the `SKILL.md` it makes;
+/// `action=create` creates it.
+pub(crate) async fn submit(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Response {
+    let posted = Posted(form);
+    let spec = spec_of(&posted);
+    let package = posted.one("package");
+    let caller = visitor.caller();
+    let written = serde_json::from_value::<SkillSpec>(spec.clone())
+        .ok()
+        .and_then(|spec| spec.write().ok())
+        .map(|written| written.skill_md);
+    let creating = posted.one("action") == "create";
+    let (ok, text) = if creating {
+        let mut arguments = spec.as_object().cloned().unwrap_or_default();
+        if !package.is_empty() {
+            arguments.insert("package".to_owned(), package.clone().into());
+        }
+        let answer = studio
+            .server
+            .call_as(&caller, "create_skill", arguments)
+            .await;
+        if !answer.is_error {
+            let name = posted.one("name");
+            return match caller.drafts(studio.server.reviews()) {
+                true => see_other(&format!("/review/{}", encode_path(&name))),
+                false => see_other(&format!("/skills/{}", encode_path(&name))),
+            };
+        }
+        (false, answer.text)
+    } else {
+        let mut arguments = serde_json::Map::new();
+        arguments.insert("skill".to_owned(), spec);
+        let answer = studio
+            .server
+            .call_as(&caller, "validate_skill", arguments)
+            .await;
+        (!answer.is_error, answer.text)
+    };
+    let with_spare = |mut rows: Vec<Vec<String>>, columns: usize| {
+        rows.extend(blank(columns, 1));
+        rows
+    };
+    let page = NewPage {
+        shell: studio.shell(&visitor, "New Golden Path skill".to_owned(), "new"),
+        name: posted.one("name"),
+        description: posted.one("description"),
+        tool_name: posted.one("tool_name"),
+        title: posted.one("title"),
+        summary: posted.one("summary"),
+        args: with_spare(posted.rows(&ARG), ARG.len()),
+        sections: with_spare(posted.rows(&SECTION), SECTION.len()),
+        phases: with_spare(posted.rows(&PHASE), PHASE.len()),
+        templates: with_spare(posted.rows(&TEMPLATE), TEMPLATE.len()),
+        checked: Some((ok, text)),
+        written,
+        packages: studio
+            .server
+            .catalog()
+            .packages()
+            .map(|p| p.name.clone())
+            .collect(),
+        package,
+        review: caller.drafts(studio.server.reviews()),
+    };
+    let status = if ok {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    html_status(status, &page)
+}

@@ -1,0 +1,143 @@
+//! `/skills/<name>/history`: the timeline of a skill's revisions (who, when, why); any two of
+//! them side by side (`/skills/<name>/diff?from=…&to=…`); and a rollback to one of them
+//! (`rollback_skill`, with its role checks and review).
+
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::{Extension, Form};
+use serde::Deserialize;
+use skillpath_sources::folders::files_of;
+use skillpath_store::Revision;
+
+use super::{Shell, Studio, encode_path, html, see_other};
+use crate::diff_view::{self, FileDiff};
+use crate::visitor::Visitor;
+
+#[derive(Template)]
+#[template(path = "history.html")]
+struct HistoryPage {
+    shell: Shell,
+    name: String,
+    href: String,
+    revisions: Vec<Revision>,
+    current: u64,
+    may_write: bool,
+}
+
+pub(crate) async fn page(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Path(name): Path<String>,
+) -> Response {
+    let mut revisions = match studio.server.store_handle().history(&name).await {
+        Ok(revisions) if !revisions.is_empty() => revisions,
+        _ => return studio.no_skill(&visitor, &name),
+    };
+    revisions.reverse();
+    let page = HistoryPage {
+        shell: studio.shell(&visitor, format!("History of {name}"), "catalog"),
+        href: format!("/skills/{}", encode_path(&name)),
+        current: revisions.first().map_or(0, |r| r.number),
+        may_write: visitor.may(skillpath_store::keys::Role::Author)
+            && !studio.server.is_read_only(),
+        revisions,
+        name,
+    };
+    html(&page)
+}
+
+#[derive(Deserialize)]
+pub(crate) struct DiffQuery {
+    from: u64,
+    to: u64,
+}
+
+#[derive(Template)]
+#[template(path = "diff_page.html")]
+struct DiffPage {
+    shell: Shell,
+    name: String,
+    href: String,
+    from: u64,
+    to: u64,
+    diffs: Vec<FileDiff>,
+    old_label: String,
+    new_label: String,
+}
+
+pub(crate) async fn diff(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Path(name): Path<String>,
+    Query(query): Query<DiffQuery>,
+) -> Response {
+    let store = studio.server.store_handle();
+    let (old, new) = match (
+        store.get(&name, Some(query.from)).await,
+        store.get(&name, Some(query.to)).await,
+    ) {
+        (Ok(old), Ok(new)) => (old, new),
+        (Err(error), _) | (_, Err(error)) => {
+            return studio.message(
+                &visitor,
+                StatusCode::NOT_FOUND,
+                "No such revision",
+                error.to_string(),
+            );
+        }
+    };
+    let page = DiffPage {
+        shell: studio.shell(
+            &visitor,
+            format!("{name}: {} → {}", query.from, query.to),
+            "catalog",
+        ),
+        href: format!("/skills/{}", encode_path(&name)),
+        diffs: diff_view::diff(&files_of(&old.snapshot), &files_of(&new.snapshot)),
+        old_label: format!("revision {}", query.from),
+        new_label: format!("revision {}", query.to),
+        from: query.from,
+        to: query.to,
+        name,
+    };
+    html(&page)
+}
+
+#[derive(Deserialize)]
+pub(crate) struct RollbackForm {
+    to: u64,
+    current: u64,
+}
+
+/// `POST /skills/<name>/rollback`: `rollback_skill` as the visitor.
+pub(crate) async fn rollback(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Path(name): Path<String>,
+    Form(form): Form<RollbackForm>,
+) -> Response {
+    let arguments = serde_json::json!({
+        "name": name,
+        "to_revision": form.to,
+        "expected_revision": form.current,
+    });
+    let arguments = arguments.as_object().cloned().unwrap_or_default();
+    let answer = studio
+        .server
+        .call_as(&visitor.caller(), "rollback_skill", arguments)
+        .await;
+    if answer.is_error {
+        return studio.message(
+            &visitor,
+            StatusCode::CONFLICT,
+            "The rollback was refused",
+            answer.text,
+        );
+    }
+    match visitor.caller().drafts(studio.server.reviews()) {
+        true => see_other(&format!("/review/{}", encode_path(&name))),
+        false => see_other(&format!("/skills/{}/history", encode_path(&name))),
+    }
+}

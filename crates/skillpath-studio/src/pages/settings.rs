@@ -1,0 +1,290 @@
+//! `/settings/keys`: API keys for admins (create, shown once; list; revoke), through the same
+//! tools as MCP. `/connect`: how to register this server in Claude Code, Codex, Cursor and VS
+//! Code, filled in with its address. `/login` and `/logout`: a session from an API key.
+
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::Response;
+use axum::{Extension, Form};
+use serde::Deserialize;
+use skillpath_store::keys::{self, KeyInfo, Role};
+
+use super::{Shell, Studio, html, html_status, see_other};
+use crate::visitor::{self, Visitor};
+
+#[derive(Template)]
+#[template(path = "keys.html")]
+struct KeysPage {
+    shell: Shell,
+    keys: Vec<KeyInfo>,
+    roles: Vec<&'static str>,
+    /// The key just created, shown once.
+    created: Option<(String, String)>,
+    error: Option<String>,
+}
+
+fn roles() -> Vec<&'static str> {
+    Role::ALL.into_iter().map(Role::as_str).collect()
+}
+
+async fn keys_page(
+    studio: &Studio,
+    visitor: &Visitor,
+    created: Option<(String, String)>,
+    error: Option<String>,
+) -> Response {
+    if !visitor.may(Role::Admin) {
+        return studio.message(
+            visitor,
+            StatusCode::FORBIDDEN,
+            "API keys are for admins",
+            "Managing API keys needs an API key with the `admin` role: sign in with one (`skillpath keys create --role admin` makes one).".to_owned(),
+        );
+    }
+    let keys = match studio.server.store_handle().list_keys().await {
+        Ok(keys) => keys,
+        Err(error) => {
+            return studio.message(
+                visitor,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The keys cannot be read now",
+                error.to_string(),
+            );
+        }
+    };
+    let status = match (&created, &error) {
+        (_, Some(_)) => StatusCode::UNPROCESSABLE_ENTITY,
+        _ => StatusCode::OK,
+    };
+    let page = KeysPage {
+        shell: studio.shell(visitor, "API keys".to_owned(), "keys"),
+        keys,
+        roles: roles(),
+        created,
+        error,
+    };
+    html_status(status, &page)
+}
+
+pub(crate) async fn keys(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+) -> Response {
+    keys_page(&studio, &visitor, None, None).await
+}
+
+#[derive(Deserialize)]
+pub(crate) struct NewKey {
+    name: String,
+    role: String,
+    #[serde(default)]
+    expires: String,
+}
+
+/// `POST /settings/keys`: `create_api_key`; the key is shown once, on the page this answers.
+pub(crate) async fn create_key(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Form(form): Form<NewKey>,
+) -> Response {
+    let mut arguments = serde_json::Map::new();
+    arguments.insert("name".to_owned(), form.name.trim().into());
+    arguments.insert("role".to_owned(), form.role.into());
+    if !form.expires.trim().is_empty() {
+        arguments.insert("expires".to_owned(), form.expires.trim().into());
+    }
+    let answer = studio
+        .server
+        .call_as(&visitor.caller(), "create_api_key", arguments)
+        .await;
+    if answer.is_error {
+        return keys_page(&studio, &visitor, None, Some(answer.text)).await;
+    }
+    let created: serde_json::Value = serde_json::from_str(&answer.text).unwrap_or_default();
+    let key = created["key"].as_str().unwrap_or_default().to_owned();
+    let name = created["info"]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    keys_page(&studio, &visitor, Some((name, key)), None).await
+}
+
+#[derive(Deserialize)]
+pub(crate) struct RevokeForm {
+    name: String,
+}
+
+/// `POST /settings/keys/revoke`: `revoke_api_key`.
+pub(crate) async fn revoke_key(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Form(form): Form<RevokeForm>,
+) -> Response {
+    let mut arguments = serde_json::Map::new();
+    arguments.insert("name".to_owned(), form.name.into());
+    let answer = studio
+        .server
+        .call_as(&visitor.caller(), "revoke_api_key", arguments)
+        .await;
+    if answer.is_error {
+        return keys_page(&studio, &visitor, None, Some(answer.text)).await;
+    }
+    see_other("/settings/keys")
+}
+
+#[derive(Template)]
+#[template(path = "connect.html")]
+struct ConnectPage {
+    shell: Shell,
+    url: String,
+    claude: String,
+    codex: String,
+    cursor: String,
+    vscode: String,
+    keys_required: bool,
+}
+
+/// `GET /connect`.
+pub(crate) async fn connect(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    headers: HeaderMap,
+) -> Response {
+    // The host the browser reached, which the Host check allowed: the address agents use too.
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("127.0.0.1:7777");
+    let scheme = match headers
+        .get("x-forwarded-proto")
+        .and_then(|p| p.to_str().ok())
+    {
+        Some("https") => "https",
+        _ => "http",
+    };
+    let url = format!("{scheme}://{host}/mcp");
+    let keys_required = studio.keys == skillpath_server::KeyPolicy::Required;
+    let key = "sp_…";
+    let (claude, codex, cursor, vscode) = if keys_required {
+        (
+            format!(
+                "claude mcp add --transport http skillpath {url} --header \"Authorization: Bearer {key}\""
+            ),
+            format!(
+                "# ~/.codex/config.toml (the key in the environment variable SKILLPATH_KEY)\n[mcp_servers.skillpath]\nurl = \"{url}\"\nbearer_token_env_var = \"SKILLPATH_KEY\""
+            ),
+            format!(
+                "// .cursor/mcp.json\n{{\n  \"mcpServers\": {{\n    \"skillpath\": {{\n      \"url\": \"{url}\",\n      \"headers\": {{ \"Authorization\": \"Bearer {key}\" }}\n    }}\n  }}\n}}"
+            ),
+            format!(
+                "// .vscode/mcp.json\n{{\n  \"servers\": {{\n    \"skillpath\": {{\n      \"type\": \"http\",\n      \"url\": \"{url}\",\n      \"headers\": {{ \"Authorization\": \"Bearer {key}\" }}\n    }}\n  }}\n}}"
+            ),
+        )
+    } else {
+        (
+            format!("claude mcp add --transport http skillpath {url}"),
+            format!("# ~/.codex/config.toml\n[mcp_servers.skillpath]\nurl = \"{url}\""),
+            format!(
+                "// .cursor/mcp.json\n{{\n  \"mcpServers\": {{\n    \"skillpath\": {{ \"url\": \"{url}\" }}\n  }}\n}}"
+            ),
+            format!(
+                "// .vscode/mcp.json\n{{\n  \"servers\": {{\n    \"skillpath\": {{ \"type\": \"http\", \"url\": \"{url}\" }}\n  }}\n}}"
+            ),
+        )
+    };
+    let page = ConnectPage {
+        shell: studio.shell(&visitor, "Connect an agent".to_owned(), "connect"),
+        url,
+        claude,
+        codex,
+        cursor,
+        vscode,
+        keys_required,
+    };
+    html(&page)
+}
+
+#[derive(Template)]
+#[template(path = "login.html")]
+struct LoginPage {
+    shell: Shell,
+    next: String,
+    error: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct NextQuery {
+    #[serde(default)]
+    next: String,
+}
+
+/// Where to go after signing in: a path of this site, else the catalog.
+fn local_path(next: &str) -> String {
+    let local = next.starts_with('/') && !next.starts_with("//") && !next.contains('\\');
+    match local {
+        true => next.to_owned(),
+        false => "/".to_owned(),
+    }
+}
+
+pub(crate) async fn login_page(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Query(query): Query<NextQuery>,
+) -> Response {
+    let page = LoginPage {
+        shell: studio.shell(&visitor, "Sign in".to_owned(), ""),
+        next: local_path(&query.next),
+        error: None,
+    };
+    html(&page)
+}
+
+#[derive(Deserialize)]
+pub(crate) struct LoginForm {
+    key: String,
+    #[serde(default)]
+    next: String,
+}
+
+/// `POST /login`: the key checked like an MCP request's; a session with a new cookie.
+pub(crate) async fn login(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Form(form): Form<LoginForm>,
+) -> Response {
+    let key = form.key.trim().to_owned();
+    match keys::authenticate(studio.server.store_handle().as_ref(), &key).await {
+        Ok(_) => {
+            studio.sessions.sign_out(&visitor.cookie);
+            let cookie = studio.sessions.sign_in(key);
+            let mut response = see_other(&local_path(&form.next));
+            visitor::set_cookie(
+                &mut response,
+                &cookie,
+                Some(crate::SESSION_LIFETIME.as_secs()),
+            );
+            response
+        }
+        Err(error) => {
+            let page = LoginPage {
+                shell: studio.shell(&visitor, "Sign in".to_owned(), ""),
+                next: local_path(&form.next),
+                error: Some(format!("That key does not work: {error}.")),
+            };
+            html_status(StatusCode::UNAUTHORIZED, &page)
+        }
+    }
+}
+
+/// `POST /logout`: the session ended, and a new cookie that names none.
+pub(crate) async fn logout(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+) -> Response {
+    studio.sessions.sign_out(&visitor.cookie);
+    let mut response = see_other("/login");
+    visitor::set_cookie(&mut response, &visitor::new_cookie(), None);
+    response
+}

@@ -1,0 +1,474 @@
+//! `/skills/<name>`: a skill as the agent sees it (its rendered `SKILL.md`, metadata, files,
+//! its MCP tool exactly as `tools/list` gives it, its Skills-extension entry, the tokens each
+//! tier of disclosure costs), a form built from its tool's schema whose answer
+//! (`/skills/<name>/try`) is exactly what `tools/call` returns, and, for a package, its options,
+//! pages and members. `/skills/<name>/files/<path>` shows one of its files.
+
+use std::sync::Arc;
+
+use askama::Template;
+use axum::Extension;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::{Map, Value};
+use skillpath_core::golden_path::schema::input_schema;
+use skillpath_server::catalog::CatalogSkill;
+use skillpath_server::content::SkillContent;
+use skillpath_store::Kind;
+
+use super::{Shell, Studio, encode_path, html, tokens};
+use crate::markdown;
+use crate::visitor::Visitor;
+
+/// The most bytes of a file the viewer shows.
+pub(crate) const MAX_VIEWED_BYTES: usize = 1024 * 1024;
+
+/// One field of the form built from a tool's input schema.
+pub(crate) struct Field {
+    pub(crate) name: String,
+    /// The query parameter it is sent as (`arg.<name>`).
+    pub(crate) param: String,
+    /// `text`, `number`, `checkbox` or `select`.
+    pub(crate) input: &'static str,
+    pub(crate) description: String,
+    pub(crate) required: bool,
+    /// The value shown: the one given, else the default.
+    pub(crate) value: String,
+    /// A select's choices.
+    pub(crate) choices: Vec<String>,
+    pub(crate) checked: bool,
+}
+
+/// A file of the skill, as the tree lists it.
+pub(crate) struct FileRow {
+    path: String,
+    href: String,
+    size: u64,
+    depth: usize,
+}
+
+/// What a call of the skill's tool answered.
+pub(crate) struct Answer {
+    /// The tool and arguments called, as JSON.
+    call: String,
+    text: String,
+    is_error: bool,
+}
+
+#[derive(Template)]
+#[template(path = "skill.html")]
+struct SkillPage {
+    shell: Shell,
+    name: String,
+    href: String,
+    description: String,
+    kind: &'static str,
+    revision: u64,
+    provenance: String,
+    package: Option<String>,
+    body_html: String,
+    frontmatter: Vec<(String, String)>,
+    files: Vec<FileRow>,
+    tool: String,
+    tool_name: Option<String>,
+    entry: String,
+    tiers: Vec<(&'static str, usize, usize, &'static str)>,
+    fields: Vec<Field>,
+    answer: Option<Answer>,
+    findings: Vec<Finding>,
+    options: Vec<Field>,
+    members: Vec<(String, String, String)>,
+    docs: Vec<(String, String)>,
+    may_write: bool,
+}
+
+/// An audit finding, as shown.
+pub(crate) struct Finding {
+    pub(crate) rule: String,
+    pub(crate) severity: String,
+    pub(crate) place: String,
+    pub(crate) message: String,
+}
+
+pub(crate) async fn page(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Path(name): Path<String>,
+) -> Response {
+    show(studio, visitor, name, None, Vec::new()).await
+}
+
+/// `GET /skills/<name>/try?arg.<name>=…`: the form's values called as the skill's tool.
+pub(crate) async fn try_it(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Path(name): Path<String>,
+    Query(query): Query<Vec<(String, String)>>,
+) -> Response {
+    let given: Vec<(String, String)> = query
+        .into_iter()
+        .filter_map(|(key, value)| key.strip_prefix("arg.").map(|k| (k.to_owned(), value)))
+        .collect();
+    show(studio, visitor, name, Some(()), given).await
+}
+
+async fn show(
+    studio: Studio,
+    visitor: Visitor,
+    name: String,
+    called: Option<()>,
+    given: Vec<(String, String)>,
+) -> Response {
+    let (skill, content) = match studio.item(&visitor, &name).await {
+        Ok(found) => found,
+        Err(page) => return page,
+    };
+    let listed = studio.server.listed_tool(&name);
+    let schema = listed
+        .as_ref()
+        .and_then(|tool| tool.get("inputSchema").cloned())
+        .unwrap_or_else(|| input_schema(&skill.args));
+    let fields = fields_of(&schema, &given);
+    let values = values_of(&schema, &given);
+    let answer = match called {
+        Some(()) => Some(call(&studio, &visitor, &name, values).await),
+        None => None,
+    };
+    // What the agent reads when it loads the skill with no values: the instructions tier.
+    let (tool, arguments) = studio.server.tool_call_for(&name, Map::new());
+    let loaded = studio
+        .server
+        .call_as(&visitor.caller(), &tool, arguments)
+        .await;
+    let listing = listed
+        .as_ref()
+        .map(|tool| serde_json::to_string_pretty(tool).unwrap_or_default());
+    let entry = match &skill.entry {
+        Ok(entry) => serde_json::to_string_pretty(entry).unwrap_or_default(),
+        Err(why) => format!("Not in `skills/list`: {why}."),
+    };
+    // A skill whose call needs arguments costs at least its `SKILL.md`.
+    let instructions = match loaded.is_error {
+        false => loaded.text.len(),
+        true => content.stored.snapshot.skill_md.len(),
+    };
+    let resources: u64 = skill.files.iter().map(|f| f.size).sum();
+    let catalog_bytes = listing.as_ref().map_or(0, String::len);
+    let tiers = vec![
+        (
+            "Catalog",
+            catalog_bytes,
+            tokens(catalog_bytes),
+            "the tool in tools/list, which every agent sees in every session",
+        ),
+        (
+            "Instructions",
+            instructions,
+            tokens(instructions),
+            "what a call returns, read when the skill is chosen",
+        ),
+        (
+            "Resources",
+            resources as usize,
+            tokens(resources as usize),
+            "its other files, read only when the instructions point to them",
+        ),
+    ];
+    let body_html = markdown::to_html(content.skill_md.body(), &name);
+    let frontmatter = frontmatter_rows(&content);
+    let package = skill.package.as_ref().map(|m| m.package.clone());
+    let (options, members, docs) = package_parts(&studio, &skill);
+    let page = SkillPage {
+        shell: studio.shell(&visitor, name.clone(), "catalog"),
+        href: format!("/skills/{}", encode_path(&name)),
+        description: skill.description.clone(),
+        kind: match (skill.kind, skill.golden_path) {
+            (Kind::Package, _) => "architecture package",
+            (Kind::Skill, true) => "Golden Path skill",
+            (Kind::Skill, false) => "skill",
+        },
+        revision: skill.revision,
+        provenance: provenance(&skill),
+        package,
+        body_html,
+        frontmatter,
+        files: file_rows(&name, &skill),
+        tool_name: listed.as_ref().map(|_| skill.tool_name.clone()),
+        tool: listing.unwrap_or_else(|| {
+            format!("No tool of its own: agents call it with `load_skill` and name `{name}`.")
+        }),
+        entry,
+        tiers,
+        fields,
+        answer,
+        findings: findings_of(&content),
+        options,
+        members,
+        docs,
+        may_write: visitor.may(skillpath_store::keys::Role::Author)
+            && !studio.server.is_read_only(),
+        name,
+    };
+    html(&page)
+}
+
+/// Calls the skill `name` with `values` as the visitor, as `tools/call` would.
+async fn call(
+    studio: &Studio,
+    visitor: &Visitor,
+    name: &str,
+    values: Map<String, Value>,
+) -> Answer {
+    let (tool, arguments) = studio.server.tool_call_for(name, values);
+    let call = serde_json::json!({"name": tool, "arguments": arguments});
+    let answered = studio
+        .server
+        .call_as(&visitor.caller(), &tool, arguments)
+        .await;
+    Answer {
+        call: serde_json::to_string_pretty(&call).unwrap_or_default(),
+        text: answered.text,
+        is_error: answered.is_error,
+    }
+}
+
+/// The form fields of an input schema, with the values given (else the defaults).
+pub(crate) fn fields_of(schema: &Value, given: &[(String, String)]) -> Vec<Field> {
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(properties) = schema["properties"].as_object() else {
+        return Vec::new();
+    };
+    properties
+        .iter()
+        .map(|(name, property)| {
+            let given = given
+                .iter()
+                .rev()
+                .find(|(key, _)| key == name)
+                .map(|(_, v)| v.clone());
+            let default = match &property["default"] {
+                Value::Null => String::new(),
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            let choices: Vec<String> = property["enum"]
+                .as_array()
+                .map(|values| {
+                    values
+                        .iter()
+                        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let kind = property["type"].as_str().unwrap_or("string");
+            let value = given.clone().unwrap_or(default);
+            let input = match kind {
+                _ if !choices.is_empty() => "select",
+                "boolean" => "checkbox",
+                "number" | "integer" => "number",
+                _ => "text",
+            };
+            Field {
+                param: format!("arg.{name}"),
+                name: name.clone(),
+                input,
+                description: property["description"].as_str().unwrap_or("").to_owned(),
+                required: required.contains(&name.as_str()),
+                checked: value == "true",
+                value,
+                choices,
+            }
+        })
+        .collect()
+}
+
+/// The arguments of a call from the form's values, typed as the schema says: a number that
+/// does not read as one, like every string, is passed as written, so the call reports it as
+/// a client sending it would have it reported. An empty value is left out.
+fn values_of(schema: &Value, given: &[(String, String)]) -> Map<String, Value> {
+    let mut values = Map::new();
+    for (name, value) in given {
+        if value.is_empty() {
+            continue;
+        }
+        let kind = schema["properties"][name.as_str()]["type"]
+            .as_str()
+            .unwrap_or("string");
+        let typed = match kind {
+            "boolean" if value == "true" || value == "false" => Value::Bool(value == "true"),
+            "number" | "integer" => serde_json::from_str::<serde_json::Number>(value)
+                .map(Value::Number)
+                .unwrap_or_else(|_| Value::String(value.clone())),
+            _ => Value::String(value.clone()),
+        };
+        // A checkbox sends `false` (a hidden field), then `true` when checked: the last wins.
+        values.insert(name.clone(), typed);
+    }
+    values
+}
+
+fn frontmatter_rows(content: &SkillContent) -> Vec<(String, String)> {
+    match content.skill_md.frontmatter_json() {
+        Value::Object(fields) => fields
+            .into_iter()
+            .map(|(key, value)| {
+                let shown = match value {
+                    Value::String(text) => text,
+                    other => serde_json::to_string_pretty(&other).unwrap_or_default(),
+                };
+                (key, shown)
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn file_rows(name: &str, skill: &CatalogSkill) -> Vec<FileRow> {
+    let manifest = skill.kind.manifest();
+    std::iter::once((manifest.to_owned(), skill.skill_md.size))
+        .chain(skill.files.iter().map(|f| (f.path.clone(), f.size)))
+        .map(|(path, size)| FileRow {
+            href: file_href(name, &path),
+            depth: path.matches('/').count(),
+            path,
+            size,
+        })
+        .collect()
+}
+
+/// The viewer's URL of the file `path` of the skill `name`.
+pub(crate) fn file_href(name: &str, path: &str) -> String {
+    let parts: Vec<String> = path.split('/').map(encode_path).collect();
+    format!("/skills/{}/files/{}", encode_path(name), parts.join("/"))
+}
+
+fn provenance(skill: &CatalogSkill) -> String {
+    use skillpath_store::Provenance;
+    match &skill.provenance {
+        Provenance::Imported { path, scope, .. } => format!("imported from {path} ({scope})"),
+        Provenance::Api => "written through skillpath".to_owned(),
+        Provenance::Forked { from, revision } => {
+            format!("forked from {from} at revision {revision}")
+        }
+    }
+}
+
+pub(crate) fn findings_of(content: &SkillContent) -> Vec<Finding> {
+    content
+        .stored
+        .audit
+        .as_ref()
+        .map(|audit| {
+            audit
+                .findings
+                .iter()
+                .map(|f| Finding {
+                    rule: f.rule.clone(),
+                    severity: f.severity.to_string(),
+                    place: f.place(),
+                    message: f.message.clone(),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+type PackageParts = (
+    Vec<Field>,
+    Vec<(String, String, String)>,
+    Vec<(String, String)>,
+);
+
+/// A package's options (as form fields, read-only), members (name, link, description) and
+/// documentation pages (path, link).
+fn package_parts(studio: &Studio, skill: &Arc<CatalogSkill>) -> PackageParts {
+    let Some(manifest) = &skill.manifest else {
+        return (Vec::new(), Vec::new(), Vec::new());
+    };
+    let catalog = studio.server.catalog();
+    let options = fields_of(&input_schema(&manifest.options), &[]);
+    let members = manifest
+        .member_names()
+        .into_iter()
+        .map(|member| {
+            let description = catalog.skill(&member).map_or_else(
+                || "(not in the store)".to_owned(),
+                |s| s.description.clone(),
+            );
+            let href = format!("/skills/{}", encode_path(&member));
+            (member, href, description)
+        })
+        .collect();
+    let docs = manifest
+        .docs
+        .iter()
+        .map(|path| (path.clone(), file_href(&skill.name, path)))
+        .collect();
+    (options, members, docs)
+}
+
+#[derive(Template)]
+#[template(path = "file.html")]
+struct FilePage {
+    shell: Shell,
+    name: String,
+    skill_href: String,
+    path: String,
+    size: usize,
+    text: Option<String>,
+    cut: bool,
+    may_write: bool,
+    edit_href: String,
+}
+
+/// `GET /skills/<name>/files/<path>`: one of the skill's files, looked up among its files by
+/// exact path (so `..` or an absolute path names none); text is shown escaped, never served as
+/// what it claims to be.
+pub(crate) async fn file(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Path((name, path)): Path<(String, String)>,
+) -> Response {
+    let (_, content) = match studio.item(&visitor, &name).await {
+        Ok(found) => found,
+        Err(page) => return page,
+    };
+    let Some(bytes) = content.bytes(&path) else {
+        return studio.message(
+            &visitor,
+            StatusCode::NOT_FOUND,
+            "No such file",
+            format!("The skill `{name}` has no file `{path}`."),
+        );
+    };
+    let text = std::str::from_utf8(bytes).ok();
+    let (shown, cut) = match text {
+        Some(text) => {
+            let (shown, cut) = markdown::within(text, MAX_VIEWED_BYTES);
+            (Some(shown.to_owned()), cut)
+        }
+        None => (None, false),
+    };
+    let page = FilePage {
+        shell: studio.shell(&visitor, format!("{path} · {name}"), "catalog"),
+        skill_href: format!("/skills/{}", encode_path(&name)),
+        edit_href: format!(
+            "/skills/{}/edit?file={}",
+            encode_path(&name),
+            super::encode_query(&path)
+        ),
+        may_write: visitor.may(skillpath_store::keys::Role::Author)
+            && !studio.server.is_read_only()
+            && shown.is_some(),
+        size: bytes.len(),
+        text: shown,
+        cut,
+        name,
+        path,
+    };
+    html(&page)
+}

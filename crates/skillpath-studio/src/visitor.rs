@@ -1,0 +1,508 @@
+//! Who is visiting, and what protects them: the `Host` check (DNS rebinding), the session
+//! cookie, sign-in with an API key, the CSRF token of every write, and the security headers of
+//! every answer.
+//!
+//! Every visitor has a cookie, `skillpath_studio` (HttpOnly, SameSite=Strict): a random value
+//! that holds nothing. A visitor who signs in with an API key gets a new value, which the
+//! server maps to the key in memory ([`Sessions`]); the key is checked again on every request,
+//! so a revoked or expired key ends its sessions at once, and a cookie the server does not know
+//! (forged, or from before a restart) is a visitor who has not signed in. The CSRF token of a
+//! page is an HMAC of the cookie under a secret of this process: a form posted from another
+//! site has neither the cookie (SameSite) nor the token, and one posted with a token that is
+//! not this cookie's is refused before any handler runs.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Redirect, Response};
+use sha2::{Digest, Sha256};
+use skillpath_server::{Caller, KeyPolicy};
+use skillpath_store::keys::{self, AuthError};
+
+use crate::pages::Studio;
+
+/// The most signed-in sessions kept at once; signing in past it ends the one least recently
+/// used.
+pub const MAX_SESSIONS: usize = 10_000;
+/// How long a signed-in session may go unused before it ends.
+pub const SESSION_IDLE: Duration = Duration::from_secs(12 * 3600);
+/// How long a signed-in session lasts at most.
+pub const SESSION_LIFETIME: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// The cookie's name.
+const COOKIE: &str = "skillpath_studio";
+
+/// The largest form a write may post (a `SKILL.md` being edited fits many times over).
+pub(crate) const MAX_FORM_BYTES: usize = skillpath_server::MAX_REQUEST_BODY;
+
+/// The Content-Security-Policy of every answer: the studio's own script, styles and images
+/// only; no inline script or style, no plugin, no frame, forms posted only to the studio.
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/// The signed-in sessions of this process, and the secret of its CSRF tokens.
+pub(crate) struct Sessions {
+    secret: [u8; 32],
+    signed_in: Mutex<HashMap<String, Session>>,
+}
+
+struct Session {
+    /// The API key presented at sign-in (never logged, never sent back).
+    key: String,
+    created: Instant,
+    seen: Instant,
+}
+
+impl Sessions {
+    pub(crate) fn new() -> Sessions {
+        Sessions {
+            secret: random_bytes(),
+            signed_in: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The CSRF token of the cookie `cookie`.
+    pub(crate) fn csrf(&self, cookie: &str) -> String {
+        hex(&hmac_sha256(&self.secret, cookie.as_bytes()))
+    }
+
+    /// Whether `token` is the CSRF token of `cookie` (compared in constant time).
+    fn csrf_matches(&self, cookie: &str, token: &str) -> bool {
+        let expected = self.csrf(cookie);
+        expected.len() == token.len()
+            && expected
+                .bytes()
+                .zip(token.bytes())
+                .fold(0u8, |diff, (a, b)| diff | (a ^ b))
+                == 0
+    }
+
+    /// A new session for `key`: the cookie value that names it.
+    pub(crate) fn sign_in(&self, key: String) -> String {
+        let cookie = new_cookie();
+        let now = Instant::now();
+        if let Ok(mut sessions) = self.signed_in.lock() {
+            sessions.retain(|_, session| live(session, now));
+            if sessions.len() >= MAX_SESSIONS
+                && let Some(oldest) = sessions
+                    .iter()
+                    .min_by_key(|(_, session)| session.seen)
+                    .map(|(cookie, _)| cookie.clone())
+            {
+                sessions.remove(&oldest);
+            }
+            sessions.insert(
+                cookie.clone(),
+                Session {
+                    key,
+                    created: now,
+                    seen: now,
+                },
+            );
+        }
+        cookie
+    }
+
+    /// Ends the session of `cookie`, if it has one.
+    pub(crate) fn sign_out(&self, cookie: &str) {
+        if let Ok(mut sessions) = self.signed_in.lock() {
+            sessions.remove(cookie);
+        }
+    }
+
+    /// The key the session of `cookie` signed in with, while it lasts.
+    fn key_of(&self, cookie: &str) -> Option<String> {
+        let now = Instant::now();
+        let mut sessions = self.signed_in.lock().ok()?;
+        let session = sessions.get_mut(cookie)?;
+        if !live(session, now) {
+            sessions.remove(cookie);
+            return None;
+        }
+        session.seen = now;
+        Some(session.key.clone())
+    }
+}
+
+fn live(session: &Session, now: Instant) -> bool {
+    now.duration_since(session.seen) < SESSION_IDLE
+        && now.duration_since(session.created) < SESSION_LIFETIME
+}
+
+/// Who a request is from, as the pages see it.
+#[derive(Debug, Clone)]
+pub(crate) struct Visitor {
+    /// The value of the visitor's cookie (a new one when the request had none).
+    pub(crate) cookie: String,
+    /// The CSRF token every form of the page carries.
+    pub(crate) csrf: String,
+    /// Who the visitor is to the server; `None` where they must sign in first.
+    pub(crate) caller: Option<Caller>,
+    /// The name of the key they signed in with.
+    pub(crate) signed_in: Option<String>,
+    /// Said once on the next page (a key that stopped working).
+    pub(crate) notice: Option<String>,
+}
+
+impl Visitor {
+    /// Who acts: the caller, or the reader no one signed in as (where keys are required the
+    /// pages ask for a sign-in before any of this is asked).
+    pub(crate) fn caller(&self) -> Caller {
+        self.caller.clone().unwrap_or(Caller {
+            key: None,
+            role: keys::Role::Reader,
+        })
+    }
+
+    /// Whether the visitor may do what needs `role`.
+    pub(crate) fn may(&self, role: keys::Role) -> bool {
+        self.caller
+            .as_ref()
+            .is_some_and(|caller| caller.role >= role)
+    }
+}
+
+/// Axum middleware: every request of the studio passes through it. It refuses a `Host` not
+/// allowed (403), works out the [`Visitor`], refuses a write without its CSRF token or from
+/// another origin (403), sends a visitor who must sign in to `/login`, and adds the cookie and
+/// the security headers to the answer.
+pub(crate) async fn visit(State(studio): State<Studio>, request: Request, next: Next) -> Response {
+    if !host_allowed(request.headers(), &studio.allowed_hosts) {
+        return secured(
+            (
+                StatusCode::FORBIDDEN,
+                "this host name is not one this server answers to; add it with `--allowed-host`\n",
+            )
+                .into_response(),
+        );
+    }
+    let cookie = cookie_of(request.headers());
+    let fresh = cookie.is_none();
+    let cookie = cookie.unwrap_or_else(new_cookie);
+    let mut visitor = Visitor {
+        csrf: studio.sessions.csrf(&cookie),
+        cookie: cookie.clone(),
+        caller: (studio.keys == KeyPolicy::Optional).then(Caller::local),
+        signed_in: None,
+        notice: None,
+    };
+    if let Some(key) = studio.sessions.key_of(&cookie) {
+        match keys::authenticate(studio.server.store_handle().as_ref(), &key).await {
+            Ok(info) => {
+                visitor.signed_in = Some(info.name.clone());
+                visitor.caller = Some(Caller {
+                    key: Some(info.name),
+                    role: info.role,
+                });
+            }
+            Err(AuthError::Store(error)) => {
+                return secured(
+                    (
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        format!("cannot check your API key now: {error}\n"),
+                    )
+                        .into_response(),
+                );
+            }
+            Err(error) => {
+                studio.sessions.sign_out(&cookie);
+                visitor.notice = Some(format!("You were signed out: {error}."));
+            }
+        }
+    }
+    let writes = !matches!(*request.method(), Method::GET | Method::HEAD);
+    let path = request.uri().path().to_owned();
+    let public = path == "/login" || path.starts_with("/assets/");
+    let request = if writes {
+        match checked_write(&studio, &cookie, fresh, request).await {
+            Ok(request) => request,
+            Err(refusal) => return secured(refusal),
+        }
+    } else {
+        request
+    };
+    if visitor.caller.is_none() && !public {
+        return secured(must_sign_in(&request, writes));
+    }
+    let mut request = request;
+    request.extensions_mut().insert(visitor);
+    let mut response = next.run(request).await;
+    if fresh {
+        set_cookie(&mut response, &cookie, None);
+    }
+    secured(response)
+}
+
+/// Where a visitor who has not signed in goes: a page is sent to `/login` (and back after);
+/// a write is refused.
+fn must_sign_in(request: &Request, writes: bool) -> Response {
+    if writes {
+        return (
+            StatusCode::UNAUTHORIZED,
+            "sign in with an API key first (`/login`)\n",
+        )
+            .into_response();
+    }
+    // A link followed from another site (a chat) comes without the SameSite=Strict cookie:
+    // the page reloads itself from this site, where the cookie is sent, before asking anyone
+    // to sign in again.
+    let cross_site = request
+        .headers()
+        .get("sec-fetch-site")
+        .is_some_and(|site| site == "cross-site");
+    if cross_site {
+        let mut response = Response::new(Body::from(
+            "<!doctype html><meta http-equiv=\"refresh\" content=\"0\"><title>skillpath</title>",
+        ));
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/html; charset=utf-8"),
+        );
+        return response;
+    }
+    let back = request
+        .uri()
+        .path_and_query()
+        .map_or("/", |target| target.as_str());
+    let mut url = String::from("/login?next=");
+    url.push_str(&crate::pages::encode_query(back));
+    Redirect::to(&url).into_response()
+}
+
+/// The request of a write, once it is known to come from a page of this studio: from this
+/// origin (`Sec-Fetch-Site`, `Origin`), with this cookie's CSRF token in the `x-csrf-token`
+/// header or the form's `csrf` field. The body is read (within [`MAX_FORM_BYTES`]) to find the
+/// field, and handed on unchanged.
+async fn checked_write(
+    studio: &Studio,
+    cookie: &str,
+    fresh: bool,
+    request: Request,
+) -> Result<Request, Response> {
+    let forbidden = |why: &str| (StatusCode::FORBIDDEN, format!("{why}\n")).into_response();
+    let headers = request.headers();
+    if let Some(site) = headers.get("sec-fetch-site")
+        && site != "same-origin"
+        && site != "none"
+    {
+        return Err(forbidden(
+            "refused: this form was sent from another site; open the studio and send it from there",
+        ));
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+        let same = origin
+            .to_str()
+            .ok()
+            .zip(host)
+            .is_some_and(|(origin, host)| {
+                origin
+                    .split_once("://")
+                    .is_some_and(|(_, authority)| authority == host)
+            });
+        if !same {
+            return Err(forbidden(
+                "refused: this form was sent from another origin; open the studio and send it from there",
+            ));
+        }
+    }
+    if fresh {
+        return Err(forbidden(
+            "refused: this form came without the studio's cookie; reload the page and send it again",
+        ));
+    }
+    let header_token = headers
+        .get("x-csrf-token")
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
+    let (parts, body) = request.into_parts();
+    let bytes = axum::body::to_bytes(body, MAX_FORM_BYTES)
+        .await
+        .map_err(|_| {
+            (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("refused: a form of the studio holds at most {MAX_FORM_BYTES} bytes\n"),
+            )
+                .into_response()
+        })?;
+    let token = header_token.or_else(|| form_field(&bytes, "csrf"));
+    if !token.is_some_and(|token| studio.sessions.csrf_matches(cookie, &token)) {
+        return Err(forbidden(
+            "refused: this form's security token is missing or is not this session's (it may be from before you signed in or out); reload the page and send it again",
+        ));
+    }
+    Ok(Request::from_parts(parts, Body::from(bytes)))
+}
+
+/// The value of the field `name` of a URL-encoded form (`None` when it has none). Only for
+/// values that need no decoding (the CSRF token is hex).
+fn form_field(body: &[u8], name: &str) -> Option<String> {
+    let text = std::str::from_utf8(body).ok()?;
+    text.split('&').find_map(|pair| {
+        let (key, value) = pair.split_once('=')?;
+        (key == name).then(|| value.to_owned())
+    })
+}
+
+/// Whether the request's `Host` is one of `allowed` (an entry without a port allows any).
+fn host_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
+        return false;
+    };
+    let name = host_name(host);
+    allowed.iter().any(|entry| {
+        entry.eq_ignore_ascii_case(host) || (!has_port(entry) && entry.eq_ignore_ascii_case(name))
+    })
+}
+
+/// `host` without its port (`[::1]:8080` → `::1`).
+fn host_name(host: &str) -> &str {
+    if let Some(rest) = host.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or(rest);
+    }
+    match host.rsplit_once(':') {
+        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) && !name.contains(':') => {
+            name
+        }
+        _ => host,
+    }
+}
+
+fn has_port(entry: &str) -> bool {
+    host_name(entry) != entry.trim_start_matches('[').trim_end_matches(']')
+}
+
+/// The studio's cookie in `headers`, when it looks like one this studio hands out.
+fn cookie_of(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == COOKIE)
+        .map(|(_, value)| value.to_owned())
+        .filter(|value| value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// Sets the studio's cookie to `value` on `response` (HttpOnly, SameSite=Strict, the whole
+/// site); `max_age`, in seconds, ends it sooner than the browser session.
+pub(crate) fn set_cookie(response: &mut Response, value: &str, max_age: Option<u64>) {
+    let age = max_age.map_or(String::new(), |age| format!("; Max-Age={age}"));
+    let cookie = format!("{COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict{age}");
+    if let Ok(cookie) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+}
+
+/// `response` with the security headers every answer of the studio has; pages that hold a
+/// session's token or content are not cached (assets set their own caching).
+fn secured(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in [
+        ("content-security-policy", CSP),
+        ("x-content-type-options", "nosniff"),
+        ("referrer-policy", "same-origin"),
+        ("x-frame-options", "DENY"),
+        ("cross-origin-opener-policy", "same-origin"),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    headers
+        .entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-store"));
+    response
+}
+
+/// A new random cookie value (64 hex digits).
+pub(crate) fn new_cookie() -> String {
+    hex(&random_bytes())
+}
+
+fn random_bytes() -> [u8; 32] {
+    let mut bytes = [0u8; 32];
+    // The operating system's generator; if it fails, the time and the process id still make
+    // the value unguessable to another site (they are hashed with the address of a local).
+    if getrandom::fill(&mut bytes).is_err() {
+        let seed = format!(
+            "{:?}{}{:p}",
+            std::time::SystemTime::now(),
+            std::process::id(),
+            &bytes
+        );
+        bytes = Sha256::digest(seed.as_bytes()).into();
+    }
+    bytes
+}
+
+/// HMAC-SHA256 (RFC 2104) of `message` under `key` (32 bytes, within SHA-256's block).
+fn hmac_sha256(key: &[u8; 32], message: &[u8]) -> [u8; 32] {
+    let mut block = [0u8; 64];
+    block[..32].copy_from_slice(key);
+    let pad = |byte: u8| block.map(|b| b ^ byte);
+    let inner = Sha256::new()
+        .chain_update(pad(0x36))
+        .chain_update(message)
+        .finalize();
+    Sha256::new()
+        .chain_update(pad(0x5c))
+        .chain_update(inner)
+        .finalize()
+        .into()
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RFC 4231 test case 2 has a short key; the key padded with zeros to 32 bytes gives the
+    /// same HMAC (keys shorter than the block are padded with zeros anyway).
+    #[test]
+    fn hmac_is_rfc_4231s() {
+        let mut key = [0u8; 32];
+        key[..4].copy_from_slice(b"Jefe");
+        assert_eq!(
+            hex(&hmac_sha256(&key, b"what do ya want for nothing?")),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+    }
+
+    #[test]
+    fn hosts_match_with_and_without_ports() {
+        let allowed = [
+            "localhost".to_owned(),
+            "example.com:8443".to_owned(),
+            "::1".to_owned(),
+        ];
+        let check = |host: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::HOST, HeaderValue::from_str(host).expect("a header"));
+            host_allowed(&headers, &allowed)
+        };
+        assert!(check("localhost:7777"));
+        assert!(check("LOCALHOST"));
+        assert!(check("[::1]:80"));
+        assert!(check("example.com:8443"));
+        assert!(!check("example.com:80"));
+        assert!(!check("evil.example:7777"));
+        assert!(!check("localhost.evil.example"));
+    }
+
+    #[test]
+    fn a_token_belongs_to_one_cookie() {
+        let sessions = Sessions::new();
+        let (a, b) = (new_cookie(), new_cookie());
+        assert!(sessions.csrf_matches(&a, &sessions.csrf(&a)));
+        assert!(!sessions.csrf_matches(&b, &sessions.csrf(&a)));
+        assert!(!sessions.csrf_matches(&a, ""));
+        assert!(!Sessions::new().csrf_matches(&a, &sessions.csrf(&a)));
+    }
+}

@@ -1,0 +1,314 @@
+//! The studio over plain HTTP (the browser tests are `studio_browser.rs`): what protects its
+//! writes (the session cookie, the CSRF token, the origin and `Host` checks), sign-in with API
+//! keys and the roles behind it, and the security headers, against `skillpath serve --http`.
+
+use std::path::Path;
+
+use crate::support::{HttpServer, run_in, write_skill};
+
+/// A browser's visit: the cookie the studio set and the CSRF token of its pages.
+struct Visit {
+    cookie: String,
+    token: String,
+}
+
+fn header<'a>(response: &'a str, name: &str) -> Option<&'a str> {
+    let head = response.split("\r\n\r\n").next()?;
+    head.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.eq_ignore_ascii_case(name).then(|| value.trim())
+    })
+}
+
+fn status(response: &str) -> u16 {
+    response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The value of the studio's cookie that `response` sets.
+fn set_cookie(response: &str) -> Option<String> {
+    let value = header(response, "set-cookie")?;
+    let pair = value.split(';').next()?;
+    pair.strip_prefix("skillpath_studio=").map(str::to_owned)
+}
+
+fn token_of(page: &str) -> String {
+    page.split("data-csrf=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a page with its CSRF token")
+        .to_owned()
+}
+
+fn visit(server: &HttpServer, path: &str) -> Visit {
+    let page = server.exchange("GET", path, &[], b"");
+    assert_eq!(status(&page), 200, "{page}");
+    Visit {
+        cookie: set_cookie(&page).expect("a new visitor gets a cookie"),
+        token: token_of(&page),
+    }
+}
+
+/// `fields` URL-encoded.
+fn form(fields: &[(&str, &str)]) -> String {
+    let encode = |text: &str| -> String {
+        text.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => {
+                    (b as char).to_string()
+                }
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    fields
+        .iter()
+        .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+fn post(
+    server: &HttpServer,
+    path: &str,
+    cookie: Option<&str>,
+    extra: &[(&str, &str)],
+    body: &str,
+) -> String {
+    let cookie = cookie.map(|c| format!("skillpath_studio={c}"));
+    let mut headers = vec![("Content-Type", "application/x-www-form-urlencoded")];
+    if let Some(cookie) = &cookie {
+        headers.push(("Cookie", cookie));
+    }
+    headers.extend_from_slice(extra);
+    server.exchange("POST", path, &headers, body.as_bytes())
+}
+
+fn get(server: &HttpServer, path: &str, cookie: &str) -> String {
+    let cookie = format!("skillpath_studio={cookie}");
+    server.exchange("GET", path, &[("Cookie", &cookie)], b"")
+}
+
+/// A server on the skills of `skills`, imported into its store first: the store owns them, so
+/// no folder sync replaces what the studio writes (a synced folder's content would).
+fn serve_imported(work: &Path, skills: &Path, extra: &[&str]) -> HttpServer {
+    let (code, _, stderr) = run_in(work, &["import", &skills.to_string_lossy()]);
+    assert_eq!(code, 0, "{stderr}");
+    HttpServer::start(work, extra)
+}
+
+fn revisions(server: &HttpServer, cookie: &str, name: &str) -> usize {
+    let page = get(server, &format!("/skills/{name}/history"), cookie);
+    page.matches("type=\"radio\" name=\"to\"").count()
+}
+
+#[test]
+fn a_write_needs_the_visitors_cookie_and_token_from_the_studio_itself() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    write_skill(&skills.join("notes"), "notes", "Takes notes.");
+    let server = serve_imported(work.path(), &skills, &[]);
+    let me = visit(&server, "/skills/notes/edit");
+    let other = visit(&server, "/");
+    let page = get(&server, "/skills/notes/edit", &me.cookie);
+    assert!(page.contains("name=\"base\" value=\"1\""), "{page}");
+    for (name, value) in [
+        (
+            "content-security-policy",
+            "default-src 'none'; script-src 'self'",
+        ),
+        ("x-frame-options", "DENY"),
+        ("x-content-type-options", "nosniff"),
+        ("cache-control", "no-store"),
+    ] {
+        assert!(
+            header(&page, name).is_some_and(|v| v.starts_with(value)),
+            "{name} in {page}"
+        );
+    }
+    let edit = |token: &str| {
+        form(&[
+            ("csrf", token),
+            ("file", "SKILL.md"),
+            ("base", "1"),
+            (
+                "text",
+                "---\nname: notes\ndescription: Takes notes, edited.\n---\n# notes\n",
+            ),
+            ("message", "edited over HTTP"),
+        ])
+    };
+    let host = format!("http://{}", server.address);
+    let refused = [
+        (None, vec![], edit(&me.token), "without the studio's cookie"),
+        (
+            Some(me.cookie.as_str()),
+            vec![],
+            edit(""),
+            "security token is missing",
+        ),
+        (
+            Some(me.cookie.as_str()),
+            vec![],
+            edit(&other.token),
+            "is not this session's",
+        ),
+        (
+            Some(me.cookie.as_str()),
+            vec![("Origin", "http://evil.example")],
+            edit(&me.token),
+            "from another origin",
+        ),
+        (
+            Some(me.cookie.as_str()),
+            vec![("Sec-Fetch-Site", "cross-site"), ("Origin", host.as_str())],
+            edit(&me.token),
+            "from another site",
+        ),
+        (
+            Some(me.cookie.as_str()),
+            vec![("Host", "evil.example:80")],
+            edit(&me.token),
+            "not one this server answers to",
+        ),
+    ];
+    for (cookie, headers, body, why) in refused {
+        let answer = post(&server, "/skills/notes/edit", cookie, &headers, &body);
+        assert_eq!(status(&answer), 403, "{why}: {answer}");
+        assert!(answer.contains(why), "{why}: {answer}");
+    }
+    assert_eq!(
+        revisions(&server, &me.cookie, "notes"),
+        1,
+        "a refused write wrote nothing"
+    );
+    let saved = post(
+        &server,
+        "/skills/notes/edit",
+        Some(&me.cookie),
+        &[("Origin", &host), ("Sec-Fetch-Site", "same-origin")],
+        &edit(&me.token),
+    );
+    assert_eq!(status(&saved), 303, "{saved}");
+    assert_eq!(header(&saved, "location"), Some("/skills/notes/history"));
+    let history = get(&server, "/skills/notes/history", &me.cookie);
+    assert!(history.contains("edited over HTTP"), "{history}");
+    assert_eq!(revisions(&server, &me.cookie, "notes"), 2);
+    // The same save again is stale: nothing is written, and the page merges the two.
+    let stale = post(
+        &server,
+        "/skills/notes/edit",
+        Some(&me.cookie),
+        &[],
+        &edit(&me.token),
+    );
+    assert_eq!(status(&stale), 409, "{stale}");
+    assert!(
+        stale.contains("Someone saved this skill while you edited it"),
+        "{stale}"
+    );
+    assert!(stale.contains("name=\"base\" value=\"2\""), "{stale}");
+    assert_eq!(revisions(&server, &me.cookie, "notes"), 2);
+    // A file path that climbs out of the skill names no file of it.
+    let climbing = get(
+        &server,
+        "/skills/notes/files/..%2F..%2Fstore.db",
+        &me.cookie,
+    );
+    assert_eq!(status(&climbing), 404, "{climbing}");
+    let missing = get(&server, "/skills/nothing-here", &me.cookie);
+    assert_eq!(status(&missing), 404);
+}
+
+fn create_key(work: &Path, name: &str, role: &str) -> String {
+    let (code, stdout, stderr) = run_in(work, &["keys", "create", "--name", name, "--role", role]);
+    assert_eq!(code, 0, "{stderr}");
+    stdout
+        .split_whitespace()
+        .find(|word| word.starts_with("sp_"))
+        .expect("the key is printed")
+        .to_owned()
+}
+
+#[test]
+fn a_team_studio_signs_visitors_in_with_keys_and_keeps_to_their_roles() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    write_skill(&skills.join("notes"), "notes", "Takes notes.");
+    let reader = create_key(work.path(), "rita", "reader");
+    let server = serve_imported(work.path(), &skills, &["--auth", "required"]);
+    // Nothing is shown before a sign-in, not even to a cookie made up by the visitor.
+    let first = server.exchange("GET", "/skills/notes", &[], b"");
+    assert_eq!(status(&first), 303, "{first}");
+    assert_eq!(
+        header(&first, "location"),
+        Some("/login?next=/skills/notes")
+    );
+    let forged = get(&server, "/", &"ab".repeat(32));
+    assert_eq!(status(&forged), 303, "{forged}");
+    let login = visit(&server, "/login?next=/skills/notes");
+    let wrong = post(
+        &server,
+        "/login",
+        Some(&login.cookie),
+        &[],
+        &form(&[
+            ("csrf", &login.token),
+            ("key", "sp_0000_nope"),
+            ("next", "/"),
+        ]),
+    );
+    assert_eq!(status(&wrong), 401, "{wrong}");
+    assert!(wrong.contains("That key does not work"), "{wrong}");
+    let signed_in = post(
+        &server,
+        "/login",
+        Some(&login.cookie),
+        &[],
+        &form(&[
+            ("csrf", &login.token),
+            ("key", &reader),
+            ("next", "/skills/notes"),
+        ]),
+    );
+    assert_eq!(status(&signed_in), 303, "{signed_in}");
+    assert_eq!(header(&signed_in, "location"), Some("/skills/notes"));
+    let session = set_cookie(&signed_in).expect("a new cookie at sign-in");
+    assert_ne!(session, login.cookie, "the cookie changes at sign-in");
+    let page = get(&server, "/skills/notes", &session);
+    assert_eq!(status(&page), 200, "{page}");
+    assert!(page.contains("rita · reader"), "{page}");
+    assert!(
+        !page.contains("/skills/notes/edit"),
+        "a reader sees no edit control"
+    );
+    // The server refuses what the page does not offer.
+    let token = token_of(&page);
+    let refused = post(
+        &server,
+        "/skills/notes/edit",
+        Some(&session),
+        &[],
+        &form(&[
+            ("csrf", &token),
+            ("file", "SKILL.md"),
+            ("base", "1"),
+            ("text", "---\nname: notes\ndescription: Changed.\n---\n"),
+        ]),
+    );
+    assert_eq!(status(&refused), 422, "{refused}");
+    assert!(
+        refused.contains("needs an API key with the `author` role"),
+        "{refused}"
+    );
+    let keys = get(&server, "/settings/keys", &session);
+    assert_eq!(status(&keys), 403, "{keys}");
+    // A revoked key ends its sessions at their next request.
+    let (code, _, stderr) = run_in(work.path(), &["keys", "revoke", "rita"]);
+    assert_eq!(code, 0, "{stderr}");
+    let after = get(&server, "/skills/notes", &session);
+    assert_eq!(status(&after), 303, "{after}");
+}
