@@ -18,9 +18,14 @@ pub(crate) struct Row {
     pub(crate) old: Option<Line>,
     /// The new side's.
     pub(crate) new: Option<Line>,
-    /// `same`, `removed`, `added` or `changed`: the row's class.
+    /// `same`, `removed`, `added`, `changed`, or `skip` (unchanged lines left out).
     pub(crate) kind: &'static str,
+    /// How many unchanged lines a `skip` row stands for.
+    pub(crate) skipped: usize,
 }
+
+/// Unchanged lines shown around each change; longer runs of them are one `skip` row.
+const CONTEXT: usize = 3;
 
 /// One file's diff.
 #[derive(Debug, Clone)]
@@ -76,7 +81,12 @@ fn file_diff(path: &str, old: &str, new: &str) -> FileDiff {
                 (Some(_), None) => "removed",
                 _ => "added",
             };
-            rows.push(Row { old, new, kind });
+            rows.push(Row {
+                old,
+                new,
+                kind,
+                skipped: 0,
+            });
         }
     };
     for change in text.iter_all_changes() {
@@ -92,6 +102,7 @@ fn file_diff(path: &str, old: &str, new: &str) -> FileDiff {
                     old: Some((o, line.clone())),
                     new: Some((n, line)),
                     kind: "same",
+                    skipped: 0,
                 });
             }
             ChangeTag::Delete => removed.push((change.old_index().unwrap_or(0) + 1, line)),
@@ -107,9 +118,39 @@ fn file_diff(path: &str, old: &str, new: &str) -> FileDiff {
     rows.truncate(MAX_LINES);
     FileDiff {
         path: path.to_owned(),
-        rows,
+        rows: collapsed(rows),
         note,
     }
+}
+
+/// `rows` with each run of unchanged lines longer than the context around the changes made
+/// one `skip` row.
+fn collapsed(rows: Vec<Row>) -> Vec<Row> {
+    let changed: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].kind != "same")
+        .collect();
+    let near = |i: usize| {
+        changed
+            .iter()
+            .any(|&c| i + CONTEXT >= c && i <= c + CONTEXT)
+    };
+    let mut out: Vec<Row> = Vec::with_capacity(rows.len());
+    for (i, row) in rows.into_iter().enumerate() {
+        if row.kind != "same" || near(i) {
+            out.push(row);
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if last.kind == "skip" => last.skipped += 1,
+            _ => out.push(Row {
+                old: None,
+                new: None,
+                kind: "skip",
+                skipped: 1,
+            }),
+        }
+    }
+    out
 }
 
 /// `diffs` as the HTML of the side-by-side tables, its sides labelled `old_label` and
@@ -146,5 +187,26 @@ mod tests {
         assert_eq!(diffs[0].rows[1].old, Some((2, "b".to_owned())));
         assert_eq!(diffs[0].rows[1].new, Some((2, "B".to_owned())));
         assert!(diff(&files("x"), &files("x")).is_empty());
+    }
+
+    #[test]
+    fn unchanged_runs_beyond_the_context_are_one_row() {
+        let files =
+            |text: &str| BTreeMap::from([("SKILL.md".to_owned(), text.as_bytes().to_vec())]);
+        let long = |changed: &str| {
+            let mut lines: Vec<String> = (1..=20).map(|n| format!("line {n}")).collect();
+            lines[9] = changed.to_owned();
+            files(&lines.join("\n"))
+        };
+        let diffs = diff(&long("line 10"), &long("line ten"));
+        let kinds: Vec<&str> = diffs[0].rows.iter().map(|row| row.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                "skip", "same", "same", "same", "changed", "same", "same", "same", "skip"
+            ]
+        );
+        assert_eq!(diffs[0].rows[0].skipped, 6);
+        assert_eq!(diffs[0].rows[8].skipped, 7);
     }
 }

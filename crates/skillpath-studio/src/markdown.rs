@@ -75,22 +75,31 @@ mod tests {
     #[test]
     fn hostile_markdown_renders_inert() {
         let hostile = r#"# Title
+
 <script>alert(1)</script>
+
 <img src=x onerror="alert(2)">
+
 [click](javascript:alert(3))
+
 <a href="data:text/html,<script>alert(4)</script>">data</a>
+
 <svg><script>alert(5)</script></svg>
+
 <div style="position:fixed;inset:0">overlay</div>
+
 <iframe src="https://example.com"></iframe>
+
 <form action="https://example.com"><input name=x></form>
+
 [file](references/guide.md) [up](../../etc/passwd) [abs](/mcp)
 "#;
         let html = to_html(hostile, "my-skill");
         for forbidden in [
             "<script",
             "onerror",
-            "javascript:",
-            "data:",
+            "href=\"javascript:",
+            "href=\"data:",
             "<svg",
             "style=",
             "<iframe",

@@ -41,8 +41,9 @@ impl Posted {
             .collect()
     }
 
-    /// The rows of a table whose fields are `names`: the i-th value of each.
-    fn rows(&self, names: &[&str]) -> Vec<Vec<String>> {
+    /// The rows of a table whose fields are `names`: the i-th value of each, for the rows
+    /// `filled` says something was written in (a row left as the page gave it is no row).
+    fn rows(&self, names: &[&str], filled: impl Fn(&[String]) -> bool) -> Vec<Vec<String>> {
         let columns: Vec<Vec<String>> = names.iter().map(|name| self.all(name)).collect();
         let count = columns.iter().map(Vec::len).max().unwrap_or(0);
         (0..count)
@@ -50,13 +51,38 @@ impl Posted {
                 columns
                     .iter()
                     .map(|column| column.get(i).cloned().unwrap_or_default())
-                    .collect()
+                    .collect::<Vec<String>>()
             })
-            .filter(|row: &Vec<String>| {
-                row.iter().skip(1).any(|v| !v.trim().is_empty()) || !row[0].trim().is_empty()
-            })
+            .filter(|row| filled(row))
             .collect()
     }
+
+    fn args(&self) -> Vec<Vec<String>> {
+        self.rows(&ARG, |row| written(row, &[0, 3, 4, 5]))
+    }
+
+    /// Sections with a heading or content, and Execution Steps, which holds the phases.
+    fn sections(&self) -> Vec<Vec<String>> {
+        self.rows(&SECTION, |row| {
+            written(row, &[1, 2]) || row[0] == "execution-steps"
+        })
+    }
+
+    fn phases(&self) -> Vec<Vec<String>> {
+        self.rows(&PHASE, |row| written(row, &[0, 1, 2]))
+    }
+
+    fn templates(&self) -> Vec<Vec<String>> {
+        self.rows(&TEMPLATE, |row| written(row, &[0, 1]))
+    }
+}
+
+/// Whether any of the `columns` of `row` holds more than spaces.
+fn written(row: &[String], columns: &[usize]) -> bool {
+    columns.iter().any(|&column| {
+        row.get(column)
+            .is_some_and(|value| !value.trim().is_empty())
+    })
 }
 
 const ARG: [&str; 6] = [
@@ -141,7 +167,7 @@ pub(crate) async fn page(
 fn spec_of(posted: &Posted) -> Value {
     let optional = |value: String| (!value.is_empty()).then_some(value);
     let args: Vec<Value> = posted
-        .rows(&ARG)
+        .args()
         .into_iter()
         .map(|row| {
             let mut arg = json!({
@@ -167,9 +193,8 @@ fn spec_of(posted: &Posted) -> Value {
         })
         .collect();
     let sections: Vec<Value> = posted
-        .rows(&SECTION)
+        .sections()
         .into_iter()
-        .filter(|row| !(row[1].trim().is_empty() && row[2].trim().is_empty()) || row[0] == "execution-steps")
         .map(|row| {
             let mut section = json!({"type": if row[0].is_empty() { "free" } else { row[0].as_str() }, "content": row[2].trim_end()});
             if let Some(heading) = optional(row[1].trim().to_owned()) {
@@ -179,7 +204,7 @@ fn spec_of(posted: &Posted) -> Value {
         })
         .collect();
     let phases: Vec<Value> = posted
-        .rows(&PHASE)
+        .phases()
         .into_iter()
         .map(|row| {
             let templates: Vec<Value> = row[2].lines().filter_map(template_ref).collect();
@@ -187,7 +212,7 @@ fn spec_of(posted: &Posted) -> Value {
         })
         .collect();
     let templates: Vec<Value> = posted
-        .rows(&TEMPLATE)
+        .templates()
         .into_iter()
         .map(|row| json!({"path": row[0].trim(), "content": row[1]}))
         .collect();
@@ -285,10 +310,10 @@ pub(crate) async fn submit(
         tool_name: posted.one("tool_name"),
         title: posted.one("title"),
         summary: posted.one("summary"),
-        args: with_spare(posted.rows(&ARG), ARG.len()),
-        sections: with_spare(posted.rows(&SECTION), SECTION.len()),
-        phases: with_spare(posted.rows(&PHASE), PHASE.len()),
-        templates: with_spare(posted.rows(&TEMPLATE), TEMPLATE.len()),
+        args: with_spare(posted.args(), ARG.len()),
+        sections: with_spare(posted.sections(), SECTION.len()),
+        phases: with_spare(posted.phases(), PHASE.len()),
+        templates: with_spare(posted.templates(), TEMPLATE.len()),
         checked: Some((ok, text)),
         written,
         packages: studio

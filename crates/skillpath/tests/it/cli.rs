@@ -1657,3 +1657,35 @@ fn serve_takes_a_skill_md_for_its_folder_as_import_does() {
         "{stderr}"
     );
 }
+
+/// `serve` started on a terminal says in one line what it is for (a client speaks MCP on its
+/// stdin) instead of waiting in silence; started by a client, with pipes, it says nothing of the
+/// kind. The terminal is a pseudo-terminal from util-linux's `script`.
+#[test]
+fn serve_on_a_terminal_says_what_it_is_for() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let command = format!(
+        "{} serve --no-discover --drain-timeout 2",
+        skillpath_bin().display()
+    );
+    let on_terminal = Command::new("script")
+        .args(["-q", "-e", "-c", &command, "/dev/null"])
+        .env("SKILLPATH_DB", work.path().join("store.db"))
+        .env("HOME", work.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run `script` (util-linux)");
+    let said = String::from_utf8_lossy(&on_terminal.stdout);
+    let line = "skillpath serve speaks MCP on stdin/stdout, for an agent to start it";
+    assert!(said.contains(line), "{said}");
+    assert!(said.contains("skillpath studio"), "{said}");
+    let piped = Command::new(skillpath_bin())
+        .args(["serve", "--no-discover", "--drain-timeout", "2"])
+        .env("SKILLPATH_DB", work.path().join("store.db"))
+        .env("HOME", work.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run serve");
+    let stderr = String::from_utf8_lossy(&piped.stderr);
+    assert!(!stderr.contains(line), "{stderr}");
+}

@@ -31,6 +31,7 @@ mod shared_sqlite;
 mod store_cli;
 mod store_processes;
 mod studio;
+mod studio_browser;
 mod support;
 mod usage;
 
