@@ -243,6 +243,13 @@ def main() -> None:
             checkpoint()
         sections += ["### How start and memory grow with the catalog", summary.growth(reports)]
 
+        sections.append("## Studio")
+        text, results["studio"] = run_script("studio_bench.py", "--catalog", str(catalogs["small"]),
+                                             "--catalog", str(catalogs["large"]),
+                                             "--requests", "5" if args.smoke else "200")
+        sections.append(text)
+        checkpoint()
+
         sections.append("## Import and search")
         # PostgreSQL imports about 440 skills/s, so 100,000 skills take minutes per import:
         # the largest catalog runs on SQLite, once.

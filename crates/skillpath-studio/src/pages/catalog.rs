@@ -96,7 +96,7 @@ struct Results {
     /// The URL of this view without its page, to which `&page=N` is added.
     base_url: String,
     searching: bool,
-    /// The search stopped at [`MAX_HITS`].
+    /// The search stopped at the hits it asked for: there may be more.
     capped: bool,
     error: Option<String>,
 }
@@ -122,7 +122,12 @@ pub(crate) async fn page(
     let hits: Option<Vec<(String, String)>> = if q.is_empty() {
         None
     } else {
-        match studio.server.store_handle().search(q, MAX_HITS).await {
+        match studio
+            .server
+            .store_handle()
+            .search(q, query.hits_wanted())
+            .await
+        {
             Ok(hits) => Some(hits.into_iter().map(|h| (h.name, h.snippet)).collect()),
             Err(failure) => {
                 error = Some(format!("The search failed: {failure}"));
@@ -130,7 +135,9 @@ pub(crate) async fn page(
             }
         }
     };
-    let capped = hits.as_ref().is_some_and(|hits| hits.len() >= MAX_HITS);
+    let capped = hits
+        .as_ref()
+        .is_some_and(|hits| hits.len() >= query.hits_wanted());
     let find = |name: &str| {
         catalog
             .skill(name)
@@ -152,6 +159,7 @@ pub(crate) async fn page(
         .into_iter()
         .filter(|(skill, _)| query.keeps(skill, &drafted))
         .collect();
+    // A search asks for one hit past its page, so a next page shows when there is one.
     let pages = matching.len().div_ceil(PAGE_SIZE).max(1);
     let page = query.page.unwrap_or(1).clamp(1, pages);
     let rows = matching
@@ -204,6 +212,24 @@ pub(crate) async fn page(
 }
 
 impl CatalogQuery {
+    /// How many search hits this view needs: those of its page and one more (to know there is
+    /// a next page); every one up to [`MAX_HITS`] when filters choose among them.
+    fn hits_wanted(&self) -> usize {
+        let filtered = [
+            &self.kind,
+            &self.package,
+            &self.audit,
+            &self.validity,
+            &self.drafts,
+        ]
+        .iter()
+        .any(|filter| !filter.is_empty());
+        match filtered {
+            true => MAX_HITS,
+            false => (self.page.unwrap_or(1).max(1) * PAGE_SIZE + 1).min(MAX_HITS),
+        }
+    }
+
     /// Whether `skill` passes the filters.
     fn keeps(&self, skill: &CatalogSkill, drafted: &BTreeSet<String>) -> bool {
         let kind = match self.kind.as_str() {

@@ -90,6 +90,10 @@ def new_page(browser):
     return watch(context.new_page())
 
 
+# A file name that would be markup and an event handler if it were not escaped.
+HOSTILE_FILE = "it's \"x\" onmouseover=alert(1) <b>bold.md"
+
+
 def hostile_skill(root):
     """A skill whose every part is hostile: script in the body, description, argument
     descriptions and choices; event handlers; `javascript:` links; SVG with script; CSS that
@@ -129,6 +133,7 @@ See [the guide](references/guide.md). Target: {Target}.
         "<svg xmlns='http://www.w3.org/2000/svg' onload=\"alert('svg-file')\"><script>alert('svg')</script></svg>\n",
         encoding="utf-8",
     )
+    (folder / HOSTILE_FILE).write_text("<script>alert('file')</script>\n", encoding="utf-8")
     (folder / "references" / "big.md").write_text("ten megabytes of text\n" * 480_000, encoding="utf-8")
 
 
@@ -282,6 +287,13 @@ def local_flows(browser):
         shot(page, "hostile")
         page.goto(base + "/skills/hostile-skill/try?arg.target=%3Cimg+src%3Dx+onerror%3Dalert(1)%3E&arg.mode=plain")
         expect(page.locator(".answer pre.result")).to_contain_text("<img src=x onerror=alert(1)>")
+        no_script_ran(page)
+        tree = page.locator(".tree a", has_text="onmouseover")
+        expect(tree).to_have_text(HOSTILE_FILE)
+        assert page.locator(".tree b").count() == 0
+        tree.hover()
+        tree.click()
+        expect(page.locator("pre.file")).to_contain_text("<script>alert('file')</script>")
         no_script_ran(page)
         page.goto(base + "/skills/hostile-skill/files/evil.svg")
         expect(page.locator("pre.file")).to_contain_text("<script>")
