@@ -125,6 +125,11 @@ impl NewPage {
     }
 }
 
+/// A spare section row: a free section, the kind that may come anywhere and any number of times.
+fn free_section() -> Vec<String> {
+    vec!["free".to_owned(), String::new(), String::new()]
+}
+
 fn blank(columns: usize, rows: usize) -> Vec<Vec<String>> {
     vec![vec![String::new(); columns]; rows]
 }
@@ -136,7 +141,7 @@ pub(crate) async fn page(
     let sections = ["prerequisites", "execution-steps", "success-criteria"]
         .into_iter()
         .map(|kind| vec![kind.to_owned(), String::new(), String::new()])
-        .chain(blank(3, 1))
+        .chain([free_section()])
         .collect();
     let page = NewPage {
         shell: studio.shell(&visitor, "New Golden Path skill".to_owned(), "new"),
@@ -311,7 +316,11 @@ pub(crate) async fn submit(
         title: posted.one("title"),
         summary: posted.one("summary"),
         args: with_spare(posted.args(), ARG.len()),
-        sections: with_spare(posted.sections(), SECTION.len()),
+        sections: {
+            let mut sections = posted.sections();
+            sections.push(free_section());
+            sections
+        },
         phases: with_spare(posted.phases(), PHASE.len()),
         templates: with_spare(posted.templates(), TEMPLATE.len()),
         checked: Some((ok, text)),

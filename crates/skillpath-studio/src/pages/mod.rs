@@ -92,9 +92,10 @@ impl Studio {
             section,
             csrf: visitor.csrf.clone(),
             signed_in: visitor.signed_in.clone(),
-            role: match (&visitor.signed_in, caller.role) {
-                (None, Role::Author) if self.keys == KeyPolicy::Optional => "local user".to_owned(),
-                (_, role) => role.to_string(),
+            role: match (&visitor.signed_in, &visitor.caller) {
+                (None, Some(_)) => "local user".to_owned(),
+                (None, None) => "not signed in".to_owned(),
+                (Some(_), _) => caller.role.to_string(),
             },
             may_write: visitor.may(Role::Author) && !self.server.is_read_only(),
             may_admin: visitor.may(Role::Admin),

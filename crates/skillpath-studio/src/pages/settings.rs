@@ -103,10 +103,7 @@ pub(crate) async fn create_key(
     }
     let created: serde_json::Value = serde_json::from_str(&answer.text).unwrap_or_default();
     let key = created["key"].as_str().unwrap_or_default().to_owned();
-    let name = created["info"]["name"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
+    let name = created["name"].as_str().unwrap_or_default().to_owned();
     keys_page(&studio, &visitor, Some((name, key)), None).await
 }
 
