@@ -407,6 +407,17 @@ def team_flows(browser):
         shot(admin, "keys")
         admin.goto(base + "/settings/keys")
         assert admin.locator("[data-created-key]").count() == 0
+        # The new key signs in, until an admin revokes it.
+        bot = sign_in(browser, base, created)
+        expect(bot.locator(".who")).to_contain_text("ci-bot · reader")
+        admin.click("button[aria-label='Revoke ci-bot']")
+        admin.wait_for_url(base + "/settings/keys")
+        expect(admin.locator(".timeline tr", has_text="ci-bot")).to_contain_text("revoked")
+        bot.goto(base + "/skills/add-caching")
+        bot.wait_for_url(re.compile("/login"))
+        bot.fill("#key", created)
+        bot.click("button:has-text('Sign in')")
+        expect(bot.locator(".error")).to_contain_text("That key does not work")
         admin.goto(base + "/connect")
         expect(admin.locator("#claude-h + pre")).to_contain_text(base + "/mcp")
         expect(admin.locator("#claude-h + pre")).to_contain_text("Authorization: Bearer")
