@@ -15,7 +15,7 @@ use skillpath_store::{Change, Kind, SkillSnapshot, Store, StoreError};
 
 use crate::auth::Caller;
 use crate::builtin::BUILTINS;
-use crate::review_tools::save_draft;
+use crate::review_tools::{draft_saved, store_draft};
 use crate::state::SkillServer;
 use crate::to_mcp::{skill_content, skill_tool, store_error};
 
@@ -166,39 +166,28 @@ impl SkillServer {
             return Err(EditRefused::Refused(refusal));
         }
         unloadable(&snapshot, name).map_err(EditRefused::Refused)?;
-        if caller.drafts(self.reviews()) {
-            let current = self.store().get(name, None).await.map_err(refused)?;
-            if current.revision != expected {
-                return Err(EditRefused::Stale {
-                    current: current.revision,
-                });
-            }
-            return save_draft(self, caller, (snapshot, expected, None), message)
+        let written = if caller.drafts(self.reviews()) {
+            store_draft(self, caller, (snapshot, expected, None), message)
                 .await
-                .map_err(EditRefused::Refused);
-        }
-        let change = Change {
-            author: caller.author(),
-            message,
+                .map(|saved| draft_saved(&saved))
+        } else {
+            let change = Change {
+                author: caller.author(),
+                message,
+            };
+            match self.store().update(name, expected, snapshot, change).await {
+                Ok(stored) => self
+                    .refresh()
+                    .await
+                    .map(|()| format!("Saved `{}` as revision {}.", stored.name, stored.revision)),
+                Err(error) => Err(error),
+            }
         };
-        match self.store().update(name, expected, snapshot, change).await {
-            Ok(stored) => {
-                self.refresh().await.map_err(refused)?;
-                Ok(format!(
-                    "Saved `{}` as revision {}.",
-                    stored.name, stored.revision
-                ))
-            }
-            Err(StoreError::StaleRevision { actual, .. }) => {
-                Err(EditRefused::Stale { current: actual })
-            }
-            Err(error) => Err(refused(error)),
-        }
+        written.map_err(|error| match error {
+            StoreError::StaleRevision { actual, .. } => EditRefused::Stale { current: actual },
+            error => EditRefused::Refused(store_error(error)),
+        })
     }
-}
-
-fn refused(error: StoreError) -> EditRefused {
-    EditRefused::Refused(store_error(error))
 }
 
 /// Why `snapshot` cannot be stored as the skill `name`: the errors of the rules a loader needs

@@ -23,10 +23,24 @@ use crate::to_mcp::store_error;
 pub(crate) async fn save_draft(
     server: &SkillServer,
     caller: &Caller,
-    (snapshot, base, package): (SkillSnapshot, u64, Option<String>),
+    draft: (SkillSnapshot, u64, Option<String>),
     message: String,
 ) -> Result<String, String> {
-    let saved = server
+    let saved = store_draft(server, caller, draft, message)
+        .await
+        .map_err(store_error)?;
+    Ok(draft_saved(&saved))
+}
+
+/// [`save_draft`]'s write, with the store's error as it is (a stale base is
+/// `StoreError::StaleRevision`, which the studio answers with a merge).
+pub(crate) async fn store_draft(
+    server: &SkillServer,
+    caller: &Caller,
+    (snapshot, base, package): (SkillSnapshot, u64, Option<String>),
+    message: String,
+) -> Result<DraftSummary, StoreError> {
+    server
         .store()
         .save_draft(NewDraft {
             snapshot,
@@ -38,15 +52,18 @@ pub(crate) async fn save_draft(
             },
         })
         .await
-        .map_err(store_error)?;
+}
+
+/// What a write that saved the draft `saved` answers.
+pub(crate) fn draft_saved(saved: &DraftSummary) -> String {
     let made_on = match saved.base {
         0 => format!("as a new {}", saved.kind.as_str()),
         base => format!("on revision {base}"),
     };
-    Ok(format!(
+    format!(
         "Saved your draft of `{}` ({made_on}) for review: this server needs a maintainer to publish what an author writes, so nobody is served it until then (`publish_skill`). Read it with `get_skill` and `draft: true`; `list_drafts` shows where it is in review.",
         saved.name
-    ))
+    )
 }
 
 /// `list_drafts`: the drafts the caller may see, by name then author.

@@ -306,6 +306,47 @@ fn a_team_studio_signs_visitors_in_with_keys_and_keeps_to_their_roles() {
     );
     let keys = get(&server, "/settings/keys", &session);
     assert_eq!(status(&keys), 403, "{keys}");
+    // An author's save under review is a draft; made on a revision that moved on, it is
+    // refused as stale, with the merge, and no draft is kept of it.
+    let author = create_key(work.path(), "ann", "author");
+    let login = visit(&server, "/login");
+    let signed_in = post(
+        &server,
+        "/login",
+        Some(&login.cookie),
+        &[],
+        &form(&[("csrf", &login.token), ("key", &author), ("next", "/")]),
+    );
+    let ann = set_cookie(&signed_in).expect("a session");
+    let token = token_of(&get(&server, "/skills/notes/edit", &ann));
+    write_skill(
+        &skills.join("notes"),
+        "notes",
+        "Takes notes, changed meanwhile.",
+    );
+    let (code, _, stderr) = run_in(work.path(), &["import", &skills.to_string_lossy()]);
+    assert_eq!(code, 0, "{stderr}");
+    let draft = |base: &str| {
+        form(&[
+            ("csrf", &token),
+            ("file", "SKILL.md"),
+            ("base", base),
+            (
+                "text",
+                "---\nname: notes\ndescription: Takes notes, drafted.\n---\n",
+            ),
+        ])
+    };
+    let stale = post(&server, "/skills/notes/edit", Some(&ann), &[], &draft("1"));
+    assert_eq!(status(&stale), 409, "{stale}");
+    assert!(stale.contains("name=\"base\" value=\"2\""), "{stale}");
+    let (_, queue, _) = run_in(work.path(), &["review", "--format", "json"]);
+    assert!(!queue.contains("\"notes\""), "{queue}");
+    let drafted = post(&server, "/skills/notes/edit", Some(&ann), &[], &draft("2"));
+    assert_eq!(status(&drafted), 303, "{drafted}");
+    assert_eq!(header(&drafted, "location"), Some("/review/notes"));
+    let (_, queue, _) = run_in(work.path(), &["review", "--format", "json"]);
+    assert!(queue.contains("\"notes\""), "{queue}");
     // A revoked key ends its sessions at their next request.
     let (code, _, stderr) = run_in(work.path(), &["keys", "revoke", "rita"]);
     assert_eq!(code, 0, "{stderr}");
