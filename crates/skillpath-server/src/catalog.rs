@@ -66,6 +66,9 @@ pub struct CatalogSkill {
     pub golden_path: bool,
     /// How many findings the audit of its current revision has (none when it was not audited).
     pub audit_findings: usize,
+    /// Whether a call asks the user for the optional arguments it left out, where the server
+    /// asks for them (`metadata: {elicit: optional}`; [`crate::elicitation`]).
+    pub asks_optional: bool,
 }
 
 /// The package a member skill belongs to.
@@ -120,6 +123,7 @@ impl CatalogSkill {
             entry,
             golden_path,
             audit_findings: audit.map_or(0, |audit| audit.findings.len()),
+            asks_optional: skillpath_core::golden_path::ask::asks_optional(&parsed),
         }
     }
 
@@ -155,6 +159,7 @@ impl CatalogSkill {
             files,
             golden_path: false,
             audit_findings: audit.map_or(0, |audit| audit.findings.len()),
+            asks_optional: false,
         }
     }
 

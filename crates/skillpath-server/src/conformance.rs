@@ -76,7 +76,7 @@ impl ServerHandler for WithFixtures {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        if let Some(result) = fixtures::call(&self.0, &request.name, &context).await {
+        if let Some(result) = fixtures::call(&self.0, &request, &context).await {
             return result;
         }
         self.0.call_tool(request, context).await
@@ -129,9 +129,8 @@ impl ServerHandler for WithFixtures {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        let arguments = request.arguments.clone().unwrap_or_default();
-        match fixtures::get_prompt(&request.name, &arguments) {
-            Some(result) => result.map(Into::into),
+        match fixtures::get_prompt(&request) {
+            Some(result) => result,
             None => self.0.get_prompt(request, context).await,
         }
     }
@@ -204,6 +203,18 @@ impl ServerHandler for WithFixtures {
     ) -> Result<(), McpError> {
         self.0.unsubscribe_from(&request.uri);
         Ok(())
+    }
+
+    #[expect(
+        deprecated,
+        reason = "MCP logging (SEP-2577) is what `logging/setLevel` sets"
+    )]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.0.set_level(request, context).await
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -18,6 +18,7 @@ use skillpath_store::sources::FolderSources;
 use skillpath_store::{Change, ImportReport, Provenance, ShadowedSkill, Store, StoreError};
 
 use crate::SkillServer;
+use crate::client_log::{ClientLog, Level};
 
 /// How long the watcher waits for a burst of file events to settle before syncing.
 const SETTLE: Duration = Duration::from_millis(150);
@@ -81,7 +82,7 @@ impl FolderSync {
     /// What to tell the operator of `report`, a line each: every diagnostic of a folder
     /// skipped or warned about that was not said before in these words (all of them at the
     /// first sync), and each folder that was skipped before and loads now.
-    pub fn news(&self, report: &SyncReport) -> Vec<String> {
+    pub fn news(&self, report: &SyncReport) -> Vec<News> {
         let Ok(mut said) = self.said.lock() else {
             return Vec::new();
         };
@@ -119,7 +120,10 @@ impl FolderSync {
             if said.get(folder) != Some(said_now) {
                 let (skipped, lines) = said_now;
                 let what = if *skipped { "skipped" } else { "loaded" };
-                news.extend(lines.iter().map(|line| format!("{what}: {line}")));
+                news.extend(lines.iter().map(|line| News {
+                    skipped: *skipped,
+                    line: format!("{what}: {line}"),
+                }));
             }
         }
         for (folder, (skipped, lines)) in std::mem::take(&mut *said) {
@@ -127,7 +131,10 @@ impl FolderSync {
                 continue;
             }
             if skipped {
-                news.push(format!("`{}` loads again", folder.display()));
+                news.push(News {
+                    skipped: false,
+                    line: format!("`{}` loads again", folder.display()),
+                });
             } else {
                 // An unchanged folder is not read again, so what it was warned of is not
                 // said again either: it still holds.
@@ -364,15 +371,13 @@ async fn first_sync(sync: &FolderSync, server: &SkillServer, failing: &mut Faili
     for shadowed in &report.import.shadowed {
         tracing::warn!("shadowed: {shadowed}");
     }
-    for news in sync.news(&report) {
-        tracing::info!("{news}");
-    }
+    tell_news(server, sync.news(&report));
     let said = report.shadowed.len();
     server.set_folder_report(report.skipped.clone(), report.shadowed.clone());
     if report.changed()
         && let Err(error) = server.refresh().await
     {
-        tracing::warn!("reloading the skills after the folder sync failed: {error}");
+        reload_failed(server, &error);
     }
     // What the store's view hides under this project's skills (the sync said its own).
     match server.shadowed().await {
@@ -408,6 +413,52 @@ async fn first_sync(sync: &FolderSync, server: &SkillServer, failing: &mut Faili
         report.import.refused.len(),
     );
     server.set_first_sync_done();
+}
+
+/// What is new about one folder: a line for the operator and the clients, and whether it
+/// says the folder was skipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct News {
+    /// Whether the folder (or its skill) was left out.
+    pub skipped: bool,
+    /// The sentence.
+    pub line: String,
+}
+
+impl std::fmt::Display for News {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.line)
+    }
+}
+
+/// Says `news` on stderr and to the clients: a folder left out is a warning.
+fn tell_news(server: &SkillServer, news: Vec<News>) {
+    for news in news {
+        tracing::info!("{news}");
+        let level = if news.skipped {
+            Level::Warning
+        } else {
+            Level::Info
+        };
+        server.tell_clients(ClientLog::new(level, "folders", news.line));
+    }
+}
+
+/// Says on stderr and to the clients that the catalog could not be reloaded after a sync.
+fn reload_failed(server: &SkillServer, error: &StoreError) {
+    let text = format!("reloading the skills after the folder sync failed: {error}");
+    tracing::warn!("{text}");
+    server.tell_clients(ClientLog::new(Level::Warning, "folders", text));
+}
+
+/// What a sync changed in the store, in words.
+fn changes_of(report: &SyncReport) -> String {
+    format!(
+        "{} created, {} updated, {} deleted",
+        report.import.created.len(),
+        report.import.updated.len(),
+        report.deleted.len()
+    )
 }
 
 /// How long a failed sync waits before it is tried again, at first and at most.
@@ -454,12 +505,17 @@ async fn sync_and_refresh(sync: &FolderSync, server: &SkillServer, failing: &mut
             }
             *failing = Failing::default();
             server.set_sync_problem(None);
-            for news in sync.news(&report) {
-                tracing::info!("{news}");
-            }
+            tell_news(server, sync.news(&report));
             server.set_folder_report(report.skipped.clone(), report.shadowed.clone());
             if report.changed() {
-                let _ = server.refresh().await;
+                server.tell_clients(ClientLog::new(
+                    Level::Info,
+                    "folders",
+                    format!("skill folders synced: {}", changes_of(&report)),
+                ));
+                if let Err(error) = server.refresh().await {
+                    reload_failed(server, &error);
+                }
             }
         }
         Err(error) => {

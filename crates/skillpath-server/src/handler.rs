@@ -20,6 +20,10 @@ use skillpath_store::keys::Role as KeyRole;
 use skillpath_store::usage::UsageKind;
 
 use crate::auth::Caller;
+use crate::builtin::BUILTINS;
+use crate::client_log::{ClientLog, Level};
+use crate::direct::ToolAnswer;
+use crate::elicitation::{Asked, Retry};
 use crate::lists::ToolEntry;
 use crate::pagination::page_of;
 use crate::state::SkillServer;
@@ -37,7 +41,35 @@ const MAX_INITIALIZE_BYTES: usize = 16 * 1024;
 const SHUTTING_DOWN: &str =
     "the server is shutting down and takes no more calls; call again once it is back";
 
+/// What a client is told of a call of the tool `name` answered with `answer`: a write that was
+/// refused (a stale revision, the audit policy, a role, a read-only server), with why.
+fn write_refusal(name: &str, answer: &Result<ToolAnswer, McpError>) -> Option<ClientLog> {
+    let builtin = BUILTINS.iter().find(|b| b.name == name && b.writes)?;
+    let why = match answer {
+        Ok(answer) if answer.is_error => answer.text.as_str(),
+        Ok(_) => return None,
+        Err(error) => &error.message,
+    };
+    Some(ClientLog::new(
+        Level::Warning,
+        "writes",
+        format!("`{}` was refused: {why}", builtin.name),
+    ))
+}
+
+/// `text`, after `note` (what became of the form the user was shown) when there is one.
+fn after_note(note: Option<String>, text: String) -> String {
+    match note {
+        Some(note) => format!("{note}\n{text}"),
+        None => text,
+    }
+}
+
 impl ServerHandler for SkillServer {
+    #[expect(
+        deprecated,
+        reason = "MCP logging (SEP-2577) is offered to the clients that use it"
+    )]
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
@@ -49,6 +81,7 @@ impl ServerHandler for SkillServer {
                 .enable_tools()
                 .enable_tool_list_changed()
                 .enable_completions()
+                .enable_logging()
                 .enable_skills_with_directory_read()
                 .build(),
         )
@@ -84,13 +117,28 @@ impl ServerHandler for SkillServer {
         let Some(_in_flight) = self.begin_call() else {
             return Ok(error_result(SHUTTING_DOWN));
         };
+        let retry = Retry {
+            responses: request.input_responses,
+            state: request.request_state,
+        };
         let arguments = request.arguments.unwrap_or_default();
+        let (arguments, note) = match self
+            .ask_for_tool(&context, &request.name, arguments, retry)
+            .await?
+        {
+            Asked::InputRequired(result) => return Ok(result.into()),
+            Asked::Render { arguments, note } => (arguments, note),
+        };
         let answer = self
             .answer(&Caller::of(&context), &request.name, &arguments, true)
-            .await?;
+            .await;
+        if let Some(refusal) = write_refusal(&request.name, &answer) {
+            self.tell_requester(&context, refusal).await;
+        }
+        let answer = answer?;
         Ok(match answer.is_error {
             false => text_result(answer.text),
-            true => error_result(answer.text),
+            true => error_result(after_note(note, answer.text)),
         })
     }
 
@@ -159,10 +207,19 @@ impl ServerHandler for SkillServer {
                 None,
             ));
         };
+        let retry = Retry {
+            responses: request.input_responses,
+            state: request.request_state,
+        };
+        let method = format!("prompts/get {}", request.name);
+        let (arguments, note) = match self.ask(&context, &method, skill, arguments, retry).await? {
+            Asked::InputRequired(result) => return Ok(result.into()),
+            Asked::Render { arguments, note } => (arguments, note),
+        };
         let markdown = self
             .render_skill(skill, &arguments)
             .await
-            .map_err(|error| McpError::invalid_params(error, None))?;
+            .map_err(|error| McpError::invalid_params(after_note(note, error), None))?;
         self.count_use(
             skill,
             Caller::of(&context).key.as_deref(),
@@ -271,6 +328,19 @@ impl ServerHandler for SkillServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
         self.unsubscribe_from(&request.uri);
+        Ok(())
+    }
+
+    #[expect(
+        deprecated,
+        reason = "MCP logging (SEP-2577) is what `logging/setLevel` sets"
+    )]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.session_level().set(request.level);
         Ok(())
     }
 

@@ -14,9 +14,11 @@ mod authoring;
 mod builtin;
 pub mod catalog;
 mod catalog_tools;
+mod client_log;
 mod conformance;
 pub mod content;
 pub mod direct;
+pub mod elicitation;
 mod fixtures;
 pub mod folders;
 mod handler;
@@ -35,6 +37,7 @@ mod well_known;
 
 pub use auth::{Caller, DraftsSeen, KeyPolicy};
 pub use content::DEFAULT_CONTENT_CACHE_BYTES;
+pub use elicitation::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, MIN_STATE_KEY_BYTES};
 pub use state::{DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
 
 /// How long a stdio server, once asked to stop, goes on reading requests already sent.

@@ -10,6 +10,7 @@ use rmcp::{ErrorData as McpError, RoleServer};
 use tokio::sync::broadcast;
 
 use crate::catalog::Catalog;
+use crate::client_log::{self, Allowance};
 use crate::resources;
 use crate::state::{Announcement, SkillServer};
 
@@ -102,16 +103,35 @@ pub(crate) async fn listen(
 
 /// Follows the change channel for a legacy session from `notifications/initialized` on, in a
 /// task of its own that ends with the session: resource updates for its subscriptions, then
-/// the `list_changed` notifications.
+/// the `list_changed` notifications; and the messages for clients, at the session's level
+/// ([`crate::client_log`]).
 pub(crate) fn follow_for_session(session: &SkillServer, context: NotificationContext<RoleServer>) {
     let session = session.clone();
     let mut changes = session.changes();
+    let mut logs = session.client_logs();
     let peer = context.peer;
     tokio::spawn(async move {
         let mut seen = session.catalog();
+        let mut allowance = Allowance::default();
         loop {
             let signal = tokio::select! {
                 signal = changes.recv() => signal,
+                log = logs.recv() => {
+                    let sent = match log {
+                        Ok(log) => {
+                            client_log::send(&peer, session.session_level().get(), &mut allowance, &log).await
+                        }
+                        Err(broadcast::error::RecvError::Lagged(missed)) => {
+                            allowance.missed(missed);
+                            Ok(())
+                        }
+                        Err(broadcast::error::RecvError::Closed) => return,
+                    };
+                    if sent.is_err() {
+                        return;
+                    }
+                    continue;
+                }
                 () = tokio::time::sleep(SESSION_END_CHECK) => {
                     // Nothing says when a session ends but its closed transport; without
                     // this check every ended session would keep its task (and the server's

@@ -14,7 +14,9 @@ use skillpath_store::{ShadowedSkill, Store, StoreError};
 use tokio::sync::broadcast;
 
 use crate::catalog::{Catalog, CatalogSkill};
+use crate::client_log::{ClientLog, Level, SessionLevel};
 use crate::content::{ContentCache, DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
+use crate::elicitation::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, Elicitation};
 use crate::to_mcp::store_error;
 
 /// How skills become tools.
@@ -52,6 +54,15 @@ pub struct ServerOptions {
     /// The most bytes of skill content (`SKILL.md` and files) kept in memory for the skills
     /// called, read and fetched most recently ([`crate::content`]).
     pub content_cache_bytes: u64,
+    /// When a call with missing or wrong arguments asks the user for them
+    /// ([`crate::elicitation`]).
+    pub elicit: ElicitMode,
+    /// How long a user has to answer a form: an `elicitation/create` request waits this long,
+    /// and a 2026 client's `requestState` expires after it.
+    pub elicit_timeout: std::time::Duration,
+    /// The key that seals `requestState` (at least [`crate::MIN_STATE_KEY_BYTES`] bytes; replicas
+    /// behind one address share it). `None`, or a shorter key: a random key of this process.
+    pub request_state_key: Option<Vec<u8>>,
 }
 
 impl Default for ServerOptions {
@@ -64,6 +75,9 @@ impl Default for ServerOptions {
             conformance_fixtures: false,
             render_limits: RenderLimits::default(),
             content_cache_bytes: DEFAULT_CONTENT_CACHE_BYTES,
+            elicit: ElicitMode::default(),
+            elicit_timeout: DEFAULT_ELICIT_TIMEOUT,
+            request_state_key: None,
         }
     }
 }
@@ -77,6 +91,8 @@ struct Inner {
     /// catalog of a later one.
     reloading: tokio::sync::Mutex<()>,
     changes: broadcast::Sender<Announcement>,
+    /// What legacy sessions are told of the server's background work ([`crate::client_log`]).
+    logs: broadcast::Sender<ClientLog>,
     options: ServerOptions,
     /// What the last folder sync could not load, and what it left out for another skill of
     /// the same name, for `list_skills` to show.
@@ -95,6 +111,8 @@ struct Inner {
     first_sync_done: tokio::sync::watch::Sender<bool>,
     /// The uses of skills counted and not yet written.
     usage: Arc<crate::usage::Tally>,
+    /// How calls ask their users for values, and the forms waiting for an answer.
+    elicitation: Elicitation,
 }
 
 /// One tool call being answered; counted in [`Inner::in_flight`] for as long as it lives.
@@ -121,6 +139,8 @@ pub struct SkillServer {
     inner: Arc<Inner>,
     /// The resource URIs this session subscribed to with `resources/subscribe`.
     subscriptions: Arc<Mutex<BTreeSet<String>>>,
+    /// The level of the messages this session is sent (`logging/setLevel`).
+    session_level: SessionLevel,
 }
 
 impl SkillServer {
@@ -131,6 +151,7 @@ impl SkillServer {
     ) -> Result<SkillServer, StoreError> {
         let catalog = Catalog::load(store.as_ref()).await?;
         let (changes, _) = broadcast::channel(16);
+        let (logs, _) = broadcast::channel(LOG_CHANNEL);
         Ok(SkillServer {
             inner: Arc::new(Inner {
                 store: Arc::clone(&store),
@@ -138,7 +159,7 @@ impl SkillServer {
                 contents: ContentCache::new(options.content_cache_bytes),
                 reloading: tokio::sync::Mutex::new(()),
                 changes,
-                options,
+                logs,
                 folder_report: RwLock::default(),
                 closing: tokio_util::sync::CancellationToken::new(),
                 in_flight: tokio::sync::watch::channel(0).0,
@@ -146,8 +167,15 @@ impl SkillServer {
                 sync_problem: RwLock::default(),
                 first_sync_done: tokio::sync::watch::Sender::new(false),
                 usage: crate::usage::Tally::start(Arc::clone(&store)),
+                elicitation: Elicitation::new(
+                    options.elicit,
+                    options.elicit_timeout,
+                    options.request_state_key.as_deref(),
+                ),
+                options,
             }),
             subscriptions: Arc::default(),
+            session_level: SessionLevel::default(),
         })
     }
 
@@ -174,7 +202,23 @@ impl SkillServer {
         SkillServer {
             inner: Arc::clone(&self.inner),
             subscriptions: Arc::default(),
+            session_level: SessionLevel::default(),
         }
+    }
+
+    /// The level of the messages this session is sent.
+    pub(crate) fn session_level(&self) -> &SessionLevel {
+        &self.session_level
+    }
+
+    /// Tells every legacy session `log`, at the level each asked for.
+    pub(crate) fn tell_clients(&self, log: ClientLog) {
+        let _ = self.inner.logs.send(log);
+    }
+
+    /// The messages for legacy sessions, from now on.
+    pub(crate) fn client_logs(&self) -> broadcast::Receiver<ClientLog> {
+        self.inner.logs.subscribe()
     }
 
     /// This session's resource subscriptions.
@@ -294,6 +338,7 @@ impl SkillServer {
                 None => "ok".to_owned(),
             },
             "skills": self.catalog().len(),
+            "elicitations_waiting": self.elicitation().waiting(),
         });
         if ready { Ok(report) } else { Err(report) }
     }
@@ -384,11 +429,13 @@ impl SkillServer {
                 let server = SkillServer {
                     inner,
                     subscriptions: Arc::default(),
+                    session_level: SessionLevel::default(),
                 };
                 if let Err(error) = server.reload(true).await {
-                    tracing::warn!(
-                        "reloading the skills after a change in the store failed: {error}"
-                    );
+                    let text =
+                        format!("reloading the skills after a change in the store failed: {error}");
+                    tracing::warn!("{text}");
+                    server.tell_clients(ClientLog::new(Level::Warning, "skills", text));
                 }
             }
         });
@@ -409,6 +456,11 @@ impl SkillServer {
     /// The change channel, from now on: one signal per change to announce.
     pub(crate) fn changes(&self) -> broadcast::Receiver<Announcement> {
         self.inner.changes.subscribe()
+    }
+
+    /// How calls ask their users for values.
+    pub(crate) fn elicitation(&self) -> &Elicitation {
+        &self.inner.elicitation
     }
 
     /// How the server was asked to behave.
@@ -537,6 +589,10 @@ impl SkillServer {
         .map_err(|error| error.to_string())
     }
 }
+
+/// How many messages for clients wait for a slow session before it misses the oldest (and
+/// is told how many it missed).
+const LOG_CHANNEL: usize = 64;
 
 /// The most resource subscriptions one session holds.
 const MAX_SUBSCRIPTIONS: usize = 1000;

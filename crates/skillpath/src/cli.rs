@@ -1018,6 +1018,21 @@ pub(crate) struct ServeArgs {
     /// called and read most recently; others are read from the store when asked for.
     #[arg(long, value_name = "MIB", default_value_t = skillpath_server::DEFAULT_CONTENT_CACHE_BYTES / (1024 * 1024))]
     pub(crate) content_cache_mb: u64,
+    /// When a skill call with required arguments missing or values outside their `enum` asks
+    /// the user for them through a form (MCP elicitation), where the client can show one:
+    /// `missing` asks for those; `always` also for every optional argument the call left out,
+    /// for skills whose frontmatter says `metadata: {elicit: optional}`; `never` answers with
+    /// the list of problems, as clients without forms get.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "missing")]
+    pub(crate) elicit: ElicitArg,
+    /// Seconds a user has to answer a form before the call is answered with the problems.
+    #[arg(long, value_name = "SECONDS", default_value_t = skillpath_server::DEFAULT_ELICIT_TIMEOUT.as_secs())]
+    pub(crate) elicit_timeout: u64,
+    /// A file whose bytes (at least 32) seal the `requestState` a 2026-07-28 client echoes back
+    /// after a form; replicas behind one address share it. Without it each process makes a
+    /// random key, and a form answered through another replica is refused.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) request_state_key: Option<PathBuf>,
     /// With `--http`: seconds a connection may take to send a request's headers (and stay idle
     /// between requests) before it is closed.
     #[arg(long, value_name = "SECONDS", default_value_t = HttpLimits::default().header_timeout.as_secs())]
@@ -1124,6 +1139,17 @@ pub(crate) enum AuthArg {
     Auto,
     /// Required everywhere.
     Required,
+}
+
+/// When a call asks the user for argument values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ElicitArg {
+    /// Never: the call gets the list of problems.
+    Never,
+    /// For required arguments missing and values that are wrong.
+    Missing,
+    /// Also for the optional arguments left out, for skills that ask for them.
+    Always,
 }
 
 /// Whether author keys' writes wait for review.

@@ -99,6 +99,16 @@ pub fn is_valid_arg_name(name: &str) -> bool {
         })
 }
 
+/// Whether a call gave a value for an argument: a blank string or `null` is none, so the
+/// default applies (clients send empty form fields as `""`).
+pub fn is_given(value: Option<&serde_json::Value>) -> bool {
+    match value {
+        None | Some(serde_json::Value::Null) => false,
+        Some(serde_json::Value::String(text)) => !text.trim().is_empty(),
+        Some(_) => true,
+    }
+}
+
 /// A value coerced to its argument's type: the JSON value and the text substituted for it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Coerced {

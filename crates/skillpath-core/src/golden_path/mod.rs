@@ -6,8 +6,9 @@
 //! [`spec::SkillSpec`] for writing a skill from structured data.
 
 pub mod args;
+pub mod ask;
 pub mod body;
-mod budget;
+pub(crate) mod budget;
 pub mod condition;
 pub mod render;
 pub mod schema;

@@ -9,7 +9,7 @@ use std::fmt;
 use std::fmt::Write as _;
 
 use super::GoldenSkill;
-use super::args::{Arg, coerce};
+use super::args::{Arg, coerce, is_given};
 use super::body::TemplateRef;
 use super::budget::Budget;
 pub use super::budget::{Exceeded, RenderLimits};
@@ -191,6 +191,18 @@ impl fmt::Display for ArgumentsError {
 
 impl std::error::Error for ArgumentsError {}
 
+impl ArgumentsError {
+    /// A render that would pass `limits`: its one problem.
+    pub(crate) fn too_large(exceeded: Exceeded, limits: &RenderLimits) -> ArgumentsError {
+        ArgumentsError {
+            problems: vec![ArgProblem::TooLarge {
+                exceeded,
+                limits: *limits,
+            }],
+        }
+    }
+}
+
 /// Checks and completes the arguments of a call: defaults applied, values coerced to their
 /// types, each within [`RenderLimits::max_value_bytes`]. Every problem is reported, never just
 /// the first.
@@ -211,11 +223,7 @@ pub fn resolve_args(
     }
     let mut resolved = Vec::with_capacity(args.len());
     for arg in args {
-        let provided = given.get(&arg.name).filter(|value| match value {
-            serde_json::Value::Null => false,
-            serde_json::Value::String(s) => !s.trim().is_empty(),
-            _ => true,
-        });
+        let provided = given.get(&arg.name).filter(|value| is_given(Some(value)));
         let (value, defaulted) = match (provided, &arg.default) {
             (Some(value), _) => (value.clone(), false),
             (None, Some(default)) => (serde_json::Value::String(default.clone()), true),
@@ -336,12 +344,7 @@ pub fn render_within<T: TemplateSource + ?Sized>(
     if !escaping.is_empty() {
         return Err(ArgumentsError { problems: escaping });
     }
-    let too_large = |exceeded| ArgumentsError {
-        problems: vec![ArgProblem::TooLarge {
-            exceeded,
-            limits: *limits,
-        }],
-    };
+    let too_large = |exceeded| ArgumentsError::too_large(exceeded, limits);
     let mut budget = Budget::new(limits);
     let text = &skill.file.text;
     let mut markdown = String::new();

@@ -6,13 +6,15 @@ use std::sync::Arc;
 
 use skillpath_core::golden_path::render::RenderLimits;
 use skillpath_server::folders::{FolderSync, watch};
-use skillpath_server::{HttpLimits, KeyPolicy, ServerOptions, SkillServer, ToolsMode};
+use skillpath_server::{
+    ElicitMode, HttpLimits, KeyPolicy, MIN_STATE_KEY_BYTES, ServerOptions, SkillServer, ToolsMode,
+};
 use skillpath_store::sources::FolderSources;
 use skillpath_store::{ProjectView, StoreError, location};
 
 use std::io::IsTerminal;
 
-use crate::cli::{AuthArg, ReviewArg, ServeArgs, StudioArgs, ToolsArg};
+use crate::cli::{AuthArg, ElicitArg, ReviewArg, ServeArgs, StudioArgs, ToolsArg};
 use crate::inputs;
 use crate::output::{self, ExitStatus};
 
@@ -78,6 +80,17 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
             ..RenderLimits::default()
         },
         content_cache_bytes: args.content_cache_mb.saturating_mul(1024 * 1024),
+        elicit: match args.elicit {
+            ElicitArg::Never => ElicitMode::Never,
+            ElicitArg::Missing => ElicitMode::Missing,
+            ElicitArg::Always => ElicitMode::Always,
+        },
+        elicit_timeout: std::time::Duration::from_secs(args.elicit_timeout),
+        request_state_key: args
+            .request_state_key
+            .as_deref()
+            .map(read_state_key)
+            .transpose()?,
     };
     let review = options.review;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -198,6 +211,26 @@ fn listen(
 }
 
 /// Keys are required when asked for, and whenever other hosts can reach the server.
+/// The bytes of the `--request-state-key` file, refused (with the fix) when it cannot be read
+/// or is too short to be a key.
+fn read_state_key(path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
+    let key = std::fs::read(path).map_err(|error| {
+        anyhow::anyhow!(
+            "cannot read the request-state key `{}`: {error}",
+            path.display()
+        )
+    })?;
+    if key.len() < MIN_STATE_KEY_BYTES {
+        anyhow::bail!(
+            "the request-state key `{}` has {} bytes; it needs at least {MIN_STATE_KEY_BYTES}\n  = hint: make one with `head -c 32 /dev/urandom > {}` and give every replica the same file",
+            path.display(),
+            key.len(),
+            path.display()
+        );
+    }
+    Ok(key)
+}
+
 fn key_policy(auth: AuthArg, address: std::net::SocketAddr) -> KeyPolicy {
     if auth == AuthArg::Required || !address.ip().is_loopback() {
         KeyPolicy::Required
