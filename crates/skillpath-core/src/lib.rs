@@ -22,6 +22,7 @@
 
 pub mod bundle;
 pub mod catalog;
+pub mod claude_args;
 pub mod diagnostic;
 mod disk;
 pub mod frontmatter;

@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 use skillpath_core::Mode;
+use skillpath_core::claude_args::ClaudeArgs;
 use skillpath_core::golden_path::GoldenSkill;
 use skillpath_core::golden_path::args::Arg;
 use skillpath_core::package::{self, Package};
@@ -115,7 +116,9 @@ impl CatalogSkill {
             content_hash,
             provenance,
             tool_name,
-            args: golden.args,
+            // A plain skill written for Claude Code takes its free-form text (and named
+            // words) as arguments, so every client offers it as a slash command.
+            args: ClaudeArgs::read(&parsed).map_or(golden.args, |claude| claude.args()),
             package: None,
             manifest: None,
             skill_md,

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::JsonObject;
+use skillpath_core::claude_args::ClaudeArgs;
 use skillpath_core::golden_path::GoldenSkill;
 use skillpath_core::golden_path::render::{self, RenderLimits};
 use skillpath_store::folder::FolderDiagnostics;
@@ -565,6 +566,17 @@ impl SkillServer {
         arguments: &JsonObject,
     ) -> Result<String, String> {
         let content = self.content(skill).await.map_err(store_error)?;
+        // A plain skill written for Claude Code has its `$ARGUMENTS` placeholders filled
+        // instead (the arguments the catalog gave it).
+        if let Some(claude) = ClaudeArgs::read(&content.skill_md) {
+            return claude
+                .render(
+                    &content.skill_md,
+                    arguments,
+                    &self.inner.options.render_limits,
+                )
+                .map_err(|error| error.to_string());
+        }
         let files = content.files();
         // A member skill renders with its package's options among its arguments (the
         // catalog's, made from the package it was loaded with).

@@ -12,20 +12,7 @@ use skillpath_core::bundle::SkillBundle;
 use skillpath_core::validate::{self, Report};
 use skillpath_core::walk::{WalkLimits, find_skill_dirs};
 
-use crate::support::options;
-
-/// The shared corpus: `$SKILLPATH_CORPUS`, else `../shared/corpus` beside the repository; the
-/// test fails when it is not there.
-fn corpus_root() -> PathBuf {
-    let default = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus");
-    let root = std::env::var_os("SKILLPATH_CORPUS").map_or_else(|| default.into(), PathBuf::from);
-    root.canonicalize().unwrap_or_else(|error| {
-        panic!(
-            "the skills corpus is missing at `{}` ({error}); set SKILLPATH_CORPUS to its folder",
-            root.display()
-        )
-    })
-}
+use crate::support::{corpus_root, options};
 
 /// Whether `dir` holds a `SKILL.md` (or a `skill.md`), which makes it a skill of its own.
 fn holds_skill_md(dir: &Path) -> bool {

@@ -6,6 +6,7 @@
 
 mod architecture;
 mod bundle;
+mod claude_args;
 mod codes;
 mod golden_path;
 mod lenient;

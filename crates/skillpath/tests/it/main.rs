@@ -6,6 +6,7 @@ mod backup_restore;
 mod bounded;
 mod broken_folders;
 mod catalog_answers;
+mod claude_args;
 mod cli;
 mod crash_consistency;
 mod differential;
