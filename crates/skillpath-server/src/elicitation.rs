@@ -25,7 +25,7 @@ use std::time::Duration;
 use rmcp::model::{
     ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema,
     InputRequest, InputRequests, InputRequiredResult, InputResponses, JsonObject, ProtocolVersion,
-    RequestStateCodec, SealOptions,
+    RequestStateCodec, RequestStateError, SealOptions,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
@@ -146,23 +146,26 @@ impl Elicitation {
             .map_err(|error| McpError::internal_error(error.to_string(), None))
     }
 
-    /// The state `sealed` holds, when this server sealed it for the call `binding` names and
-    /// it has not expired; else the protocol error that says so.
+    /// The state `sealed` holds, when this server sealed it for the call `binding` names;
+    /// `None` once it has expired (the user took longer than the timeout). A state this server
+    /// did not seal for this call is the protocol error that says so.
     pub(crate) fn open<T: serde::de::DeserializeOwned>(
         &self,
         sealed: &str,
         binding: &[u8],
-    ) -> Result<T, McpError> {
-        self.codec.open_json_with(sealed, binding).map_err(|error| {
-            McpError::invalid_params(
+    ) -> Result<Option<T>, McpError> {
+        match self.codec.open_json_with(sealed, binding) {
+            Ok(state) => Ok(Some(state)),
+            Err(RequestStateError::Expired) => Ok(None),
+            Err(error) => Err(McpError::invalid_params(
                 format!(
-                    "the `requestState` of this call does not check ({error}): it was changed, it \
-                     expired, or it was made for another call; call again without `requestState` \
-                     and `inputResponses`"
+                    "the `requestState` of this call does not check ({error}): it was changed or \
+                     made for another call; call again without `requestState` and \
+                     `inputResponses`"
                 ),
                 None,
-            )
-        })
+            )),
+        }
     }
 
     /// How many `elicitation/create` requests wait for their answer now.
@@ -311,11 +314,7 @@ impl SkillServer {
                     Err(note) => return refused(arguments, note),
                 },
                 Err(rmcp::service::ServiceError::Timeout { timeout }) => {
-                    let note = format!(
-                        "The user was asked for the values and did not answer within {} s.",
-                        timeout.as_secs()
-                    );
-                    return refused(arguments, &note);
+                    return refused(arguments, &no_answer(timeout));
                 }
                 Err(error) => {
                     let note = format!("The user could not be asked for the values: {error}.");
@@ -337,7 +336,10 @@ impl SkillServer {
     ) -> Result<Asked, McpError> {
         let elicitation = self.elicitation();
         let state = match &retry.state {
-            Some(sealed) => Some(elicitation.open::<State>(sealed, binding)?),
+            Some(sealed) => match elicitation.open::<State>(sealed, binding)? {
+                Some(state) => Some(state),
+                None => return Ok(refused(arguments, &no_answer(elicitation.timeout))),
+            },
             None => None,
         };
         let (round, mut answers) = match state {
@@ -450,6 +452,14 @@ fn taken(result: ElicitResult) -> Result<JsonObject, &'static str> {
         // Cancel, and any action a later protocol adds: no answer.
         _ => Err("The user dismissed the form without an answer."),
     }
+}
+
+/// What a call says when the user did not answer within `timeout`.
+fn no_answer(timeout: Duration) -> String {
+    format!(
+        "The user was asked for the values and did not answer within {} s.",
+        timeout.as_secs()
+    )
 }
 
 /// Render with `arguments` as they are, saying first what became of the form.
@@ -649,7 +659,8 @@ mod tests {
         let sealed = elicitation.seal(&state, call).expect("seal");
         let opened: State = elicitation
             .open(&sealed, call)
-            .expect("its own call opens it");
+            .expect("its own call opens it")
+            .expect("not expired");
         assert_eq!(opened.asked, ["service_name"]);
         assert!(
             elicitation

@@ -54,3 +54,12 @@ fn the_python_sdk_builds_chooses_and_calls_architecture_packages() {
 fn the_python_sdk_drafts_reviews_and_publishes_on_a_team_server() {
     run_client("python_review.py", "examples/skills");
 }
+
+/// Elicitation and logging with the same client, in both eras, over stdio and HTTP: a call
+/// missing a required argument and with a value outside its enum answered through one form;
+/// decline, cancel, an unanswered form, hostile answers and a client gone mid-form; a skipped
+/// folder and a refused write told at `info`, not at `error` (`tests/mcp/python_elicitation.py`).
+#[test]
+fn the_python_sdk_answers_forms_and_hears_what_the_server_did() {
+    run_client("python_elicitation.py", "examples/skills");
+}
