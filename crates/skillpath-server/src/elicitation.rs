@@ -349,20 +349,20 @@ impl SkillServer {
                     .as_ref()
                     .and_then(|responses| responses.get(INPUT_KEY));
                 let mut answers = state.answers;
-                match response.map(|value| serde_json::from_value::<ElicitResult>(value.clone())) {
-                    Some(Ok(result)) => match taken(result) {
-                        Ok(given) => {
-                            for name in &state.asked {
-                                match given.get(name) {
-                                    Some(value) => answers.insert(name.clone(), value.clone()),
-                                    None => answers.remove(name),
-                                };
-                            }
-                        }
+                // No answer, or not an elicitation result: the same form again.
+                let result = response
+                    .and_then(|value| serde_json::from_value::<ElicitResult>(value.clone()).ok());
+                if let Some(result) = result {
+                    let given = match taken(result) {
+                        Ok(given) => given,
                         Err(note) => return Ok(refused(arguments, note)),
-                    },
-                    // No answer, or not an elicitation result: the same form again.
-                    Some(Err(_)) | None => {}
+                    };
+                    for name in &state.asked {
+                        match given.get(name) {
+                            Some(value) => answers.insert(name.clone(), value.clone()),
+                            None => answers.remove(name),
+                        };
+                    }
                 }
                 (state.round, answers)
             }
