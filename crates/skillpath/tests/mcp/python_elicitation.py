@@ -277,6 +277,46 @@ async def logging(binary: str, examples: str, work: str) -> None:
     print("logging ok", file=sys.stderr)
 
 
+async def modes(binary: str, examples: str, work: str) -> None:
+    """`--elicit always` asks a skill that says `metadata: {elicit: optional}` for its optional
+    arguments too; `--elicit never` asks nothing."""
+    folder = os.path.join(work, "optional-skills")
+    shutil.copytree(examples, folder)
+    path = os.path.join(folder, "add-caching", "SKILL.md")
+    with open(path) as file:
+        text = file.read()
+    with open(path, "w") as file:
+        file.write(text.replace("\nargs:\n", "\nmetadata:\n  elicit: optional\nargs:\n", 1))
+
+    def params(mode: str) -> StdioServerParameters:
+        return StdioServerParameters(
+            command=binary,
+            args=["serve", "--db", os.path.join(work, f"elicit-{mode}.db"), "--skills", folder, "--no-discover",
+                  "--tools", "per-skill", "--elicit", mode],
+            env={"PATH": os.environ.get("PATH", ""), "HOME": work},
+        )
+
+    forms = Forms({"cache_provider": "memory", "ttl_minutes": 5})
+    async with Client(params("always"), mode="legacy", cache=None, elicitation_callback=forms) as client:
+        await synced(client)
+        rendered = await client.call_tool("add-caching", {"service_name": "Orders"})
+        body = text_of(rendered)
+        assert not rendered.is_error and "FromMinutes(5)" in body and "- `cache_provider` = `memory`" in body, body[-500:]
+        assert len(forms.shown) == 1 and "optional values" in forms.shown[0].message, forms.shown
+        assert list(schema_of(forms.shown[0])["properties"]) == ["cache_provider", "ttl_minutes"], forms.shown
+        assert schema_of(forms.shown[0]).get("required", []) == [], forms.shown
+        # A skill that does not ask for it is not asked.
+        notes = await client.call_tool("write-release-notes", {})
+        assert len(forms.shown) == 1, (text_of(notes)[:200], forms.shown)
+
+    forms = Forms({"service_name": "Orders"})
+    async with Client(params("never"), mode="legacy", cache=None, elicitation_callback=forms) as client:
+        await synced(client)
+        refused = await client.call_tool("add-caching", {"cache_provider": "memcached"})
+        assert refused.is_error and forms.shown == [], (text_of(refused), forms.shown)
+    print("modes ok", file=sys.stderr)
+
+
 async def main(binary: str, examples: str, work: str) -> None:
     common = ["--skills", examples, "--no-discover", "--tools", "per-skill", "--elicit-timeout", str(TIMEOUT)]
     for era in ["legacy", "2026-07-28"]:
@@ -298,6 +338,7 @@ async def main(binary: str, examples: str, work: str) -> None:
         await process.wait()
     await stdio_client_gone(binary, examples, work)
     await logging(binary, examples, work)
+    await modes(binary, examples, work)
 
 
 if __name__ == "__main__":
