@@ -692,9 +692,6 @@ mod tests {
         let elicitation = Elicitation::new(ElicitMode::Missing, Duration::from_millis(1), None);
         let sealed = elicitation.seal(&1u32, b"call").expect("seal");
         std::thread::sleep(Duration::from_millis(20));
-        let error = elicitation
-            .open::<u32>(&sealed, b"call")
-            .expect_err("expired");
-        assert!(error.message.contains("expired"), "{}", error.message);
+        assert_eq!(elicitation.open::<u32>(&sealed, b"call").ok(), Some(None));
     }
 }

@@ -1985,9 +1985,16 @@ fn json_nested_argument_value() {
     // Within the parser's nesting limit, so it reaches the tool as a value of the wrong shape.
     let line = deep_json_call(100).replace(r#""id":"deep""#, r#""id":7"#);
     server.send_line(&line);
-    let reply = server
-        .next_message(Duration::from_secs(20))
-        .expect("a reply");
+    // The refused write is also told to the client as a log message, before the reply.
+    let reply = loop {
+        let message = server
+            .next_message(Duration::from_secs(20))
+            .expect("a reply");
+        if message["id"] == 7 {
+            break message;
+        }
+        assert_eq!(message["method"], "notifications/message", "{message}");
+    };
     let text = tool_error(&reply);
     assert!(
         text.starts_with(

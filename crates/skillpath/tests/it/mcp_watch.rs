@@ -123,11 +123,13 @@ fn subscribers_hear_of_changes_to_the_resources_they_watch_and_no_others() {
     );
 }
 
-/// The methods of `notifications`.
+/// The methods of `notifications`, but log messages (`notifications/message`, which say what
+/// the server did, such as a folder sync, not what changed).
 fn methods(notifications: &[Value]) -> Vec<&str> {
     notifications
         .iter()
         .filter_map(|n| n["method"].as_str())
+        .filter(|method| *method != "notifications/message")
         .collect()
 }
 
