@@ -26,7 +26,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, ProtocolVersion};
+use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
 
@@ -190,10 +190,7 @@ impl SkillServer {
         context: &RequestContext<RoleServer>,
         log: ClientLog,
     ) {
-        let modern = context
-            .protocol_version()
-            .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
-        let level = if modern {
+        let level = if crate::elicitation::is_modern(context) {
             context.meta.log_level()
         } else {
             Some(self.session_level().get())

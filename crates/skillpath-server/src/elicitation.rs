@@ -278,12 +278,13 @@ impl SkillServer {
                 },
             );
         }
+        // A built-in tool's name is never a skill's tool (`tool_names::resolve`).
         match catalog.tool(name) {
-            Some(skill) if !crate::builtin::BUILTINS.iter().any(|b| b.name == name) => {
+            Some(skill) => {
                 let method = format!("tools/call {name}");
                 self.ask(context, &method, skill, arguments, retry).await
             }
-            _ => Ok(Asked::render(arguments)),
+            None => Ok(Asked::render(arguments)),
         }
     }
 
@@ -310,7 +311,9 @@ impl SkillServer {
             };
             match answer {
                 Ok(result) => match taken(result) {
-                    Ok(answers) => arguments = ask::answered(&arguments, &questions, &answers),
+                    Ok(answers) => {
+                        arguments = ask::answered(&arguments, ask::names(&questions), &answers)
+                    }
                     Err(note) => return refused(arguments, note),
                 },
                 Err(rmcp::service::ServiceError::Timeout { timeout }) => {
@@ -368,15 +371,7 @@ impl SkillServer {
             }
             None => (0, JsonObject::new()),
         };
-        let asked_so_far: Vec<Question> = answers
-            .keys()
-            .filter_map(|name| skill.args.iter().find(|arg| &arg.name == name))
-            .map(|arg| Question {
-                arg: arg.clone(),
-                problem: None,
-            })
-            .collect();
-        let merged = ask::answered(&arguments, &asked_so_far, &answers);
+        let merged = ask::answered(&arguments, answers.keys().map(String::as_str), &answers);
         let Some(questions) = self.questions(skill, &merged) else {
             return Ok(Asked::render(merged));
         };
@@ -390,7 +385,7 @@ impl SkillServer {
         answers.retain(|name, _| !questions.iter().any(|q| &q.arg.name == name));
         let state = State {
             round: round + 1,
-            asked: questions.iter().map(|q| q.arg.name.clone()).collect(),
+            asked: ask::names(&questions).map(str::to_owned).collect(),
             answers,
         };
         let sealed = elicitation.seal(&state, binding)?;
@@ -415,8 +410,9 @@ fn can_show_forms(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none())
 }
 
-/// Whether the request speaks 2026-07-28 or later, where servers ask with results.
-fn is_modern(context: &RequestContext<RoleServer>) -> bool {
+/// Whether the request speaks 2026-07-28 or later: servers ask with results, not requests, and
+/// log only to a request that names a level.
+pub(crate) fn is_modern(context: &RequestContext<RoleServer>) -> bool {
     context
         .protocol_version()
         .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28)

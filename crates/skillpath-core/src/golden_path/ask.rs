@@ -18,6 +18,11 @@ pub const ASK_KEY: &str = "elicit";
 /// The value of [`ASK_KEY`] that asks for the optional arguments a call left out.
 pub const ASK_OPTIONAL: &str = "optional";
 
+/// The names of the arguments `questions` ask for.
+pub fn names(questions: &[Question]) -> impl Iterator<Item = &str> {
+    questions.iter().map(|question| question.arg.name.as_str())
+}
+
 /// Whether `skill` asks for its optional arguments too (`metadata: {elicit: optional}`).
 pub fn asks_optional(skill: &SkillMd) -> bool {
     skill
@@ -81,21 +86,20 @@ pub fn questions(
     (!questions.is_empty()).then_some(questions)
 }
 
-/// The arguments of a call once the user answered `asked`: `given` with each asked
-/// argument's answer in its place. Only the asked arguments are taken from `answers` (a form
-/// answer cannot add or change anything else); an answer left blank drops the call's value,
-/// so an optional argument falls back to its default and a required one is asked again.
-pub fn answered(
+/// The arguments of a call once the user answered the arguments named `asked`: `given` with
+/// each asked argument's answer in its place. Only the asked arguments are taken from `answers`
+/// (a form answer cannot add or change anything else); an answer left blank drops the call's
+/// value, so an optional argument falls back to its default and a required one is asked again.
+pub fn answered<'a>(
     given: &serde_json::Map<String, serde_json::Value>,
-    asked: &[Question],
+    asked: impl IntoIterator<Item = &'a str>,
     answers: &serde_json::Map<String, serde_json::Value>,
 ) -> serde_json::Map<String, serde_json::Value> {
     let mut merged = given.clone();
-    for question in asked {
-        let name = &question.arg.name;
+    for name in asked {
         match answers.get(name) {
             Some(answer) if is_given(Some(answer)) => {
-                merged.insert(name.clone(), answer.clone());
+                merged.insert(name.to_owned(), answer.clone());
             }
             Some(_) => {
                 merged.remove(name);
@@ -150,8 +154,8 @@ mod tests {
         value.as_object().cloned().unwrap_or_default()
     }
 
-    fn names(questions: &[Question]) -> Vec<&str> {
-        questions.iter().map(|q| q.arg.name.as_str()).collect()
+    fn asked_names(questions: &[Question]) -> Vec<&str> {
+        names(questions).collect()
     }
 
     #[test]
@@ -159,7 +163,7 @@ mod tests {
         let given = object(json!({"cache_provider": "memcached"}));
         let questions =
             questions(&caching_args(), &given, &RenderLimits::default(), false).expect("questions");
-        assert_eq!(names(&questions), ["service_name", "cache_provider"]);
+        assert_eq!(asked_names(&questions), ["service_name", "cache_provider"]);
         assert_eq!(
             questions[0].problem.as_deref(),
             Some("missing required argument `service_name`: the service_name")
@@ -176,7 +180,7 @@ mod tests {
         let limits = RenderLimits::default();
         assert_eq!(questions(&caching_args(), &given, &limits, false), None);
         let optional = questions(&caching_args(), &given, &limits, true).expect("questions");
-        assert_eq!(names(&optional), ["cache_provider", "ttl_minutes"]);
+        assert_eq!(asked_names(&optional), ["cache_provider", "ttl_minutes"]);
         assert!(optional.iter().all(|q| q.problem.is_none()));
     }
 
@@ -197,7 +201,7 @@ mod tests {
         };
         let given = object(json!({"service_name": "Orders", "ttl_minutes": "soon"}));
         let questions = questions(&caching_args(), &given, &limits, false).expect("questions");
-        assert_eq!(names(&questions), ["service_name", "ttl_minutes"]);
+        assert_eq!(asked_names(&questions), ["service_name", "ttl_minutes"]);
         assert!(
             questions[0]
                 .problem
@@ -223,7 +227,7 @@ mod tests {
             "ttl_minutes": 999,
             "colour": "red"
         }));
-        let merged = answered(&given, &asked, &answers);
+        let merged = answered(&given, names(&asked), &answers);
         assert_eq!(
             serde_json::Value::Object(merged),
             json!({"cache_provider": "memory", "ttl_minutes": 5, "service_name": "Orders"})
@@ -235,7 +239,11 @@ mod tests {
         let given = object(json!({"service_name": "Orders", "cache_provider": "x"}));
         let asked =
             questions(&caching_args(), &given, &RenderLimits::default(), false).expect("questions");
-        let merged = answered(&given, &asked, &object(json!({"cache_provider": " "})));
+        let merged = answered(
+            &given,
+            names(&asked),
+            &object(json!({"cache_provider": " "})),
+        );
         assert_eq!(
             serde_json::Value::Object(merged),
             json!({"service_name": "Orders"})
