@@ -71,6 +71,10 @@ pub(crate) enum Command {
     Show(ShowArgs),
     /// Search the stored skills (name, description, body).
     Search(SearchArgs),
+    /// Will the right skill be chosen? Trigger evals run through the search ranking over a
+    /// whole library, and descriptions that compete.
+    #[command(subcommand)]
+    Eval(EvalCommand),
     /// Show the revisions of a stored skill.
     History(NameArgs),
     /// Show what changed between two revisions of a stored skill.
@@ -861,6 +865,71 @@ pub(crate) struct SearchArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum EvalCommand {
+    /// Runs every skill's `evals/trigger-evals.json` (`[{query, should_trigger}]`, the format of
+    /// the standard's description guide and of skill-creator) and any `--queries` file
+    /// (`[{query, skill|null}]`) through the ranking `search_skills` and `load_skill` use, over
+    /// the whole library, and reports per skill recall@1 and @3, MRR, false triggers (near
+    /// misses that ranked it first) and the skills that beat it, and the library's
+    /// most-confused pairs. Exit 1 when a gate fails, 2 on a bad eval file (named with its row).
+    Triggers(EvalTriggersArgs),
+    /// Lists pairs of skills whose descriptions compete for the same requests: the cosine of
+    /// their TF-IDF vectors over the library (words every description says weigh little), with
+    /// the words they share.
+    Overlap(EvalOverlapArgs),
+}
+
+/// The library an evaluation ranks within.
+#[derive(Debug, Args)]
+pub(crate) struct LibraryArgs {
+    /// Skill folders or trees, read as one library (in a temporary store, as `import` reads
+    /// them); without any, the store's skills (`--db`).
+    pub(crate) paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct EvalTriggersArgs {
+    #[command(flatten)]
+    pub(crate) library: LibraryArgs,
+    /// A library-level query file: `[{"query": "...", "skill": "name" | null}]`, `null` where
+    /// no skill is right. May be given more than once.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) queries: Vec<PathBuf>,
+    /// Gate: exit 1 when a skill with queries that should choose it has recall@1 below this
+    /// (0 to 1).
+    #[arg(long, value_name = "SHARE", value_parser = share)]
+    pub(crate) min_recall: Option<f64>,
+    /// Gate: exit 1 when a skill has more false triggers than this.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_false: Option<usize>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct EvalOverlapArgs {
+    #[command(flatten)]
+    pub(crate) library: LibraryArgs,
+    /// The similarity (0 to 1) from which a pair is listed; from 0.75 a pair is a near copy.
+    #[arg(long, value_name = "SHARE", value_parser = share, default_value_t = skillpath_eval::overlap::COMPETE)]
+    pub(crate) threshold: f64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+/// A share from 0 to 1, as typed.
+fn share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(value) if (0.0..=1.0).contains(&value) => Ok(value),
+        _ => Err(format!("`{text}` is not a share from 0 to 1 (e.g. 0.8)")),
+    }
 }
 
 #[derive(Debug, Args)]

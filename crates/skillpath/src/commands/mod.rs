@@ -30,6 +30,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::List(args) => store::inspect::list(args),
         Command::Show(args) => store::inspect::show(args),
         Command::Search(args) => store::inspect::search(args),
+        Command::Eval(command) => store::eval::run(command),
         Command::History(args) => store::inspect::history(args),
         Command::Diff(args) => store::inspect::diff(args),
         Command::Rollback(args) => store::revise::rollback(args),

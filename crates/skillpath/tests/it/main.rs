@@ -11,6 +11,7 @@ mod cli;
 mod crash_consistency;
 mod differential;
 mod edge_cases;
+mod eval;
 mod examples;
 mod faults;
 mod hostile_inputs;

@@ -5,7 +5,6 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use skillpath_audit::Severity;
 use skillpath_store::ImportReport;
 use skillpath_store::folder::{FolderDiagnostics, read_folders};
@@ -54,7 +53,7 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
         // Folders whose files have the same metadata as when their skill's current revision
         // was imported from them are not read again.
         let recorded = store.folder_stamps().await?;
-        let progress = progress_bar(sources.len() as u64);
+        let progress = super::progress_bar(sources.len() as u64, "reading");
         let mut read = read_folders(sources, &recorded, &|dir| {
             progress.set_message(dir.display().to_string());
             progress.inc(1);
@@ -146,16 +145,4 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
             ExitStatus::Invalid
         })
     })
-}
-
-/// A progress bar on stderr, hidden when stderr is not a terminal.
-fn progress_bar(length: u64) -> ProgressBar {
-    let progress = ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr());
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        progress.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} reading {wide_msg}") {
-        progress.set_style(style);
-    }
-    progress
 }

@@ -1,6 +1,7 @@
 //! The commands that work on the skill store: opening it, running its async operations, and
 //! printing its answers and errors.
 
+pub(crate) mod eval;
 pub(crate) mod export;
 pub(crate) mod import;
 pub(crate) mod inspect;
@@ -114,6 +115,22 @@ pub(crate) fn change(args: &ChangeArgs, default_message: &str) -> Change {
 }
 
 /// A failure to write the output, as a store command's error.
+/// A progress bar of `length` steps on stderr, each said as `doing` and its message (hidden
+/// when stderr is not a terminal).
+pub(crate) fn progress_bar(length: u64, doing: &str) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    let progress = ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr());
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        progress.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    if let Ok(style) =
+        ProgressStyle::with_template(&format!("{{bar:30}} {{pos}}/{{len}} {doing} {{wide_msg}}"))
+    {
+        progress.set_style(style);
+    }
+    progress
+}
+
 pub(crate) fn io(source: std::io::Error) -> StoreError {
     StoreError::Io {
         context: "cannot write the output".to_owned(),

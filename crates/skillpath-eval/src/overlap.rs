@@ -1,0 +1,306 @@
+//! Descriptions that compete: two skills whose descriptions say the same things will fight for
+//! the same requests, and the agent picks one of them by chance.
+//!
+//! The similarity is the cosine of the descriptions' TF-IDF vectors over the library: each word
+//! of a description (see [`crate::words`]) weighs `(1 + ln tf) · ln(1 + N / df)`, where `tf`
+//! is how often the description says it, `df` how many descriptions of the library's `N` say it.
+//! A word every skill uses weighs little, a word two skills share and no other weighs much, so
+//! two skills that both "write tests" in a library of test skills are told apart by what else
+//! they say. 1 is the same words in the same proportions; 0 is no word in common.
+//!
+//! Pairs are found through the words they share: a pair is compared when its descriptions
+//! share at least one word that fewer than [`COMMON_DF`] of the library's descriptions (or a
+//! tenth of them, whichever is more) say; pairs that share only words nearly every skill says
+//! are not compared, since those words weigh next to nothing. That keeps a library of
+//! thousands of skills within seconds.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::words::words;
+
+/// Pairs at or above this similarity compete (`skillpath eval overlap`'s default threshold).
+pub const COMPETE: f64 = 0.5;
+
+/// Pairs at or above this similarity are near copies of each other.
+pub const NEAR_COPY: f64 = 0.75;
+
+/// The document frequency under which a shared word makes a pair worth comparing (or a tenth
+/// of the library, whichever is more).
+pub const COMMON_DF: usize = 50;
+
+/// How many shared words an overlap names.
+pub const SHARED_WORDS: usize = 8;
+
+/// Two skills whose descriptions compete.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Overlap {
+    /// One skill (the first by name).
+    pub a: String,
+    /// The other.
+    pub b: String,
+    /// The cosine of their descriptions' vectors, from 0 to 1.
+    pub similarity: f64,
+    /// The words they share, weightiest first (at most [`SHARED_WORDS`]).
+    pub shared: Vec<String>,
+}
+
+/// A library's descriptions as TF-IDF vectors.
+pub struct Library {
+    names: Vec<String>,
+    vectors: Vec<Vector>,
+    /// How many descriptions say each word.
+    df: HashMap<String, usize>,
+}
+
+/// A description's words and their weights, and its length.
+struct Vector {
+    weights: BTreeMap<String, f64>,
+    norm: f64,
+}
+
+impl Library {
+    /// The library of `skills`, `(name, description)` each.
+    pub fn new<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> Library {
+        let mut names = Vec::new();
+        let mut counts: Vec<BTreeMap<String, usize>> = Vec::new();
+        let mut df: HashMap<String, usize> = HashMap::new();
+        for (name, description) in skills {
+            let mut tf: BTreeMap<String, usize> = BTreeMap::new();
+            for word in words(description) {
+                *tf.entry(word).or_default() += 1;
+            }
+            for word in tf.keys() {
+                *df.entry(word.clone()).or_default() += 1;
+            }
+            names.push(name.to_owned());
+            counts.push(tf);
+        }
+        let total = names.len();
+        let vectors = counts
+            .into_iter()
+            .map(|tf| vector(&tf, &df, total))
+            .collect();
+        Library { names, vectors, df }
+    }
+
+    /// How many skills the library holds.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// Every pair at or above `threshold`, most similar first (then by names).
+    pub fn overlaps(&self, threshold: f64) -> Vec<Overlap> {
+        let common = COMMON_DF.max(self.len() / 10);
+        // Which descriptions say each word that is not too common to pair on.
+        let mut postings: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (index, vector) in self.vectors.iter().enumerate() {
+            for word in vector.weights.keys() {
+                if self.df.get(word).is_some_and(|df| *df < common) {
+                    postings.entry(word).or_default().push(index);
+                }
+            }
+        }
+        let mut pairs: Vec<(usize, usize)> = postings
+            .values()
+            .flat_map(|skills| {
+                skills
+                    .iter()
+                    .enumerate()
+                    .flat_map(move |(at, a)| skills[at + 1..].iter().map(move |b| (*a, *b)))
+            })
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut found: Vec<Overlap> = pairs
+            .into_iter()
+            .filter_map(|(a, b)| self.overlap(a, b))
+            .filter(|overlap| overlap.similarity >= threshold)
+            .collect();
+        found.sort_by(|x, y| {
+            y.similarity
+                .total_cmp(&x.similarity)
+                .then_with(|| (&x.a, &x.b).cmp(&(&y.a, &y.b)))
+        });
+        found
+    }
+
+    /// The skills of the library whose descriptions compete with `description` at or above
+    /// `threshold`, most similar first: what a new skill would fight (`name` itself left out).
+    /// The new description's words weigh as if it were one more skill of the library.
+    pub fn competing(&self, name: &str, description: &str, threshold: f64) -> Vec<Overlap> {
+        let mut tf: BTreeMap<String, usize> = BTreeMap::new();
+        for word in words(description) {
+            *tf.entry(word).or_default() += 1;
+        }
+        let mut df = self.df.clone();
+        for word in tf.keys() {
+            *df.entry(word.clone()).or_default() += 1;
+        }
+        let new = vector(&tf, &df, self.len() + 1);
+        let mut found: Vec<Overlap> = self
+            .names
+            .iter()
+            .zip(&self.vectors)
+            .filter(|(other, _)| other.as_str() != name)
+            .filter_map(|(other, vector)| {
+                let (similarity, shared) = cosine(&new, vector);
+                (similarity >= threshold).then(|| Overlap {
+                    a: name.to_owned(),
+                    b: other.clone(),
+                    similarity,
+                    shared,
+                })
+            })
+            .collect();
+        found.sort_by(|x, y| {
+            y.similarity
+                .total_cmp(&x.similarity)
+                .then_with(|| x.b.cmp(&y.b))
+        });
+        found
+    }
+
+    /// The overlap of the skills at `a` and `b`, when they share a word.
+    fn overlap(&self, a: usize, b: usize) -> Option<Overlap> {
+        let (similarity, shared) = cosine(&self.vectors[a], &self.vectors[b]);
+        let (first, second) = if self.names[a] <= self.names[b] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        (!shared.is_empty()).then(|| Overlap {
+            a: self.names[first].clone(),
+            b: self.names[second].clone(),
+            similarity,
+            shared,
+        })
+    }
+}
+
+/// The TF-IDF vector of a description's word counts `tf`, in a library of `total`
+/// descriptions whose document frequencies are `df`.
+fn vector(tf: &BTreeMap<String, usize>, df: &HashMap<String, usize>, total: usize) -> Vector {
+    let weights: BTreeMap<String, f64> = tf
+        .iter()
+        .map(|(word, count)| {
+            let df = df.get(word).copied().unwrap_or(1).max(1) as f64;
+            let idf = (1.0 + total as f64 / df).ln();
+            (word.clone(), (1.0 + (*count as f64).ln()) * idf)
+        })
+        .collect();
+    let norm = weights.values().map(|w| w * w).sum::<f64>().sqrt();
+    Vector { weights, norm }
+}
+
+/// The cosine of two vectors, and the words they share, weightiest first.
+fn cosine(a: &Vector, b: &Vector) -> (f64, Vec<String>) {
+    let mut shared: Vec<(f64, &String)> = a
+        .weights
+        .iter()
+        .filter_map(|(word, weight)| b.weights.get(word).map(|other| (weight * other, word)))
+        .collect();
+    let dot: f64 = shared.iter().map(|(product, _)| product).sum();
+    let similarity = if a.norm > 0.0 && b.norm > 0.0 {
+        (dot / (a.norm * b.norm)).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    shared.sort_by(|x, y| y.0.total_cmp(&x.0).then_with(|| x.1.cmp(y.1)));
+    let shared = shared
+        .into_iter()
+        .take(SHARED_WORDS)
+        .map(|(_, word)| word.clone())
+        .collect();
+    (similarity, shared)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn library() -> Library {
+        Library::new([
+            (
+                "pdf-forms",
+                "Fill in PDF forms and extract form fields from PDF documents.",
+            ),
+            (
+                "pdf-filler",
+                "Fills PDF forms: reads the form fields of a PDF and fills them in.",
+            ),
+            ("slack-gif", "Creates animated GIFs for Slack."),
+            (
+                "changelog",
+                "Writes a changelog from the commits since the last release.",
+            ),
+        ])
+    }
+
+    #[test]
+    fn two_descriptions_of_one_job_compete_and_name_what_they_share() {
+        let found = library().overlaps(COMPETE);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let pair = &found[0];
+        assert_eq!(
+            (pair.a.as_str(), pair.b.as_str()),
+            ("pdf-filler", "pdf-forms")
+        );
+        assert!(
+            pair.similarity >= COMPETE && pair.similarity < 1.0,
+            "{pair:?}"
+        );
+        for word in ["pdf", "form", "field"] {
+            assert!(
+                pair.shared.iter().any(|s| s == word),
+                "{word} in {:?}",
+                pair.shared
+            );
+        }
+    }
+
+    #[test]
+    fn a_description_and_itself_are_the_same_and_strangers_share_nothing() {
+        let library = Library::new([("a", "Deploy to Vercel"), ("b", "Deploy to Vercel")]);
+        let found = library.overlaps(0.0);
+        assert!((found[0].similarity - 1.0).abs() < 1e-9, "{found:?}");
+        let strangers = Library::new([("a", "Deploy to Vercel"), ("b", "Bake bread")]);
+        assert!(strangers.overlaps(0.0).is_empty());
+    }
+
+    #[test]
+    fn a_new_skill_is_compared_with_the_library() {
+        let found = library().competing(
+            "pdf-forms-2",
+            "Fill PDF forms and read their form fields.",
+            COMPETE,
+        );
+        let names: Vec<&str> = found.iter().map(|o| o.b.as_str()).collect();
+        assert_eq!(names.len(), 2, "{found:?}");
+        assert!(names.contains(&"pdf-forms") && names.contains(&"pdf-filler"));
+        assert!(
+            library()
+                .competing(
+                    "pdf-forms",
+                    "Fill in PDF forms and extract form fields from PDF documents.",
+                    0.99
+                )
+                .iter()
+                .all(|o| o.b != "pdf-forms")
+        );
+    }
+
+    #[test]
+    fn a_library_of_one_skill_has_no_pairs() {
+        assert!(
+            Library::new([("a", "Deploy to Vercel")])
+                .overlaps(0.0)
+                .is_empty()
+        );
+        assert!(Library::new(std::iter::empty()).overlaps(0.0).is_empty());
+    }
+}

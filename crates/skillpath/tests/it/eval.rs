@@ -1,0 +1,353 @@
+//! `skillpath eval triggers` and `skillpath eval overlap` on a library built for the test, in
+//! which two skills overlap on purpose (`pdf-forms` and `pdf-filler`): every figure below is
+//! counted by hand from the store's ranking rules (a skill whose name holds more of the query's
+//! words ranks first; names before descriptions), then the CI gates' exit codes, then bad eval
+//! files, each refused with its file and row.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use crate::support::skillpath_bin;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn skillpath(args: &[&str]) -> Run {
+    let work = tempfile::tempdir().expect("tempdir");
+    let output = Command::new(skillpath_bin())
+        .args(args)
+        .current_dir(work.path())
+        .env("HOME", work.path())
+        .env_remove("SKILLPATH_DB")
+        .output()
+        .expect("run skillpath");
+    Run {
+        code: output.status.code().expect("exited"),
+        stdout: String::from_utf8(output.stdout).expect("UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("UTF-8"),
+    }
+}
+
+fn skill(root: &Path, name: &str, description: &str, evals: Option<Value>) {
+    let folder = root.join(name);
+    fs::create_dir_all(folder.join("evals")).expect("mkdir");
+    fs::write(
+        folder.join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n\nSteps.\n"),
+    )
+    .expect("write");
+    if let Some(evals) = evals {
+        fs::write(
+            folder.join("evals/trigger-evals.json"),
+            serde_json::to_vec_pretty(&evals).expect("json"),
+        )
+        .expect("write");
+    }
+}
+
+/// The library: two PDF skills that compete, and two that have nothing to do with them.
+fn library(root: &Path) {
+    skill(
+        root,
+        "pdf-forms",
+        "Fill in PDF forms.",
+        Some(json!([
+            {"query": "pdf forms", "should_trigger": true},      // its name has both words: 1st
+            {"query": "pdf filler", "should_trigger": true},     // pdf-filler's has both: 2nd
+            {"query": "filler", "should_trigger": true},         // only pdf-filler matches
+            {"query": "slack gif", "should_trigger": false},     // slack-gif first
+            {"query": "forms", "should_trigger": false},         // only its name: a false trigger
+        ])),
+    );
+    skill(
+        root,
+        "pdf-filler",
+        "Fill in PDF forms and PDF form fields.",
+        Some(json!([
+            {"query": "pdf filler", "should_trigger": true},     // 1st
+            {"query": "pdf forms", "should_trigger": true},      // pdf-forms first: 2nd
+        ])),
+    );
+    skill(
+        root,
+        "slack-gif",
+        "Make animated GIFs for Slack.",
+        Some(json!([{"query": "animated slack gif", "should_trigger": true}])),
+    );
+    skill(
+        root,
+        "release-notes",
+        "Write release notes from the commits.",
+        None,
+    );
+}
+
+fn queries(root: &Path, rows: &Value) -> String {
+    let path = root.join("queries.json");
+    fs::write(&path, serde_json::to_vec(rows).expect("json")).expect("write");
+    path.display().to_string()
+}
+
+fn skill_of<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["skills"]
+        .as_array()
+        .and_then(|skills| skills.iter().find(|s| s["skill"] == name))
+        .unwrap_or_else(|| panic!("no `{name}` in {report}"))
+}
+
+#[test]
+fn the_overlapping_pair_is_the_most_confused_with_figures_counted_by_hand() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    library(&skills);
+    let library_queries = queries(
+        work.path(),
+        &json!([
+            {"query": "release notes", "skill": "release-notes"},
+            {"query": "bake sourdough bread", "skill": null},
+        ]),
+    );
+    let skills = skills.display().to_string();
+    let run = skillpath(&[
+        "eval",
+        "triggers",
+        &skills,
+        "--queries",
+        &library_queries,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("JSON");
+
+    let forms = skill_of(&report, "pdf-forms");
+    assert_eq!(
+        (forms["positives"].as_u64(), forms["near_misses"].as_u64()),
+        (Some(3), Some(2))
+    );
+    // Ranks 1, 2 and none: recall@1 1/3, recall@3 2/3, MRR (1 + 1/2 + 0) / 3.
+    assert_eq!(forms["recall_at_1"].as_f64(), Some(1.0 / 3.0));
+    assert_eq!(forms["recall_at_3"].as_f64(), Some(2.0 / 3.0));
+    assert_eq!(forms["mrr"].as_f64(), Some(0.5));
+    let false_triggers = forms["false_triggers"].as_array().expect("list");
+    assert_eq!(false_triggers.len(), 1, "{forms}");
+    assert_eq!(false_triggers[0]["query"], "forms");
+    assert_eq!(false_triggers[0]["row"], 5);
+    assert_eq!(forms["beaten_by"], json!([["pdf-filler", 2]]));
+
+    let filler = skill_of(&report, "pdf-filler");
+    assert_eq!(filler["recall_at_1"].as_f64(), Some(0.5));
+    assert_eq!(filler["mrr"].as_f64(), Some(0.75));
+    assert_eq!(filler["beaten_by"], json!([["pdf-forms", 1]]));
+
+    assert_eq!(
+        skill_of(&report, "slack-gif")["recall_at_1"].as_f64(),
+        Some(1.0)
+    );
+    assert_eq!(
+        skill_of(&report, "release-notes")["recall_at_1"].as_f64(),
+        Some(1.0)
+    );
+    // pdf-filler beat pdf-forms twice, pdf-forms beat pdf-filler once.
+    assert_eq!(
+        report["confused"][0],
+        json!({"a": "pdf-filler", "b": "pdf-forms", "count": 3})
+    );
+    assert_eq!(report["confused"].as_array().map(Vec::len), Some(1));
+
+    let summary = &report["summary"];
+    // 7 positives; chosen first: "pdf forms" (pdf-forms), "pdf filler" (pdf-filler), "animated
+    // slack gif", "release notes" = 4; within five: all but "filler".
+    assert_eq!(summary["queries"], 10);
+    assert_eq!(summary["answerable"], 7);
+    assert_eq!(summary["recall_at_1"].as_f64(), Some(4.0 / 7.0));
+    assert_eq!(summary["recall_at_5"].as_f64(), Some(6.0 / 7.0));
+    assert_eq!(
+        (
+            summary["unanswerable"].as_u64(),
+            summary["unanswered"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
+    assert_eq!(
+        (
+            summary["near_misses"].as_u64(),
+            summary["near_misses_triggered"].as_u64()
+        ),
+        (Some(2), Some(1))
+    );
+    assert_eq!(report["library"], 4);
+
+    // The same run as text names the pair and the false trigger.
+    let text = skillpath(&["eval", "triggers", &skills, "--queries", &library_queries]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout.contains("pdf-filler ~ pdf-forms: 3"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout
+            .contains("false trigger: `pdf-forms` chosen for \"forms\""),
+        "{}",
+        text.stdout
+    );
+
+    // The gates: pdf-forms's recall@1 (1/3) and its one false trigger.
+    for (gate, code) in [
+        (["--min-recall", "0.5"], 1),
+        (["--min-recall", "0.3"], 0),
+        (["--max-false", "0"], 1),
+        (["--max-false", "1"], 0),
+    ] {
+        let run = skillpath(&["eval", "triggers", &skills, gate[0], gate[1]]);
+        assert_eq!(run.code, code, "{gate:?}: {}\n{}", run.stdout, run.stderr);
+        if code == 1 {
+            assert!(
+                run.stderr.contains("gate: `pdf-forms`"),
+                "{gate:?}: {}",
+                run.stderr
+            );
+        }
+    }
+    let out_of_range = skillpath(&["eval", "triggers", &skills, "--min-recall", "80"]);
+    assert_eq!(out_of_range.code, 2, "{}", out_of_range.stderr);
+
+    // The overlap names the same pair, with the words they share.
+    let overlap = skillpath(&["eval", "overlap", &skills, "--format", "json"]);
+    assert_eq!(overlap.code, 0, "{}", overlap.stderr);
+    let overlap: Value = serde_json::from_str(&overlap.stdout).expect("JSON");
+    let pairs = overlap["overlaps"].as_array().expect("pairs");
+    assert_eq!(pairs.len(), 1, "{overlap}");
+    assert_eq!(
+        (pairs[0]["a"].as_str(), pairs[0]["b"].as_str()),
+        (Some("pdf-filler"), Some("pdf-forms"))
+    );
+    for word in ["pdf", "form", "fill"] {
+        assert!(
+            pairs[0]["shared"]
+                .as_array()
+                .is_some_and(|s| s.contains(&json!(word))),
+            "{word}: {overlap}"
+        );
+    }
+}
+
+#[test]
+fn bad_eval_files_are_refused_with_their_file_and_row() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    library(&skills);
+    let root = skills.display().to_string();
+    let evals = skills.join("slack-gif/evals/trigger-evals.json");
+
+    fs::write(&evals, "{not json").expect("write");
+    let run = skillpath(&["eval", "triggers", &root]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("slack-gif/evals/trigger-evals.json`: not JSON"),
+        "{}",
+        run.stderr
+    );
+
+    fs::write(&evals, r#"[{"query": "gif"}]"#).expect("write");
+    let run = skillpath(&["eval", "triggers", &root]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("trigger-evals.json` row 1: no `should_trigger`"),
+        "{}",
+        run.stderr
+    );
+    fs::remove_file(&evals).expect("remove");
+
+    let unknown = queries(
+        work.path(),
+        &json!([{"query": "a", "skill": "pdf-forms"}, {"query": "b", "skill": "ghost"}]),
+    );
+    let run = skillpath(&["eval", "triggers", &root, "--queries", &unknown]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("queries.json` row 2: no skill named `ghost`"),
+        "{}",
+        run.stderr
+    );
+
+    let huge = queries(
+        work.path(),
+        &json!([{"query": "x".repeat(1024 * 1024), "skill": null}]),
+    );
+    let run = skillpath(&["eval", "triggers", &root, "--queries", &huge]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("row 1: the query is 1048576 bytes; the limit is 2000"),
+        "{}",
+        run.stderr
+    );
+
+    let many: Vec<Value> = (0..100_000)
+        .map(|i| json!({"query": format!("query {i}"), "skill": null}))
+        .collect();
+    let many = queries(work.path(), &Value::Array(many));
+    let run = skillpath(&["eval", "triggers", &root, "--queries", &many]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("row 10001: the file has 100000 queries"),
+        "{}",
+        run.stderr
+    );
+
+    let wrong = queries(work.path(), &json!({"query": "a"}));
+    let run = skillpath(&["eval", "triggers", &root, "--queries", &wrong]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("the file is not an array"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_library_of_one_skill_evaluates_and_has_no_pairs() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    skill(
+        &skills,
+        "slack-gif",
+        "Make animated GIFs for Slack.",
+        Some(
+            json!([{"query": "slack gif", "should_trigger": true}, {"query": "bake bread", "should_trigger": false}]),
+        ),
+    );
+    let root = skills.display().to_string();
+    let run = skillpath(&["eval", "triggers", &root, "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(
+        skill_of(&report, "slack-gif")["recall_at_1"].as_f64(),
+        Some(1.0)
+    );
+    assert_eq!(report["confused"], json!([]));
+    let overlap = skillpath(&["eval", "overlap", &root]);
+    assert_eq!(overlap.code, 0);
+    assert!(
+        overlap.stdout.starts_with("0 pairs of 1 skills compete"),
+        "{}",
+        overlap.stdout
+    );
+    // A library without queries says so.
+    fs::remove_file(skills.join("slack-gif/evals/trigger-evals.json")).expect("remove");
+    let run = skillpath(&["eval", "triggers", &root]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("no queries to run"), "{}", run.stderr);
+}
