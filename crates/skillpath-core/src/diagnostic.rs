@@ -124,6 +124,7 @@ codes! {
     LinkMissing => "link-missing",
     LinkOutsideSkill => "link-outside-skill",
     ToolNameCollision => "tool-name-collision",
+    DescriptionOverlap => "description-overlap",
     OptionDefaultMissing => "option-default-missing",
     OptionCollidesWithArgument => "option-collides-with-argument",
     PackageNameInvalid => "package-name-invalid",

@@ -29,6 +29,7 @@ pub mod frontmatter;
 pub mod golden_path;
 pub mod load;
 mod mode;
+pub mod overlap;
 pub mod package;
 pub mod pathlib;
 pub mod python_unicode;

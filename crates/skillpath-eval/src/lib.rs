@@ -15,6 +15,4 @@
 //! runs the store's own search and a test can hand it rankings.
 
 pub mod cases;
-pub mod overlap;
 pub mod score;
-mod words;

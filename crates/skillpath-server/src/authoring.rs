@@ -16,10 +16,11 @@ use serde_json::Value;
 use skillpath_core::golden_path::args::Arg;
 use skillpath_core::golden_path::spec::SkillSpec;
 use skillpath_core::load::LoadOptions;
+use skillpath_core::overlap::{COMPETE, Library, Overlap};
 use skillpath_core::validate::{ValidateOptions, validate};
-use skillpath_core::{Mode, Severity};
+use skillpath_core::{Code, Mode, Severity};
 use skillpath_store::forks::ForkRequest;
-use skillpath_store::{Change, Provenance, SkillFile, SkillSnapshot, StoreError};
+use skillpath_store::{Change, Kind, Provenance, SkillFile, SkillSnapshot, StoreError};
 
 use crate::architecture_tools::package_to_join;
 use crate::arguments::{Params, Revision};
@@ -68,7 +69,7 @@ impl Params for ValidateSkill {
 
     async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
         let options = options_of(&server.catalog(), &self.skill.name);
-        let (_, report) = checked_snapshot(&self.skill, &options)?;
+        let (_, report) = checked_snapshot(&self.skill, &options, &server.catalog())?;
         Ok(if report.is_empty() {
             "The skill is valid.".to_owned()
         } else {
@@ -129,12 +130,13 @@ impl Params for CreateSkill {
         // package at that revision (or, drafted, at whatever revision it has when published).
         let (snapshot, warnings, package) = match &self.package {
             None => {
-                let (snapshot, warnings) = checked_snapshot(&spec, &[])?;
+                let (snapshot, warnings) = checked_snapshot(&spec, &[], &server.catalog())?;
                 (snapshot, warnings, None)
             }
             Some(name) => {
                 let (package, manifest) = package_to_join(server, name).await?;
-                let (snapshot, warnings) = checked_snapshot(&spec, &manifest.options)?;
+                let (snapshot, warnings) =
+                    checked_snapshot(&spec, &manifest.options, &server.catalog())?;
                 (snapshot, warnings, Some((name.as_str(), package.revision)))
             }
         };
@@ -231,7 +233,7 @@ impl Params for UpdateSkill {
         }
         let spec = parse_spec(merged)?;
         let options = options_of(&server.catalog(), skill_name);
-        let (snapshot, warnings) = checked_snapshot(&spec, &options)?;
+        let (snapshot, warnings) = checked_snapshot(&spec, &options, &server.catalog())?;
         let message = format!("update {skill_name}");
         if drafts {
             let saved = save_draft(server, caller, (snapshot, expected, None), message).await?;
@@ -543,9 +545,14 @@ fn options_of(catalog: &crate::catalog::Catalog, name: &str) -> Vec<Arg> {
 }
 
 /// Writes `spec` as a skill and validates it in memory like `skillpath validate` (spec mode,
-/// lints), as the member of a package with `options` when it is one: errors refuse it;
-/// warnings come back as text.
-fn checked_snapshot(spec: &SkillSpec, options: &[Arg]) -> Result<(SkillSnapshot, String), String> {
+/// lints), as the member of a package with `options` when it is one, and against the skills of
+/// `library` whose descriptions its own would compete with (`description-overlap`): errors
+/// refuse it; warnings come back as text.
+fn checked_snapshot(
+    spec: &SkillSpec,
+    options: &[Arg],
+    library: &crate::catalog::Catalog,
+) -> Result<(SkillSnapshot, String), String> {
     let written = spec
         .write()
         .map_err(|error| format!("the skill cannot be written: {error}"))?;
@@ -600,5 +607,26 @@ fn checked_snapshot(spec: &SkillSpec, options: &[Arg]) -> Result<(SkillSnapshot,
             "the skill has errors; fix them and try again:\n{errors}"
         ));
     }
-    Ok((snapshot, describe(Severity::Warning)))
+    let mut warnings = describe(Severity::Warning);
+    for overlap in competing(spec, library) {
+        warnings.push_str(&format!(
+            "- {}: {}; {}\n",
+            Code::DescriptionOverlap,
+            overlap.sentence(&spec.name),
+            overlap.hint()
+        ));
+    }
+    Ok((snapshot, warnings))
+}
+
+/// The skills of `library` (packages and `spec` itself left out) whose descriptions `spec`'s
+/// would compete with.
+fn competing(spec: &SkillSpec, library: &crate::catalog::Catalog) -> Vec<Overlap> {
+    let skills = Library::new(
+        library
+            .skills()
+            .filter(|skill| skill.kind == Kind::Skill)
+            .map(|skill| (skill.name.as_str(), skill.description.as_str())),
+    );
+    skills.competing(&spec.name, &spec.description, COMPETE)
 }

@@ -917,7 +917,7 @@ pub(crate) struct EvalOverlapArgs {
     #[command(flatten)]
     pub(crate) library: LibraryArgs,
     /// The similarity (0 to 1) from which a pair is listed; from 0.75 a pair is a near copy.
-    #[arg(long, value_name = "SHARE", value_parser = share, default_value_t = skillpath_eval::overlap::COMPETE)]
+    #[arg(long, value_name = "SHARE", value_parser = share, default_value_t = skillpath_core::overlap::COMPETE)]
     pub(crate) threshold: f64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]

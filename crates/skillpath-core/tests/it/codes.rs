@@ -43,8 +43,8 @@ enum Layout {
         file: (&'static str, &'static str),
     },
     /// Several skill folders `(folder, SKILL.md)`, validated together: each is validated alone,
-    /// then [`tool_names::check_reports`] adds what only a set of skills can have (one folder
-    /// cannot collide with itself).
+    /// then [`tool_names::check_reports`] and `overlap::check_reports` add what only a set of
+    /// skills can have (one folder cannot collide with itself, nor compete with itself).
     Tree(Vec<(&'static str, String)>),
     /// A package folder `pkg` with these files `(path, content)`, validated with its members.
     Package(Vec<(&'static str, String)>),
@@ -251,6 +251,20 @@ fn example(code: Code) -> (Layout, Mode, bool, Severity) {
                     .into(),
             ),
         ])),
+        Code::DescriptionOverlap => spec_warning(Layout::Tree(vec![
+            (
+                "pdf-forms",
+                "---\nname: pdf-forms\ndescription: Fill in PDF forms and their fields.\n---\n".into(),
+            ),
+            (
+                "pdf-filler",
+                "---\nname: pdf-filler\ndescription: Fills PDF forms and form fields.\n---\n".into(),
+            ),
+            (
+                "slack-gif",
+                "---\nname: slack-gif\ndescription: Make animated GIFs for Slack.\n---\n".into(),
+            ),
+        ])),
         Code::OptionDefaultMissing => spec(package("options:\n  - name: endpointStyle\n    description: Style\n", &[])),
         Code::OptionCollidesWithArgument => spec(package(
             "options:\n  - name: endpointStyle\n    description: Style\n    default: controller\nskills: [a]\n",
@@ -345,6 +359,7 @@ fn run(sandbox: &Sandbox, layout: Layout, mode: Mode, lints: bool) -> Vec<Diagno
                 .map(|(folder, content)| validate_dir(&sandbox.skill(folder, content), &options))
                 .collect();
             tool_names::check_reports(&mut reports);
+            skillpath_core::overlap::check_reports(&mut reports);
             return reports
                 .into_iter()
                 .flat_map(|report| report.diagnostics)

@@ -55,8 +55,10 @@ pub(crate) fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
         }
     }
     if mode != Mode::SkillsRef {
-        // Skills served together must not fight over a tool name: the losers are warned.
+        // Skills served together must not fight over a tool name, nor over requests: the losers
+        // are warned, and the second of two skills whose descriptions compete.
         tool_names::check_reports(&mut reports);
+        skillpath_core::overlap::check_reports(&mut reports);
     }
     let elapsed = started.elapsed();
 

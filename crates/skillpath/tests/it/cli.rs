@@ -319,11 +319,11 @@ fn validate_handles_crlf_and_a_byte_order_mark() {
     sandbox
         .skill(
             "crlf",
-            "---\r\nname: crlf\r\ndescription: Use when testing.\r\nlicense: 2\r\n---\r\nBody\r\n",
+            "---\r\nname: crlf\r\ndescription: Use when testing line endings.\r\nlicense: 2\r\n---\r\nBody\r\n",
         )
         .skill(
             "bom",
-            "\u{feff}---\nname: bom\ndescription: Use when testing.\n---\nBody\n",
+            "\u{feff}---\nname: bom\ndescription: Use when testing a byte order mark.\n---\nBody\n",
         );
     let run = sandbox.run(&["validate", "crlf", "bom", "--format", "json"]);
     assert_eq!(run.code, 1, "{run:?}");
@@ -643,7 +643,7 @@ fn validate_warns_the_skill_that_loses_a_tool_name_with_its_other_diagnostics() 
         // Sorts first, but `cache` is named like the tool: `cache` keeps it.
         .skill(
             "tree/add-caching",
-            "---\nname: add-caching\ndescription: Caches.\ntool_name: cache\n---\n# Caching\n",
+            "---\nname: add-caching\ndescription: Keeps responses.\ntool_name: cache\n---\n# Caching\n",
         )
         .skill("tree/cache", skill_md("cache", ""))
         // Nobody is named `deploy`: the first by name, `alpha`, keeps it.
@@ -659,8 +659,8 @@ fn validate_warns_the_skill_that_loses_a_tool_name_with_its_other_diagnostics() 
         "warning[description-no-trigger]: the description does not say when to use the skill
  --> tree/add-caching/SKILL.md:3:14
   |
-3 | description: Caches.
-  |              ^^^^^^^
+3 | description: Keeps responses.
+  |              ^^^^^^^^^^^^^^^^
   = hint: add a clause such as \"Use when the user asks to …\"; agents choose skills by it
 
 warning[tool-name-collision]: `add-caching` and `cache` (at `tree/cache`) both want the tool name `cache`; `cache` keeps it because its name is the tool name, so `add-caching` has no tool of its own
@@ -774,9 +774,16 @@ fn validate_one_skill_named_like_a_built_in_tool_is_warned_too() {
         run.stdout
     );
     // Separate runs are not served together: no collision between them.
+    // Descriptions that do not compete, so the collision is the first thing said of `b`.
     sandbox
-        .skill("a", skill_md("a", "tool_name: same\n"))
-        .skill("b", skill_md("b", "tool_name: same\n"));
+        .skill(
+            "a",
+            "---\nname: a\ndescription: Use when deploying the app.\ntool_name: same\n---\n# a\n",
+        )
+        .skill(
+            "b",
+            "---\nname: b\ndescription: Use when rolling back a release.\ntool_name: same\n---\n# b\n",
+        );
     assert!(
         !sandbox
             .run(&["validate", "a"])

@@ -351,3 +351,65 @@ fn a_library_of_one_skill_evaluates_and_has_no_pairs() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("no queries to run"), "{}", run.stderr);
 }
+
+/// The `description-overlap` lint where a skill joins a library: `import` (the new skill that
+/// competes, once per pair) and `create_skill` over MCP (its warnings name the skill it would
+/// fight), and `validate` over several skills.
+#[test]
+fn a_skill_that_competes_with_the_library_is_warned_where_it_is_written() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    library(&skills);
+    let db = work.path().join("store.db").display().to_string();
+    let root = skills.display().to_string();
+
+    let import = skillpath(&["import", &root, "--db", &db]);
+    assert_eq!(import.code, 0, "{}", import.stderr);
+    let warned: Vec<&str> = import
+        .stdout
+        .lines()
+        .filter(|line| line.starts_with("warning[description-overlap]"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{}", import.stdout);
+    assert!(
+        warned[0].starts_with(
+            "warning[description-overlap]: the description of `pdf-forms` competes with `pdf-filler`'s (similarity"
+        ),
+        "{}",
+        warned[0]
+    );
+    let json = skillpath(&["import", &root, "--db", &db, "--format", "json"]);
+    let json: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(
+        json["overlaps"],
+        json!([]),
+        "nothing changed, nothing to say again"
+    );
+
+    let validate = skillpath(&["validate", &root, "-r"]);
+    assert!(
+        validate.stdout.contains("warning[description-overlap]: the description of `pdf-forms` competes with `pdf-filler`'s"),
+        "{}",
+        validate.stdout
+    );
+
+    let mut server = crate::mcp_wire::Server::start(&skills, work.path());
+    let created = server.call(
+        "tools/call",
+        json!({"name": "create_skill", "arguments": {
+            "name": "pdf-form-helper",
+            "description": "Fill PDF forms and their form fields.",
+            "sections": [{"type": "free", "heading": "Steps", "content": "1. Fill the form."}]
+        }}),
+    );
+    let text = created["result"]["content"][0]["text"]
+        .as_str()
+        .expect("text");
+    assert_eq!(created["result"]["isError"], false, "{text}");
+    assert!(
+        text.contains("- description-overlap: the description of `pdf-form-helper` competes with `pdf-filler`'s"),
+        "{text}"
+    );
+    assert!(text.contains("competes with `pdf-forms`'s"), "{text}");
+    assert!(!text.contains("`slack-gif`"), "{text}");
+}

@@ -6,8 +6,8 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use skillpath_core::overlap::{Library, NEAR_COPY};
 use skillpath_eval::cases::{self, Case, EvalError, TRIGGER_EVALS};
-use skillpath_eval::overlap::{Library, NEAR_COPY};
 use skillpath_eval::score::{self, DEPTH, Ranked, Report};
 use skillpath_store::folder::read_folders;
 use skillpath_store::sources::FolderSources;

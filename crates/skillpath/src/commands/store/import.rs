@@ -2,10 +2,13 @@
 //! that cannot be loaded is skipped and named with its diagnostics; the others are imported
 //! (`--strict`: nothing is, when one is skipped).
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use skillpath_audit::Severity;
+use skillpath_core::Code;
+use skillpath_core::overlap::{COMPETE, Library, Overlap};
 use skillpath_store::ImportReport;
 use skillpath_store::folder::{FolderDiagnostics, read_folders};
 use skillpath_store::sources::FolderSources;
@@ -13,6 +16,38 @@ use skillpath_store::sources::FolderSources;
 use crate::cli::ImportArgs;
 use crate::inputs;
 use crate::output::{self, ExitStatus};
+
+/// The skills the import created or changed whose descriptions compete with another live skill
+/// of the store, each pair once (`a` is the imported skill; of two imported ones, the second
+/// by name).
+async fn competing(
+    store: &dyn skillpath_store::Store,
+    report: &ImportReport,
+) -> Result<Vec<Overlap>, skillpath_store::StoreError> {
+    let written: BTreeSet<&str> = report
+        .created
+        .iter()
+        .chain(&report.updated)
+        .map(String::as_str)
+        .collect();
+    if written.is_empty() {
+        return Ok(Vec::new());
+    }
+    let skills: Vec<(String, String)> = store
+        .current_metadata()
+        .await?
+        .into_iter()
+        .filter(|skill| skill.kind == skillpath_store::Kind::Skill)
+        .map(|skill| (skill.name, skill.description))
+        .collect();
+    let library = Library::new(skills.iter().map(|(n, d)| (n.as_str(), d.as_str())));
+    Ok(skills
+        .iter()
+        .filter(|(name, _)| written.contains(name.as_str()))
+        .flat_map(|(name, description)| library.competing(name, description, COMPETE))
+        .filter(|overlap| !(written.contains(overlap.b.as_str()) && overlap.b > overlap.a))
+        .collect())
+}
 
 pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
     if args.paths.is_empty() && !args.discover {
@@ -97,6 +132,8 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
             .map(FolderDiagnostics::to_json)
             .collect();
         json["warnings"] = read.warned.iter().map(FolderDiagnostics::to_json).collect();
+        let overlaps = competing(store.as_ref(), &report).await?;
+        json["overlaps"] = super::to_json(&overlaps)?;
         super::print(format, &json, || {
             let mut text = format!(
                 "imported {count} skills: {} created, {} updated, {} unchanged{}, {} shadowed, {} skipped{}{}\n",
@@ -129,6 +166,14 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
             }
             for shadowed in &report.shadowed {
                 let _ = writeln!(text, "shadowed: {shadowed}");
+            }
+            for overlap in &overlaps {
+                let _ = writeln!(
+                    text,
+                    "warning[{}]: {}",
+                    Code::DescriptionOverlap,
+                    overlap.sentence(&overlap.a)
+                );
             }
             for folder in &read.skipped {
                 let why = folder

@@ -1,5 +1,8 @@
 //! Descriptions that compete: two skills whose descriptions say the same things will fight for
-//! the same requests, and the agent picks one of them by chance.
+//! the same requests, and the agent picks one of them by chance. One rule for every place that
+//! judges it: `skillpath validate` over several skills and `skillpath eval overlap`
+//! ([`check_reports`], [`Library::overlaps`]), `create_skill` and `import` against the library a
+//! skill joins ([`Library::competing`]).
 //!
 //! The similarity is the cosine of the descriptions' TF-IDF vectors over the library: each word
 //! of a description (see [`crate::words`]) weighs `(1 + ln tf) · ln(1 + N / df)`, where `tf`
@@ -16,7 +19,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::words::words;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::validate::Report;
+use words::words;
+
+mod words;
 
 /// Pairs at or above this similarity compete (`skillpath eval overlap`'s default threshold).
 pub const COMPETE: f64 = 0.5;
@@ -179,6 +186,66 @@ impl Library {
             similarity,
             shared,
         })
+    }
+}
+
+impl Overlap {
+    /// The sentence that says `skill` competes with the other skill of the pair.
+    pub fn sentence(&self, skill: &str) -> String {
+        let other = if self.a == skill { &self.b } else { &self.a };
+        format!(
+            "the description of `{skill}` competes with `{other}`'s (similarity {:.2}; both say {}): an agent choosing between them picks one by chance",
+            self.similarity,
+            self.shared
+                .iter()
+                .map(|word| format!("`{word}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+
+    /// The fix the warning suggests.
+    pub fn hint(&self) -> &'static str {
+        "say in the description what this skill does that the other does not (its inputs, its tools, when to prefer it), or merge the two"
+    }
+}
+
+/// Adds a `description-overlap` warning to the report of every skill whose description
+/// competes (at [`COMPETE`] or more) with another's of `reports`, on the second of the pair by
+/// name. Only reports with a readable `name` and `description` take part. (`skillpath validate`
+/// does not call it in `skills-ref` mode, whose output is the reference validator's.)
+pub fn check_reports(reports: &mut [Report]) {
+    let mut positions = HashMap::new();
+    let described: Vec<(String, String)> = reports
+        .iter()
+        .enumerate()
+        .filter_map(|(position, report)| {
+            let skill = report.skill_md.as_ref()?;
+            let name = report.name()?.to_owned();
+            let description = skill.text_field("description")?.to_owned();
+            positions.insert(name.clone(), position);
+            Some((name, description))
+        })
+        .collect();
+    let library = Library::new(described.iter().map(|(n, d)| (n.as_str(), d.as_str())));
+    for overlap in library.overlaps(COMPETE) {
+        let Some(report) = positions.get(&overlap.b).map(|&at| &mut reports[at]) else {
+            continue;
+        };
+        let Some(skill) = report.skill_md.as_ref() else {
+            continue;
+        };
+        let Some(field) = skill.field("description") else {
+            continue;
+        };
+        let diagnostic =
+            Diagnostic::warning(Code::DescriptionOverlap, overlap.sentence(&overlap.b))
+                .with_hint(overlap.hint())
+                .at(&skill.file, field.value.range.clone());
+        report.diagnostics.push(diagnostic);
+        report
+            .diagnostics
+            .sort_by_key(|d| d.location.as_ref().map(|l| (l.start, l.range.end)));
     }
 }
 
