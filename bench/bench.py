@@ -250,6 +250,12 @@ def main() -> None:
         sections.append(text)
         checkpoint()
 
+        sections.append("## Search quality and trigger evals")
+        text, results["eval"] = run_script("eval_bench.py", "--corpus", str(common.CORPUS),
+                                           "--runs", runs, *compare)
+        sections.append(text)
+        checkpoint()
+
         sections.append("## Import and search")
         # PostgreSQL imports about 440 skills/s, so 100,000 skills take minutes per import:
         # the largest catalog runs on SQLite, once.

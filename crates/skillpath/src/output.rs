@@ -44,3 +44,8 @@ pub(crate) fn stderr(text: &str) -> io::Result<()> {
     err.write_all(text.as_bytes())?;
     err.flush()
 }
+
+/// `one` when `n` is 1, else `many`: "1 skill", "2 skills".
+pub(crate) fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}

@@ -10,7 +10,7 @@ use skillpath_core::{Code, Mode, Severity, package, pathlib, render_diagnostics,
 
 use crate::cli::{ReportFormat, ValidateArgs};
 use crate::inputs;
-use crate::output::{self, ExitStatus};
+use crate::output::{self, ExitStatus, plural};
 
 pub(crate) fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
     inputs::require_existing(&args.paths)?;
@@ -118,10 +118,6 @@ pub(crate) fn diagnostics_text(report: &Report, errors_only: bool) -> String {
         .filter(|d| !errors_only || d.is_error())
         .map(|d| format!("{}\n", render_diagnostics::text(d, source)))
         .collect()
-}
-
-fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
-    if n == 1 { one } else { many }
 }
 
 /// The reference CLI's output: `Valid skill: PATH` on stdout, or `Validation failed for PATH:`

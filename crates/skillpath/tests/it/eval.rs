@@ -341,7 +341,7 @@ fn a_library_of_one_skill_evaluates_and_has_no_pairs() {
     let overlap = skillpath(&["eval", "overlap", &root]);
     assert_eq!(overlap.code, 0);
     assert!(
-        overlap.stdout.starts_with("0 pairs of 1 skills compete"),
+        overlap.stdout.starts_with("0 pairs of 1 skill compete"),
         "{}",
         overlap.stdout
     );

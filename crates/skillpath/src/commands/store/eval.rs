@@ -15,7 +15,7 @@ use skillpath_store::{Change, Kind, Store, StoreError};
 
 use crate::cli::{DbArgs, EvalCommand, EvalOverlapArgs, EvalTriggersArgs, LibraryArgs};
 use crate::inputs;
-use crate::output::{self, ExitStatus};
+use crate::output::{self, ExitStatus, plural};
 
 pub(crate) fn run(command: EvalCommand) -> anyhow::Result<ExitStatus> {
     match command {
@@ -123,9 +123,10 @@ fn gates(report: &Report, min_recall: Option<f64>, max_false: Option<usize>) -> 
             && skill.false_triggers.len() > max
         {
             failures.push(format!(
-                "`{}` is chosen first for {} queries that should not choose it, over --max-false {max}",
+                "`{}` is chosen first for {} {} that should not choose it, over --max-false {max}",
                 skill.skill,
-                skill.false_triggers.len()
+                skill.false_triggers.len(),
+                plural(skill.false_triggers.len(), "query", "queries")
             ));
         }
     }
@@ -216,9 +217,12 @@ fn overlap(args: EvalOverlapArgs) -> anyhow::Result<ExitStatus> {
         });
         super::print(format, &json, || {
             let mut text = format!(
-                "{} pairs of {} skills compete (similarity ≥ {threshold:.2}; ≥ {NEAR_COPY:.2} is a near copy)\n",
+                "{} {} of {} {} {} (similarity ≥ {threshold:.2}; ≥ {NEAR_COPY:.2} is a near copy)\n",
                 found.len(),
-                library.len()
+                plural(found.len(), "pair", "pairs"),
+                library.len(),
+                plural(library.len(), "skill", "skills"),
+                plural(found.len(), "competes", "compete"),
             );
             if !found.is_empty() {
                 let rows: Vec<Vec<String>> = found
