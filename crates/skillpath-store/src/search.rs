@@ -2,11 +2,12 @@
 //!
 //! Any user text is a valid query: it is cut into words (so quotes, operators and unbalanced
 //! syntax are just characters between words), common English function words are dropped, and
-//! a skill matches when any word does. Ranking is by tiers, as the design asks: skills whose
-//! name has more of the words first, then those whose description has more of them, then the
-//! backend's full-text relevance (BM25 on SQLite). Column weights alone cannot do this: BM25
-//! caps the benefit of a word repeated in one field, so a body that says a word forty times
-//! can outweigh a name that says it once.
+//! a skill matches when any word does. Ranking is by how much of the query a skill's name and
+//! description cover, a word in the name counting twice, then by the backend's full-text
+//! relevance (BM25 on SQLite); a match in a body alone ranks below every name or description
+//! match ([`rank`]). Column weights alone cannot do this: BM25 caps the benefit of a word
+//! repeated in one field, so a body that says a word forty times can outweigh a name that says
+//! it once.
 
 use crate::error::StoreResult;
 use crate::model::{Kind, SearchHit};
@@ -64,10 +65,9 @@ pub(crate) fn sizes(limit: usize) -> (usize, i64) {
 /// fewer than the pool are left, up to this.
 const MAX_READ: i64 = 64 * 1024;
 
-/// Where a search looks for candidates, in the order it looks. The tiers rank a skill with a
-/// query word in its name above every skill without one, and one with a word in its name or
-/// description above every skill with it only in its body, so a scope is consulted only while
-/// the ones before it have not found a page of skills of their tiers. Each scope is a separate
+/// Where a search looks for candidates, in the order it looks. A skill with a query word in
+/// its name or description ranks above every skill with it only in its body, so bodies are
+/// consulted only while names and descriptions have not found a page. Each scope is a separate
 /// index: names and descriptions are short, so their index holds little for a word that most
 /// bodies use, and the bodies' index is read only for what the others cannot fill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,21 +80,6 @@ pub enum Scope {
     Body,
 }
 
-impl Scope {
-    /// Whether `candidate` is in a tier this scope covers: a query word in its name (`Name`),
-    /// in its name or description (`Head`); every body match for `Body`.
-    fn covers(self, words: &[String], candidate: &Candidate) -> bool {
-        match self {
-            Scope::Name => count_matches(words, &candidate.name) > 0,
-            Scope::Head => {
-                count_matches(words, &candidate.name) > 0
-                    || count_matches(words, &candidate.description) > 0
-            }
-            Scope::Body => true,
-        }
-    }
-}
-
 /// A backend's search index, as [`candidates`] reads it.
 pub(crate) trait SearchIndex {
     /// The best `count` matches of `scope` by the backend's relevance, with those the store's
@@ -104,9 +89,10 @@ pub(crate) trait SearchIndex {
 }
 
 /// The candidates of a search for `words` asked for `limit` hits: the best `pool` of each
-/// scope in turn, until the scopes read have found `limit` skills in their tiers (a later
-/// scope's could only rank below them). A skill found again by a later scope keeps the
-/// relevance of the first.
+/// scope in turn (names, so that a skill named for a query word is a candidate however its
+/// description reads; names and descriptions; bodies only when those two have not found
+/// `limit` skills, since a body match alone ranks below them). A skill found again by a later
+/// scope keeps the relevance of the first.
 pub(crate) async fn candidates(
     index: &mut impl SearchIndex,
     words: &[String],
@@ -129,7 +115,10 @@ pub(crate) async fn candidates(
                 found.push(candidate);
             }
         }
-        if found.iter().filter(|c| scope.covers(words, c)).count() >= limit {
+        // A skill with a query word in its name or description outranks every match in a body
+        // alone: once names and descriptions have given a page of them, bodies are not read.
+        let in_head = |c: &Candidate| count_matches_either(words, &c.name, &c.description) > 0;
+        if scope == Scope::Head && found.iter().filter(|c| in_head(c)).count() >= limit {
             break;
         }
     }
@@ -154,9 +143,15 @@ pub struct Candidate {
     pub scope: Scope,
 }
 
-/// Ranks candidates by tier (words in the name, then words in the description, then
-/// relevance) and keeps the best `limit`, each with its score: `100 × name words + 10 ×
-/// description words + relevance`, so scores order the same way.
+/// Ranks candidates and keeps the best `limit`, each with its score. First by how much of the
+/// query the name and description cover: each query word found in either counts once, and once
+/// more when it is in the name (the name says what the skill is); then by the words in the name;
+/// then by the backend's relevance. Score: `100 × coverage + 10 × name words + relevance`.
+///
+/// Coverage rather than strict tiers (every name match above every description match): one
+/// common word in a name (`minutes` in `meeting-minutes`) no longer outranks a skill whose
+/// description says three of the query's words. Measured on the labelled queries of
+/// `bench/search-quality` (BENCHMARKS.md).
 pub fn rank(
     mut candidates: Vec<Candidate>,
     words: &[String],
@@ -172,9 +167,12 @@ pub fn rank(
         .into_iter()
         .map(|candidate| {
             let in_name = count_matches(words, &candidate.name);
-            let in_description = count_matches(words, &candidate.description);
-            let score = 100.0 * in_name as f64 + 10.0 * in_description as f64 + candidate.relevance;
-            (in_name, in_description, score, candidate)
+            let covered = count_matches_either(words, &candidate.name, &candidate.description);
+            // Words matched in the name or the description, and those in the name once more:
+            // the name says what the skill is.
+            let weight = covered + in_name;
+            let score = 100.0 * weight as f64 + 10.0 * in_name as f64 + candidate.relevance;
+            (weight, in_name, score, candidate)
         })
         .collect();
     ranked.sort_by(|a, b| {
@@ -199,6 +197,17 @@ pub fn hit(candidate: Candidate, score: f64, snippet: &str) -> SearchHit {
         snippet: snippet.split_whitespace().collect::<Vec<_>>().join(" "),
         score,
     }
+}
+
+/// How many of `words` occur in `name` or in `description` (each word once).
+fn count_matches_either(words: &[String], name: &str, description: &str) -> usize {
+    words
+        .iter()
+        .filter(|word| {
+            let one = std::slice::from_ref(*word);
+            count_matches(one, name) > 0 || count_matches(one, description) > 0
+        })
+        .count()
 }
 
 /// How many of `words` occur in `text` as a word or a word's start (`pdf` in `pdftk`,
@@ -266,6 +275,22 @@ mod tests {
         );
         let names: Vec<&str> = ranked.iter().map(|(c, _)| c.name.as_str()).collect();
         assert_eq!(names, ["otter", "animals", "river-guide"]);
+        // One common word in a name does not outrank a description that says more of the query.
+        let words = query_words("cut the ci pipeline minutes bill");
+        let ranked = rank(
+            vec![
+                candidate(4, "meeting-minutes", "Notes of a meeting.", 9.0),
+                candidate(
+                    5,
+                    "actions-efficiency",
+                    "Cut CI pipeline costs and billed minutes.",
+                    1.0,
+                ),
+            ],
+            &words,
+            10,
+        );
+        assert_eq!(ranked[0].0.name, "actions-efficiency");
         let (best, score) = ranked.into_iter().next().expect("a hit");
         assert_eq!(hit(best, score, "x\n y").snippet, "x y");
     }
