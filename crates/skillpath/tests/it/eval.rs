@@ -268,53 +268,29 @@ fn bad_eval_files_are_refused_with_their_file_and_row() {
     );
     fs::remove_file(&evals).expect("remove");
 
-    let unknown = queries(
-        work.path(),
+    // A library file refused, with the file and the row where one is to blame.
+    let refused = |rows: &Value, said: &str| {
+        let file = queries(work.path(), rows);
+        let run = skillpath(&["eval", "triggers", &root, "--queries", &file]);
+        assert_eq!(run.code, 2, "{said}: {}", run.stderr);
+        assert!(run.stderr.contains(said), "{said}: {}", run.stderr);
+    };
+    refused(
         &json!([{"query": "a", "skill": "pdf-forms"}, {"query": "b", "skill": "ghost"}]),
+        "queries.json` row 2: no skill named `ghost`",
     );
-    let run = skillpath(&["eval", "triggers", &root, "--queries", &unknown]);
-    assert_eq!(run.code, 2);
-    assert!(
-        run.stderr
-            .contains("queries.json` row 2: no skill named `ghost`"),
-        "{}",
-        run.stderr
-    );
-
-    let huge = queries(
-        work.path(),
+    refused(
         &json!([{"query": "x".repeat(1024 * 1024), "skill": null}]),
+        "row 1: the query is 1048576 bytes; the limit is 2000",
     );
-    let run = skillpath(&["eval", "triggers", &root, "--queries", &huge]);
-    assert_eq!(run.code, 2);
-    assert!(
-        run.stderr
-            .contains("row 1: the query is 1048576 bytes; the limit is 2000"),
-        "{}",
-        run.stderr
-    );
-
     let many: Vec<Value> = (0..100_000)
         .map(|i| json!({"query": format!("query {i}"), "skill": null}))
         .collect();
-    let many = queries(work.path(), &Value::Array(many));
-    let run = skillpath(&["eval", "triggers", &root, "--queries", &many]);
-    assert_eq!(run.code, 2);
-    assert!(
-        run.stderr
-            .contains("row 10001: the file has 100000 queries"),
-        "{}",
-        run.stderr
+    refused(
+        &Value::Array(many),
+        "row 10001: the file has 100000 queries",
     );
-
-    let wrong = queries(work.path(), &json!({"query": "a"}));
-    let run = skillpath(&["eval", "triggers", &root, "--queries", &wrong]);
-    assert_eq!(run.code, 2);
-    assert!(
-        run.stderr.contains("the file is not an array"),
-        "{}",
-        run.stderr
-    );
+    refused(&json!({"query": "a"}), "the file is not an array");
 }
 
 #[test]
