@@ -50,7 +50,7 @@ fn triggers(args: EvalTriggersArgs) -> anyhow::Result<ExitStatus> {
         format,
         ..
     } = args;
-    with_library(&library, move |store, skills| async move {
+    with_library(&library, Evals::Read, move |store, skills| async move {
         let mut all: Vec<Case> = Vec::new();
         for skill in &skills {
             if let Some((file, bytes)) = &skill.evals {
@@ -203,7 +203,7 @@ fn triggers_text(report: &Report, library: usize) -> String {
 
 fn overlap(args: EvalOverlapArgs) -> anyhow::Result<ExitStatus> {
     let (threshold, format) = (args.threshold, args.format);
-    with_library(&args.library, move |_, skills| async move {
+    with_library(&args.library, Evals::Skip, move |_, skills| async move {
         let library = Library::new(
             skills
                 .iter()
@@ -261,14 +261,14 @@ fn internal(error: anyhow::Error) -> StoreError {
 
 /// Runs `work` with the store that holds the library `args` names and its skills: folders read
 /// into a temporary store (deleted after), or the store of `--db`.
-fn with_library<F, Fut>(args: &LibraryArgs, work: F) -> anyhow::Result<ExitStatus>
+fn with_library<F, Fut>(args: &LibraryArgs, evals: Evals, work: F) -> anyhow::Result<ExitStatus>
 where
     F: FnOnce(Box<dyn Store>, Vec<Skill>) -> Fut,
     Fut: Future<Output = Result<ExitStatus, StoreError>>,
 {
     if args.paths.is_empty() {
         return super::run(&args.db, super::Access::Existing, |store| async move {
-            let skills = skills_of(store.as_ref()).await?;
+            let skills = skills_of(store.as_ref(), evals).await?;
             work(store, skills).await
         });
     }
@@ -310,7 +310,7 @@ where
                 };
                 store.import_folders(read.items, change).await?;
             }
-            let skills = skills_of(store.as_ref()).await?;
+            let skills = skills_of(store.as_ref(), evals).await?;
             work(store, skills).await
         },
     );
@@ -318,15 +318,23 @@ where
     status
 }
 
+/// Whether an evaluation reads the skills' trigger evals (`eval overlap` needs descriptions only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Evals {
+    Read,
+    Skip,
+}
+
 /// The live skills of `store` (packages left out), with their trigger evals where they have
-/// them.
-async fn skills_of(store: &dyn Store) -> Result<Vec<Skill>, StoreError> {
+/// them and `evals` asks for them.
+async fn skills_of(store: &dyn Store, evals: Evals) -> Result<Vec<Skill>, StoreError> {
     let mut skills = Vec::new();
     for metadata in store.current_metadata().await? {
         if metadata.kind != Kind::Skill {
             continue;
         }
-        let evals = if metadata.files.iter().any(|file| file.path == TRIGGER_EVALS) {
+        let has_evals = metadata.files.iter().any(|file| file.path == TRIGGER_EVALS);
+        let trigger_evals = if evals == Evals::Read && has_evals {
             let stored = store.get(&metadata.name, Some(metadata.revision)).await?;
             let folder = metadata.provenance.folder();
             let display = if folder.is_empty() {
@@ -349,7 +357,7 @@ async fn skills_of(store: &dyn Store) -> Result<Vec<Skill>, StoreError> {
         skills.push(Skill {
             name: metadata.name,
             description: metadata.description,
-            evals,
+            evals: trigger_evals,
         });
     }
     Ok(skills)
