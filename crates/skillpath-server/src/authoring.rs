@@ -16,7 +16,7 @@ use serde_json::Value;
 use skillpath_core::golden_path::args::Arg;
 use skillpath_core::golden_path::spec::SkillSpec;
 use skillpath_core::load::LoadOptions;
-use skillpath_core::overlap::{COMPETE, Library, Overlap};
+use skillpath_core::overlap::{COMPETE, Library, NAMED, Overlap};
 use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Code, Mode, Severity};
 use skillpath_store::forks::ForkRequest;
@@ -608,12 +608,20 @@ fn checked_snapshot(
         ));
     }
     let mut warnings = describe(Severity::Warning);
-    for overlap in competing(spec, library) {
+    let competing = competing(spec, library);
+    for overlap in competing.iter().take(NAMED) {
         warnings.push_str(&format!(
             "- {}: {}; {}\n",
             Code::DescriptionOverlap,
             overlap.sentence(&spec.name),
             overlap.hint()
+        ));
+    }
+    if let Some(more) = competing.len().checked_sub(NAMED).filter(|more| *more > 0) {
+        warnings.push_str(&format!(
+            "- {}: {}\n",
+            Code::DescriptionOverlap,
+            Overlap::more(&spec.name, more)
         ));
     }
     Ok((snapshot, warnings))

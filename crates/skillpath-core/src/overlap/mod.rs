@@ -38,6 +38,11 @@ pub const COMMON_DF: usize = 50;
 /// How many shared words an overlap names.
 pub const SHARED_WORDS: usize = 8;
 
+/// How many competitors the warnings about one skill name, the most similar; the rest are
+/// counted in one more warning ([`Overlap::more`]), so a library of near-identical skills
+/// does not bury everything else under a warning for each pair.
+pub const NAMED: usize = 5;
+
 /// Two skills whose descriptions compete.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Overlap {
@@ -85,7 +90,7 @@ impl Library {
         let total = names.len();
         let vectors = counts
             .into_iter()
-            .map(|tf| vector(&tf, &df, total))
+            .map(|tf| vector(&tf, |word| df.get(word).copied().unwrap_or(1), total))
             .collect();
         Library { names, vectors, df }
     }
@@ -102,7 +107,17 @@ impl Library {
 
     /// Every pair at or above `threshold`, most similar first (then by names).
     pub fn overlaps(&self, threshold: f64) -> Vec<Overlap> {
-        let common = COMMON_DF.max(self.len() / 10);
+        self.overlaps_involving(|_| true, threshold)
+    }
+
+    /// The pairs at or above `threshold` of which at least one skill is `involved`, most
+    /// similar first (then by names): what `import` warns about for the skills it wrote.
+    pub fn overlaps_involving(
+        &self,
+        involved: impl Fn(&str) -> bool,
+        threshold: f64,
+    ) -> Vec<Overlap> {
+        let common = common(self.len());
         // Which descriptions say each word that is not too common to pair on.
         let mut postings: HashMap<&str, Vec<usize>> = HashMap::new();
         for (index, vector) in self.vectors.iter().enumerate() {
@@ -112,6 +127,7 @@ impl Library {
                 }
             }
         }
+        let involved: Vec<bool> = self.names.iter().map(|name| involved(name)).collect();
         let mut pairs: Vec<(usize, usize)> = postings
             .values()
             .flat_map(|skills| {
@@ -120,6 +136,7 @@ impl Library {
                     .enumerate()
                     .flat_map(move |(at, a)| skills[at + 1..].iter().map(move |b| (*a, *b)))
             })
+            .filter(|(a, b)| involved[*a] || involved[*b])
             .collect();
         pairs.sort_unstable();
         pairs.dedup();
@@ -138,22 +155,26 @@ impl Library {
 
     /// The skills of the library whose descriptions compete with `description` at or above
     /// `threshold`, most similar first: what a new skill would fight (`name` itself left out).
-    /// The new description's words weigh as if it were one more skill of the library.
+    /// The new description's words weigh as if it were one more skill of the library, and,
+    /// as between the library's own skills, only skills that share a word with it that is
+    /// not too common are compared.
     pub fn competing(&self, name: &str, description: &str, threshold: f64) -> Vec<Overlap> {
         let mut tf: BTreeMap<String, usize> = BTreeMap::new();
         for word in words(description) {
             *tf.entry(word).or_default() += 1;
         }
-        let mut df = self.df.clone();
-        for word in tf.keys() {
-            *df.entry(word.clone()).or_default() += 1;
-        }
-        let new = vector(&tf, &df, self.len() + 1);
+        let total = self.len() + 1;
+        // The library's counts with the new description's words counted once more.
+        let df = |word: &str| self.df.get(word).copied().unwrap_or(0) + 1;
+        let new = vector(&tf, df, total);
+        let common = common(total);
+        let pairs_on: Vec<&String> = tf.keys().filter(|word| df(word) < common).collect();
         let mut found: Vec<Overlap> = self
             .names
             .iter()
             .zip(&self.vectors)
             .filter(|(other, _)| other.as_str() != name)
+            .filter(|(_, vector)| pairs_on.iter().any(|w| vector.weights.contains_key(*w)))
             .filter_map(|(other, vector)| {
                 let (similarity, shared) = cosine(&new, vector);
                 (similarity >= threshold).then(|| Overlap {
@@ -204,11 +225,22 @@ impl Overlap {
         )
     }
 
+    /// The sentence that says `skill` competes with `more` skills beyond those named.
+    pub fn more(skill: &str, more: usize) -> String {
+        format!(
+            "the description of `{skill}` competes with those of {more} more skill{} as well (`skillpath eval overlap` lists every pair)",
+            if more == 1 { "" } else { "s" }
+        )
+    }
+
     /// The fix the warning suggests.
     pub fn hint(&self) -> &'static str {
-        "say in the description what this skill does that the other does not (its inputs, its tools, when to prefer it), or merge the two"
+        HINT
     }
 }
+
+/// The fix every `description-overlap` warning suggests.
+const HINT: &str = "say in the description what this skill does that the other does not (its inputs, its tools, when to prefer it), or merge the two";
 
 /// Adds a `description-overlap` warning to the report of every skill whose description
 /// competes (at [`COMPETE`] or more) with another's of `reports`, on the second of the pair by
@@ -228,34 +260,65 @@ pub fn check_reports(reports: &mut [Report]) {
         })
         .collect();
     let library = Library::new(described.iter().map(|(n, d)| (n.as_str(), d.as_str())));
+    // Competitors beyond the [`NAMED`] ones, per report.
+    let mut more: BTreeMap<usize, usize> = BTreeMap::new();
     for overlap in library.overlaps(COMPETE) {
-        let Some(report) = positions.get(&overlap.b).map(|&at| &mut reports[at]) else {
+        let Some(&at) = positions.get(&overlap.b) else {
             continue;
         };
-        let Some(skill) = report.skill_md.as_ref() else {
-            continue;
-        };
-        let Some(field) = skill.field("description") else {
-            continue;
-        };
-        let diagnostic =
-            Diagnostic::warning(Code::DescriptionOverlap, overlap.sentence(&overlap.b))
-                .with_hint(overlap.hint())
-                .at(&skill.file, field.value.range.clone());
-        report.diagnostics.push(diagnostic);
-        report
+        let named = reports[at]
             .diagnostics
-            .sort_by_key(|d| d.location.as_ref().map(|l| (l.start, l.range.end)));
+            .iter()
+            .filter(|d| d.code == Code::DescriptionOverlap)
+            .count();
+        if named < NAMED {
+            warn(
+                &mut reports[at],
+                overlap.sentence(&overlap.b),
+                overlap.hint(),
+            );
+        } else {
+            *more.entry(at).or_default() += 1;
+        }
+    }
+    for (at, more) in more {
+        let Some(name) = reports[at].name().map(str::to_owned) else {
+            continue;
+        };
+        warn(&mut reports[at], Overlap::more(&name, more), HINT);
     }
 }
 
+/// Adds a `description-overlap` warning, on the description, to `report`.
+fn warn(report: &mut Report, sentence: String, hint: &str) {
+    let Some(skill) = report.skill_md.as_ref() else {
+        return;
+    };
+    let Some(field) = skill.field("description") else {
+        return;
+    };
+    let diagnostic = Diagnostic::warning(Code::DescriptionOverlap, sentence)
+        .with_hint(hint)
+        .at(&skill.file, field.value.range.clone());
+    report.diagnostics.push(diagnostic);
+    report
+        .diagnostics
+        .sort_by_key(|d| d.location.as_ref().map(|l| (l.start, l.range.end)));
+}
+
+/// The document frequency at or over which a word is too common to pair two skills on, in a
+/// library of `total` skills.
+fn common(total: usize) -> usize {
+    COMMON_DF.max(total / 10)
+}
+
 /// The TF-IDF vector of a description's word counts `tf`, in a library of `total`
-/// descriptions whose document frequencies are `df`.
-fn vector(tf: &BTreeMap<String, usize>, df: &HashMap<String, usize>, total: usize) -> Vector {
+/// descriptions in which `df` of them say a word.
+fn vector(tf: &BTreeMap<String, usize>, df: impl Fn(&str) -> usize, total: usize) -> Vector {
     let weights: BTreeMap<String, f64> = tf
         .iter()
         .map(|(word, count)| {
-            let df = df.get(word).copied().unwrap_or(1).max(1) as f64;
+            let df = df(word).max(1) as f64;
             let idf = (1.0 + total as f64 / df).ln();
             (word.clone(), (1.0 + (*count as f64).ln()) * idf)
         })
@@ -359,6 +422,25 @@ mod tests {
                 .iter()
                 .all(|o| o.b != "pdf-forms")
         );
+    }
+
+    #[test]
+    fn skills_that_share_only_words_most_skills_say_are_not_compared() {
+        // Sixty skills that all "deploy the service", each somewhere of its own.
+        let described: Vec<(String, String)> = (0..60)
+            .map(|i| (format!("s{i}"), format!("Deploy the service to region{i}.")))
+            .collect();
+        let library = Library::new(described.iter().map(|(n, d)| (n.as_str(), d.as_str())));
+        assert!(library.overlaps(0.0).is_empty());
+        assert!(
+            library
+                .competing("new", "Deploy the service.", 0.0)
+                .is_empty()
+        );
+        // A word only two of them say pairs them, the new one with the library as well.
+        let found = library.competing("new", "Deploy the service to region7.", 0.0);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].b, "s7");
     }
 
     #[test]

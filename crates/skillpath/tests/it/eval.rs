@@ -101,6 +101,37 @@ fn skill_of<'a>(report: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no `{name}` in {report}"))
 }
 
+/// Imports the skills under `root` into the store `db`: the overlap warnings it printed.
+fn import_warnings(root: &str, db: &str) -> Vec<String> {
+    let import = skillpath(&["import", root, "--db", db]);
+    assert_eq!(import.code, 0, "{}", import.stderr);
+    import
+        .stdout
+        .lines()
+        .filter(|line| line.starts_with("warning[description-overlap]"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Creates a skill through `create_skill` over MCP, served from `skills`: the tool's answer.
+fn create_skill(skills: &Path, work: &Path, name: &str, description: &str) -> String {
+    let mut server = crate::mcp_wire::Server::start(skills, work);
+    let created = server.call(
+        "tools/call",
+        json!({"name": "create_skill", "arguments": {
+            "name": name,
+            "description": description,
+            "sections": [{"type": "free", "heading": "Steps", "content": "1. Fill the form."}]
+        }}),
+    );
+    let text = created["result"]["content"][0]["text"]
+        .as_str()
+        .expect("text")
+        .to_owned();
+    assert_eq!(created["result"]["isError"], false, "{text}");
+    text
+}
+
 #[test]
 fn the_overlapping_pair_is_the_most_confused_with_figures_counted_by_hand() {
     let work = tempfile::tempdir().expect("tempdir");
@@ -339,14 +370,9 @@ fn a_skill_that_competes_with_the_library_is_warned_where_it_is_written() {
     let db = work.path().join("store.db").display().to_string();
     let root = skills.display().to_string();
 
-    let import = skillpath(&["import", &root, "--db", &db]);
-    assert_eq!(import.code, 0, "{}", import.stderr);
-    let warned: Vec<&str> = import
-        .stdout
-        .lines()
-        .filter(|line| line.starts_with("warning[description-overlap]"))
-        .collect();
-    assert_eq!(warned.len(), 1, "{}", import.stdout);
+    let import = import_warnings(&root, &db);
+    let warned: Vec<&str> = import.iter().map(String::as_str).collect();
+    assert_eq!(warned.len(), 1, "{warned:#?}");
     assert!(
         warned[0].starts_with(
             "warning[description-overlap]: the description of `pdf-forms` competes with `pdf-filler`'s (similarity"
@@ -369,23 +395,106 @@ fn a_skill_that_competes_with_the_library_is_warned_where_it_is_written() {
         validate.stdout
     );
 
-    let mut server = crate::mcp_wire::Server::start(&skills, work.path());
-    let created = server.call(
-        "tools/call",
-        json!({"name": "create_skill", "arguments": {
-            "name": "pdf-form-helper",
-            "description": "Fill PDF forms and their form fields.",
-            "sections": [{"type": "free", "heading": "Steps", "content": "1. Fill the form."}]
-        }}),
+    let text = create_skill(
+        &skills,
+        work.path(),
+        "pdf-form-helper",
+        "Fill PDF forms and their form fields.",
     );
-    let text = created["result"]["content"][0]["text"]
-        .as_str()
-        .expect("text");
-    assert_eq!(created["result"]["isError"], false, "{text}");
     assert!(
         text.contains("- description-overlap: the description of `pdf-form-helper` competes with `pdf-filler`'s"),
         "{text}"
     );
     assert!(text.contains("competes with `pdf-forms`'s"), "{text}");
     assert!(!text.contains("`slack-gif`"), "{text}");
+}
+
+#[test]
+fn a_library_of_near_copies_is_warned_within_bounds() {
+    // Forty skills with one description: 40·39/2 = 780 competing pairs.
+    const COPIES: usize = 40;
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    for index in 0..COPIES {
+        skill(
+            &skills,
+            &format!("copy-{index:02}"),
+            "Fill in PDF forms and extract their form fields.",
+            None,
+        );
+    }
+    let pairs = COPIES * (COPIES - 1) / 2;
+    let db = work.path().join("store.db").display().to_string();
+    let root = skills.display().to_string();
+
+    // `import` lists the 20 most similar pairs and counts the rest.
+    let import = import_warnings(&root, &db);
+    let warned: Vec<&str> = import.iter().map(String::as_str).collect();
+    assert_eq!(warned.len(), 21, "{warned:#?}");
+    assert_eq!(
+        warned[20],
+        format!(
+            "warning[description-overlap]: {} more pairs of descriptions compete; `skillpath eval overlap` lists every pair",
+            pairs - 20
+        )
+    );
+    // A new body for one of them: its 39 pairs are said again.
+    fs::write(
+        skills.join("copy-00/SKILL.md"),
+        "---\nname: copy-00\ndescription: Fill in PDF forms and extract their form fields.\n---\nNew steps.\n",
+    )
+    .expect("write");
+    let json = skillpath(&["import", &root, "--db", &db, "--format", "json"]);
+    let json: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(json["overlaps"].as_array().expect("overlaps").len(), 20);
+    assert_eq!(
+        json["overlaps_total"],
+        COPIES - 1,
+        "only the pairs of the skill written"
+    );
+
+    // `validate` names five competitors a skill, the most similar, and counts the rest.
+    let validate = skillpath(&["validate", &root, "-r", "--format", "json"]);
+    let report: Value = serde_json::from_str(&validate.stdout).expect("JSON");
+    let overlaps_of = |name: &str| -> Vec<String> {
+        report["skills"]
+            .as_array()
+            .and_then(|skills| skills.iter().find(|s| s["name"] == name))
+            .unwrap_or_else(|| panic!("no `{name}` in {report}"))["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .filter(|d| d["code"] == "description-overlap")
+            .map(|d| d["message"].as_str().expect("message").to_owned())
+            .collect()
+    };
+    // Warned on the second of each pair by name: `copy-39` is second in 39 pairs.
+    let last = overlaps_of("copy-39");
+    assert_eq!(last.len(), 6, "{last:#?}");
+    assert_eq!(
+        last[5],
+        "the description of `copy-39` competes with those of 34 more skills as well (`skillpath eval overlap` lists every pair)"
+    );
+    assert_eq!(overlaps_of("copy-03").len(), 3, "second in three pairs");
+
+    // `create_skill` names five and counts the other 35.
+    let text = create_skill(
+        &skills,
+        work.path(),
+        "copy-new",
+        "Fill in PDF forms and extract their form fields.",
+    );
+    assert_eq!(
+        text.matches("- description-overlap: the description of `copy-new` competes with `")
+            .count(),
+        5,
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "competes with those of {} more skills as well",
+            COPIES - 5
+        )),
+        "{text}"
+    );
 }

@@ -17,13 +17,17 @@ use crate::cli::ImportArgs;
 use crate::inputs;
 use crate::output::{self, ExitStatus};
 
-/// The skills the import created or changed whose descriptions compete with another live skill
-/// of the store, each pair once (`a` is the imported skill; of two imported ones, the second
-/// by name).
+/// How many competing pairs an import lists, the most similar first; the rest are counted
+/// (`skillpath eval overlap` lists them all).
+const LISTED: usize = 20;
+
+/// The pairs of skills competing for the same requests (`description-overlap`) of which the
+/// import wrote at least one, each pair once, most similar first, with the skill the import
+/// wrote (the second by name when it wrote both, as `validate` warns): the [`LISTED`] first, and how many there are.
 async fn competing(
     store: &dyn skillpath_store::Store,
     report: &ImportReport,
-) -> Result<Vec<Overlap>, skillpath_store::StoreError> {
+) -> Result<(Vec<(String, Overlap)>, usize), skillpath_store::StoreError> {
     let written: BTreeSet<&str> = report
         .created
         .iter()
@@ -31,7 +35,7 @@ async fn competing(
         .map(String::as_str)
         .collect();
     if written.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), 0));
     }
     let skills: Vec<(String, String)> = store
         .current_metadata()
@@ -41,12 +45,21 @@ async fn competing(
         .map(|skill| (skill.name, skill.description))
         .collect();
     let library = Library::new(skills.iter().map(|(n, d)| (n.as_str(), d.as_str())));
-    Ok(skills
-        .iter()
-        .filter(|(name, _)| written.contains(name.as_str()))
-        .flat_map(|(name, description)| library.competing(name, description, COMPETE))
-        .filter(|overlap| !(written.contains(overlap.b.as_str()) && overlap.b > overlap.a))
-        .collect())
+    let found = library.overlaps_involving(|name| written.contains(name), COMPETE);
+    let total = found.len();
+    let listed = found
+        .into_iter()
+        .take(LISTED)
+        .map(|overlap| {
+            let skill = if written.contains(overlap.b.as_str()) {
+                overlap.b.clone()
+            } else {
+                overlap.a.clone()
+            };
+            (skill, overlap)
+        })
+        .collect();
+    Ok((listed, total))
 }
 
 pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
@@ -132,8 +145,9 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
             .map(FolderDiagnostics::to_json)
             .collect();
         json["warnings"] = read.warned.iter().map(FolderDiagnostics::to_json).collect();
-        let overlaps = competing(store.as_ref(), &report).await?;
-        json["overlaps"] = super::to_json(&overlaps)?;
+        let (overlaps, overlaps_total) = competing(store.as_ref(), &report).await?;
+        json["overlaps"] = super::to_json(&overlaps.iter().map(|(_, o)| o).collect::<Vec<_>>())?;
+        json["overlaps_total"] = overlaps_total.into();
         super::print(format, &json, || {
             let mut text = format!(
                 "imported {count} skills: {} created, {} updated, {} unchanged{}, {} shadowed, {} skipped{}{}\n",
@@ -167,12 +181,20 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
             for shadowed in &report.shadowed {
                 let _ = writeln!(text, "shadowed: {shadowed}");
             }
-            for overlap in &overlaps {
+            for (skill, overlap) in &overlaps {
                 let _ = writeln!(
                     text,
                     "warning[{}]: {}",
                     Code::DescriptionOverlap,
-                    overlap.sentence(&overlap.a)
+                    overlap.sentence(skill)
+                );
+            }
+            if overlaps_total > overlaps.len() {
+                let _ = writeln!(
+                    text,
+                    "warning[{}]: {} more pairs of descriptions compete; `skillpath eval overlap` lists every pair",
+                    Code::DescriptionOverlap,
+                    overlaps_total - overlaps.len()
                 );
             }
             for folder in &read.skipped {
