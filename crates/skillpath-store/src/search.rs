@@ -3,11 +3,12 @@
 //! Any user text is a valid query: it is cut into words (so quotes, operators and unbalanced
 //! syntax are just characters between words), common English function words are dropped, and
 //! a skill matches when any word does. Ranking is by how much of the query a skill's name and
-//! description cover, a word in the name counting twice, then by the backend's full-text
-//! relevance (BM25 on SQLite); a match in a body alone ranks below every name or description
-//! match ([`rank`]). Column weights alone cannot do this: BM25 caps the benefit of a word
-//! repeated in one field, so a body that says a word forty times can outweigh a name that says
-//! it once.
+//! description cover, each word weighing by how few names and descriptions say it (its inverse
+//! document frequency, counted by the backend's index) and twice in the name, then by the
+//! backend's full-text relevance (BM25 on SQLite); a match in a body alone ranks below every
+//! name or description match ([`rank`]). Column weights alone cannot do this: BM25 caps the
+//! benefit of a word repeated in one field, so a body that says a word forty times can outweigh
+//! a name that says it once.
 
 use crate::error::StoreResult;
 use crate::model::{Kind, SearchHit};
@@ -80,12 +81,32 @@ pub enum Scope {
     Body,
 }
 
-/// A backend's search index, as [`candidates`] reads it.
+/// A backend's search index, as [`candidates`] and [`weights`] read it.
 pub(crate) trait SearchIndex {
     /// The best `count` matches of `scope` by the backend's relevance, with those the store's
     /// view shows as candidates: how many the index gave (up to `count`; fewer when it has no
     /// more), and the shown ones, in any order.
     async fn matches(&mut self, scope: Scope, count: i64) -> StoreResult<(usize, Vec<Candidate>)>;
+
+    /// How many names and descriptions the index holds (every project's), and how many of them
+    /// say each of `words` as the index matches it (the word, or as a prefix when it has 3
+    /// letters or more, through the index's stemmer).
+    async fn head_frequencies(&mut self, words: &[String]) -> StoreResult<(u64, Vec<u64>)>;
+}
+
+/// How much each of `words` weighs in the ranking: its inverse document frequency over the
+/// names and descriptions of the index, `ln(1 + N / df)`. A word few skills say tells them
+/// apart (`jaeger`, `pacman`); one that many say (`file`, `code`) tells little, so a skill
+/// that covers the rare words of a query outranks one that covers as many common ones.
+pub(crate) async fn weights(
+    index: &mut impl SearchIndex,
+    words: &[String],
+) -> StoreResult<Vec<f64>> {
+    let (total, frequencies) = index.head_frequencies(words).await?;
+    Ok(frequencies
+        .into_iter()
+        .map(|df| (1.0 + total.max(1) as f64 / df.max(1) as f64).ln())
+        .collect())
 }
 
 /// The candidates of a search for `words` asked for `limit` hits: the best `pool` of each
@@ -117,7 +138,11 @@ pub(crate) async fn candidates(
         }
         // A skill with a query word in its name or description outranks every match in a body
         // alone: once names and descriptions have given a page of them, bodies are not read.
-        let in_head = |c: &Candidate| count_matches_either(words, &c.name, &c.description) > 0;
+        let in_head = |c: &Candidate| {
+            words
+                .iter()
+                .any(|w| says(&c.name, w) || says(&c.description, w))
+        };
         if scope == Scope::Head && found.iter().filter(|c| in_head(c)).count() >= limit {
             break;
         }
@@ -144,17 +169,20 @@ pub struct Candidate {
 }
 
 /// Ranks candidates and keeps the best `limit`, each with its score. First by how much of the
-/// query the name and description cover: each query word found in either counts once, and once
-/// more when it is in the name (the name says what the skill is); then by the words in the name;
-/// then by the backend's relevance. Score: `100 × coverage + 10 × name words + relevance`.
+/// query the name and description cover: each query word found in either counts its weight
+/// (`weights`, one per word: see [`weights`]), and its weight once more when it is in the name
+/// (the name says what the skill is); then by the weight of the words in the name; then by the
+/// backend's relevance. Score: `100 × coverage + 10 × name words + relevance`.
 ///
 /// Coverage rather than strict tiers (every name match above every description match): one
 /// common word in a name (`minutes` in `meeting-minutes`) no longer outranks a skill whose
-/// description says three of the query's words. Measured on the labelled queries of
+/// description says three of the query's words; and weighted coverage rather than a count of
+/// words: the query's rare words decide. Measured on the labelled queries of
 /// `bench/search-quality` (BENCHMARKS.md).
 pub fn rank(
     mut candidates: Vec<Candidate>,
     words: &[String],
+    weights: &[f64],
     limit: usize,
 ) -> Vec<(Candidate, f64)> {
     candidates.sort_by(|a, b| {
@@ -163,21 +191,30 @@ pub fn rank(
             .then(b.relevance.total_cmp(&a.relevance))
     });
     candidates.dedup_by(|a, b| a.name == b.name);
-    let mut ranked: Vec<(usize, usize, f64, Candidate)> = candidates
+    let weighed = |found: &dyn Fn(&String) -> bool| -> f64 {
+        words
+            .iter()
+            .zip(weights)
+            .filter(|(word, _)| found(word))
+            .map(|(_, weight)| weight)
+            .sum()
+    };
+    let mut ranked: Vec<(f64, f64, f64, Candidate)> = candidates
         .into_iter()
         .map(|candidate| {
-            let in_name = count_matches(words, &candidate.name);
-            let covered = count_matches_either(words, &candidate.name, &candidate.description);
+            let in_name = weighed(&|word| says(&candidate.name, word));
+            let covered =
+                weighed(&|word| says(&candidate.name, word) || says(&candidate.description, word));
             // Words matched in the name or the description, and those in the name once more:
             // the name says what the skill is.
             let weight = covered + in_name;
-            let score = 100.0 * weight as f64 + 10.0 * in_name as f64 + candidate.relevance;
+            let score = 100.0 * weight + 10.0 * in_name + candidate.relevance;
             (weight, in_name, score, candidate)
         })
         .collect();
     ranked.sort_by(|a, b| {
-        b.0.cmp(&a.0)
-            .then(b.1.cmp(&a.1))
+        b.0.total_cmp(&a.0)
+            .then(b.1.total_cmp(&a.1))
             .then(b.2.total_cmp(&a.2))
             .then(a.3.name.cmp(&b.3.name))
     });
@@ -199,35 +236,17 @@ pub fn hit(candidate: Candidate, score: f64, snippet: &str) -> SearchHit {
     }
 }
 
-/// How many of `words` occur in `name` or in `description` (each word once).
-fn count_matches_either(words: &[String], name: &str, description: &str) -> usize {
-    words
-        .iter()
-        .filter(|word| {
-            let one = std::slice::from_ref(*word);
-            count_matches(one, name) > 0 || count_matches(one, description) > 0
-        })
-        .count()
-}
-
-/// How many of `words` occur in `text` as a word or a word's start (`pdf` in `pdftk`,
-/// `server` in `servers`), case-insensitively.
-fn count_matches(words: &[String], text: &str) -> usize {
-    let tokens: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric())
+/// Whether `text` says `word`, as a word or a word's start (`pdf` in `pdftk`, `server` in
+/// `servers`), case-insensitively.
+fn says(text: &str, word: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
         .filter(|t| !t.is_empty())
         .map(str::to_lowercase)
-        .collect();
-    words
-        .iter()
-        .filter(|word| {
-            tokens.iter().any(|token| {
-                token == *word
-                    || (word.chars().count() >= 3 && token.starts_with(word.as_str()))
-                    || (token.chars().count() >= 4 && word.starts_with(token.as_str()))
-            })
+        .any(|token| {
+            token == word
+                || (word.chars().count() >= 3 && token.starts_with(word))
+                || (token.chars().count() >= 4 && word.starts_with(token.as_str()))
         })
-        .count()
 }
 
 #[cfg(test)]
@@ -271,6 +290,7 @@ mod tests {
                 candidate(3, "otter", "Otters.", 0.5),
             ],
             &words,
+            &vec![1.0; words.len()],
             10,
         );
         let names: Vec<&str> = ranked.iter().map(|(c, _)| c.name.as_str()).collect();
@@ -288,9 +308,22 @@ mod tests {
                 ),
             ],
             &words,
+            &vec![1.0; words.len()],
             10,
         );
         assert_eq!(ranked[0].0.name, "actions-efficiency");
+        // A rare word outweighs two common ones: the weights decide, not the count.
+        let words = query_words("excalidraw signup flow chart");
+        let pair = || {
+            vec![
+                candidate(6, "git-flow", "Chart a branch flow for signup work.", 9.0),
+                candidate(7, "excalidraw-diagrams", "Diagrams.", 1.0),
+            ]
+        };
+        let rare = rank(pair(), &words, &[6.0, 2.0, 1.0, 1.0], 10);
+        assert_eq!(rare[0].0.name, "excalidraw-diagrams", "{rare:?}");
+        let even = rank(pair(), &words, &[1.0; 4], 10);
+        assert_eq!(even[0].0.name, "git-flow", "{even:?}");
         let (best, score) = ranked.into_iter().next().expect("a hit");
         assert_eq!(hit(best, score, "x\n y").snippet, "x y");
     }

@@ -324,8 +324,8 @@ pub(crate) async fn corpus_search_finds_the_expected_skill(backend: &Backend) {
     assert!(report.created.len() > 600);
 
     // (query, expected skill, best rank it must have). Each picked by reading the corpus.
-    // Names rank first (the design's name > description > body): a skill whose name has more of
-    // the query's words comes before one whose description does.
+    // Names and descriptions rank before bodies, by how much of the query they cover, a word
+    // weighing more the fewer skills say it and twice in a name.
     let expectations: &[(&str, &str, usize)] = &[
         // The corpus has no dedicated PDF-form skill (Anthropic's `pdf` is not under a
         // permissive license); `pdftk-server`'s description says "fill PDF forms". Its name
@@ -368,6 +368,21 @@ pub(crate) async fn corpus_search_finds_the_expected_skill(backend: &Backend) {
         // `receiving-code-review`: "Use when receiving code review feedback"; `iterate-pr`
         // (address review feedback on a PR) fits too, so top 3.
         ("code review feedback", "receiving-code-review", 3),
+        // A rare word decides: one skill says `excalidraw`, many say `flow` (and
+        // `git-flow-branch-creator` in its name), so the query's words weigh by how few skills
+        // say them.
+        (
+            "excalidraw flowchart of our signup flow",
+            "excalidraw-diagram-generator",
+            1,
+        ),
+        // `quantized-export` is the one skill that says `GGUF`; `finetuning-method-selection`
+        // says `fine-tune` and `fine-tuning`, which several skills say.
+        (
+            "gguf for llama.cpp from my finished fine-tune",
+            "quantized-export",
+            1,
+        ),
     ];
     let mut latencies = Vec::new();
     let mut misses = Vec::new();

@@ -725,8 +725,9 @@ impl Store for PostgresStore {
                 projects: &self.projects,
             };
             let candidates = search::candidates(&mut index, &words, limit, pool).await?;
+            let weights = search::weights(&mut index, &words).await?;
             let mut hits = Vec::new();
-            for (candidate, score) in search::rank(candidates, &words, limit) {
+            for (candidate, score) in search::rank(candidates, &words, &weights, limit) {
                 let in_body = candidate.scope == Scope::Body;
                 let text: String = cached_query_one(
                     transaction,
@@ -892,6 +893,32 @@ impl search::SearchIndex for SearchColumns<'_> {
             }
         }
         Ok((rows.len(), shown))
+    }
+
+    async fn head_frequencies(&mut self, words: &[String]) -> StoreResult<(u64, Vec<u64>)> {
+        let count = |row: tokio_postgres::Row| -> StoreResult<u64> {
+            Ok(row.try_get::<_, i64>(0)?.unsigned_abs())
+        };
+        let total = count(
+            cached_query_one(self.transaction, "SELECT count(*) FROM skill_search", &[]).await?,
+        )?;
+        let mut frequencies = Vec::with_capacity(words.len());
+        for word in words {
+            let Some(query) = tsquery(std::slice::from_ref(word)) else {
+                frequencies.push(0);
+                continue;
+            };
+            frequencies.push(count(
+                cached_query_one(
+                    self.transaction,
+                    "SELECT count(*) FROM skill_search
+                     WHERE head_document @@ to_tsquery('english'::regconfig, $1)",
+                    &[&query],
+                )
+                .await?,
+            )?);
+        }
+        Ok((total, frequencies))
     }
 }
 

@@ -396,7 +396,8 @@ impl Store for SqliteStore {
                 query: &query,
             };
             let candidates = now(search::candidates(&mut index, &words, limit, pool))?;
-            let hits = search::rank(candidates, &words, limit)
+            let weights = now(search::weights(&mut index, &words))?;
+            let hits = search::rank(candidates, &words, &weights, limit)
                 .into_iter()
                 .map(|(candidate, score)| {
                     let sql = match candidate.scope {
@@ -691,5 +692,32 @@ impl search::SearchIndex for SearchTables<'_> {
             }
         }
         Ok((read, shown))
+    }
+
+    async fn head_frequencies(&mut self, words: &[String]) -> StoreResult<(u64, Vec<u64>)> {
+        let count = |sql: &str, query: Option<&str>| -> StoreResult<u64> {
+            let mut statement = self.connection.prepare_cached(sql)?;
+            let count: i64 = match query {
+                Some(query) => statement.query_row(params![query], |r| r.get(0))?,
+                None => statement.query_row([], |r| r.get(0))?,
+            };
+            Ok(count.unsigned_abs())
+        };
+        // FTS5's own table of one row per indexed document: counting the index itself reads
+        // every document's text (2.7 ms at 10,000 skills, against 0.01 ms).
+        let total = count("SELECT count(*) FROM skills_fts_head_docsize", None)?;
+        let frequencies = words
+            .iter()
+            .map(
+                |word| match search::fts5_query(std::slice::from_ref(word)) {
+                    Some(query) => count(
+                        "SELECT count(*) FROM skills_fts_head WHERE skills_fts_head MATCH ?1",
+                        Some(&query),
+                    ),
+                    None => Ok(0),
+                },
+            )
+            .collect::<StoreResult<Vec<u64>>>()?;
+        Ok((total, frequencies))
     }
 }
