@@ -90,8 +90,16 @@ pub(crate) trait SearchIndex {
 
     /// How many names and descriptions the index holds (every project's), and how many of them
     /// say each of `words` as the index matches it (the word, or as a prefix when it has 3
-    /// letters or more, through the index's stemmer).
+    /// letters or more, through the index's stemmer), counted up to [`common`] of the total.
     async fn head_frequencies(&mut self, words: &[String]) -> StoreResult<(u64, Vec<u64>)>;
+}
+
+/// How many of `total` names and descriptions say a word that is common: counting a word's
+/// matches stops there, and every word at least that common weighs the same. A tenth: on the
+/// labelled queries, weights capped there rank as well as uncapped ones, and a common word's
+/// count (a page of heap rows per match on PostgreSQL) costs a tenth of the library at most.
+pub(crate) fn common(total: u64) -> u64 {
+    (total / 10).max(1)
 }
 
 /// How much each of `words` weighs in the ranking: its inverse document frequency over the

@@ -902,6 +902,7 @@ impl search::SearchIndex for SearchColumns<'_> {
         let total = count(
             cached_query_one(self.transaction, "SELECT count(*) FROM skill_search", &[]).await?,
         )?;
+        let common = i64::try_from(search::common(total)).unwrap_or(i64::MAX);
         let mut frequencies = Vec::with_capacity(words.len());
         for word in words {
             let Some(query) = tsquery(std::slice::from_ref(word)) else {
@@ -911,9 +912,9 @@ impl search::SearchIndex for SearchColumns<'_> {
             frequencies.push(count(
                 cached_query_one(
                     self.transaction,
-                    "SELECT count(*) FROM skill_search
-                     WHERE head_document @@ to_tsquery('english'::regconfig, $1)",
-                    &[&query],
+                    "SELECT count(*) FROM (SELECT 1 FROM skill_search
+                     WHERE head_document @@ to_tsquery('english'::regconfig, $1) LIMIT $2) m",
+                    &[&query, &common],
                 )
                 .await?,
             )?);
