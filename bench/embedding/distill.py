@@ -81,7 +81,10 @@ def encode(tensors, config, ids):
         p = f"encoder.layer.{layer}."
 
         def dense(v, name):
-            return v @ t[p + name + ".weight"].T + t[p + name + ".bias"]
+            # As one 2-D product: numpy's batched 3-D matmul does not reach BLAS.
+            weight = t[p + name + ".weight"]
+            flat = v.reshape(-1, v.shape[-1]) @ weight.T
+            return flat.reshape(*v.shape[:-1], weight.shape[0]) + t[p + name + ".bias"]
 
         def split(v):
             return v.reshape(batch, length, heads, size).transpose(0, 2, 1, 3)

@@ -160,6 +160,60 @@ pub fn similarity(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// How many of the search's hits, and of the model's nearest skills, a hybrid ranking fuses.
+pub const POOL: usize = 50;
+
+/// Reciprocal-rank fusion's `k` and the weight of the search's ranks (the model's weigh 1): the
+/// best of the settings measured on the labelled queries (BENCHMARKS.md).
+pub const FUSION: (f64, f64) = (3.0, 2.0);
+
+/// A library's skills as the model sees them, to rank them for a query beside the search.
+pub struct Hybrid {
+    model: StaticModel,
+    /// Each skill's name and the vector of its name (words) and description.
+    skills: Vec<(String, Vec<f32>)>,
+}
+
+impl Hybrid {
+    /// The library of `skills`, `(name, description)` each, embedded with `model`.
+    pub fn new<'a>(
+        model: StaticModel,
+        skills: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Hybrid {
+        let skills = skills
+            .into_iter()
+            .map(|(name, description)| {
+                let text = format!("{}. {description}", name.replace('-', " "));
+                (name.to_owned(), model.embed(&text))
+            })
+            .collect();
+        Hybrid { model, skills }
+    }
+
+    /// The [`POOL`] skills nearest to `query` by the model, nearest first (then by name).
+    pub fn nearest(&self, query: &str) -> Vec<String> {
+        let query = self.model.embed(query);
+        let mut scored: Vec<(f32, &str)> = self
+            .skills
+            .iter()
+            .map(|(name, vector)| (similarity(&query, vector), name.as_str()))
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        scored
+            .into_iter()
+            .take(POOL)
+            .map(|(_, name)| name.to_owned())
+            .collect()
+    }
+
+    /// The hybrid ranking of `query`: `search` (the search's hits, best first, up to [`POOL`])
+    /// fused with the model's nearest skills ([`FUSION`]).
+    pub fn rank(&self, query: &str, search: &[String]) -> Vec<String> {
+        let (k, weight) = FUSION;
+        fuse(search, &self.nearest(query), k, weight)
+    }
+}
+
 /// Reciprocal-rank fusion of the search's ranking and the model's: a name scores
 /// `search_weight / (k + rank)` in the first and `1 / (k + rank)` in the second (ranks from 1),
 /// and the fused ranking is by score, then by name. On the labelled queries of
@@ -210,6 +264,26 @@ mod tests {
         assert!(similarity(&deploy, &ship) > 0.99);
         assert!(similarity(&deploy, &bread) < 0.2);
         assert_eq!(model.embed("nothing known"), [0.0, 0.0]);
+    }
+
+    #[test]
+    fn the_hybrid_ranks_what_the_search_missed_by_meaning() {
+        let folder = tempfile::tempdir().expect("tempdir");
+        model(folder.path());
+        let hybrid = Hybrid::new(
+            StaticModel::open(folder.path()).expect("open"),
+            [
+                ("bakery", "Bake bread."),
+                ("release", "Ship it."),
+                ("other", "Nothing known."),
+            ],
+        );
+        assert_eq!(hybrid.nearest("deploy")[0], "release");
+        // The search found nothing for "deploy"; the model's nearest come first.
+        assert_eq!(hybrid.rank("deploy", &[])[0], "release");
+        // The search's first stays first when the model agrees or does not know.
+        let search = vec!["bakery".to_owned()];
+        assert_eq!(hybrid.rank("bread", &search)[0], "bakery");
     }
 
     #[test]

