@@ -146,11 +146,7 @@ pub(crate) async fn candidates(
         }
         // A skill with a query word in its name or description outranks every match in a body
         // alone: once names and descriptions have given a page of them, bodies are not read.
-        let in_head = |c: &Candidate| {
-            words
-                .iter()
-                .any(|w| says(&c.name, w) || says(&c.description, w))
-        };
+        let in_head = |c: &Candidate| said_by(words, c).iter().any(|(_, head)| *head);
         if scope == Scope::Head && found.iter().filter(|c| in_head(c)).count() >= limit {
             break;
         }
@@ -199,20 +195,18 @@ pub fn rank(
             .then(b.relevance.total_cmp(&a.relevance))
     });
     candidates.dedup_by(|a, b| a.name == b.name);
-    let weighed = |found: &dyn Fn(&String) -> bool| -> f64 {
-        words
-            .iter()
-            .zip(weights)
-            .filter(|(word, _)| found(word))
-            .map(|(_, weight)| weight)
-            .sum()
-    };
     let mut ranked: Vec<(f64, f64, f64, Candidate)> = candidates
         .into_iter()
         .map(|candidate| {
-            let in_name = weighed(&|word| says(&candidate.name, word));
-            let covered =
-                weighed(&|word| says(&candidate.name, word) || says(&candidate.description, word));
+            let (mut in_name, mut covered) = (0.0, 0.0);
+            for ((name, head), weight) in said_by(words, &candidate).into_iter().zip(weights) {
+                if name {
+                    in_name += weight;
+                }
+                if head {
+                    covered += weight;
+                }
+            }
             // Words matched in the name or the description, and those in the name once more:
             // the name says what the skill is.
             let weight = covered + in_name;
@@ -244,17 +238,36 @@ pub fn hit(candidate: Candidate, score: f64, snippet: &str) -> SearchHit {
     }
 }
 
-/// Whether `text` says `word`, as a word or a word's start (`pdf` in `pdftk`, `server` in
-/// `servers`), case-insensitively.
-fn says(text: &str, word: &str) -> bool {
+/// For each of `words`: whether the candidate's name says it, and whether its name or its
+/// description does (each text cut into words once).
+fn said_by(words: &[String], candidate: &Candidate) -> Vec<(bool, bool)> {
+    let name = tokens(&candidate.name);
+    let description = tokens(&candidate.description);
+    words
+        .iter()
+        .map(|word| {
+            let in_name = says(&name, word);
+            (in_name, in_name || says(&description, word))
+        })
+        .collect()
+}
+
+/// The words of `text`, lowercased.
+fn tokens(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|t| !t.is_empty())
         .map(str::to_lowercase)
-        .any(|token| {
-            token == word
-                || (word.chars().count() >= 3 && token.starts_with(word))
-                || (token.chars().count() >= 4 && word.starts_with(token.as_str()))
-        })
+        .collect()
+}
+
+/// Whether `tokens` say `word`, as a word or a word's start (`pdf` in `pdftk`, `server` in
+/// `servers`).
+fn says(tokens: &[String], word: &str) -> bool {
+    tokens.iter().any(|token| {
+        token == word
+            || (word.chars().count() >= 3 && token.starts_with(word))
+            || (token.chars().count() >= 4 && word.starts_with(token.as_str()))
+    })
 }
 
 #[cfg(test)]
