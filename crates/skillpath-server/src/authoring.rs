@@ -16,7 +16,7 @@ use serde_json::Value;
 use skillpath_core::golden_path::args::Arg;
 use skillpath_core::golden_path::spec::SkillSpec;
 use skillpath_core::load::LoadOptions;
-use skillpath_core::overlap::{COMPETE, Library, NAMED, Overlap};
+use skillpath_core::overlap::{COMPETE, Library, Overlap, named};
 use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Code, Mode, Severity};
 use skillpath_store::forks::ForkRequest;
@@ -609,7 +609,8 @@ fn checked_snapshot(
     }
     let mut warnings = describe(Severity::Warning);
     let competing = competing(spec, library);
-    for overlap in competing.iter().take(NAMED) {
+    let (shown, more) = named(&competing);
+    for overlap in shown {
         warnings.push_str(&format!(
             "- {}: {}; {}\n",
             Code::DescriptionOverlap,
@@ -617,7 +618,7 @@ fn checked_snapshot(
             overlap.hint()
         ));
     }
-    if let Some(more) = competing.len().checked_sub(NAMED).filter(|more| *more > 0) {
+    if more > 0 {
         warnings.push_str(&format!(
             "- {}: {}\n",
             Code::DescriptionOverlap,

@@ -260,33 +260,35 @@ pub fn check_reports(reports: &mut [Report]) {
         })
         .collect();
     let library = Library::new(described.iter().map(|(n, d)| (n.as_str(), d.as_str())));
-    // Competitors beyond the [`NAMED`] ones, per report.
-    let mut more: BTreeMap<usize, usize> = BTreeMap::new();
+    // Each report's competitors, most similar first.
+    let mut competitors: BTreeMap<usize, Vec<Overlap>> = BTreeMap::new();
     for overlap in library.overlaps(COMPETE) {
-        let Some(&at) = positions.get(&overlap.b) else {
-            continue;
-        };
-        let named = reports[at]
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == Code::DescriptionOverlap)
-            .count();
-        if named < NAMED {
+        if let Some(&at) = positions.get(&overlap.b) {
+            competitors.entry(at).or_default().push(overlap);
+        }
+    }
+    for (at, overlaps) in competitors {
+        let (shown, more) = named(&overlaps);
+        for overlap in shown {
             warn(
                 &mut reports[at],
                 overlap.sentence(&overlap.b),
                 overlap.hint(),
             );
-        } else {
-            *more.entry(at).or_default() += 1;
+        }
+        if more > 0
+            && let Some(name) = reports[at].name().map(str::to_owned)
+        {
+            warn(&mut reports[at], Overlap::more(&name, more), HINT);
         }
     }
-    for (at, more) in more {
-        let Some(name) = reports[at].name().map(str::to_owned) else {
-            continue;
-        };
-        warn(&mut reports[at], Overlap::more(&name, more), HINT);
-    }
+}
+
+/// Of a skill's competitors, most similar first: the [`NAMED`] its warnings name, and how
+/// many more there are.
+pub fn named(competitors: &[Overlap]) -> (&[Overlap], usize) {
+    let shown = competitors.len().min(NAMED);
+    (&competitors[..shown], competitors.len() - shown)
 }
 
 /// Adds a `description-overlap` warning, on the description, to `report`.
