@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 mod tokenize;
 
-pub use tokenize::Vocabulary;
+use tokenize::Vocabulary;
 
 /// The largest `embeddings.f32` read (1 GiB): a model of 250,000 tokens × 1,024 dimensions.
 pub const MAX_MODEL_BYTES: u64 = 1 << 30;
@@ -47,7 +47,7 @@ pub enum Error {
 pub struct StaticModel {
     vocabulary: Vocabulary,
     dims: usize,
-    /// Row-major, `vocabulary.len()` × `dims`.
+    /// Row-major, one row of `dims` per vocabulary token.
     vectors: Vec<f32>,
 }
 

@@ -9,13 +9,13 @@ use std::collections::HashMap;
 const MAX_WORD_CHARS: usize = 100;
 
 /// The vocabulary: each token's row.
-pub struct Vocabulary {
+pub(crate) struct Vocabulary {
     rows: HashMap<String, usize>,
 }
 
 impl Vocabulary {
     /// The vocabulary of `tokens`, one per row, in row order.
-    pub fn new<'a>(tokens: impl IntoIterator<Item = &'a str>) -> Vocabulary {
+    pub(crate) fn new<'a>(tokens: impl IntoIterator<Item = &'a str>) -> Vocabulary {
         Vocabulary {
             rows: tokens
                 .into_iter()
@@ -25,18 +25,8 @@ impl Vocabulary {
         }
     }
 
-    /// How many tokens it has.
-    pub fn len(&self) -> usize {
-        self.rows.len()
-    }
-
-    /// Whether it has none.
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
-
     /// The rows of `text`'s tokens, in order.
-    pub fn rows(&self, text: &str) -> Vec<usize> {
+    pub(crate) fn rows(&self, text: &str) -> Vec<usize> {
         words(text)
             .iter()
             .flat_map(|word| self.pieces(word))

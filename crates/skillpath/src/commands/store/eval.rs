@@ -62,15 +62,6 @@ fn triggers(args: EvalTriggersArgs) -> anyhow::Result<ExitStatus> {
         ..
     } = args;
     with_library(&library, Evals::Read, move |store, skills| async move {
-        #[cfg(feature = "embeddings")]
-        let hybrid = model.map(|model| {
-            skillpath_embed::Hybrid::new(
-                model,
-                skills
-                    .iter()
-                    .map(|s| (s.name.as_str(), s.description.as_str())),
-            )
-        });
         let mut all: Vec<Case> = Vec::new();
         for skill in &skills {
             if let Some((file, bytes)) = &skill.evals {
@@ -93,6 +84,16 @@ fn triggers(args: EvalTriggersArgs) -> anyhow::Result<ExitStatus> {
             .map_err(super::io)?;
             return Ok(ExitStatus::UsageOrInternal);
         }
+        // The library as the model sees it, once the eval files are known to be good.
+        #[cfg(feature = "embeddings")]
+        let hybrid = model.map(|model| {
+            skillpath_embed::Hybrid::new(
+                model,
+                skills
+                    .iter()
+                    .map(|s| (s.name.as_str(), s.description.as_str())),
+            )
+        });
         let progress = super::progress_bar(all.len() as u64, "ranking");
         let mut rankings = Vec::with_capacity(all.len());
         for case in &all {
