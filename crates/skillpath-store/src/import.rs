@@ -177,6 +177,8 @@ impl Plan {
     /// How many batches of writes the plan may take ([`crate::writes::batches_needed`] of
     /// what it read): a backend that bounds each operation in time gives an import that many
     /// times its bound, so a large import is bounded by its size rather than refused.
+    // Only PostgreSQL bounds an operation in time.
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
     pub(crate) fn batches(&self) -> u32 {
         let read = self
             .items

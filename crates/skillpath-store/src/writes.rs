@@ -199,6 +199,8 @@ const BATCH_REVISIONS: usize = 2_000;
 /// How many batches [`write_revisions`] takes for revisions of these sizes at most: the
 /// batches of their files and those of the revisions, each bounded by [`BATCH_BYTES`] and
 /// [`BATCH_REVISIONS`] (at least one).
+// Only PostgreSQL bounds an operation in time.
+#[cfg_attr(not(feature = "postgres"), allow(dead_code))]
 pub(crate) fn batches_needed(sizes: impl Iterator<Item = u64>) -> u32 {
     let (count, bytes) = sizes.fold((0u64, 0u64), |(n, b), size| (n + 1, b + size));
     let by_count = count.div_ceil(BATCH_REVISIONS as u64);

@@ -389,6 +389,60 @@ async fn committed_writes_in_a_schema_reach_its_watchers_and_no_others() {
     );
 }
 
+/// A store that follows changes keeps the counts its searches weigh words by, and drops them
+/// when another store's write is signalled: a word that becomes common stops outweighing a
+/// rarer one at the next search, as it would in a store that counts every time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn kept_search_counts_follow_another_stores_writes() {
+    use std::time::Duration;
+    let schema = Schema::create().await;
+    let searcher = PostgresStore::open(&schema.url()).await.expect("open");
+    let writer = PostgresStore::open(&schema.url()).await.expect("open");
+    let item = |name: String, description: String| skillpath_store::ImportItem {
+        snapshot: skill(&name, &description, "Steps."),
+        provenance: Provenance::Api,
+    };
+    // 44 skills, so that a word said by up to 4 of them (a tenth) is counted exactly: `alpha`
+    // by one, `beta` by three; the skill saying the rarer word ranks first.
+    let mut items: Vec<_> = (0..40)
+        .map(|n| {
+            item(
+                format!("filler-{n}"),
+                format!("Unrelated chores, number {n}."),
+            )
+        })
+        .collect();
+    items.push(item("a-one".into(), "Use alpha tools.".into()));
+    for name in ["b-one", "b-two", "b-three"] {
+        items.push(item(name.into(), "Use beta tools.".into()));
+    }
+    writer.import(items, by("a", "m")).await.expect("import");
+    let mut changes = searcher.watch_changes().expect("PostgreSQL offers changes");
+    assert!(
+        signalled(&mut changes, Duration::from_secs(2)).await,
+        "listening"
+    );
+    let first = async || {
+        searcher.search("alpha beta", 5).await.expect("search")[0]
+            .name
+            .clone()
+    };
+    assert_eq!(first().await, "a-one");
+    assert_eq!(first().await, "a-one", "with the counts kept");
+
+    // Five more skills say `alpha`: it is now as common as counting goes, `beta` the rarer.
+    let more = (0..5)
+        .map(|n| item(format!("extra-{n}"), format!("Alpha extras, number {n}.")))
+        .collect();
+    writer.import(more, by("a", "m")).await.expect("import");
+    assert!(
+        signalled(&mut changes, Duration::from_secs(2)).await,
+        "the import"
+    );
+    let now = first().await;
+    assert!(now.starts_with("b-"), "beta now weighs more: {now}");
+}
+
 /// Whether the connection of the client named `application_name` is encrypted, as the
 /// server sees it (`None`: no such connection).
 async fn encrypted(observer: &tokio_postgres::Client, application_name: &str) -> Option<bool> {

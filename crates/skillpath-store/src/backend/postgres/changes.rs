@@ -11,6 +11,7 @@ use deadpool_postgres::Transaction;
 use tokio::sync::{broadcast, mpsc};
 use tokio_postgres::AsyncMessage;
 
+use super::counts::SearchCounts;
 use super::sql::cached_execute;
 use super::tls;
 use crate::error::{StoreError, StoreResult};
@@ -22,21 +23,35 @@ pub(super) const CHANGES_CHANNEL: &str = "skillpath_changes";
 /// How long the change listener waits before reconnecting, at first and at most.
 const LISTEN_BACKOFF: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(10));
 
+/// The database the change listener connects to, as its store does.
+pub(super) struct Target {
+    pub(super) config: tokio_postgres::Config,
+    pub(super) tls: tls::Connector,
+    /// The schema whose notifications are signalled.
+    pub(super) schema: String,
+    /// Where the database is, without a password, for messages.
+    pub(super) database: String,
+    pub(super) connect_timeout: Duration,
+}
+
 /// The change listener: `LISTEN`s on its own connection and signals `sender` for every
-/// notification about `schema`; reconnects with backoff when the connection drops, and
+/// notification about `schema`, dropping the search counts kept (`counts`) first; reconnects with backoff when the connection drops, and
 /// signals once each time it starts listening (the first time too: a change committed before
 /// then, e.g. just after the caller loaded what it shows, would otherwise go unseen). Ends
 /// when the store (every clone) is gone.
 pub(super) async fn listen(
-    config: tokio_postgres::Config,
-    tls: tls::Connector,
-    schema: String,
-    database: String,
-    connect_timeout: Duration,
+    target: Target,
     listening: Arc<std::sync::atomic::AtomicBool>,
+    counts: Arc<SearchCounts>,
     sender: broadcast::WeakSender<()>,
 ) {
-    let mut config = config;
+    let Target {
+        mut config,
+        tls,
+        schema,
+        database,
+        connect_timeout,
+    } = target;
     if config.get_application_name().is_none() {
         // So that an operator (or a test) can tell the listener in `pg_stat_activity`.
         config.application_name(format!("skillpath listen {schema}"));
@@ -51,13 +66,23 @@ pub(super) async fn listen(
     let mut backoff = LISTEN_BACKOFF.0;
     let mut failed = false;
     loop {
-        let result = listen_once(&config, &tls, &schema, connect_timeout, &sender, || {
-            backoff = LISTEN_BACKOFF.0;
-            listening.store(true, std::sync::atomic::Ordering::SeqCst);
-            if failed {
-                tracing::info!("listening for changes on PostgreSQL at `{database}` again");
-            }
-        })
+        let result = listen_once(
+            &config,
+            &tls,
+            &schema,
+            connect_timeout,
+            &counts,
+            &sender,
+            || {
+                backoff = LISTEN_BACKOFF.0;
+                // Changes may have gone unheard while not listening.
+                counts.changed();
+                listening.store(true, std::sync::atomic::Ordering::SeqCst);
+                if failed {
+                    tracing::info!("listening for changes on PostgreSQL at `{database}` again");
+                }
+            },
+        )
         .await;
         listening.store(false, std::sync::atomic::Ordering::SeqCst);
         failed = true;
@@ -84,6 +109,7 @@ async fn listen_once(
     tls: &tls::Connector,
     schema: &str,
     connect_timeout: Duration,
+    counts: &SearchCounts,
     sender: &broadcast::WeakSender<()>,
     connected: impl FnOnce(),
 ) -> Result<(), StoreError> {
@@ -118,6 +144,7 @@ async fn listen_once(
     connected();
     let signal = || match sender.upgrade() {
         Some(sender) => {
+            counts.changed();
             let _ = sender.send(());
             true
         }

@@ -25,8 +25,10 @@
 //!
 //! Search uses `tsvector`s (`english` configuration) of the names, of the names and
 //! descriptions (name A, description B) and of the bodies, each with a GIN index, read scope
-//! by scope as [`crate::search::candidates`] asks; candidates are ranked by the same tiers as
-//! SQLite ([`crate::search::rank`]).
+//! by scope as [`crate::search::candidates`] asks; candidates are ranked by the same rules as
+//! SQLite ([`crate::search::rank`]). The counts that weigh a search's words are kept between
+//! searches while the change listener listens, and dropped at every change signal
+//! ([`counts`]).
 
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -58,6 +60,7 @@ use crate::usage::{self, UsageCount, UsageQuery, UsageRow};
 use crate::writes::{self, SkillWrite};
 
 mod changes;
+mod counts;
 mod drafts;
 mod migrations;
 mod reads;
@@ -66,6 +69,7 @@ mod tls;
 mod transaction;
 
 use changes::announce;
+use counts::SearchCounts;
 use reads::{find, load};
 use sql::{
     cached_execute, cached_query, cached_query_one, cached_query_opt, describe_error, number,
@@ -136,6 +140,8 @@ pub struct PostgresStore {
     /// Whether the listener is listening (set when it starts listening, cleared when its
     /// connection ends).
     listening: Arc<std::sync::atomic::AtomicBool>,
+    /// The counts searches weigh words by, kept while the listener listens.
+    counts: Arc<SearchCounts>,
     /// The most one operation may take, waiting for a connection included (the URL's
     /// `timeout=SECONDS`, else [`DEFAULT_TIMEOUT`]).
     timeout: Duration,
@@ -245,6 +251,7 @@ impl PostgresStore {
             schema: String::new(),
             changes: Arc::default(),
             listening: Arc::default(),
+            counts: Arc::default(),
             projects: view.folders().to_vec(),
             audit_policy: PolicySetting::default(),
             timeout,
@@ -593,12 +600,15 @@ impl Store for PostgresStore {
         let sender = self.changes.get_or_init(|| {
             let (sender, _) = broadcast::channel(16);
             runtime.spawn(changes::listen(
-                self.config.clone(),
-                self.tls.clone(),
-                self.schema.clone(),
-                self.display.clone(),
-                self.connect_timeout,
+                changes::Target {
+                    config: self.config.clone(),
+                    tls: self.tls.clone(),
+                    schema: self.schema.clone(),
+                    database: self.display.clone(),
+                    connect_timeout: self.connect_timeout,
+                },
                 Arc::clone(&self.listening),
+                Arc::clone(&self.counts),
                 sender.downgrade(),
             ));
             sender
@@ -718,11 +728,19 @@ impl Store for PostgresStore {
             return Ok(Vec::new());
         };
         let (limit, pool) = search::sizes(limit);
+        // The counts' generation is taken before the transaction's snapshot ([`counts`]).
+        let counts = self
+            .listening
+            .load(std::sync::atomic::Ordering::SeqCst)
+            .then(|| self.counts.generation())
+            .flatten()
+            .map(|generation| (self.counts.as_ref(), generation));
         self.read(async |transaction| {
             let mut index = SearchColumns {
                 transaction,
                 query: &ts_query,
                 projects: &self.projects,
+                counts,
             };
             let candidates = search::candidates(&mut index, &words, limit, pool).await?;
             let weights = search::weights(&mut index, &words).await?;
@@ -852,6 +870,9 @@ struct SearchColumns<'a> {
     query: &'a str,
     /// The projects of the store's view.
     projects: &'a [String],
+    /// The counts kept between searches and the generation the search began in, while the
+    /// store follows changes ([`counts`]).
+    counts: Option<(&'a SearchCounts, u64)>,
 }
 
 impl search::SearchIndex for SearchColumns<'_> {
@@ -899,17 +920,29 @@ impl search::SearchIndex for SearchColumns<'_> {
         let count = |row: tokio_postgres::Row| -> StoreResult<u64> {
             Ok(row.try_get::<_, i64>(0)?.unsigned_abs())
         };
-        let total = count(
-            cached_query_one(self.transaction, "SELECT count(*) FROM skill_search", &[]).await?,
-        )?;
+        let known = self
+            .counts
+            .map(|(counts, generation)| counts.known(generation, words));
+        let total = match known.as_ref().and_then(|known| known.total) {
+            Some(total) => total,
+            None => count(
+                cached_query_one(self.transaction, "SELECT count(*) FROM skill_search", &[])
+                    .await?,
+            )?,
+        };
         let common = i64::try_from(search::common(total)).unwrap_or(i64::MAX);
         let mut frequencies = Vec::with_capacity(words.len());
-        for word in words {
+        let mut counted = Vec::new();
+        for (at, word) in words.iter().enumerate() {
+            if let Some(frequency) = known.as_ref().and_then(|known| known.words[at]) {
+                frequencies.push(frequency);
+                continue;
+            }
             let Some(query) = tsquery(std::slice::from_ref(word)) else {
                 frequencies.push(0);
                 continue;
             };
-            frequencies.push(count(
+            let frequency = count(
                 cached_query_one(
                     self.transaction,
                     "SELECT count(*) FROM (SELECT 1 FROM skill_search
@@ -917,7 +950,12 @@ impl search::SearchIndex for SearchColumns<'_> {
                     &[&query, &common],
                 )
                 .await?,
-            )?);
+            )?;
+            frequencies.push(frequency);
+            counted.push((word.clone(), frequency));
+        }
+        if let Some((counts, generation)) = self.counts {
+            counts.keep(generation, total, counted);
         }
         Ok((total, frequencies))
     }
