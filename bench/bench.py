@@ -251,8 +251,14 @@ def main() -> None:
         checkpoint()
 
         sections.append("## Search quality and trigger evals")
+        # The static model the tests distil (scripts/test), when this machine has it: the
+        # fused ranking's quality and what serving it costs at the large catalog.
+        test_cache = Path(os.environ.get("SKILLPATH_TEST_CACHE") or Path.home() / ".cache" / "skillpath-test")
+        model = Path(os.environ.get("SKILLPATH_TEST_EMBEDDINGS") or test_cache / "static-minilm")
+        with_model = ["--embeddings", str(model), "--catalog", str(catalogs["large"]),
+                      "--requests", "5" if args.smoke else "200"] if (model / "config.json").is_file() else []
         text, results["eval"] = run_script("eval_bench.py", "--corpus", str(common.CORPUS),
-                                           "--runs", runs, *compare)
+                                           "--runs", runs, *with_model, *compare)
         sections.append(text)
         checkpoint()
 

@@ -45,10 +45,12 @@ def skill_names(catalog: Path) -> list[str]:
     return sorted(path.parent.name for path in catalog.rglob("SKILL.md"))
 
 
-def serve(skillpath: Path, store: Path) -> tuple[subprocess.Popen, str]:
+def serve(skillpath: Path, store: Path, *extra: str) -> tuple[subprocess.Popen, str]:
+    """`skillpath serve` (with `extra` arguments) on `store`, once it says where it listens."""
     env = {**os.environ, "SKILLPATH_DB": str(store), "HOME": str(store.parent)}
     # Stateless, so that a `search_skills` call needs no session set up first.
-    process = subprocess.Popen([str(skillpath), "serve", "--no-discover", "--stateless", "--http", "127.0.0.1:0"],
+    process = subprocess.Popen([str(skillpath), "serve", "--no-discover", "--stateless", "--http", "127.0.0.1:0",
+                                *extra],
                                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True)
     address = None

@@ -167,51 +167,39 @@ pub const POOL: usize = 50;
 /// best of the settings measured on the labelled queries (BENCHMARKS.md).
 pub const FUSION: (f64, f64) = (3.0, 2.0);
 
-/// A library's skills as the model sees them, to rank them for a query beside the search.
-pub struct Hybrid {
-    model: StaticModel,
-    /// Each skill's name and the vector of its name (words) and description.
-    skills: Vec<(String, Vec<f32>)>,
+impl StaticModel {
+    /// A skill's vector as the model compares it with queries: the words of its name (hyphens
+    /// read as spaces), then its description.
+    pub fn embed_skill(&self, name: &str, description: &str) -> Vec<f32> {
+        self.embed(&format!("{}. {description}", name.replace('-', " ")))
+    }
 }
 
-impl Hybrid {
-    /// The library of `skills`, `(name, description)` each, embedded with `model`.
-    pub fn new<'a>(
-        model: StaticModel,
-        skills: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Hybrid {
-        let skills = skills
-            .into_iter()
-            .map(|(name, description)| {
-                let text = format!("{}. {description}", name.replace('-', " "));
-                (name.to_owned(), model.embed(&text))
-            })
-            .collect();
-        Hybrid { model, skills }
-    }
+/// The [`POOL`] names of `items` (a name and its vector each) nearest to `query` (a vector
+/// [`StaticModel::embed`] made), nearest first, then by name. Only names the query is closer to
+/// than to an unrelated text (a cosine above 0) are named: a query of no known token is near
+/// nothing.
+pub fn nearest<'a>(
+    query: &[f32],
+    items: impl IntoIterator<Item = (&'a str, &'a [f32])>,
+) -> Vec<String> {
+    let mut scored: Vec<(f32, &str)> = items
+        .into_iter()
+        .map(|(name, vector)| (similarity(query, vector), name))
+        .filter(|(score, _)| *score > 0.0)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    scored
+        .into_iter()
+        .take(POOL)
+        .map(|(_, name)| name.to_owned())
+        .collect()
+}
 
-    /// The [`POOL`] skills nearest to `query` by the model, nearest first (then by name).
-    pub fn nearest(&self, query: &str) -> Vec<String> {
-        let query = self.model.embed(query);
-        let mut scored: Vec<(f32, &str)> = self
-            .skills
-            .iter()
-            .map(|(name, vector)| (similarity(&query, vector), name.as_str()))
-            .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
-        scored
-            .into_iter()
-            .take(POOL)
-            .map(|(_, name)| name.to_owned())
-            .collect()
-    }
-
-    /// The hybrid ranking of `query`: `search` (the search's hits, best first, up to [`POOL`])
-    /// fused with the model's nearest skills ([`FUSION`]).
-    pub fn rank(&self, query: &str, search: &[String]) -> Vec<String> {
-        let (k, weight) = FUSION;
-        fuse(search, &self.nearest(query), k, weight)
-    }
+/// The search's ranking and the model's fused with the measured setting, [`FUSION`].
+pub fn fused(search: &[String], model: &[String]) -> Vec<String> {
+    let (k, weight) = FUSION;
+    fuse(search, model, k, weight)
 }
 
 /// Reciprocal-rank fusion of the search's ranking and the model's: a name scores
@@ -267,23 +255,31 @@ mod tests {
     }
 
     #[test]
-    fn the_hybrid_ranks_what_the_search_missed_by_meaning() {
+    fn the_fusion_ranks_what_the_search_missed_by_meaning() {
         let folder = tempfile::tempdir().expect("tempdir");
         model(folder.path());
-        let hybrid = Hybrid::new(
-            StaticModel::open(folder.path()).expect("open"),
-            [
-                ("bakery", "Bake bread."),
-                ("release", "Ship it."),
-                ("other", "Nothing known."),
-            ],
-        );
-        assert_eq!(hybrid.nearest("deploy")[0], "release");
+        let model = StaticModel::open(folder.path()).expect("open");
+        let skills: Vec<(&str, Vec<f32>)> = [
+            ("bakery", "Bake bread."),
+            ("release", "Ship it."),
+            ("other", "Nothing known."),
+        ]
+        .into_iter()
+        .map(|(name, description)| (name, model.embed_skill(name, description)))
+        .collect();
+        let nearest = |query: &str| {
+            let vectors = skills.iter().map(|(name, v)| (*name, v.as_slice()));
+            super::nearest(&model.embed(query), vectors)
+        };
+        assert_eq!(nearest("deploy")[0], "release");
+        // A skill of no known word, and a query of none, are near nothing.
+        assert!(!nearest("deploy").contains(&"other".to_owned()));
+        assert!(nearest("nothing known").is_empty());
         // The search found nothing for "deploy"; the model's nearest come first.
-        assert_eq!(hybrid.rank("deploy", &[])[0], "release");
+        assert_eq!(fused(&[], &nearest("deploy"))[0], "release");
         // The search's first stays first when the model agrees or does not know.
         let search = vec!["bakery".to_owned()];
-        assert_eq!(hybrid.rank("bread", &search)[0], "bakery");
+        assert_eq!(fused(&search, &nearest("bread"))[0], "bakery");
     }
 
     #[test]

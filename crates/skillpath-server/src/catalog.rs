@@ -27,9 +27,10 @@ use skillpath_core::package::{self, Package};
 use skillpath_core::skill_md;
 use skillpath_core::tool_names;
 use skillpath_store::{
-    FileMetadata, Kind, Provenance, SkillMetadata, Store, StoreError, StoreResult,
+    FileMetadata, Kind, Provenance, SearchHit, SkillMetadata, Store, StoreError, StoreResult,
 };
 
+use crate::meaning::Meaning;
 use crate::to_mcp::skill_entry;
 
 /// One live skill (or package): what listing and choosing it need. Its body and files are read
@@ -70,6 +71,9 @@ pub struct CatalogSkill {
     /// Whether a call asks the user for the optional arguments it left out, where the server
     /// asks for them (`metadata: {elicit: optional}`; [`crate::elicitation`]).
     pub asks_optional: bool,
+    /// Its vector for ranking by meaning beside the search: empty without a model
+    /// ([`crate::meaning`]).
+    pub(crate) vector: Vec<f32>,
 }
 
 /// The package a member skill belongs to.
@@ -85,9 +89,9 @@ pub struct Membership {
 impl CatalogSkill {
     /// The catalog's view of a skill: its frontmatter parsed for its fields and arguments,
     /// and nothing of the parse kept but those; a package's, its manifest.
-    pub(crate) fn new(metadata: SkillMetadata) -> CatalogSkill {
+    pub(crate) fn new(metadata: SkillMetadata, meaning: &Meaning) -> CatalogSkill {
         if metadata.kind == Kind::Package {
-            return CatalogSkill::package(metadata);
+            return CatalogSkill::package(metadata, meaning);
         }
         let SkillMetadata {
             name,
@@ -108,6 +112,7 @@ impl CatalogSkill {
         let golden_path = skillpath_core::golden_path::FIELDS
             .iter()
             .any(|field| parsed.field(field).is_some());
+        let vector = meaning.embed_skill(&name, &description);
         CatalogSkill {
             kind: Kind::Skill,
             name,
@@ -127,12 +132,13 @@ impl CatalogSkill {
             golden_path,
             audit_findings: audit.map_or(0, |audit| audit.findings.len()),
             asks_optional: skillpath_core::golden_path::ask::asks_optional(&parsed),
+            vector,
         }
     }
 
     /// The catalog's view of a package: its manifest read from its frontmatter. A package has
     /// no tool, prompt or Skills-extension entry of its own: its members have.
-    fn package(metadata: SkillMetadata) -> CatalogSkill {
+    fn package(metadata: SkillMetadata, meaning: &Meaning) -> CatalogSkill {
         let SkillMetadata {
             name,
             description,
@@ -147,6 +153,7 @@ impl CatalogSkill {
         } = metadata;
         let (_, manifest, _) = package::read_manifest(package::MANIFEST.into(), frontmatter);
         CatalogSkill {
+            vector: meaning.embed_skill(&name, &description),
             kind: Kind::Package,
             tool_name: name.clone(),
             entry: Err(format!("`{name}` is an architecture package, not a skill")),
@@ -230,18 +237,21 @@ pub struct Catalog {
     packages: BTreeMap<String, Arc<CatalogSkill>>,
     /// Tool-name collisions and how they were resolved.
     pub collisions: Vec<Collision>,
+    /// The model every skill's vector was made with, if any.
+    meaning: Meaning,
 }
 
 impl Catalog {
     /// Reads every live skill from `store` and gives each its tool by the collision rule. The
     /// frontmatters are parsed on every core, off the async runtime's threads: at 10,000 skills
     /// parsing is most of what a start from the store costs.
-    pub async fn load(store: &dyn Store) -> StoreResult<Catalog> {
+    pub async fn load(store: &dyn Store, meaning: &Meaning) -> StoreResult<Catalog> {
         let metadata = store.current_metadata().await?;
+        let meaning = meaning.clone();
         let parse = move || -> Catalog {
             let (packages, skills): (Vec<CatalogSkill>, Vec<CatalogSkill>) = metadata
                 .into_par_iter()
-                .map(CatalogSkill::new)
+                .map(|metadata| CatalogSkill::new(metadata, &meaning))
                 .partition(|item| item.kind == Kind::Package);
             let packages: BTreeMap<String, Arc<CatalogSkill>> = packages
                 .into_iter()
@@ -255,7 +265,7 @@ impl Catalog {
                     (skill.name.clone(), Arc::new(skill))
                 })
                 .collect();
-            Catalog::of(skills, packages)
+            Catalog::of(skills, packages, meaning)
         };
         tokio::task::spawn_blocking(parse)
             .await
@@ -288,7 +298,7 @@ impl Catalog {
             .keys()
             .any(|name| !listed.contains(name.as_str()));
         if changed > READ_ONE_BY_ONE_AT_MOST || package_gone {
-            return Catalog::load(store).await.map(Some);
+            return Catalog::load(store, &self.meaning).await.map(Some);
         }
         let members = members(&self.packages);
         let mut skills = BTreeMap::new();
@@ -302,21 +312,26 @@ impl Catalog {
                     let stored = store.get(&name, Some(revision)).await?;
                     if stored.snapshot.kind == Kind::Package {
                         // A package's members follow it: everything is read again.
-                        return Catalog::load(store).await.map(Some);
+                        return Catalog::load(store, &self.meaning).await.map(Some);
                     }
-                    let skill = CatalogSkill::new(SkillMetadata::of(&stored));
+                    let skill = CatalogSkill::new(SkillMetadata::of(&stored), &self.meaning);
                     Arc::new(joined(skill, &members, &self.packages))
                 }
             };
             skills.insert(name, skill);
         }
-        Ok(Some(Catalog::of(skills, self.packages.clone())))
+        Ok(Some(Catalog::of(
+            skills,
+            self.packages.clone(),
+            self.meaning.clone(),
+        )))
     }
 
     /// A catalog of `skills` and `packages`, each skill given its tool by the collision rule.
     fn of(
         skills: BTreeMap<String, Arc<CatalogSkill>>,
         packages: BTreeMap<String, Arc<CatalogSkill>>,
+        meaning: Meaning,
     ) -> Catalog {
         let wanted: Vec<(String, String)> = skills
             .values()
@@ -333,7 +348,53 @@ impl Catalog {
             tools,
             packages,
             collisions: resolution.collisions,
+            meaning,
         }
+    }
+
+    /// The skills and packages that match `query`, best first, at most `limit`: the store's
+    /// search, fused with the skills nearest by meaning when the catalog has a model
+    /// ([`crate::meaning`]). `search_skills`, the studio and `skillpath eval triggers` all rank
+    /// through here. A hit only the model found comes from the catalog, without a snippet or a
+    /// score.
+    pub async fn search(
+        &self,
+        store: &dyn Store,
+        query: &str,
+        limit: usize,
+    ) -> StoreResult<Vec<SearchHit>> {
+        let hits = store.search(query, self.meaning.pool(limit)).await?;
+        if !self.meaning.ranks() {
+            return Ok(hits);
+        }
+        let names = hits.iter().map(|hit| hit.name.clone()).collect();
+        let vectors = self
+            .skills
+            .values()
+            .chain(self.packages.values())
+            .map(|skill| (skill.name.as_str(), skill.vector.as_slice()));
+        let mut found: HashMap<String, SearchHit> = hits
+            .into_iter()
+            .map(|hit| (hit.name.clone(), hit))
+            .collect();
+        Ok(self
+            .meaning
+            .rank(query, names, vectors)
+            .into_iter()
+            .filter_map(|name| {
+                found.remove(&name).or_else(|| {
+                    let skill = self.skill(&name).or_else(|| self.package(&name))?;
+                    Some(SearchHit {
+                        kind: skill.kind,
+                        name,
+                        description: skill.description.clone(),
+                        snippet: String::new(),
+                        score: 0.0,
+                    })
+                })
+            })
+            .take(limit)
+            .collect())
     }
 
     /// The package named `name`.
@@ -434,7 +495,9 @@ mod tests {
         for name in ["kept", "changed", "gone"] {
             add(&store, name, None).await;
         }
-        let before = Catalog::load(&store).await.expect("load");
+        let before = Catalog::load(&store, &Meaning::default())
+            .await
+            .expect("load");
         assert!(before.reloaded(&store).await.expect("reload").is_none());
 
         let change = || Change {
@@ -477,7 +540,9 @@ mod tests {
             .await
             .expect("reload")
             .expect("a change");
-        let fresh = Catalog::load(&store).await.expect("load");
+        let fresh = Catalog::load(&store, &Meaning::default())
+            .await
+            .expect("load");
         let view = |catalog: &Catalog| -> Vec<(String, u64, String)> {
             catalog
                 .skills()
@@ -498,7 +563,9 @@ mod tests {
         add(&store, "mm", Some("zz")).await;
         add(&store, "zz", None).await;
         add(&store, "helper", Some("load_skill")).await;
-        let catalog = Catalog::load(&store).await.expect("load");
+        let catalog = Catalog::load(&store, &Meaning::default())
+            .await
+            .expect("load");
         let tools: Vec<(&str, &str)> = catalog
             .tools()
             .map(|(tool, skill)| (tool.as_str(), skill.name.as_str()))

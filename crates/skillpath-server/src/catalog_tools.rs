@@ -70,20 +70,30 @@ impl Params for SearchSkills {
     async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
         let query = self.query.as_str();
         let limit = self.limit.map_or(10, Whole::count);
-        let hits = server
-            .store()
-            .search(query, limit)
-            .await
-            .map_err(store_error)?;
+        let hits = server.search(query, limit).await.map_err(store_error)?;
         if hits.is_empty() {
             return Ok(format!("No skill matches `{query}`."));
         }
         let mut text = String::new();
-        for hit in hits {
+        // With an embedding model every query has skills nearest by meaning, even one of
+        // made-up words: say when none of them matched a word of it.
+        if hits.iter().all(|hit| hit.snippet.is_empty()) {
             let _ = writeln!(
                 text,
-                "- {}: {}\n  match: {}",
-                hit.name, hit.description, hit.snippet
+                "No skill matches the words of `{query}`; the nearest by meaning:"
+            );
+        }
+        for hit in hits {
+            // A skill found by meaning alone matched no word of the query.
+            let matched = if hit.snippet.is_empty() {
+                "(by meaning)"
+            } else {
+                hit.snippet.as_str()
+            };
+            let _ = writeln!(
+                text,
+                "- {}: {}\n  match: {matched}",
+                hit.name, hit.description
             );
         }
         text.push_str("\nLoad one with `load_skill`.");

@@ -24,6 +24,7 @@ pub mod folders;
 mod handler;
 mod key_tools;
 mod lists;
+pub mod meaning;
 mod notifications;
 mod pagination;
 mod resources;
@@ -38,6 +39,7 @@ mod well_known;
 pub use auth::{Caller, DraftsSeen, KeyPolicy};
 pub use content::DEFAULT_CONTENT_CACHE_BYTES;
 pub use elicitation::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, MIN_STATE_KEY_BYTES};
+pub use meaning::Meaning;
 pub use state::{DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
 
 /// How long a stdio server, once asked to stop, goes on reading requests already sent.

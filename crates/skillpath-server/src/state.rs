@@ -11,13 +11,14 @@ use skillpath_core::claude_args::ClaudeArgs;
 use skillpath_core::golden_path::GoldenSkill;
 use skillpath_core::golden_path::render::{self, RenderLimits};
 use skillpath_store::folder::FolderDiagnostics;
-use skillpath_store::{ShadowedSkill, Store, StoreError};
+use skillpath_store::{SearchHit, ShadowedSkill, Store, StoreError};
 use tokio::sync::broadcast;
 
 use crate::catalog::{Catalog, CatalogSkill};
 use crate::client_log::{ClientLog, Level, SessionLevel};
 use crate::content::{ContentCache, DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 use crate::elicitation::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, Elicitation};
+use crate::meaning::Meaning;
 use crate::to_mcp::store_error;
 
 /// How skills become tools.
@@ -64,6 +65,8 @@ pub struct ServerOptions {
     /// The key that seals `requestState` (at least [`crate::MIN_STATE_KEY_BYTES`] bytes; replicas
     /// behind one address share it). `None`, or a shorter key: a random key of this process.
     pub request_state_key: Option<Vec<u8>>,
+    /// The embedding model searches rank by beside the words they match (none: the words alone).
+    pub meaning: Meaning,
 }
 
 impl Default for ServerOptions {
@@ -79,6 +82,7 @@ impl Default for ServerOptions {
             elicit: ElicitMode::default(),
             elicit_timeout: DEFAULT_ELICIT_TIMEOUT,
             request_state_key: None,
+            meaning: Meaning::default(),
         }
     }
 }
@@ -150,7 +154,7 @@ impl SkillServer {
         store: Arc<dyn Store>,
         options: ServerOptions,
     ) -> Result<SkillServer, StoreError> {
-        let catalog = Catalog::load(store.as_ref()).await?;
+        let catalog = Catalog::load(store.as_ref(), &options.meaning).await?;
         let (changes, _) = broadcast::channel(16);
         let (logs, _) = broadcast::channel(LOG_CHANNEL);
         Ok(SkillServer {
@@ -369,6 +373,12 @@ impl SkillServer {
 
     pub(crate) fn store(&self) -> &dyn Store {
         self.inner.store.as_ref()
+    }
+
+    /// The skills and packages that match `query`, best first, at most `limit`, ranked as
+    /// [`Catalog::search`] ranks them.
+    pub async fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
+        self.catalog().search(self.store(), query, limit).await
     }
 
     /// The store, to share with the HTTP layer (which checks API keys in it).

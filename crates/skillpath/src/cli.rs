@@ -862,6 +862,8 @@ pub(crate) struct SearchArgs {
     pub(crate) limit: usize,
     #[command(flatten)]
     pub(crate) db: DbArgs,
+    #[command(flatten)]
+    pub(crate) embeddings: EmbeddingsArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub(crate) format: OutputFormat,
@@ -907,15 +909,22 @@ pub(crate) struct EvalTriggersArgs {
     /// Gate: exit 1 when a skill has more false triggers than this.
     #[arg(long, value_name = "N")]
     pub(crate) max_false: Option<usize>,
-    /// A static embedding model's folder (`bench/embedding/distill.py` makes one): rank each
-    /// query by the search fused with the skills nearest to it by meaning, to see what the model
-    /// would change.
-    #[cfg(feature = "embeddings")]
-    #[arg(long, value_name = "DIR")]
-    pub(crate) embeddings: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) embeddings: EmbeddingsArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub(crate) format: OutputFormat,
+}
+
+/// Ranking by meaning beside the words a search matches.
+#[derive(Debug, Args)]
+pub(crate) struct EmbeddingsArgs {
+    /// A static embedding model's folder (`bench/embedding/distill.py` makes one): searches
+    /// rank the skills the query's words match fused with the skills nearest to it by meaning,
+    /// which finds a skill that says what the query asks in other words.
+    #[cfg(feature = "embeddings")]
+    #[arg(long, value_name = "DIR")]
+    pub(crate) embeddings: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -1108,6 +1117,8 @@ pub(crate) struct ServeArgs {
     /// random key, and a form answered through another replica is refused.
     #[arg(long, value_name = "FILE")]
     pub(crate) request_state_key: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) embeddings: EmbeddingsArgs,
     /// With `--http`: seconds a connection may take to send a request's headers (and stay idle
     /// between requests) before it is closed.
     #[arg(long, value_name = "SECONDS", default_value_t = HttpLimits::default().header_timeout.as_secs())]

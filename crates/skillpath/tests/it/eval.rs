@@ -499,6 +499,29 @@ fn a_library_of_near_copies_is_warned_within_bounds() {
     );
 }
 
+/// Three skills that share no word with the queries of the model's tests: baking, taxes, and
+/// `deploy-service` (with `deploy_evals` as its trigger evals).
+pub(crate) fn meaning_library(root: &Path, deploy_evals: Option<Value>) {
+    skill(
+        root,
+        "bread-baking",
+        "Knead dough and bake loaves of bread in an oven.",
+        None,
+    );
+    skill(
+        root,
+        "tax-filing",
+        "Prepare annual income tax returns for a household.",
+        None,
+    );
+    skill(
+        root,
+        "deploy-service",
+        "Ship a web service to production servers.",
+        deploy_evals,
+    );
+}
+
 /// `--embeddings`: queries that share no word with the right skill, which the search alone
 /// cannot find, are found by meaning with the static model distilled from a real encoder; a
 /// near miss goes to the skill it is about, not to the one under test.
@@ -506,22 +529,8 @@ fn a_library_of_near_copies_is_warned_within_bounds() {
 fn the_embedding_model_finds_by_meaning_what_shares_no_word() {
     let work = tempfile::tempdir().expect("tempdir");
     let root = work.path().join("skills");
-    skill(
+    meaning_library(
         &root,
-        "bread-baking",
-        "Knead dough and bake loaves of bread in an oven.",
-        None,
-    );
-    skill(
-        &root,
-        "tax-filing",
-        "Prepare annual income tax returns for a household.",
-        None,
-    );
-    skill(
-        &root,
-        "deploy-service",
-        "Ship a web service to production servers.",
         Some(json!([
             {"query": "release my app to the cloud", "should_trigger": true},
             {"query": "put the new version live for customers", "should_trigger": true},

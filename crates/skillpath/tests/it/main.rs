@@ -24,6 +24,7 @@ mod mcp_protocol;
 mod mcp_python;
 mod mcp_watch;
 mod mcp_wire;
+mod meaning;
 mod packages;
 mod postgres_support;
 mod project_scopes;

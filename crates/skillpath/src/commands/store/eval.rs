@@ -43,17 +43,7 @@ fn triggers(args: EvalTriggersArgs) -> anyhow::Result<ExitStatus> {
             Err(error) => return refuse(&error),
         }
     }
-    #[cfg(feature = "embeddings")]
-    let model = match &args.embeddings {
-        Some(folder) => match skillpath_embed::StaticModel::open(folder) {
-            Ok(model) => Some(model),
-            Err(error) => {
-                output::stderr(&format!("error: {error}\n"))?;
-                return Ok(ExitStatus::UsageOrInternal);
-            }
-        },
-        None => None,
-    };
+    let meaning = super::meaning(&args.embeddings)?;
     let EvalTriggersArgs {
         library,
         min_recall,
@@ -85,29 +75,12 @@ fn triggers(args: EvalTriggersArgs) -> anyhow::Result<ExitStatus> {
             return Ok(ExitStatus::UsageOrInternal);
         }
         // The library as the model sees it, once the eval files are known to be good.
-        #[cfg(feature = "embeddings")]
-        let hybrid = model.map(|model| {
-            skillpath_embed::Hybrid::new(
-                model,
-                skills
-                    .iter()
-                    .map(|s| (s.name.as_str(), s.description.as_str())),
-            )
-        });
+        let catalog = super::searched(store.as_ref(), &meaning).await?;
         let progress = super::progress_bar(all.len() as u64, "ranking");
         let mut rankings = Vec::with_capacity(all.len());
         for case in &all {
             progress.inc(1);
-            #[cfg(feature = "embeddings")]
-            if let Some(hybrid) = &hybrid {
-                let hits = store.search(&case.query, skillpath_embed::POOL).await?;
-                let names: Vec<String> = hits.into_iter().map(|hit| hit.name).collect();
-                let mut ranking = hybrid.rank(&case.query, &names);
-                ranking.truncate(DEPTH);
-                rankings.push(ranking);
-                continue;
-            }
-            let hits = store.search(&case.query, DEPTH).await?;
+            let hits = catalog.search(store.as_ref(), &case.query, DEPTH).await?;
             rankings.push(hits.into_iter().map(|hit| hit.name).collect::<Vec<_>>());
         }
         progress.finish_and_clear();

@@ -136,8 +136,10 @@ fn audit_lines(text: &mut String, audit: Option<&AuditRecord>) {
 
 pub(crate) fn search(args: SearchArgs) -> anyhow::Result<ExitStatus> {
     let (query, limit, format) = (args.query, args.limit, args.format);
+    let meaning = super::meaning(&args.embeddings)?;
     super::run(&args.db, super::Access::Existing, move |store| async move {
-        let hits = store.search(&query, limit).await?;
+        let catalog = super::searched(store.as_ref(), &meaning).await?;
+        let hits = catalog.search(store.as_ref(), &query, limit).await?;
         print(format, &to_json(&hits)?, || {
             if hits.is_empty() {
                 return format!("no skill matches `{query}`\n");

@@ -16,8 +16,35 @@ use std::future::Future;
 
 use skillpath_store::{Change, ProjectView, Store, StoreError, location};
 
-use crate::cli::{ChangeArgs, DbArgs, OutputFormat};
+use crate::cli::{ChangeArgs, DbArgs, EmbeddingsArgs, OutputFormat};
 use crate::output::{self, ExitStatus};
+
+/// The ranking `--embeddings` asks for: the model it names, read (and checked) before any
+/// work starts; without one, the search's words alone.
+pub(crate) fn meaning(args: &EmbeddingsArgs) -> anyhow::Result<skillpath_server::Meaning> {
+    #[cfg(feature = "embeddings")]
+    if let Some(folder) = &args.embeddings {
+        return Ok(skillpath_server::Meaning::new(
+            skillpath_embed::StaticModel::open(folder)?,
+        ));
+    }
+    #[cfg(not(feature = "embeddings"))]
+    let _ = args;
+    Ok(skillpath_server::Meaning::default())
+}
+
+/// What a command's searches rank through, as the server's do
+/// ([`skillpath_server::catalog::Catalog::search`]): with a model, the store's catalog and its
+/// vectors; without one, an empty catalog, since the search alone needs nothing of it.
+pub(crate) async fn searched(
+    store: &dyn Store,
+    meaning: &skillpath_server::Meaning,
+) -> Result<skillpath_server::catalog::Catalog, StoreError> {
+    if meaning.ranks() {
+        return skillpath_server::catalog::Catalog::load(store, meaning).await;
+    }
+    Ok(skillpath_server::catalog::Catalog::default())
+}
 
 /// Whether a command may make the database when there is none yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -91,6 +91,7 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
             .as_deref()
             .map(read_state_key)
             .transpose()?,
+        meaning: super::meaning(&args.embeddings)?,
     };
     let review = options.review;
     let runtime = tokio::runtime::Builder::new_multi_thread()
