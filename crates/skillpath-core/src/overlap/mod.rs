@@ -60,13 +60,17 @@ pub struct Overlap {
 pub struct Library {
     names: Vec<String>,
     vectors: Vec<Vector>,
-    /// How many descriptions say each word.
-    df: HashMap<String, usize>,
+    /// Each word's number.
+    ids: HashMap<String, u32>,
+    /// By number: the word, and how many descriptions say it.
+    words: Vec<(String, usize)>,
 }
 
-/// A description's words and their weights, and its length.
+/// A description's words (by number, in order) and their weights, and its length. Words of a
+/// new description that the library does not know count in its length only: no other
+/// description can share them.
 struct Vector {
-    weights: BTreeMap<String, f64>,
+    terms: Vec<(u32, f64)>,
     norm: f64,
 }
 
@@ -74,15 +78,22 @@ impl Library {
     /// The library of `skills`, `(name, description)` each.
     pub fn new<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> Library {
         let mut names = Vec::new();
-        let mut counts: Vec<BTreeMap<String, usize>> = Vec::new();
-        let mut df: HashMap<String, usize> = HashMap::new();
+        let mut counts: Vec<BTreeMap<u32, usize>> = Vec::new();
+        let mut ids: HashMap<String, u32> = HashMap::new();
+        let mut words_by_id: Vec<(String, usize)> = Vec::new();
         for (name, description) in skills {
-            let mut tf: BTreeMap<String, usize> = BTreeMap::new();
+            let mut tf: BTreeMap<u32, usize> = BTreeMap::new();
             for word in words(description) {
-                *tf.entry(word).or_default() += 1;
+                let id = *ids.entry(word).or_insert_with_key(|word| {
+                    words_by_id.push((word.clone(), 0));
+                    // A description has fewer words than a u32 counts: the library's
+                    // vocabulary is bounded by the descriptions' total length.
+                    u32::try_from(words_by_id.len() - 1).unwrap_or(u32::MAX)
+                });
+                *tf.entry(id).or_default() += 1;
             }
-            for word in tf.keys() {
-                *df.entry(word.clone()).or_default() += 1;
+            for id in tf.keys() {
+                words_by_id[*id as usize].1 += 1;
             }
             names.push(name.to_owned());
             counts.push(tf);
@@ -90,9 +101,17 @@ impl Library {
         let total = names.len();
         let vectors = counts
             .into_iter()
-            .map(|tf| vector(&tf, |word| df.get(word).copied().unwrap_or(1), total))
+            .map(|tf| {
+                let tf = tf.into_iter().map(|(id, count)| (Some(id), count));
+                vector(tf, |id| words_by_id[id as usize].1, total)
+            })
             .collect();
-        Library { names, vectors, df }
+        Library {
+            names,
+            vectors,
+            ids,
+            words: words_by_id,
+        }
     }
 
     /// How many skills the library holds.
@@ -112,39 +131,67 @@ impl Library {
 
     /// The pairs at or above `threshold` of which at least one skill is `involved`, most
     /// similar first (then by names): what `import` warns about for the skills it wrote.
+    ///
+    /// Each skill's dot products with the later skills it shares a word that is not too
+    /// common with are summed through those words' postings (a sparse product, in one pass per
+    /// skill); the common words' share of each such pair's dot product is added after, word by
+    /// word. A skill that is not involved is paired only with involved ones.
     pub fn overlaps_involving(
         &self,
         involved: impl Fn(&str) -> bool,
         threshold: f64,
     ) -> Vec<Overlap> {
         let common = common(self.len());
-        // Which descriptions say each word that is not too common to pair on.
-        let mut postings: HashMap<&str, Vec<usize>> = HashMap::new();
+        let rare = |id: u32| self.words[id as usize].1 < common;
+        let involved: Vec<bool> = self.names.iter().map(|name| involved(name)).collect();
+        // Which descriptions say each word that is not too common to pair on, with its weight
+        // there, in the library's order; and the same for the involved descriptions alone.
+        let mut postings: Vec<Vec<(usize, f64)>> = vec![Vec::new(); self.words.len()];
+        let mut involved_postings: Vec<Vec<(usize, f64)>> = vec![Vec::new(); self.words.len()];
         for (index, vector) in self.vectors.iter().enumerate() {
-            for word in vector.weights.keys() {
-                if self.df.get(word).is_some_and(|df| *df < common) {
-                    postings.entry(word).or_default().push(index);
+            for &(id, weight) in vector.terms.iter().filter(|(id, _)| rare(*id)) {
+                postings[id as usize].push((index, weight));
+                if involved[index] {
+                    involved_postings[id as usize].push((index, weight));
                 }
             }
         }
-        let involved: Vec<bool> = self.names.iter().map(|name| involved(name)).collect();
-        let mut pairs: Vec<(usize, usize)> = postings
-            .values()
-            .flat_map(|skills| {
-                skills
+        let mut dots = vec![0.0f64; self.len()];
+        let mut paired = vec![false; self.len()];
+        let mut touched: Vec<usize> = Vec::new();
+        let mut found: Vec<Overlap> = Vec::new();
+        for (a, vector) in self.vectors.iter().enumerate() {
+            let partners = if involved[a] {
+                &postings
+            } else {
+                &involved_postings
+            };
+            for &(id, weight) in vector.terms.iter().filter(|(id, _)| rare(*id)) {
+                let posting = &partners[id as usize];
+                let later = posting.partition_point(|(b, _)| *b <= a);
+                for &(b, other) in &posting[later..] {
+                    if !paired[b] {
+                        paired[b] = true;
+                        touched.push(b);
+                    }
+                    dots[b] += weight * other;
+                }
+            }
+            for b in touched.drain(..) {
+                paired[b] = false;
+                let rare_dot = std::mem::take(&mut dots[b]);
+                let common_dot: f64 = vector
+                    .terms
                     .iter()
-                    .enumerate()
-                    .flat_map(move |(at, a)| skills[at + 1..].iter().map(move |b| (*a, *b)))
-            })
-            .filter(|(a, b)| involved[*a] || involved[*b])
-            .collect();
-        pairs.sort_unstable();
-        pairs.dedup();
-        let mut found: Vec<Overlap> = pairs
-            .into_iter()
-            .filter_map(|(a, b)| self.overlap(a, b))
-            .filter(|overlap| overlap.similarity >= threshold)
-            .collect();
+                    .filter(|(id, _)| !rare(*id))
+                    .filter_map(|(id, weight)| Some(weight * self.vectors[b].weight(*id)?))
+                    .sum();
+                let similarity = vector.similarity(&self.vectors[b], rare_dot + common_dot);
+                if similarity >= threshold {
+                    found.push(self.overlap(a, b, similarity));
+                }
+            }
+        }
         found.sort_by(|x, y| {
             y.similarity
                 .total_cmp(&x.similarity)
@@ -159,29 +206,40 @@ impl Library {
     /// as between the library's own skills, only skills that share a word with it that is
     /// not too common are compared.
     pub fn competing(&self, name: &str, description: &str, threshold: f64) -> Vec<Overlap> {
-        let mut tf: BTreeMap<String, usize> = BTreeMap::new();
-        for word in words(description) {
+        let mut tf: BTreeMap<&str, usize> = BTreeMap::new();
+        let said: Vec<String> = words(description).collect();
+        for word in &said {
             *tf.entry(word).or_default() += 1;
         }
         let total = self.len() + 1;
         // The library's counts with the new description's words counted once more.
-        let df = |word: &str| self.df.get(word).copied().unwrap_or(0) + 1;
-        let new = vector(&tf, df, total);
+        let df = |id: u32| self.words[id as usize].1 + 1;
+        let mut known: Vec<(Option<u32>, usize)> = tf
+            .iter()
+            .map(|(word, count)| (self.ids.get(*word).copied(), *count))
+            .collect();
+        known.sort_by_key(|(id, _)| *id);
+        let new = vector(known.into_iter(), df, total);
         let common = common(total);
-        let pairs_on: Vec<&String> = tf.keys().filter(|word| df(word) < common).collect();
+        let pairs_on: Vec<u32> = new
+            .terms
+            .iter()
+            .map(|(id, _)| *id)
+            .filter(|id| df(*id) < common)
+            .collect();
         let mut found: Vec<Overlap> = self
             .names
             .iter()
             .zip(&self.vectors)
             .filter(|(other, _)| other.as_str() != name)
-            .filter(|(_, vector)| pairs_on.iter().any(|w| vector.weights.contains_key(*w)))
+            .filter(|(_, vector)| pairs_on.iter().any(|id| vector.weight(*id).is_some()))
             .filter_map(|(other, vector)| {
-                let (similarity, shared) = cosine(&new, vector);
+                let similarity = new.similarity(vector, new.dot(vector));
                 (similarity >= threshold).then(|| Overlap {
                     a: name.to_owned(),
                     b: other.clone(),
                     similarity,
-                    shared,
+                    shared: self.shared(&new, vector),
                 })
             })
             .collect();
@@ -193,20 +251,62 @@ impl Library {
         found
     }
 
-    /// The overlap of the skills at `a` and `b`, when they share a word.
-    fn overlap(&self, a: usize, b: usize) -> Option<Overlap> {
-        let (similarity, shared) = cosine(&self.vectors[a], &self.vectors[b]);
+    /// The overlap of the skills at `a` and `b`, whose similarity is `similarity`.
+    fn overlap(&self, a: usize, b: usize, similarity: f64) -> Overlap {
         let (first, second) = if self.names[a] <= self.names[b] {
             (a, b)
         } else {
             (b, a)
         };
-        (!shared.is_empty()).then(|| Overlap {
+        Overlap {
             a: self.names[first].clone(),
             b: self.names[second].clone(),
             similarity,
-            shared,
-        })
+            shared: self.shared(&self.vectors[a], &self.vectors[b]),
+        }
+    }
+
+    /// The words `a` and `b` share, weightiest first (then by word), at most [`SHARED_WORDS`].
+    fn shared(&self, a: &Vector, b: &Vector) -> Vec<String> {
+        let mut shared: Vec<(f64, &str)> = a
+            .terms
+            .iter()
+            .filter_map(|(id, weight)| {
+                let other = b.weight(*id)?;
+                Some((weight * other, self.words[*id as usize].0.as_str()))
+            })
+            .collect();
+        shared.sort_by(|x, y| y.0.total_cmp(&x.0).then_with(|| x.1.cmp(y.1)));
+        shared
+            .into_iter()
+            .take(SHARED_WORDS)
+            .map(|(_, word)| word.to_owned())
+            .collect()
+    }
+}
+
+impl Vector {
+    /// The weight of word `id`, if the description says it.
+    fn weight(&self, id: u32) -> Option<f64> {
+        let at = self.terms.binary_search_by_key(&id, |(id, _)| *id).ok()?;
+        Some(self.terms[at].1)
+    }
+
+    /// The dot product with `other`.
+    fn dot(&self, other: &Vector) -> f64 {
+        self.terms
+            .iter()
+            .filter_map(|(id, weight)| Some(weight * other.weight(*id)?))
+            .sum()
+    }
+
+    /// The cosine with `other`, whose dot product with this is `dot`: from 0 to 1.
+    fn similarity(&self, other: &Vector, dot: f64) -> f64 {
+        if self.norm > 0.0 && other.norm > 0.0 {
+            (dot / (self.norm * other.norm)).clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
     }
 }
 
@@ -314,41 +414,28 @@ fn common(total: usize) -> usize {
     COMMON_DF.max(total / 10)
 }
 
-/// The TF-IDF vector of a description's word counts `tf`, in a library of `total`
-/// descriptions in which `df` of them say a word.
-fn vector(tf: &BTreeMap<String, usize>, df: impl Fn(&str) -> usize, total: usize) -> Vector {
-    let weights: BTreeMap<String, f64> = tf
-        .iter()
-        .map(|(word, count)| {
-            let df = df(word).max(1) as f64;
-            let idf = (1.0 + total as f64 / df).ln();
-            (word.clone(), (1.0 + (*count as f64).ln()) * idf)
-        })
-        .collect();
-    let norm = weights.values().map(|w| w * w).sum::<f64>().sqrt();
-    Vector { weights, norm }
-}
-
-/// The cosine of two vectors, and the words they share, weightiest first.
-fn cosine(a: &Vector, b: &Vector) -> (f64, Vec<String>) {
-    let mut shared: Vec<(f64, &String)> = a
-        .weights
-        .iter()
-        .filter_map(|(word, weight)| b.weights.get(word).map(|other| (weight * other, word)))
-        .collect();
-    let dot: f64 = shared.iter().map(|(product, _)| product).sum();
-    let similarity = if a.norm > 0.0 && b.norm > 0.0 {
-        (dot / (a.norm * b.norm)).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    shared.sort_by(|x, y| y.0.total_cmp(&x.0).then_with(|| x.1.cmp(y.1)));
-    let shared = shared
-        .into_iter()
-        .take(SHARED_WORDS)
-        .map(|(_, word)| word.clone())
-        .collect();
-    (similarity, shared)
+/// The TF-IDF vector of a description's word counts, `(word, count)` by word number (`None`
+/// for a word the library does not know), in a library of `total` descriptions in which `df`
+/// of them say a word (a word the library does not know: one, the description itself).
+fn vector(
+    tf: impl Iterator<Item = (Option<u32>, usize)>,
+    df: impl Fn(u32) -> usize,
+    total: usize,
+) -> Vector {
+    let mut terms = Vec::new();
+    let mut norm = 0.0;
+    for (id, count) in tf {
+        let df = id.map_or(1, &df).max(1) as f64;
+        let weight = (1.0 + (count as f64).ln()) * (1.0 + total as f64 / df).ln();
+        norm += weight * weight;
+        if let Some(id) = id {
+            terms.push((id, weight));
+        }
+    }
+    Vector {
+        terms,
+        norm: f64::sqrt(norm),
+    }
 }
 
 #[cfg(test)]
