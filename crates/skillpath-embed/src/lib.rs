@@ -157,7 +157,22 @@ impl StaticModel {
 /// The cosine of two vectors [`StaticModel::embed`] made (a dot product: both are unit length
 /// or zero).
 pub fn similarity(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    // Eight running sums, so that the compiler can use vector instructions (a single sum must
+    // add in order): a search compares the query with every skill of the catalog.
+    let mut sums = [0.0f32; 8];
+    let (a_lanes, b_lanes) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = a_lanes
+        .remainder()
+        .iter()
+        .zip(b_lanes.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in a_lanes.zip(b_lanes) {
+        for lane in 0..8 {
+            sums[lane] += x[lane] * y[lane];
+        }
+    }
+    sums.iter().sum::<f32>() + tail
 }
 
 /// How many of the search's hits, and of the model's nearest skills, a hybrid ranking fuses.
@@ -188,10 +203,15 @@ pub fn nearest<'a>(
         .map(|(name, vector)| (similarity(query, vector), name))
         .filter(|(score, _)| *score > 0.0)
         .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    let order = |a: &(f32, &str), b: &(f32, &str)| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1));
+    // The nearest POOL in any order (linear in the library), then only those sorted.
+    if scored.len() > POOL {
+        scored.select_nth_unstable_by(POOL - 1, order);
+        scored.truncate(POOL);
+    }
+    scored.sort_by(order);
     scored
         .into_iter()
-        .take(POOL)
         .map(|(_, name)| name.to_owned())
         .collect()
 }

@@ -10,6 +10,8 @@
 //! benefit of a word repeated in one field, so a body that says a word forty times can outweigh
 //! a name that says it once.
 
+use std::borrow::Cow;
+
 use crate::error::StoreResult;
 use crate::model::{Kind, SearchHit};
 
@@ -239,34 +241,44 @@ pub fn hit(candidate: Candidate, score: f64, snippet: &str) -> SearchHit {
 }
 
 /// For each of `words`: whether the candidate's name says it, and whether its name or its
-/// description does (each text cut into words once).
+/// description does (each text cut into words once, each word's length counted once).
 fn said_by(words: &[String], candidate: &Candidate) -> Vec<(bool, bool)> {
     let name = tokens(&candidate.name);
     let description = tokens(&candidate.description);
     words
         .iter()
         .map(|word| {
+            let word = (word.as_str(), word.chars().count());
             let in_name = says(&name, word);
             (in_name, in_name || says(&description, word))
         })
         .collect()
 }
 
-/// The words of `text`, lowercased.
-fn tokens(text: &str) -> Vec<String> {
+/// The words of `text`, lowercased (a word that is lowercase already is not copied), each with
+/// its length in characters.
+fn tokens(text: &str) -> Vec<(Cow<'_, str>, usize)> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|t| !t.is_empty())
-        .map(str::to_lowercase)
+        .map(|t| {
+            let token = if t.chars().flat_map(char::to_lowercase).eq(t.chars()) {
+                Cow::Borrowed(t)
+            } else {
+                Cow::Owned(t.to_lowercase())
+            };
+            let length = token.chars().count();
+            (token, length)
+        })
         .collect()
 }
 
-/// Whether `tokens` say `word`, as a word or a word's start (`pdf` in `pdftk`, `server` in
-/// `servers`).
-fn says(tokens: &[String], word: &str) -> bool {
-    tokens.iter().any(|token| {
+/// Whether `tokens` say `word` (with its length in characters), as a word or a word's start
+/// (`pdf` in `pdftk`, `server` in `servers`).
+fn says(tokens: &[(Cow<'_, str>, usize)], (word, length): (&str, usize)) -> bool {
+    tokens.iter().any(|(token, token_length)| {
         token == word
-            || (word.chars().count() >= 3 && token.starts_with(word))
-            || (token.chars().count() >= 4 && word.starts_with(token.as_str()))
+            || (length >= 3 && token.starts_with(word))
+            || (*token_length >= 4 && word.starts_with(token.as_ref()))
     })
 }
 
