@@ -886,10 +886,15 @@ pub(crate) enum EvalCommand {
 
 /// The library an evaluation ranks within.
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("library").required(true).args(["paths", "store"])))]
 pub(crate) struct LibraryArgs {
     /// Skill folders or trees, read as one library (in a temporary store, as `import` reads
-    /// them); without any, the store's skills (`--db`).
+    /// them).
+    #[arg(value_name = "PATH")]
     pub(crate) paths: Vec<PathBuf>,
+    /// The store's skills (`--db`) instead, their current revisions.
+    #[arg(long)]
+    pub(crate) store: bool,
     #[command(flatten)]
     pub(crate) db: DbArgs,
 }

@@ -215,6 +215,39 @@ fn the_overlapping_pair_is_the_most_confused_with_figures_counted_by_hand() {
     );
     assert_eq!(report["library"], 4);
 
+    // The same library imported: `--store` ranks the stored skills, their trigger evals read
+    // from the store, with the same figures.
+    let db = work.path().join("store.db").display().to_string();
+    assert!(import_warnings(&skills, &db).len() == 1);
+    let stored = skillpath(&[
+        "eval",
+        "triggers",
+        "--store",
+        "--db",
+        &db,
+        "--queries",
+        &library_queries,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(stored.code, 0, "{}", stored.stderr);
+    let stored: Value = serde_json::from_str(&stored.stdout).expect("JSON");
+    assert_eq!(stored["summary"], report["summary"]);
+    assert_eq!(stored["confused"], report["confused"]);
+    for name in ["pdf-forms", "pdf-filler", "slack-gif", "release-notes"] {
+        for figure in ["recall_at_1", "recall_at_3", "mrr", "beaten_by"] {
+            assert_eq!(
+                skill_of(&stored, name)[figure],
+                skill_of(&report, name)[figure],
+                "{name} {figure}"
+            );
+        }
+    }
+    // Neither folders nor `--store`: a usage error, not the default store.
+    let neither = skillpath(&["eval", "triggers", "--queries", &library_queries]);
+    assert_eq!(neither.code, 2, "{}", neither.stderr);
+    assert!(neither.stderr.contains("--store"), "{}", neither.stderr);
+
     // The same run as text names the pair and the false trigger.
     let text = skillpath(&["eval", "triggers", &skills, "--queries", &library_queries]);
     assert_eq!(text.code, 0, "{}", text.stderr);

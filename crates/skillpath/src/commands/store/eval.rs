@@ -269,7 +269,7 @@ where
     F: FnOnce(Box<dyn Store>, Vec<Skill>) -> Fut,
     Fut: Future<Output = Result<ExitStatus, StoreError>>,
 {
-    if args.paths.is_empty() {
+    if args.store {
         return super::run(&args.db, super::Access::Existing, |store| async move {
             let skills = skills_of(store.as_ref(), evals).await?;
             work(store, skills).await
