@@ -261,12 +261,22 @@ fn tokens(text: &str) -> Vec<(Cow<'_, str>, usize)> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|t| !t.is_empty())
         .map(|t| {
-            let token = if t.chars().flat_map(char::to_lowercase).eq(t.chars()) {
+            // Most words are ASCII: checked and counted by bytes.
+            let lowercase = if t.is_ascii() {
+                !t.bytes().any(|b| b.is_ascii_uppercase())
+            } else {
+                t.chars().flat_map(char::to_lowercase).eq(t.chars())
+            };
+            let token = if lowercase {
                 Cow::Borrowed(t)
             } else {
                 Cow::Owned(t.to_lowercase())
             };
-            let length = token.chars().count();
+            let length = if token.is_ascii() {
+                token.len()
+            } else {
+                token.chars().count()
+            };
             (token, length)
         })
         .collect()
