@@ -11,7 +11,7 @@
 //! - `vocab.txt`: R tokens, one per line (BERT's uncased WordPiece vocabulary);
 //! - `embeddings.f32`: R × D little-endian `f32`, row by row.
 //!
-//! [`fuse`] combines the model's ranking with the search's by reciprocal rank.
+//! [`fused`] combines the model's ranking with the search's by reciprocal rank.
 
 use std::path::{Path, PathBuf};
 
@@ -216,18 +216,13 @@ pub fn nearest<'a>(
         .collect()
 }
 
-/// The search's ranking and the model's fused with the measured setting, [`FUSION`].
+/// Reciprocal-rank fusion of the search's ranking and the model's, with the measured setting
+/// `(k, search_weight)` of [`FUSION`]: a name scores `search_weight / (k + rank)` in the first
+/// and `1 / (k + rank)` in the second (ranks from 1), and the fused ranking is by score, then by
+/// name. On the labelled queries of `bench/search-quality`, k from 3 to 10 with the search
+/// counted two or three times gains over either alone (BENCHMARKS.md).
 pub fn fused(search: &[String], model: &[String]) -> Vec<String> {
-    let (k, weight) = FUSION;
-    fuse(search, model, k, weight)
-}
-
-/// Reciprocal-rank fusion of the search's ranking and the model's: a name scores
-/// `search_weight / (k + rank)` in the first and `1 / (k + rank)` in the second (ranks from 1),
-/// and the fused ranking is by score, then by name. On the labelled queries of
-/// `bench/search-quality`, k from 3 to 10 with the search counted two or three times gains over
-/// either alone (BENCHMARKS.md).
-pub fn fuse(search: &[String], model: &[String], k: f64, search_weight: f64) -> Vec<String> {
+    let (k, search_weight) = FUSION;
     let mut scores: std::collections::HashMap<&str, f64> = std::collections::HashMap::new();
     for (ranking, weight) in [(search, search_weight), (model, 1.0)] {
         for (at, name) in ranking.iter().enumerate() {
@@ -341,10 +336,10 @@ mod tests {
         let names = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
         // k = 3, the search counted twice: a = 2/4 + 1/6 = 0.667, b = 2/5 + 1/4 = 0.65,
         // c (only the model's second) = 1/5.
-        let fused = fuse(&names(&["a", "b"]), &names(&["b", "c", "a"]), 3.0, 2.0);
-        assert_eq!(fused, ["a", "b", "c"]);
+        let ranking = fused(&names(&["a", "b"]), &names(&["b", "c", "a"]));
+        assert_eq!(ranking, ["a", "b", "c"]);
         // The model alone decides what the search did not find.
-        let fused = fuse(&names(&[]), &names(&["x", "y"]), 3.0, 2.0);
-        assert_eq!(fused, ["x", "y"]);
+        let ranking = fused(&names(&[]), &names(&["x", "y"]));
+        assert_eq!(ranking, ["x", "y"]);
     }
 }

@@ -364,26 +364,23 @@ impl Catalog {
         limit: usize,
     ) -> StoreResult<Vec<SearchHit>> {
         let hits = store.search(query, self.meaning.pool(limit)).await?;
-        if !self.meaning.ranks() {
-            return Ok(hits);
-        }
-        let names = hits.iter().map(|hit| hit.name.clone()).collect();
         let vectors = self
             .skills
             .values()
             .chain(self.packages.values())
             .map(|skill| (skill.name.as_str(), skill.vector.as_slice()));
+        let Some(ranked) = self.meaning.rank(query, &hits, vectors) else {
+            return Ok(hits);
+        };
         let mut found: HashMap<String, SearchHit> = hits
             .into_iter()
             .map(|hit| (hit.name.clone(), hit))
             .collect();
-        Ok(self
-            .meaning
-            .rank(query, names, vectors)
+        Ok(ranked
             .into_iter()
             .filter_map(|name| {
                 found.remove(&name).or_else(|| {
-                    let skill = self.skill(&name).or_else(|| self.package(&name))?;
+                    let skill = self.item(&name)?;
                     Some(SearchHit {
                         kind: skill.kind,
                         name,
@@ -410,6 +407,11 @@ impl Catalog {
     /// The skill named `name`.
     pub fn skill(&self, name: &str) -> Option<&Arc<CatalogSkill>> {
         self.skills.get(name)
+    }
+
+    /// The skill or the package named `name` (the store gives both kinds one namespace).
+    pub fn item(&self, name: &str) -> Option<&Arc<CatalogSkill>> {
+        self.skills.get(name).or_else(|| self.packages.get(name))
     }
 
     /// The skill whose tool is `tool_name`.

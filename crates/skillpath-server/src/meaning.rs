@@ -15,6 +15,8 @@
 #[cfg(feature = "embeddings")]
 use std::sync::Arc;
 
+use skillpath_store::SearchHit;
+
 /// The model skills are compared with queries by, if any.
 #[derive(Clone, Default)]
 pub struct Meaning {
@@ -69,20 +71,22 @@ impl Meaning {
         limit
     }
 
-    /// The names of `skills` (a name and its vector each) nearest to `query`, nearest first,
-    /// fused with `search` (the search's names, best first); `search` as it is without a model.
+    /// With a model, the names of `search` (the search's hits, best first) fused with those of
+    /// `skills` (a name and its vector each) nearest to `query`; without one, nothing: the
+    /// search's ranking stands.
     #[cfg_attr(not(feature = "embeddings"), expect(unused_variables))]
     pub(crate) fn rank<'a>(
         &self,
         query: &str,
-        search: Vec<String>,
+        search: &[SearchHit],
         skills: impl IntoIterator<Item = (&'a str, &'a [f32])>,
-    ) -> Vec<String> {
+    ) -> Option<Vec<String>> {
         #[cfg(feature = "embeddings")]
         if let Some(model) = &self.model {
+            let search: Vec<String> = search.iter().map(|hit| hit.name.clone()).collect();
             let nearest = skillpath_embed::nearest(&model.embed(query), skills);
-            return skillpath_embed::fused(&search, &nearest);
+            return Some(skillpath_embed::fused(&search, &nearest));
         }
-        search
+        None
     }
 }

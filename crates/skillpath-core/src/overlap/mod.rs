@@ -206,9 +206,8 @@ impl Library {
     /// as between the library's own skills, only skills that share a word with it that is
     /// not too common are compared.
     pub fn competing(&self, name: &str, description: &str, threshold: f64) -> Vec<Overlap> {
-        let mut tf: BTreeMap<&str, usize> = BTreeMap::new();
-        let said: Vec<String> = words(description).collect();
-        for word in &said {
+        let mut tf: BTreeMap<String, usize> = BTreeMap::new();
+        for word in words(description) {
             *tf.entry(word).or_default() += 1;
         }
         let total = self.len() + 1;
@@ -216,7 +215,7 @@ impl Library {
         let df = |id: u32| self.words[id as usize].1 + 1;
         let mut known: Vec<(Option<u32>, usize)> = tf
             .iter()
-            .map(|(word, count)| (self.ids.get(*word).copied(), *count))
+            .map(|(word, count)| (self.ids.get(word).copied(), *count))
             .collect();
         known.sort_by_key(|(id, _)| *id);
         let new = vector(known.into_iter(), df, total);

@@ -133,12 +133,7 @@ pub(crate) async fn page(
     let capped = hits
         .as_ref()
         .is_some_and(|hits| hits.len() >= query.hits_wanted());
-    let find = |name: &str| {
-        catalog
-            .skill(name)
-            .or_else(|| catalog.package(name))
-            .cloned()
-    };
+    let find = |name: &str| catalog.item(name).cloned();
     let ordered: Vec<(std::sync::Arc<CatalogSkill>, Option<String>)> = match hits {
         Some(hits) => hits
             .into_iter()

@@ -290,11 +290,7 @@ pub(crate) async fn check(
             .into_response();
     }
     let catalog = studio.server.catalog();
-    let Some(skill) = catalog
-        .skill(&name)
-        .or_else(|| catalog.package(&name))
-        .cloned()
-    else {
+    let Some(skill) = catalog.item(&name).cloned() else {
         return (StatusCode::NOT_FOUND, "no such skill\n").into_response();
     };
     match studio.server.content(&skill).await {

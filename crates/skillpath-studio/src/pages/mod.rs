@@ -181,11 +181,7 @@ impl Studio {
         name: &str,
     ) -> Result<(Arc<CatalogSkill>, Arc<SkillContent>), Response> {
         let catalog = self.server.catalog();
-        let Some(skill) = catalog
-            .skill(name)
-            .or_else(|| catalog.package(name))
-            .cloned()
-        else {
+        let Some(skill) = catalog.item(name).cloned() else {
             return Err(self.no_skill(visitor, name));
         };
         match self.server.content(&skill).await {

@@ -205,10 +205,7 @@ async fn decide(
         return studio.message(&visitor, StatusCode::CONFLICT, "Refused", answer.text);
     }
     let catalog = studio.server.catalog();
-    let published = catalog
-        .skill(&name)
-        .map(|s| s.kind)
-        .or_else(|| catalog.package(&name).map(|p| p.kind));
+    let published = catalog.item(&name).map(|item| item.kind);
     match (tool, published) {
         ("publish_skill", Some(Kind::Skill | Kind::Package)) => {
             see_other(&format!("/skills/{}/history", encode_path(&name)))

@@ -4,11 +4,10 @@
 //! serving is found by meaning at once.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::support::{HttpServer, call_tool, embeddings_model, skillpath_bin};
+use crate::support::{HttpServer, call_tool, embeddings_model, run_in};
 
 /// The first skill a `search_skills` answer lists, and its `match:` line.
 fn first_hit(answer: &str) -> (String, String) {
@@ -36,20 +35,11 @@ fn search_skills(server: &HttpServer, query: &str) -> String {
 
 /// `skillpath search … --format json` on the server's store.
 fn search_cli(work: &Path, query: &str, extra: &[&str]) -> Vec<Value> {
-    let output = Command::new(skillpath_bin())
-        .args(["search", query, "--format", "json"])
-        .args(extra)
-        .env("SKILLPATH_DB", work.join("store.db"))
-        .env("HOME", work)
-        .current_dir(work)
-        .output()
-        .expect("run skillpath search");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("JSON hits")
+    let mut args = vec!["search", query, "--format", "json"];
+    args.extend(extra);
+    let (code, stdout, stderr) = run_in(work, &args);
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(&stdout).expect("JSON hits")
 }
 
 #[test]
@@ -124,14 +114,10 @@ fn serve_and_search_find_by_meaning_what_shares_no_word() {
     assert_eq!(hits[0]["name"], "garden-care", "{hits:?}");
 
     // A folder that is not a model is refused before the server starts, naming the file.
-    let refused = Command::new(skillpath_bin())
-        .args(["serve", "--no-discover", "--embeddings", &root])
-        .env("SKILLPATH_DB", work.path().join("store.db"))
-        .env("HOME", work.path())
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("run skillpath serve");
-    assert_eq!(refused.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&refused.stderr);
+    let (code, _, stderr) = run_in(
+        work.path(),
+        &["serve", "--no-discover", "--embeddings", &root],
+    );
+    assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("config.json`: No such file"), "{stderr}");
 }

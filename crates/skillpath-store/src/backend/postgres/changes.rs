@@ -35,7 +35,8 @@ pub(super) struct Target {
 }
 
 /// The change listener: `LISTEN`s on its own connection and signals `sender` for every
-/// notification about `schema`, dropping the search counts kept (`counts`) first; reconnects with backoff when the connection drops, and
+/// notification about `schema`, dropping the search counts kept (`counts`) first; reconnects
+/// with backoff when the connection drops, and
 /// signals once each time it starts listening (the first time too: a change committed before
 /// then, e.g. just after the caller loaded what it shows, would otherwise go unseen). Ends
 /// when the store (every clone) is gone.
