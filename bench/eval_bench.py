@@ -94,8 +94,7 @@ def serving(build: common.Build, catalog: Path, model: Path, queries: list[str],
     rows = []
     with tempfile.TemporaryDirectory(prefix="skillpath-eval-bench-") as temp:
         store = Path(temp) / "store.db"
-        subprocess.run([str(build.skillpath), "import", str(catalog), "--db", str(store), "--format", "json"],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        studio_bench.import_into(build.skillpath, catalog, store)
         for label, extra in (("the search", []), ("the search + the model", ["--embeddings", str(model)])):
             print(f"bench: serve {catalog.name} {' '.join(extra)}", file=sys.stderr)
             started = time.perf_counter()

@@ -45,6 +45,12 @@ def skill_names(catalog: Path) -> list[str]:
     return sorted(path.parent.name for path in catalog.rglob("SKILL.md"))
 
 
+def import_into(skillpath: Path, catalog: Path, store: Path) -> None:
+    """Imports `catalog` into the new SQLite store `store`."""
+    subprocess.run([str(skillpath), "import", str(catalog), "--db", str(store), "--format", "json"],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def serve(skillpath: Path, store: Path, *extra: str) -> tuple[subprocess.Popen, str]:
     """`skillpath serve` (with `extra` arguments) on `store`, once it says where it listens."""
     env = {**os.environ, "SKILLPATH_DB": str(store), "HOME": str(store.parent)}
@@ -133,8 +139,7 @@ def measure(skillpath: Path, catalog: Path, requests: int) -> dict:
     names = skill_names(catalog)
     with tempfile.TemporaryDirectory(prefix="skillpath-studio-bench-") as temp:
         store = Path(temp) / "store.db"
-        subprocess.run([str(skillpath), "import", str(catalog), "--db", str(store), "--format", "json"],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        import_into(skillpath, catalog, store)
         process, address = serve(skillpath, store)
         try:
             client = Client(address)
