@@ -80,6 +80,7 @@ codes! {
     NameInvalidCharacters => "name-invalid-characters",
     NameNotAscii => "name-not-ascii",
     NameDirectoryMismatch => "name-directory-mismatch",
+    NameNotAFolderName => "name-not-a-folder-name",
     DescriptionMissing => "description-missing",
     DescriptionNotString => "description-not-string",
     DescriptionEmpty => "description-empty",
@@ -137,8 +138,9 @@ codes! {
 
 impl Code {
     /// Whether the rule is about what a loader needs to load a skill at all: reading its
-    /// files, parsing its frontmatter, its `name` and its `description`. An error of such a
-    /// rule in lenient mode is why `import` and `serve` skip a folder (the client guide's
+    /// files, parsing its frontmatter, its `name` (present, and one folder's name, since
+    /// skillpath writes a skill into a folder of that name) and its `description`. An error of
+    /// such a rule in lenient mode is why `import` and `serve` skip a folder (the client guide's
     /// "skip the skill, log it, load the rest"); a warning of one (a name that does not match
     /// its folder, or is too long) is reported with the skill, which loads. Every other finding
     /// is the author's to fix and never keeps a skill from loading.
@@ -170,6 +172,7 @@ impl Code {
                 | NameEmpty
                 | NameTooLong
                 | NameDirectoryMismatch
+                | NameNotAFolderName
                 | DescriptionMissing
                 | DescriptionNotString
                 | DescriptionEmpty

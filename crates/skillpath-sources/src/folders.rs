@@ -185,6 +185,26 @@ fn refusal(root: &Path, dir: &Path, canonical: &Path) -> Result<Option<PathBuf>,
     Ok(None)
 }
 
+/// The folder of the skill `name` in the agent folder `dir`, checked before anything reads,
+/// writes or removes it: `name` must be one folder's name (core's
+/// [`check_folder_name`](skillpath_core::validate::check_folder_name), which a lock, the store
+/// and every source already hold names to, checked again here because this is where a name
+/// becomes a path), and the path must be a child of `dir` (on Windows a name could still be
+/// read as a path of its own). That `dir` itself is no symlink is [`Scope::refusal`]'s.
+pub fn skill_folder(dir: &Path, name: &str) -> Result<PathBuf, String> {
+    skillpath_core::validate::check_folder_name(name)
+        .map_err(|problem| format!("{problem}; nothing is written or removed for it"))?;
+    let path = dir.join(name);
+    if path.parent() != Some(dir) || path.file_name() != Some(std::ffi::OsStr::new(name)) {
+        return Err(format!(
+            "`{}` is not a folder inside `{}`; nothing is written or removed for it",
+            path.display(),
+            dir.display()
+        ));
+    }
+    Ok(path)
+}
+
 /// How a skill was written into a folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Written {
@@ -198,16 +218,16 @@ pub enum Written {
     CopiedForLink(String),
 }
 
-/// Writes `snapshot` as the skill folder `dir/name`, replacing what is there whole: as a
-/// relative symlink to `link_to` when given, else as a copy.
+/// Writes `snapshot` as the skill folder `dir/name` ([`skill_folder`]), replacing what is
+/// there whole: as a relative symlink to `link_to` when given, else as a copy.
 pub fn place(
     dir: &Path,
     name: &str,
     snapshot: &SkillSnapshot,
     link_to: Option<&Path>,
 ) -> Result<Written, String> {
+    let target = skill_folder(dir, name)?;
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
-    let target = dir.join(name);
     // Staged beside the agent folder, not in it, so that no agent (and no `serve` watching
     // the folder) ever sees the half-written copy as a skill of its own.
     let beside = dir.parent().unwrap_or(dir);
@@ -578,9 +598,10 @@ fn frontmatter_name(bytes: &[u8]) -> Option<String> {
     skill.text_field("name").map(|name| name.trim().to_owned())
 }
 
-/// Takes the skill folder (or link) at `path` away.
-pub fn remove(path: &Path) -> Result<(), String> {
-    remove_path(path).map_err(|e| format!("cannot remove `{}`: {e}", path.display()))
+/// Takes the skill folder (or link) `dir/name` ([`skill_folder`]) away.
+pub fn remove(dir: &Path, name: &str) -> Result<(), String> {
+    let path = skill_folder(dir, name)?;
+    remove_path(&path).map_err(|e| format!("cannot remove `{}`: {e}", path.display()))
 }
 
 #[cfg(test)]
@@ -667,6 +688,65 @@ mod tests {
         assert_eq!(
             state(&root.path().join("none"), &locked, "demo", None),
             State::Missing
+        );
+    }
+
+    /// A name that is no folder's is refused before anything is read, written or removed,
+    /// with the reason: nothing appears anywhere, and nothing goes.
+    #[test]
+    fn names_that_are_paths_write_and_remove_nothing() {
+        let root = tempfile::tempdir().expect("temp");
+        let skills = root.path().join(".agents/skills");
+        std::fs::create_dir_all(&skills).expect("mkdir");
+        std::fs::write(root.path().join(".agents/keep.txt"), "kept").expect("write");
+        let absolute = root.path().join("abs").display().to_string();
+        for name in [
+            "..",
+            ".",
+            "a/b",
+            &absolute,
+            "../../../x",
+            ".claude",
+            "x\\y",
+            "CON",
+            "a\0b",
+        ] {
+            let refused = place(&skills, name, &snapshot("x\n"), None).expect_err(name);
+            assert!(refused.contains("cannot be a folder's name"), "{refused}");
+            let refused = remove(&skills, name).expect_err(name);
+            assert!(
+                refused.contains("nothing is written or removed"),
+                "{refused}"
+            );
+        }
+        let mut left = Vec::new();
+        let mut pending = vec![root.path().to_path_buf()];
+        while let Some(dir) = pending.pop() {
+            for entry in std::fs::read_dir(&dir).expect("list").flatten() {
+                left.push(
+                    entry
+                        .path()
+                        .strip_prefix(root.path())
+                        .expect("inside")
+                        .to_path_buf(),
+                );
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    pending.push(entry.path());
+                }
+            }
+        }
+        left.sort();
+        assert_eq!(
+            left,
+            [
+                Path::new(".agents"),
+                Path::new(".agents/keep.txt"),
+                Path::new(".agents/skills")
+            ]
+        );
+        assert_eq!(
+            skill_folder(&skills, "My Skill"),
+            Ok(skills.join("My Skill"))
         );
     }
 

@@ -65,8 +65,9 @@ struct LockFile {
     _version: u32,
     #[serde(default)]
     agents: Vec<String>,
+    /// By name, with where the name is in the text, so that a refusal names its line.
     #[serde(default)]
-    skills: BTreeMap<String, LockedSkill>,
+    skills: BTreeMap<toml::Spanned<String>, LockedSkill>,
 }
 
 impl Lock {
@@ -114,6 +115,16 @@ impl Lock {
                 .hint("restore it from version control, or remove it and `skillpath add` the skills again")
         })?;
         for (name, skill) in &file.skills {
+            // `sync`, `remove` and `install` make a folder of each name; a name edited into
+            // the lock by hand is judged by the rule every skill's name is loaded by.
+            if let Err(problem) = skillpath_core::validate::check_folder_name(name.get_ref()) {
+                let line = text[..name.span().start].matches('\n').count() + 1;
+                return Err(SourceError::new(format!(
+                    "`{shown}` line {line}: {problem}"
+                ))
+                .hint("skillpath never writes such a name into a lock: restore the lock from version control, or remove the skill's table and `skillpath add` it again"));
+            }
+            let name = name.get_ref();
             if let Some(file) = skill.files.iter().find(|file| !is_sha256(&file.sha256)) {
                 return Err(SourceError::new(format!(
                     "`{shown}`: the digest of `{}` in skill `{name}` is not `sha256:` and 64 lowercase hex digits",
@@ -123,7 +134,11 @@ impl Lock {
         }
         Ok(Lock {
             agents: file.agents,
-            skills: file.skills,
+            skills: file
+                .skills
+                .into_iter()
+                .map(|(name, skill)| (name.into_inner(), skill))
+                .collect(),
         })
     }
 
@@ -290,5 +305,34 @@ mod tests {
         assert!(error.message.contains("64 lowercase hex"), "{error}");
         let error = Lock::parse("not toml [", path).expect_err("syntax");
         assert!(error.message.contains("is not a skillpath lock"), "{error}");
+    }
+
+    /// A name that cannot be a folder's, edited into a lock in any TOML spelling, is refused
+    /// with the line that names it.
+    #[test]
+    fn names_that_cannot_be_folders_are_refused_with_their_line() {
+        let path = Path::new("skillpath.lock");
+        let text = lock().to_toml();
+        for (name, spelled) in [
+            ("..", "[skills.\"..\"]"),
+            ("..", "[ skills . '..' ]"),
+            ("/abs/path", "[skills.\"/abs/path\"]"),
+            (".claude", "[skills.'.claude']"),
+            ("x\\y", "[skills.'x\\y']"),
+            ("a\u{1}b", "[skills.\"a\\u0001b\"]"),
+        ] {
+            let edited = text.replacen("[skills.\"b\"]", spelled, 1);
+            let line = edited
+                .lines()
+                .position(|line| line == spelled)
+                .expect("the edited line")
+                + 1;
+            let error = Lock::parse(&edited, path).expect_err(name);
+            let problem = skillpath_core::validate::check_folder_name(name).expect_err(name);
+            assert_eq!(
+                error.message,
+                format!("`skillpath.lock` line {line}: {problem}")
+            );
+        }
     }
 }

@@ -15,9 +15,18 @@ pub(crate) struct Meta {
     pub(crate) members: Vec<String>,
 }
 
-/// The snapshot as the store keeps it: files sorted, paths safe and unique. Checked on every
-/// write, since a snapshot's fields are public and can be built without [`SkillSnapshot::new`].
+/// The snapshot as the store keeps it: files sorted, paths safe and unique, and a name that
+/// can be a folder's (core's [`check_folder_name`](skillpath_core::validate::check_folder_name):
+/// `sync` and `export` write a skill into a folder of its name). Checked on every write of new
+/// content, since a snapshot's fields are public and can be built without
+/// [`SkillSnapshot::new`]. A deletion, a restore and a rollback write content the store already
+/// held, unchecked, so a skill an older skillpath stored under such a name can still be deleted.
 pub(crate) fn checked(snapshot: SkillSnapshot) -> StoreResult<SkillSnapshot> {
+    checked_named(snapshot).map(|(snapshot, _)| snapshot)
+}
+
+/// [`checked`], with the snapshot's name (read once).
+pub(crate) fn checked_named(snapshot: SkillSnapshot) -> StoreResult<(SkillSnapshot, String)> {
     // PostgreSQL cannot store a NUL in text; both backends refuse it, so they hold the same skills.
     if snapshot.skill_md.contains('\0') {
         return Err(StoreError::InvalidSkill(format!(
@@ -25,7 +34,14 @@ pub(crate) fn checked(snapshot: SkillSnapshot) -> StoreResult<SkillSnapshot> {
             snapshot.kind.manifest()
         )));
     }
-    SkillSnapshot::of_kind(snapshot.kind, snapshot.skill_md, snapshot.files)
+    let name = meta(&snapshot)?.name;
+    if let Err(problem) = skillpath_core::validate::check_folder_name(&name) {
+        return Err(StoreError::InvalidSkill(format!(
+            "cannot store the skill: {problem}; a skill is installed and exported as a folder of its name (use lowercase letters, digits and hyphens)"
+        )));
+    }
+    let snapshot = SkillSnapshot::of_kind(snapshot.kind, snapshot.skill_md, snapshot.files)?;
+    Ok((snapshot, name))
 }
 
 /// The name, description, `tool_name` and body of the snapshot's `SKILL.md`; refused when it

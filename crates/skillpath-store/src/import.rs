@@ -13,7 +13,7 @@ use skillpath_audit::AuditRecord;
 use skillpath_core::bundle::SkillBundle;
 
 use crate::audit::{Gate, Pending};
-use crate::content::{checked, meta};
+use crate::content::checked_named;
 use crate::error::{StoreError, StoreResult};
 use crate::model::{
     AuditedSkill, Change, FolderContent, FolderImport, ImportReport, Kind, Operation, Provenance,
@@ -66,8 +66,7 @@ pub(crate) fn plan(items: Vec<FolderImport>) -> StoreResult<Plan> {
     for item in items {
         let (name, content) = match item.content {
             FolderContent::Read { snapshot, stamp } => {
-                let snapshot = checked(snapshot)?;
-                let name = meta(&snapshot)?.name;
+                let (snapshot, name) = checked_named(snapshot)?;
                 (name, FolderContent::Read { snapshot, stamp })
             }
             FolderContent::Unchanged { name } => (name.clone(), FolderContent::Unchanged { name }),

@@ -263,10 +263,9 @@ impl SkillSpec {
         };
         // The name is the folder a written skill goes in; `..`, `/etc/x` or `a/../../b` would
         // put it somewhere else. (Validation reports every other bad name.)
-        if self.name == "." || self.name == ".." || self.name.contains(['/', '\\', '\0']) {
+        if let Err(problem) = crate::validate::check_folder_name(self.name.trim()) {
             return error(format!(
-                "the name `{}` is not a folder name (it has a `/`, `\\`, NUL or is `.` or `..`); a name is lowercase letters, digits and hyphens",
-                self.name.escape_debug()
+                "{problem}; a name is lowercase letters, digits and hyphens"
             ));
         }
         // An argument whose name breaks the grammar is dropped when the skill is read (with an
@@ -557,16 +556,7 @@ fn check_file_path(path: &str) -> Result<(), SpecError> {
             return invalid("must stay inside the skill folder (no `..`, `.` or absolute paths)");
         };
         let part = part.to_string_lossy();
-        let stem = part
-            .split('.')
-            .next()
-            .unwrap_or_default()
-            .to_ascii_uppercase();
-        let reserved = ["CON", "PRN", "AUX", "NUL"].contains(&stem.as_str())
-            || (stem.len() == 4
-                && (stem.starts_with("COM") || stem.starts_with("LPT"))
-                && stem.ends_with(|c: char| c.is_ascii_digit()));
-        if reserved
+        if crate::validate::name::is_windows_device_name(&part)
             || part.ends_with(['.', ' '])
             || part.contains(['<', '>', ':', '"', '|', '?', '*'])
         {

@@ -1,10 +1,11 @@
 //! Validating a skill, a folder or files in memory, in one of the three [`Mode`]s.
 
 mod lints;
-mod name;
+pub(crate) mod name;
 pub(crate) mod reference;
 pub(crate) mod spec;
 
+pub use name::{MAX_FOLDER_NAME_BYTES, NotAFolderName, check_folder_name};
 pub use spec::{MAX_DESCRIPTION_CHARS, description_within_limits};
 
 use std::path::{Path, PathBuf};

@@ -1,4 +1,7 @@
-//! The rules for a skill's `name`, shared by every mode (each mode words them its own way).
+//! The rules for a skill's `name`, shared by every mode (each mode words them its own way),
+//! and the one rule for a name that becomes a folder ([`check_folder_name`]).
+
+use std::fmt;
 
 use unicode_normalization::UnicodeNormalization;
 
@@ -61,6 +64,104 @@ pub(crate) fn check_name(name: &str, directory: Option<&str>) -> NameCheck {
     }
 }
 
+/// Most bytes a folder's name may have: the limit of ext4, XFS, btrfs and APFS.
+pub const MAX_FOLDER_NAME_BYTES: usize = 255;
+
+/// Why a skill's name cannot be the name of its folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotAFolderName {
+    /// The name, its control characters escaped so that it can be printed.
+    pub shown: String,
+    /// Why, as a clause ("it is `..`, the folder above").
+    pub why: String,
+}
+
+impl fmt::Display for NotAFolderName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the name `{}` cannot be a folder's name: {}",
+            self.shown, self.why
+        )
+    }
+}
+
+impl std::error::Error for NotAFolderName {}
+
+/// Whether `name` (as the store keeps it: trimmed) can be the one folder a skill is installed,
+/// exported and written in: skillpath builds `<agent folder>/<name>` from it, so it must be a
+/// single path component that every agent reads on every system. Not empty, `.` or `..`; no
+/// `/` or `\` and no leading drive (`C:`), so never absolute or elsewhere on Windows; no NUL or
+/// other control character; no leading `.` (a
+/// hidden folder, which agents skip; `.claude` would also look like an agent's own folder); not
+/// a Windows device name (`CON`, `PRN`, `AUX`, `NUL`, `COM0`–`COM9`, `LPT0`–`LPT9`, in any case,
+/// with or without an extension); at most [`MAX_FOLDER_NAME_BYTES`] bytes. Spaces are allowed:
+/// real skills have them. The specification's name rules are stricter; this is the rule a
+/// loader cannot relax.
+pub fn check_folder_name(name: &str) -> Result<(), NotAFolderName> {
+    let why = if name.is_empty() {
+        Some("it is empty".to_owned())
+    } else if name == "." {
+        Some("`.` is the folder itself".to_owned())
+    } else if name == ".." {
+        Some("`..` is the folder above".to_owned())
+    } else if let Some(separator) = name.chars().find(|c| matches!(c, '/' | '\\')) {
+        Some(format!(
+            "it has a `{separator}`, which separates folders in a path"
+        ))
+    } else if let Some(control) = name.chars().find(|c| c.is_control()) {
+        Some(format!(
+            "it has the control character U+{:04X}",
+            u32::from(control)
+        ))
+    } else if name.as_bytes().get(1) == Some(&b':') && name.as_bytes()[0].is_ascii_alphabetic() {
+        Some("it starts with a drive (`C:`), which Windows reads as a path elsewhere".to_owned())
+    } else if name.starts_with('.') {
+        Some("it starts with `.`, which makes a hidden folder that agents skip".to_owned())
+    } else if is_windows_device_name(name) {
+        Some("it is a device name on Windows, where no folder can have it".to_owned())
+    } else if name.len() > MAX_FOLDER_NAME_BYTES {
+        Some(format!(
+            "it is {} bytes long; a folder's name has at most {MAX_FOLDER_NAME_BYTES}",
+            name.len()
+        ))
+    } else {
+        None
+    };
+    match why {
+        None => Ok(()),
+        Some(why) => Err(NotAFolderName {
+            shown: name.chars().flat_map(printable).collect(),
+            why,
+        }),
+    }
+}
+
+/// `c`, or its escape when it is a control character.
+fn printable(c: char) -> Vec<char> {
+    if c.is_control() {
+        c.escape_default().collect()
+    } else {
+        vec![c]
+    }
+}
+
+/// Whether `part` (a file or folder name) names a device on Windows: `CON`, `PRN`, `AUX`,
+/// `NUL`, `COM0`–`COM9` or `LPT0`–`LPT9` (Windows documents the `0`s too), in any case, with or
+/// without an extension (`con.txt`), and with trailing spaces (which Windows drops).
+pub(crate) fn is_windows_device_name(part: &str) -> bool {
+    let stem = part
+        .split('.')
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches(' ')
+        .to_ascii_uppercase();
+    ["CON", "PRN", "AUX", "NUL"].contains(&stem.as_str())
+        || (stem.len() == 4
+            && (stem.starts_with("COM") || stem.starts_with("LPT"))
+            && stem.as_bytes()[3].is_ascii_digit())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,6 +206,58 @@ mod tests {
         assert_eq!(
             check_name("a", Some("b")).problems,
             [NameProblem::DirectoryMismatch]
+        );
+    }
+
+    #[test]
+    fn folder_names_are_one_safe_component() {
+        for name in [
+            "pdf-tools",
+            "My Skill",
+            "x.",
+            "plugin:skill",
+            "a..b",
+            "console",
+            "lpt10",
+            "auxiliary",
+            "技能",
+            &"a".repeat(255),
+        ] {
+            assert_eq!(check_folder_name(name), Ok(()), "{name:?}");
+        }
+        let why = |name: &str| check_folder_name(name).expect_err(name).why;
+        assert_eq!(why(""), "it is empty");
+        assert_eq!(why("."), "`.` is the folder itself");
+        assert_eq!(why(".."), "`..` is the folder above");
+        for name in ["a/b", "/abs/path", "../../../x", "./x"] {
+            assert!(why(name).contains("`/`"), "{name}");
+        }
+        assert!(why("x\\y").contains("`\\`"));
+        assert!(why("C:x").contains("drive"));
+        assert!(why("c:").contains("drive"));
+        assert_eq!(why("a\0b"), "it has the control character U+0000");
+        assert_eq!(why("a\u{1b}[31m"), "it has the control character U+001B");
+        for name in [".claude", "...x", ".hidden file"] {
+            assert!(why(name).contains("hidden folder"), "{name}");
+        }
+        for name in [
+            "CON",
+            "con",
+            "nul.txt",
+            "Aux.tar.gz",
+            "COM1",
+            "com0",
+            "lpt9.md",
+            "prn ",
+        ] {
+            assert!(why(name).contains("device name"), "{name}");
+        }
+        assert!(why(&"é".repeat(128)).contains("256 bytes long"));
+        let shown = check_folder_name("a\u{7}b").expect_err("bell").shown;
+        assert_eq!(shown, "a\\u{7}b");
+        assert_eq!(
+            check_folder_name("..").expect_err("dotdot").to_string(),
+            "the name `..` cannot be a folder's name: `..` is the folder above"
         );
     }
 }

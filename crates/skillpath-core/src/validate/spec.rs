@@ -4,7 +4,7 @@
 use crate::diagnostic::{Code, Diagnostic, SourceFile};
 use crate::mode::Mode;
 use crate::skill_md::SkillMd;
-use crate::validate::name::{MAX_NAME_CHARS, NameProblem, check_name};
+use crate::validate::name::{MAX_NAME_CHARS, NameProblem, check_folder_name, check_name};
 use crate::yaml::{self, Node, NodeKind, ScalarStyle};
 
 /// The fields the specification defines.
@@ -361,6 +361,14 @@ fn check_name_value(
             diagnostic.at(file, range.clone())
         })
         .collect();
+    // What a loader stores and writes a folder for is the name trimmed; no mode relaxes this.
+    if let Err(problem) = check_folder_name(name.trim()) {
+        out.push(
+            Diagnostic::error(Code::NameNotAFolderName, problem.to_string())
+                .with_hint("skillpath installs and exports a skill as a folder of its name: use lowercase letters, digits and hyphens")
+                .at(file, range.clone()),
+        );
+    }
     if !name.is_ascii() && !out.iter().any(Diagnostic::is_error) {
         out.push(
             Diagnostic::warning(

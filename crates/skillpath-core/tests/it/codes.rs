@@ -119,6 +119,12 @@ fn example(code: Code) -> (Layout, Mode, bool, Severity) {
             folder: "other",
             content: demo("").into_bytes(),
         }),
+        Code::NameNotAFolderName => (
+            skill("---\nname: .claude\ndescription: Use when testing.\n---\n".into()),
+            Mode::Lenient,
+            false,
+            ERROR,
+        ),
         Code::DescriptionMissing => spec(skill("---\nname: demo\n---\n".into())),
         Code::DescriptionNotString => spec(skill("---\nname: demo\ndescription: 1\n---\n".into())),
         Code::DescriptionEmpty => spec(skill("---\nname: demo\ndescription: ''\n---\n".into())),

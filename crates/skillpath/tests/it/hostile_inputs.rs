@@ -104,9 +104,19 @@ impl Sandbox {
 
     /// Runs skillpath in the sandbox, with its own database, home and temp folder.
     fn run(&self, args: &[&str]) -> Run {
+        self.run_at(".", args)
+    }
+
+    /// Runs skillpath in the folder `dir` of the sandbox, as [`Sandbox::run`] does.
+    fn run_at(&self, dir: &str, args: &[&str]) -> Run {
         let output = Command::new(skillpath_bin())
             .args(args)
-            .current_dir(self.path())
+            .current_dir(self.path().join(dir))
+            .env("SKILLPATH_CACHE", self.path().join("home/cache"))
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_CACHE_HOME")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
             .env("SKILLPATH_DB", self.path().join("store.db"))
             .env("HOME", self.path().join("home"))
             .env("TMPDIR", self.tmp())
@@ -539,20 +549,21 @@ fn nul_bytes_import() {
 #[test]
 fn nul_bytes_body() {
     let sandbox = Sandbox::new();
+    // Not `nul`, a device name on Windows, which no skill may be named.
     sandbox.file(
-        "nul/SKILL.md",
-        b"---\nname: nul\ndescription: Use when testing hostile input.\n---\n# Nul\n\na\x00b\n",
+        "nul-body/SKILL.md",
+        b"---\nname: nul-body\ndescription: Use when testing hostile input.\n---\n# Nul\n\na\x00b\n",
     );
-    let run = sandbox.run(&["validate", "nul", "--format", "json"]);
+    let run = sandbox.run(&["validate", "nul-body", "--format", "json"]);
     run.exited(1);
     assert_eq!(run.codes(), ["nul-character"], "{}", run.stdout);
     assert_eq!(run.diagnostic("nul-character")["line"], 7);
     assert_eq!(run.diagnostic("nul-character")["column"], 2);
-    let import = sandbox.run(&["import", "nul"]);
+    let import = sandbox.run(&["import", "nul-body"]);
     import.exited(1);
     assert!(
         import.stderr.starts_with("error[nul-character]: ")
-            && import.stderr.contains(" --> nul/SKILL.md:7:2\n"),
+            && import.stderr.contains(" --> nul-body/SKILL.md:7:2\n"),
         "{}",
         import.stderr
     );
@@ -1273,7 +1284,7 @@ fn name_dotdot_create_skill() {
     );
     assert_eq!(
         text,
-        "the skill cannot be written: the name `../escaped` is not a folder name (it has a `/`, `\\`, NUL or is `.` or `..`); a name is lowercase letters, digits and hyphens"
+        "the skill cannot be written: the name `../escaped` cannot be a folder's name: it has a `/`, which separates folders in a path; a name is lowercase letters, digits and hyphens"
     );
     assert!(!sandbox.tmp().join("escaped").exists());
     assert!(!sandbox.path().join("escaped").exists());
@@ -1558,21 +1569,29 @@ fn revoked_key_stream() {
     assert_eq!(status, 401);
 }
 
+/// Renames the stored skill `from` to `to` in the sandbox's SQLite store, as an older
+/// skillpath, which stored any name a `SKILL.md` gave, left it.
+fn rename_stored(sandbox: &Sandbox, from: &str, to: &str) {
+    let db = rusqlite::Connection::open(sandbox.path().join("store.db")).expect("open the store");
+    let renamed = db
+        .execute("UPDATE skills SET name = ?1 WHERE name = ?2", [to, from])
+        .expect("rename");
+    assert_eq!(renamed, 1);
+}
+
 #[test]
 fn name_dotdot_export() {
     let sandbox = Sandbox::new();
-    sandbox.file(
-        "odd/SKILL.md",
-        "---\nname: ../escaped\ndescription: Use when testing hostile input.\n---\n",
-    );
+    sandbox.skill("odd", "odd");
     sandbox.skill("fine", "fine");
     sandbox.run(&["import", "odd", "fine"]).exited(0);
+    rename_stored(&sandbox, "odd", "../escaped");
     let before = sandbox.stored();
     let run = sandbox.run(&["export", "--to", "out"]);
     run.exited(1);
     assert_eq!(
         run.stderr,
-        "error: the skill `../escaped` cannot be exported: its name is not a folder name (it has a `/`, `\\`, NUL or is `.` or `..`)\n"
+        "error: a skill cannot be exported: the name `../escaped` cannot be a folder's name: it has a `/`, which separates folders in a path; nothing is exported (`skillpath delete` the skill, or name the others)\n"
     );
     assert!(!sandbox.path().join("escaped").exists());
     assert!(!sandbox.path().join("out").exists(), "nothing is exported");
@@ -1583,20 +1602,15 @@ fn name_dotdot_export() {
 fn name_absolute_export() {
     let sandbox = Sandbox::new();
     let target = sandbox.path().join("escaped");
-    sandbox.file(
-        "odd/SKILL.md",
-        format!(
-            "---\nname: {}\ndescription: Use when testing hostile input.\n---\n",
-            target.display()
-        ),
-    );
+    sandbox.skill("odd", "odd");
     sandbox.run(&["import", "odd"]).exited(0);
+    rename_stored(&sandbox, "odd", &target.display().to_string());
     let before = sandbox.stored();
     let run = sandbox.run(&["export", "--to", "out"]);
     run.exited(1);
     assert!(
         run.stderr.starts_with(&format!(
-            "error: the skill `{}` cannot be exported: its name is not a folder name",
+            "error: a skill cannot be exported: the name `{}` cannot be a folder's name",
             target.display()
         )),
         "{}",
@@ -1604,6 +1618,396 @@ fn name_absolute_export() {
     );
     assert!(!target.exists());
     assert_eq!(sandbox.stored(), before);
+}
+
+// ---- Names that are paths ----
+
+/// A skill whose name is a path (or could be read as one): its folder, its `name` as YAML
+/// writes it (quoted, so that the name is exactly this), and what the one rule says of it.
+struct PathName {
+    folder: &'static str,
+    yaml: String,
+    why: &'static str,
+}
+
+/// Every name that is a path, as `SKILL.md` files of their own under `base` in the sandbox,
+/// beside a good skill (`good`) and one whose name has spaces (`My Skill`, in `my-skill`),
+/// which load.
+fn path_names(sandbox: &Sandbox, base: &str) -> Vec<PathName> {
+    let absolute = sandbox.path().join("abs/path").display().to_string();
+    let names = vec![
+        PathName {
+            folder: "dotdot",
+            yaml: "'..'".into(),
+            why: "`..` is the folder above",
+        },
+        PathName {
+            folder: "dot",
+            yaml: "'.'".into(),
+            why: "`.` is the folder itself",
+        },
+        PathName {
+            folder: "slash",
+            yaml: "'a/b'".into(),
+            why: "it has a `/`",
+        },
+        PathName {
+            folder: "absolute",
+            yaml: format!("'{absolute}'"),
+            why: "it has a `/`",
+        },
+        PathName {
+            folder: "up",
+            yaml: "'../../../x'".into(),
+            why: "it has a `/`",
+        },
+        PathName {
+            folder: "hidden",
+            yaml: "'.claude'".into(),
+            why: "it starts with `.`, which makes a hidden folder that agents skip",
+        },
+        PathName {
+            folder: "backslash",
+            yaml: "'x\\y'".into(),
+            why: "it has a `\\`",
+        },
+        PathName {
+            folder: "device",
+            yaml: "'CON'".into(),
+            why: "it is a device name on Windows",
+        },
+        PathName {
+            folder: "nul",
+            yaml: "\"a\\0b\"".into(),
+            why: "it has the control character U+0000",
+        },
+        PathName {
+            folder: "bell",
+            yaml: "\"bell\\a\"".into(),
+            why: "it has the control character U+0007",
+        },
+    ];
+    for name in &names {
+        sandbox.file(
+            &format!("{base}/{}/SKILL.md", name.folder),
+            format!(
+                "---\nname: {}\ndescription: Use when testing hostile input.\n---\n# Hostile\n",
+                name.yaml
+            ),
+        );
+    }
+    sandbox.skill(&format!("{base}/good"), "good");
+    sandbox.skill(&format!("{base}/my-skill"), "'My Skill'");
+    names
+}
+
+/// Every path under `root` (folders as `/`, symlinks as `-> target`, files by their bytes),
+/// leaving out the paths that start with one of `allowed` and the folders that hold one.
+fn snapshot(root: &Path, allowed: &[&str]) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in fs::read_dir(&dir).expect("read_dir").flatten() {
+            let path = entry.path();
+            let relative = path
+                .strip_prefix(root)
+                .expect("inside")
+                .to_string_lossy()
+                .into_owned();
+            if allowed.iter().any(|a| relative.starts_with(a)) {
+                continue;
+            }
+            let kind = entry.file_type().expect("type");
+            let content = if kind.is_symlink() {
+                format!("-> {}", fs::read_link(&path).expect("link").display()).into_bytes()
+            } else if kind.is_dir() {
+                pending.push(path);
+                let holds_allowed = allowed
+                    .iter()
+                    .any(|a| a.starts_with(&format!("{relative}/")));
+                if holds_allowed {
+                    continue;
+                }
+                b"/".to_vec()
+            } else {
+                fs::read(&path).expect("read")
+            };
+            out.insert(relative, content);
+        }
+    }
+    out
+}
+
+/// What an install command may write in a sandbox whose project is `project`: the store, the
+/// cache, its agents' skill folders and its lock.
+const INSTALL_WRITES: &[&str] = &[
+    "store.db",
+    "home",
+    "tmp",
+    "project/.agents/skills",
+    "project/.claude/skills",
+    "project/.cursor/skills",
+    "project/skillpath.lock",
+];
+
+/// `add SOURCE --agent claude-code,cursor` in the sandbox's `project` with the source of
+/// [`path_names`] (as the test made it, at `source`): each name that is a path skipped with its
+/// folder and the reason, the good skill and the one with spaces installed, locked and synced;
+/// then `sync` again and `remove` of one; nothing written or removed outside the agents'
+/// folders, and the lock names none of the bad names.
+fn install_path_names(sandbox: &Sandbox, names: &[PathName], source: &str) {
+    fs::create_dir_all(sandbox.path().join("project")).expect("mkdir");
+    let before = snapshot(sandbox.path(), INSTALL_WRITES);
+    let run = sandbox.run_at("project", &["add", source, "--agent", "claude-code,cursor"]);
+    run.exited(1);
+    assert!(
+        run.stdout.starts_with("added 2 skills: My Skill, good\n"),
+        "{run:#?}"
+    );
+    for name in names {
+        let said = format!("skipped: `{}`: ", name.folder);
+        let line = run
+            .stderr
+            .lines()
+            .find(|line| line.starts_with(&said))
+            .unwrap_or_else(|| panic!("no `{said}` in {}", run.stderr));
+        assert!(
+            line.contains("the name `")
+                && line.contains("cannot be a folder's name: ")
+                && line.contains(name.why),
+            "{line}"
+        );
+    }
+    let project = sandbox.path().join("project");
+    let lock = fs::read_to_string(project.join("skillpath.lock")).expect("lock");
+    let locked: Vec<&str> = lock
+        .lines()
+        .filter(|line| line.starts_with("[skills."))
+        .collect();
+    assert_eq!(
+        locked,
+        ["[skills.\"My Skill\"]", "[skills.\"good\"]"],
+        "{lock}"
+    );
+    let installed = |agent: &str| -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(project.join(agent))
+            .expect("agent folder")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    for agent in [".agents/skills", ".claude/skills", ".cursor/skills"] {
+        assert_eq!(installed(agent), ["My Skill", "good"], "{agent}");
+    }
+    assert_eq!(snapshot(sandbox.path(), INSTALL_WRITES), before);
+
+    let run = sandbox.run_at(
+        "project",
+        &["sync", "--agent", "claude-code", "--agent", "cursor"],
+    );
+    run.exited(0);
+    let run = sandbox.run_at("project", &["remove", "My Skill"]);
+    run.exited(0);
+    for agent in [".agents/skills", ".claude/skills", ".cursor/skills"] {
+        assert_eq!(installed(agent), ["good"], "{agent}");
+    }
+    assert_eq!(snapshot(sandbox.path(), INSTALL_WRITES), before);
+    assert!(!sandbox.path().join("abs").exists());
+    assert_eq!(
+        sandbox.stored(),
+        [("My Skill".to_owned(), 1), ("good".to_owned(), 1)]
+    );
+}
+
+#[test]
+fn name_path_add_git() {
+    let sandbox = Sandbox::new();
+    let names = path_names(&sandbox, "src");
+    let src = sandbox.path().join("src");
+    crate::install::git(&src, &["init", "-q", "-b", "main"]);
+    crate::install::git(&src, &["add", "-A"]);
+    crate::install::git(&src, &["commit", "-q", "-m", "hostile"]);
+    let url = format!("file://{}", src.display());
+    install_path_names(&sandbox, &names, &url);
+}
+
+#[test]
+fn name_path_add_folder() {
+    let sandbox = Sandbox::new();
+    let names = path_names(&sandbox, "src");
+    install_path_names(&sandbox, &names, "../src");
+}
+
+#[test]
+fn name_path_import() {
+    let sandbox = Sandbox::new();
+    let names = path_names(&sandbox, "tree");
+    let run = sandbox.run(&["import", "tree"]);
+    run.exited(1);
+    for name in &names {
+        let at = format!(" --> tree/{}/SKILL.md:2:7", name.folder);
+        let (before, _) = run
+            .stderr
+            .split_once(&at)
+            .unwrap_or_else(|| panic!("no `{at}` in {}", run.stderr));
+        let said = before.lines().last().expect("the diagnostic's line");
+        assert!(
+            said.starts_with("error[name-not-a-folder-name]: the name `")
+                && said.contains(name.why),
+            "{said}"
+        );
+    }
+    assert_eq!(
+        sandbox.stored(),
+        [("My Skill".to_owned(), 1), ("good".to_owned(), 1)]
+    );
+    assert_eq!(sandbox.stray_files(&["tree"]), Vec::<String>::new());
+}
+
+#[test]
+fn name_path_serve() {
+    let sandbox = Sandbox::new();
+    let names = path_names(&sandbox, "skills");
+    let mut server = sandbox.serve();
+    assert_eq!(listed(&mut server), ["My Skill", "good"]);
+    let log = finish_cleanly(server);
+    for name in &names {
+        let at = format!(
+            "/skills/{}/SKILL.md:2:7: error[name-not-a-folder-name]: the name `",
+            name.folder
+        );
+        let line = log
+            .lines()
+            .find(|line| line.contains(&at))
+            .unwrap_or_else(|| panic!("no `{at}` in {log}"));
+        assert!(line.contains(name.why), "{line}");
+    }
+    assert_eq!(sandbox.stray_files(&[]), Vec::<String>::new());
+}
+
+#[test]
+fn name_path_create_skill() {
+    let sandbox = Sandbox::new();
+    let names = [
+        ("..", "`..` is the folder above"),
+        (".", "`.` is the folder itself"),
+        ("a/b", "it has a `/`"),
+        ("../../../x", "it has a `/`"),
+        (".claude", "it starts with `.`"),
+        ("x\\y", "it has a `\\`"),
+        ("con.txt", "it is a device name on Windows"),
+        ("a\u{1b}[2Jb", "it has the control character U+001B"),
+    ];
+    for (name, why) in names {
+        let text = refused_create(
+            &sandbox,
+            json!({"name": name, "description": "Use when testing hostile input."}),
+        );
+        assert!(
+            text.starts_with("the skill cannot be written: the name `") && text.contains(why),
+            "{name:?}: {text}"
+        );
+        assert!(
+            !text.contains('\u{1b}'),
+            "control characters are escaped: {text:?}"
+        );
+    }
+}
+
+#[test]
+fn name_path_lock() {
+    let sandbox = Sandbox::new();
+    sandbox.skill("src/good", "good");
+    fs::create_dir_all(sandbox.path().join("project")).expect("mkdir");
+    sandbox
+        .run_at("project", &["add", "../src", "--agent", "claude-code"])
+        .exited(0);
+    let lock_path = sandbox.path().join("project/skillpath.lock");
+    let lock = fs::read_to_string(&lock_path).expect("lock");
+    let table = &lock[lock.find("[skills.\"good\"]").expect("good's table")..];
+    for (name, spelled) in [
+        ("../../../x", "[skills.\"../../../x\"]"),
+        (".claude", "[skills.'.claude']"),
+        ("/tmp/x", "[skills.\"/tmp/x\"]"),
+    ] {
+        let edited = format!(
+            "{lock}\n{}",
+            table.replacen("[skills.\"good\"]", spelled, 1)
+        );
+        fs::write(&lock_path, &edited).expect("edit the lock");
+        let line = edited.lines().position(|l| l == spelled).expect("the line") + 1;
+        let before = snapshot(sandbox.path(), &["store.db", "home", "tmp"]);
+        for args in [
+            &["sync"][..],
+            &["install", "--frozen"],
+            &["remove", "good"],
+            &["status"],
+            &["update"],
+        ] {
+            let run = sandbox.run_at("project", args);
+            run.exited(2);
+            assert!(
+                run.stderr.starts_with(&format!(
+                    "error: `{}` line {line}: the name `{name}` cannot be a folder's name: ",
+                    lock_path.display()
+                )),
+                "{args:?}: {}",
+                run.stderr
+            );
+            assert_eq!(
+                snapshot(sandbox.path(), &["store.db", "home", "tmp"]),
+                before
+            );
+        }
+    }
+}
+
+#[test]
+fn agent_folder_through_a_symlink() {
+    let sandbox = Sandbox::new();
+    sandbox.skill("src/good", "good");
+    let project = sandbox.path().join("project");
+    fs::create_dir_all(&project).expect("mkdir");
+    sandbox
+        .run_at("project", &["add", "../src", "--agent", "claude-code"])
+        .exited(0);
+    // `.claude` is now a link to a folder outside the project that holds the skill exactly as
+    // locked: a name that passes every rule, in a folder that leads elsewhere.
+    let outside = sandbox.path().join("outside/claude");
+    fs::create_dir_all(outside.join("skills/good")).expect("mkdir");
+    fs::copy(
+        project.join(".agents/skills/good/SKILL.md"),
+        outside.join("skills/good/SKILL.md"),
+    )
+    .expect("copy");
+    fs::remove_dir_all(project.join(".claude")).expect("remove");
+    std::os::unix::fs::symlink(&outside, project.join(".claude")).expect("symlink");
+    let before = snapshot(&sandbox.path().join("outside"), &[]);
+
+    let run = sandbox.run_at("project", &["sync", "--agent", "claude-code"]);
+    run.exited(1);
+    assert!(
+        run.stdout.contains(&format!(
+            "skipped: `.claude/skills/good`: `{}` is a symlink to `{}`; skillpath writes nothing through a symlink",
+            project.join(".claude").display(),
+            outside.display()
+        )),
+        "{run:#?}"
+    );
+    let run = sandbox.run_at("project", &["remove", "good"]);
+    run.exited(1);
+    assert!(
+        run.stdout.contains("removed `.agents/skills/good`")
+            && run.stdout.contains("kept `.claude/skills/good`: ")
+            && run
+                .stdout
+                .contains("skillpath writes nothing through a symlink; skillpath did not write it"),
+        "{run:#?}"
+    );
+    assert_eq!(snapshot(&sandbox.path().join("outside"), &[]), before);
+    assert!(!project.join(".agents/skills/good").exists());
 }
 
 // ---- Resource URIs ----

@@ -83,7 +83,7 @@ impl World {
 }
 
 /// Runs git in `dir` as a user with a name; its stdout. Fails the test when git fails.
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let output = Command::new("git")
         .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
         .args([
@@ -113,7 +113,7 @@ fn skill_md(name: &str, body: &str) -> String {
 const BODY: &str = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n";
 
 /// Every file under `dir` (symlinks as `-> target`), by relative path.
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+pub(crate) fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut files = BTreeMap::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(folder) = pending.pop() {

@@ -199,7 +199,16 @@ fn check(
             Ok(None) => {}
         }
         for (name, locked) in &lock.skills {
-            let path = target.dir.join(name);
+            let path = match folders::skill_folder(&target.dir, name) {
+                Ok(path) => path,
+                Err(why) => {
+                    differences.push(Difference {
+                        path: super::shown(scope.root(), &target.dir),
+                        difference: why,
+                    });
+                    continue;
+                }
+            };
             let link_to = scope.link_to(target, name);
             let shown = super::shown(scope.root(), &path);
             let files = expected.get(name.as_str()).unwrap_or(&locked.files);

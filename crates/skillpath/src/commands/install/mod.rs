@@ -460,7 +460,13 @@ pub(crate) fn write_all(
     for target in targets {
         let refusal = scope.refusal(&target.dir);
         for skill in skills {
-            let path = target.dir.join(skill.name);
+            let path = match folders::skill_folder(&target.dir, skill.name) {
+                Ok(path) => path,
+                Err(reason) => {
+                    placed.push(Placed::of(target.dir.clone(), skill.name, Err(reason)));
+                    continue;
+                }
+            };
             let skip = |reason: String| Placed::of(path.clone(), skill.name, Err(reason));
             match &refusal {
                 Err(reason) => {

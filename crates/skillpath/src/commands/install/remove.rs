@@ -47,8 +47,28 @@ pub(crate) fn run(args: RemoveArgs) -> anyhow::Result<ExitStatus> {
         let locked = &lock.skills[name];
         let mut left = false;
         for target in &targets {
-            let path = target.dir.join(name);
+            let path = match folders::skill_folder(&target.dir, name) {
+                Ok(path) => path,
+                Err(why) => {
+                    kept.push((super::shown(scope.root(), &target.dir), why));
+                    left = true;
+                    continue;
+                }
+            };
             let shown = super::shown(scope.root(), &path);
+            match scope.refusal(&target.dir) {
+                // What is there through a symlink (or a file) skillpath never wrote: `sync`
+                // writes nothing through one, so `remove` removes nothing through one.
+                Err(reason) => {
+                    if std::fs::symlink_metadata(&path).is_ok() {
+                        kept.push((shown, format!("{reason}; skillpath did not write it")));
+                    }
+                    continue;
+                }
+                // The agent folder is a link to the canonical one, whose copy goes with it.
+                Ok(Some(_)) => continue,
+                Ok(None) => {}
+            }
             let ours_link = scope
                 .link_to(target, name)
                 .is_some_and(|to| folders::is_link_to(&path, &to));
@@ -82,7 +102,7 @@ pub(crate) fn run(args: RemoveArgs) -> anyhow::Result<ExitStatus> {
                 }
             };
             if remove {
-                match folders::remove(&path) {
+                match folders::remove(&target.dir, name) {
                     Ok(()) => removed.push(shown),
                     Err(why) => {
                         kept.push((shown, why));

@@ -69,7 +69,10 @@ pub(crate) fn run(args: StatusArgs) -> anyhow::Result<ExitStatus> {
             folders: Vec::new(),
         };
         for target in &targets {
-            let path = target.dir.join(name);
+            let Ok(path) = folders::skill_folder(&target.dir, name) else {
+                // A lock names no such skill: reading it refuses the name, with its line.
+                continue;
+            };
             if let Ok(Some(_)) = scope.refusal(&target.dir) {
                 continue;
             }

@@ -88,7 +88,13 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
             .collect();
         let mut installed: Option<Result<BTreeMap<String, Vec<u8>>, SourceError>> = None;
         for (index, target) in targets.iter().enumerate() {
-            let path = target.dir.join(name);
+            let path = match folders::skill_folder(&target.dir, name) {
+                Ok(path) => path,
+                Err(why) => {
+                    refusals.push(why);
+                    continue;
+                }
+            };
             if scope
                 .link_to(target, name)
                 .is_some_and(|to| folders::is_link_to(&path, &to))
@@ -211,7 +217,9 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
                 // Links are written only once the canonical copy is.
                 let mut canonical_written = false;
                 for (index, target) in targets.iter().enumerate() {
-                    let path = target.dir.join(name);
+                    // Shown only: `place` refuses a name that is no folder's, with the reason.
+                    let path = folders::skill_folder(&target.dir, name)
+                        .unwrap_or_else(|_| target.dir.clone());
                     let snapshot = plan
                         .merged
                         .get(&index)

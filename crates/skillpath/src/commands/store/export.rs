@@ -36,12 +36,16 @@ pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
         } else {
             names
         };
-        // The store keeps any name a `SKILL.md` gives; one that is not a plain folder name
-        // (`../x`, `/etc/x`) would be written outside `--to`. Checked for every skill before the
-        // first is written, so a refused export writes nothing.
-        if let Some(name) = names.iter().find(|name| !is_folder_name(name)) {
+        // The store refuses a name that is no folder's (`../x`, `/etc/x`), but an older
+        // skillpath stored any name a `SKILL.md` gave, and one would be written outside `--to`.
+        // Checked for every skill, by the rule every name is loaded by, before the first is
+        // written, so a refused export writes nothing.
+        if let Some(problem) = names
+            .iter()
+            .find_map(|name| skillpath_core::validate::check_folder_name(name).err())
+        {
             return Err(StoreError::InvalidSkill(format!(
-                "the skill `{name}` cannot be exported: its name is not a folder name (it has a `/`, `\\`, NUL or is `.` or `..`)"
+                "a skill cannot be exported: {problem}; nothing is exported (`skillpath delete` the skill, or name the others)"
             )));
         }
         // Folders that cannot take an export (a symlink, a file, one not empty without
@@ -135,24 +139,4 @@ async fn members_of(
         }
     }
     Ok((found, missing))
-}
-
-/// Whether `name` can be one folder inside the export folder: not empty, `.` or `..`, and
-/// without path separators or NUL.
-fn is_folder_name(name: &str) -> bool {
-    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_folder_name;
-
-    #[test]
-    fn folder_names_stay_inside_the_export_folder() {
-        assert!(is_folder_name("pdf-tools"));
-        assert!(is_folder_name("..."));
-        for name in ["", ".", "..", "../x", "/etc/x", "a/b", "a\\b", "a\0b"] {
-            assert!(!is_folder_name(name), "{name:?}");
-        }
-    }
 }
