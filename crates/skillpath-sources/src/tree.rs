@@ -1,9 +1,10 @@
 //! The skills of a source: a commit's tree in memory (or a folder on disk) searched for skill
 //! folders, each read into a [`SkillSnapshot`] by the rules every other way into skillpath
 //! uses (core's `skill_files` decides what belongs to a skill; the store's path rule what can
-//! be written anywhere). What cannot be taken is skipped with the reason, never followed:
-//! symlinks that leave their skill, submodules, Git LFS pointers, files over the size limit,
-//! paths that differ only in case, a `SKILL.md` that cannot be loaded.
+//! be written anywhere). What cannot be taken is left out or skipped with the reason, never
+//! followed: symlinks that leave their skill, submodules and Git LFS pointers are left out of
+//! it; a skill with a file over the size limit, paths that differ only in case, or a `SKILL.md`
+//! that cannot be loaded (a Git LFS pointer, a name that cannot be a folder's) is skipped.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -87,6 +88,18 @@ pub struct Found {
 
 /// The start of a Git LFS pointer file: the content is elsewhere, on an LFS server.
 const LFS_POINTER: &[u8] = b"version https://git-lfs.github.com/spec/v1";
+
+/// Why a Git LFS pointer is no file of a skill (after its path).
+const LFS_LEFT_OUT: &str =
+    "is a Git LFS pointer: its content is on an LFS server, which skillpath does not fetch";
+
+/// Whether `bytes` are a Git LFS pointer (a short text file that starts with [`LFS_POINTER`])
+/// rather than the content it stands for. A pointer among a skill's files is left out of the
+/// skill, which is taken without it (an example image kept in LFS should not cost the skill);
+/// a `SKILL.md` that is one leaves nothing to take.
+fn is_lfs_pointer(bytes: &[u8]) -> bool {
+    bytes.starts_with(LFS_POINTER) && bytes.len() < 1024
+}
 
 /// Finds the skills of `tree`, whose paths are relative to `prefix` in the source (the
 /// `--path` asked for; recorded in each skill's path).
@@ -219,6 +232,9 @@ fn read_item(
     let Some(Entry::File(skill_md)) = tree.entries.get(&skill_md_path) else {
         return Err(format!("its `{manifest}` is not a file"));
     };
+    if is_lfs_pointer(skill_md) {
+        return Err(format!("its `{manifest}` {LFS_LEFT_OUT}"));
+    }
     let skill_md = String::from_utf8(skill_md.clone()).map_err(|e| {
         format!(
             "its `{manifest}` is not UTF-8 (at byte {})",
@@ -273,10 +289,9 @@ fn read_item(
                 }
             },
         };
-        if bytes.starts_with(LFS_POINTER) && bytes.len() < 1024 {
-            return Err(format!(
-                "`{relative}` is a Git LFS pointer: its content is on an LFS server, which skillpath does not fetch"
-            ));
+        if is_lfs_pointer(&bytes) {
+            left_out.push(format!("`{relative}` {LFS_LEFT_OUT}"));
+            continue;
         }
         files.push(SkillFile {
             path: relative.to_owned(),
@@ -470,7 +485,7 @@ mod tests {
         let tree = tree(&[
             ("big/SKILL.md", skill_md("big")),
             ("big/data.bin", Entry::TooLarge(1 << 30)),
-            ("lfs/SKILL.md", skill_md("lfs")),
+            ("lfs/SKILL.md", file(lfs)),
             ("lfs/model.bin", file(lfs)),
             ("case/SKILL.md", skill_md("case")),
             ("case/Notes.md", file("a")),
@@ -488,13 +503,44 @@ mod tests {
             .iter()
             .map(|s| (s.path.as_str(), s.reason.as_str()))
             .collect();
-        assert!(
-            skipped["skills/lfs"].contains("Git LFS pointer"),
-            "{skipped:?}"
+        assert_eq!(
+            skipped["skills/lfs"],
+            "its `SKILL.md` is a Git LFS pointer: its content is on an LFS server, which skillpath does not fetch",
         );
         assert!(skipped["skills/case"].contains("differ only in case"));
         assert!(skipped["skills/broken"].contains("cannot be loaded"));
         assert!(skipped["skills/twice"].contains("is taken by the skill at `skills/fine`"));
         assert!(skipped["skills/big"].contains("over the limit"));
+    }
+
+    /// A Git LFS pointer among a skill's files is left out of it, named with the reason; the
+    /// rest of the skill is taken. A file that only mentions the pointer's first line is kept.
+    #[test]
+    fn an_lfs_pointer_is_left_out_of_its_skill() {
+        let lfs = "version https://git-lfs.github.com/spec/v1\noid sha256:abc\nsize 12\n";
+        let tree = tree(&[
+            ("pics/SKILL.md", skill_md("pics")),
+            ("pics/assets/example.png", file(lfs)),
+            ("pics/notes.md", file(&format!("{lfs}{}", "x".repeat(1024)))),
+            ("pics/scripts/run.sh", file("echo")),
+        ]);
+        let found = find_skills(&tree, "");
+        assert_eq!(found.skipped, []);
+        let [pics] = found.skills.as_slice() else {
+            panic!("one skill: {found:?}");
+        };
+        let paths: Vec<&str> = pics
+            .snapshot
+            .files
+            .iter()
+            .map(|f| f.path.as_str())
+            .collect();
+        assert_eq!(paths, ["notes.md", "scripts/run.sh"]);
+        assert_eq!(
+            pics.left_out,
+            [
+                "`assets/example.png` is a Git LFS pointer: its content is on an LFS server, which skillpath does not fetch"
+            ]
+        );
     }
 }

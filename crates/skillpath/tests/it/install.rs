@@ -364,11 +364,13 @@ fn a_hostile_source_is_taken_in_part_with_each_skip_named() {
     world.write("links/SKILL.md", &skill_md("links", "x\n"));
     std::os::unix::fs::symlink("../outside.txt", world.path("src/links/out.txt")).expect("link");
     std::os::unix::fs::symlink("/etc/passwd", world.path("src/links/abs.txt")).expect("link");
+    // An example image kept in Git LFS is left out of its skill; a `SKILL.md` kept there
+    // leaves no skill.
+    let pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:0000\nsize 99\n";
     world.write("lfs/SKILL.md", &skill_md("lfs", "x\n"));
-    world.write(
-        "lfs/model.bin",
-        "version https://git-lfs.github.com/spec/v1\noid sha256:0000\nsize 99\n",
-    );
+    world.write("lfs/assets/example.png", pointer);
+    world.write("lfs/scripts/run.sh", "echo lfs\n");
+    world.write("lfsmd/SKILL.md", pointer);
     world.write("case/SKILL.md", &skill_md("case", "x\n"));
     world.write("case/Notes.md", "a\n");
     world.write("case/notes.md", "b\n");
@@ -400,12 +402,27 @@ fn a_hostile_source_is_taken_in_part_with_each_skip_named() {
     let (code, out, err) = world.run("project", &["add", &world.url(), "--agent", "claude-code"]);
     assert_eq!(code, 1, "skips make the exit status 1: {out}{err}");
     assert!(
-        out.contains("added 3 skills"),
-        "good, links and subm: {out}{err}"
+        out.contains("added 4 skills: good, lfs, links, subm"),
+        "{out}{err}"
     );
     assert!(
-        err.contains("skipped: `lfs`: `model.bin` is a Git LFS pointer"),
+        err.contains("left out of `lfs`: `assets/example.png` is a Git LFS pointer: its content is on an LFS server, which skillpath does not fetch\n"),
         "{err}"
+    );
+    assert!(
+        err.contains("skipped: `lfsmd`: its `SKILL.md` is a Git LFS pointer"),
+        "{err}"
+    );
+    let lfs = world.path("project/.agents/skills/lfs");
+    assert_eq!(
+        tree(&lfs).keys().collect::<Vec<_>>(),
+        ["SKILL.md", "scripts/run.sh"]
+    );
+    let lock = std::fs::read_to_string(world.path("project/skillpath.lock")).expect("lock");
+    assert!(lock.contains("path = \"scripts/run.sh\""), "{lock}");
+    assert!(
+        !lock.contains("example.png") && !lock.contains("lfsmd"),
+        "{lock}"
     );
     assert!(
         err.contains("skipped: `case`: `Notes.md` and `notes.md` differ only in case"),
