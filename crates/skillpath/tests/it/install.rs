@@ -476,6 +476,74 @@ fn a_hostile_source_is_taken_in_part_with_each_skip_named() {
     );
 }
 
+/// `sync --agent` records its agents in the lock, as `add --agent` does, so `install --frozen`
+/// on a fresh clone writes every agent's folder; so does a `--user` sync in the user's lock.
+#[test]
+fn sync_agents_are_locked_and_a_fresh_clone_gets_their_folders() {
+    let world = World::new();
+    world.write("skills/alpha/SKILL.md", &skill_md("alpha", BODY));
+    world.write("skills/alpha/scripts/run.sh", "#!/bin/sh\necho alpha\n");
+    world.write("skills/beta/SKILL.md", &skill_md("beta", BODY));
+    world.commit("first");
+    let url = world.url();
+    let project = world.path("project");
+    let (code, out, err) = world.run("project", &["add", &url, "--no-sync"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = world.run(
+        "project",
+        &["sync", "--agent", "claude-code", "--agent", "cursor"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("agents claude-code, cursor recorded in `skillpath.lock`"),
+        "{out}"
+    );
+    let lock = std::fs::read_to_string(project.join("skillpath.lock")).expect("lock");
+    assert!(
+        lock.contains("agents = [\"claude-code\", \"cursor\"]"),
+        "{lock}"
+    );
+    // A second sync of the same agents changes nothing and says nothing of them.
+    let (code, out, _) = world.run("project", &["sync", "--agent", "cursor"]);
+    assert_eq!(code, 0);
+    assert!(!out.contains("recorded"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(project.join("skillpath.lock")).expect("lock"),
+        lock
+    );
+    let synced = agent_folders(&project);
+    for folder in [
+        ".agents/skills/alpha/SKILL.md",
+        ".claude/skills/alpha",
+        ".cursor/skills/beta",
+    ] {
+        assert!(synced.contains_key(folder), "{:?}", synced.keys());
+    }
+
+    // A fresh clone (agent folders not committed), on a machine with other agents installed
+    // (the world's home has `.claude` and `.codex`): the lock's agents' folders, byte for byte.
+    std::fs::write(project.join(".gitignore"), ".agents/\n.claude/\n.cursor/\n").expect("ignore");
+    git(&project, &["add", "-A"]);
+    git(&project, &["commit", "-q", "-m", "lock"]);
+    git(
+        world.temp.path(),
+        &["clone", "-q", &project.display().to_string(), "clone"],
+    );
+    let (code, out, err) = world.run_with("clone", &["install", "--frozen"], "fresh.db");
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(agent_folders(&world.path("clone")), agent_folders(&project));
+
+    // The user scope: `sync --user --agent` records in the user's lock.
+    let (code, out, err) = world.run("project", &["add", "--user", &url, "--no-sync"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = world.run("project", &["sync", "--user", "--agent", "cursor"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let user_lock =
+        std::fs::read_to_string(world.path("home/.config/skillpath/skillpath.lock")).expect("lock");
+    assert!(user_lock.contains("agents = [\"cursor\"]"), "{user_lock}");
+    assert!(world.path("home/.cursor/skills/alpha/SKILL.md").is_file());
+}
+
 #[test]
 fn broken_locks_and_odd_agent_folders_are_named() {
     let world = World::new();

@@ -127,6 +127,7 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
             let synced = Synced {
                 folders: super::write_all(&scope, &targets, &skills, copy, Edits::Replace),
                 failed,
+                ..Synced::default()
             };
             super::sync::print(format, &scope, &synced)
         },

@@ -31,12 +31,13 @@ pub(crate) fn run(args: SyncArgs) -> anyhow::Result<ExitStatus> {
     let format = args.format;
     let copy = args.agents.copy;
     let extra = args.skills;
+    let given_agents = !args.agents.agents.is_empty();
     store_commands::run_in(
         &args.db,
         Access::Creates,
         ProjectView::shared(),
         move |store| async move {
-            let synced = sync(
+            let mut synced = sync(
                 store.as_ref(),
                 &scope,
                 &lock,
@@ -48,9 +49,38 @@ pub(crate) fn run(args: SyncArgs) -> anyhow::Result<ExitStatus> {
                 &values,
             )
             .await?;
+            if given_agents {
+                match record_agents(&scope, &agents) {
+                    Ok(recorded) => synced.recorded_agents = recorded,
+                    Err(error) => synced.failed.push((String::new(), error.to_string())),
+                }
+            }
             print(format, &scope, &synced)
         },
     )
+}
+
+/// Adds `agents` to the agents of the scope's lock, as `add --agent` does, so that `install
+/// --frozen` on another machine (a teammate's clone) writes their folders too; the agents the
+/// lock did not have yet. A scope without a lock gets none: there is nothing to install.
+fn record_agents(
+    scope: &Scope,
+    agents: &[&'static Agent],
+) -> Result<Vec<String>, skillpath_sources::SourceError> {
+    let _held = skillpath_sources::cache::lock_folder(scope.root())?;
+    // Read again under the folder's lock: another run may have written it since this one began.
+    let Some(mut lock) = Lock::read(&scope.lock_path())? else {
+        return Ok(Vec::new());
+    };
+    let new: Vec<String> = super::ids(agents)
+        .into_iter()
+        .filter(|id| !lock.agents.contains(id))
+        .collect();
+    if !new.is_empty() {
+        lock.agents.extend(new.iter().cloned());
+        super::write_lock(scope, &lock)?;
+    }
+    Ok(new)
 }
 
 /// What a sync did.
@@ -60,6 +90,9 @@ pub(crate) struct Synced {
     pub(crate) folders: Vec<Placed>,
     /// Skills whose content could not be had, with why.
     pub(crate) failed: Vec<(String, String)>,
+    /// The agents `sync --agent` added to the lock.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) recorded_agents: Vec<String>,
 }
 
 /// Writes the skills of `lock` (only `only`, when given) and the stored skills `extra` into
@@ -150,6 +183,14 @@ pub(crate) fn print(
         }
         for (name, why) in &synced.failed {
             let _ = writeln!(text, "failed: `{name}`: {why}");
+        }
+        if !synced.recorded_agents.is_empty() {
+            let _ = writeln!(
+                text,
+                "agents {} recorded in `{}`: `skillpath install --frozen` writes their folders too",
+                synced.recorded_agents.join(", "),
+                super::shown(scope.root(), &scope.lock_path())
+            );
         }
         text
     })

@@ -249,6 +249,7 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
                     .iter()
                     .map(|r| (r.name.clone(), "refused by the audit policy".to_owned()))
                     .collect(),
+                ..Synced::default()
             };
             let mut json = store_commands::to_json(&synced)?;
             json["updated"] = serde_json::json!(updated);
