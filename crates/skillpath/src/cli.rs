@@ -199,7 +199,8 @@ pub(crate) struct AgentArgs {
     /// An agent whose skill folder is written, by its id (`claude-code`, `codex`, `cursor`,
     /// `github-copilot`, `gemini-cli`, `opencode`, …; see the README's table); repeat it or
     /// separate ids with commas [default: the agents of the lock, else those installed].
-    /// `.agents/skills` is always written.
+    /// `.agents/skills` is always written. `add` and `sync` record the agents named in the lock,
+    /// so `install --frozen` writes their folders too.
     #[arg(long = "agent", short = 'a', value_name = "ID", value_delimiter = ',')]
     pub(crate) agents: Vec<String>,
     /// Write a copy into each agent's folder instead of a link to the one in `.agents/skills`.

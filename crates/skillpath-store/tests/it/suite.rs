@@ -27,6 +27,7 @@ macro_rules! store_suite {
             create_then_get_current_and_by_revision_then_list,
             create_of_an_existing_name_is_refused_even_when_deleted,
             content_without_a_readable_name_is_refused,
+            names_that_cannot_be_folders_are_refused_by_every_write,
             unsafe_file_paths_are_refused_by_the_snapshot,
             hand_built_snapshots_with_unsafe_paths_are_refused_by_the_store,
             hand_built_snapshots_with_unsorted_files_keep_a_consistent_hash,
@@ -377,6 +378,70 @@ pub(crate) async fn create_of_an_existing_name_is_refused_even_when_deleted(stor
         2,
         "a refused create adds no revision"
     );
+}
+
+/// A name that cannot be a folder's (`sync` and `export` write a skill into a folder of its
+/// name) is refused by every write of new content: a creation, an update that would bring one,
+/// an import, a draft; nothing is stored.
+pub(crate) async fn names_that_cannot_be_folders_are_refused_by_every_write(store: &dyn Store) {
+    store
+        .create(
+            skill("fine", "d", "b"),
+            Provenance::Api,
+            by("alice", "create"),
+        )
+        .await
+        .expect("a good name is stored");
+    for name in [
+        "'..'",
+        "'.'",
+        "'a/b'",
+        "'/etc/x'",
+        "'.claude'",
+        "'x\\y'",
+        "CON",
+        "\"a\\tb\"",
+    ] {
+        let content = snapshot(
+            format!("---\nname: {name}\ndescription: d\n---\nBody\n"),
+            &[],
+        );
+        let error = fails(store.create(content.clone(), Provenance::Api, by("alice", name))).await;
+        assert!(
+            matches!(&error, StoreError::InvalidSkill(message) if message.starts_with("cannot store the skill: the name `") && message.contains("cannot be a folder's name: ")),
+            "{name}: {error:?}"
+        );
+        let error = fails(store.update("fine", 1, content.clone(), by("alice", name))).await;
+        assert!(
+            matches!(error, StoreError::InvalidSkill(_)),
+            "{name}: {error:?}"
+        );
+        let error = fails(store.import(
+            vec![ImportItem {
+                snapshot: content,
+                provenance: imported("/x"),
+            }],
+            by("import", name),
+        ))
+        .await;
+        assert!(
+            matches!(error, StoreError::InvalidSkill(_)),
+            "{name} (import): {error:?}"
+        );
+    }
+    let names: Vec<String> = list_all(
+        store,
+        ListFilter {
+            include_deleted: true,
+            ..ListFilter::default()
+        },
+        10,
+    )
+    .await
+    .into_iter()
+    .map(|item| item.name)
+    .collect();
+    assert_eq!(names, ["fine"]);
 }
 
 pub(crate) async fn content_without_a_readable_name_is_refused(store: &dyn Store) {
