@@ -72,10 +72,12 @@ fn record_agents(
     let Some(mut lock) = Lock::read(&scope.lock_path())? else {
         return Ok(Vec::new());
     };
-    let new: Vec<String> = super::ids(agents)
-        .into_iter()
-        .filter(|id| !lock.agents.contains(id))
-        .collect();
+    let mut new: Vec<String> = Vec::new();
+    for id in super::ids(agents) {
+        if !lock.agents.contains(&id) && !new.contains(&id) {
+            new.push(id);
+        }
+    }
     if !new.is_empty() {
         lock.agents.extend(new.iter().cloned());
         super::write_lock(scope, &lock)?;
