@@ -82,7 +82,7 @@ pub struct Membership {
     /// The package's name.
     pub package: String,
     /// The package's documentation pages the agent should read, as resource URIs
-    /// (`package://<name>/<path>`), in the manifest's order.
+    /// (`package://<name>/<path>`, percent-encoded), in the manifest's order.
     pub docs: Vec<String>,
 }
 
@@ -208,9 +208,9 @@ impl CatalogSkill {
         }
     }
 
-    /// The resource URI of its file `path` (its manifest's too).
+    /// The resource URI of its file `path` (its manifest's too; [`crate::resources::uri`]).
     pub(crate) fn uri(&self, path: &str) -> String {
-        format!("{}://{}/{path}", self.scheme(), self.name)
+        crate::resources::uri(self.scheme(), &self.name, path)
     }
 
     /// `SKILL.md` (a package's `PACKAGE.md`) or the file at `path`.

@@ -5,7 +5,7 @@ mod name;
 pub(crate) mod reference;
 pub(crate) mod spec;
 
-pub use spec::{MAX_DESCRIPTION_CHARS, description_within_limits};
+pub use spec::{MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, description_within_limits};
 
 use std::path::{Path, PathBuf};
 
