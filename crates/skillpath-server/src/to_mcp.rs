@@ -282,7 +282,8 @@ start with `plan_skill`.";
 const INSTRUCTIONS_BUDGET: usize = 4000;
 
 /// The instructions: how to use skills, then as many `- name: description` lines as fit the
-/// budget (descriptions cut to 120 characters), and how many more there are.
+/// budget (descriptions cut to 120 characters), the skills most worth naming first
+/// ([`named_first`]), and how many more there are.
 pub(crate) fn instructions(catalog: &Catalog) -> String {
     let mut text = String::from(INSTRUCTIONS);
     if catalog.is_empty() {
@@ -295,7 +296,7 @@ pub(crate) fn instructions(catalog: &Catalog) -> String {
     let reserve = more(catalog.len()).chars().count();
     let mut used = text.chars().count();
     let mut listed = 0;
-    for skill in catalog.skills() {
+    for skill in named_first(catalog) {
         let description: String = skill
             .description
             .split_whitespace()
@@ -320,6 +321,27 @@ pub(crate) fn instructions(catalog: &Catalog) -> String {
         text.push_str(&more(catalog.len() - listed));
     }
     text
+}
+
+/// The skills the instructions may name, in the order they are named: only skills that can be
+/// called by name (those with a tool name of their own: a tool, a prompt, `load_skill`), those
+/// the Skills extension lists too first, then the most used, then by name. A skill without a
+/// tool name is left for `search_skills` to find.
+fn named_first(catalog: &Catalog) -> Vec<&Arc<CatalogSkill>> {
+    let mut skills: Vec<&Arc<CatalogSkill>> = catalog.tools().map(|(_, skill)| skill).collect();
+    skills.sort_by(|a, b| {
+        (
+            a.entry.is_err(),
+            std::cmp::Reverse(catalog.uses(&a.name)),
+            &a.name,
+        )
+            .cmp(&(
+                b.entry.is_err(),
+                std::cmp::Reverse(catalog.uses(&b.name)),
+                &b.name,
+            ))
+    });
+    skills
 }
 
 /// The completion values of `request`: the skill names for a resource's `name`, the files of

@@ -212,20 +212,23 @@ fn the_typescript_sdk_lists_the_corpus_skills_in_both_eras() {
     assert_eq!(why, expected);
 }
 
+/// The names of [`write_skills_with_unusual_names`]' skills: none is a tool name.
+pub(crate) const UNUSUAL_NAMES: [&str; 8] = [
+    "my skill",
+    "c-sharp#",
+    "what?",
+    "100%",
+    "café",
+    "ünïcödé skill",
+    "a%20b",
+    "Name With Caps",
+];
+
 /// Skills whose names and file names need percent-encoding in a URI: a space, `#`, `?`, `%`,
 /// letters outside ASCII, capitals, and a name that reads as an encoding itself (`a%20b`: its
 /// raw URI is read as `a%20b` since no skill is named `a b`).
-fn write_skills_with_unusual_names(dir: &Path) {
-    for name in [
-        "my skill",
-        "c-sharp#",
-        "what?",
-        "100%",
-        "café",
-        "ünïcödé skill",
-        "a%20b",
-        "Name With Caps",
-    ] {
+pub(crate) fn write_skills_with_unusual_names(dir: &Path) {
+    for name in UNUSUAL_NAMES {
         let folder = dir.join(name);
         std::fs::create_dir_all(folder.join("references")).expect("mkdir");
         std::fs::write(

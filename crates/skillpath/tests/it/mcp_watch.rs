@@ -195,7 +195,7 @@ fn first_page(server: &mut Server) -> (Vec<String>, bool) {
 }
 
 /// The names of every tool, page after page.
-fn all_tools(server: &mut Server) -> Vec<String> {
+pub(crate) fn all_tools(server: &mut Server) -> Vec<String> {
     let mut names = Vec::new();
     let mut cursor = Value::Null;
     loop {
