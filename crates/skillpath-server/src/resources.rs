@@ -23,8 +23,9 @@ use crate::lists::ResourceEntry;
 use crate::state::SkillServer;
 use crate::to_mcp::store_error;
 
-/// What a name or a path segment keeps unencoded in a URI: RFC 3986's unreserved characters
-/// (letters and digits, `-`, `.`, `_`, `~`), which mean the same encoded or not.
+/// What a name or a path segment has percent-encoded in a URI: everything but RFC 3986's
+/// unreserved characters (ASCII letters and digits, `-`, `.`, `_`, `~`), which mean the same
+/// encoded or not; so a URI never holds a delimiter (`/`, `?`, `#`, `%`) of the name's own.
 const ENCODED: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'-')
     .remove(b'.')
