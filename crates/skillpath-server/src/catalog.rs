@@ -26,6 +26,7 @@ use skillpath_core::golden_path::args::Arg;
 use skillpath_core::package::{self, Package};
 use skillpath_core::skill_md;
 use skillpath_core::tool_names;
+use skillpath_store::usage::UsageQuery;
 use skillpath_store::{
     FileMetadata, Kind, Provenance, SearchHit, SkillMetadata, Store, StoreError, StoreResult,
 };
@@ -82,7 +83,7 @@ pub struct Membership {
     /// The package's name.
     pub package: String,
     /// The package's documentation pages the agent should read, as resource URIs
-    /// (`package://<name>/<path>`), in the manifest's order.
+    /// (`package://<name>/<path>`, percent-encoded), in the manifest's order.
     pub docs: Vec<String>,
 }
 
@@ -208,9 +209,9 @@ impl CatalogSkill {
         }
     }
 
-    /// The resource URI of its file `path` (its manifest's too).
+    /// The resource URI of its file `path` (its manifest's too; [`crate::resources::uri`]).
     pub(crate) fn uri(&self, path: &str) -> String {
-        format!("{}://{}/{path}", self.scheme(), self.name)
+        crate::resources::uri(self.scheme(), &self.name, path)
     }
 
     /// `SKILL.md` (a package's `PACKAGE.md`) or the file at `path`.
@@ -239,6 +240,10 @@ pub struct Catalog {
     pub collisions: Vec<Collision>,
     /// The model every skill's vector was made with, if any.
     meaning: Meaning,
+    /// How many times each skill was used (every kind of use, all time), by name, as the
+    /// store counted when the catalog was read: what the instructions choose the skills they
+    /// name by ([`crate::to_mcp::instructions`]).
+    uses: HashMap<String, u64>,
 }
 
 impl Catalog {
@@ -247,6 +252,7 @@ impl Catalog {
     /// parsing is most of what a start from the store costs.
     pub async fn load(store: &dyn Store, meaning: &Meaning) -> StoreResult<Catalog> {
         let metadata = store.current_metadata().await?;
+        let uses = uses(store).await?;
         let meaning = meaning.clone();
         let parse = move || -> Catalog {
             let (packages, skills): (Vec<CatalogSkill>, Vec<CatalogSkill>) = metadata
@@ -265,7 +271,7 @@ impl Catalog {
                     (skill.name.clone(), Arc::new(skill))
                 })
                 .collect();
-            Catalog::of(skills, packages, meaning)
+            Catalog::of(skills, packages, meaning, uses)
         };
         tokio::task::spawn_blocking(parse)
             .await
@@ -324,6 +330,7 @@ impl Catalog {
             skills,
             self.packages.clone(),
             self.meaning.clone(),
+            uses(store).await?,
         )))
     }
 
@@ -332,6 +339,7 @@ impl Catalog {
         skills: BTreeMap<String, Arc<CatalogSkill>>,
         packages: BTreeMap<String, Arc<CatalogSkill>>,
         meaning: Meaning,
+        uses: HashMap<String, u64>,
     ) -> Catalog {
         let wanted: Vec<(String, String)> = skills
             .values()
@@ -349,6 +357,7 @@ impl Catalog {
             packages,
             collisions: resolution.collisions,
             meaning,
+            uses,
         }
     }
 
@@ -429,6 +438,12 @@ impl Catalog {
         self.tools.iter()
     }
 
+    /// How many times the skill `name` was used, as the store counted when the catalog was
+    /// read.
+    pub fn uses(&self, name: &str) -> u64 {
+        self.uses.get(name).copied().unwrap_or(0)
+    }
+
     /// How many skills there are.
     pub fn len(&self) -> usize {
         self.skills.len()
@@ -438,6 +453,16 @@ impl Catalog {
     pub fn is_empty(&self) -> bool {
         self.skills.is_empty()
     }
+}
+
+/// How many times each skill was used, every kind of use summed, by name.
+async fn uses(store: &dyn Store) -> StoreResult<HashMap<String, u64>> {
+    Ok(store
+        .usage(UsageQuery::default())
+        .await?
+        .into_iter()
+        .map(|row| (row.skill, row.calls + row.loads + row.prompts + row.reads))
+        .collect())
 }
 
 /// Which package each member skill belongs to, by the skill's name (a skill is a member of at

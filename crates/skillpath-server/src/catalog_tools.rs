@@ -33,10 +33,19 @@ impl Params for ListSkills {
             .list(ListFilter::default(), self.cursor, limit)
             .await
             .map_err(store_error)?;
+        let catalog = server.catalog();
         let items: Vec<Value> = page
             .items
             .iter()
-            .map(|s| serde_json::json!({"name": s.name, "description": s.description, "tool_name": s.tool_name, "revision": s.revision}))
+            .map(|s| {
+                let mut item = serde_json::json!({"name": s.name, "description": s.description, "tool_name": s.tool_name, "revision": s.revision});
+                // A skill the Skills extension's clients would refuse is still this server's
+                // tool, prompt and resources; its user learns why `skills/list` leaves it out.
+                if let Some(why) = catalog.skill(&s.name).and_then(|skill| skill.entry.as_ref().err()) {
+                    item["not_in_skills_list"] = Value::String(why.clone());
+                }
+                item
+            })
             .collect();
         // Folders the server could not load, and skills left out for another of their
         // name, are listed with every page, so an agent (or its user) learns why a skill

@@ -2,10 +2,19 @@
 //! packages alike, `package://<name>/PACKAGE.md` and `package://<name>/<path>` (their
 //! documentation pages). Paths are looked up among the item's stored files only, so nothing
 //! outside a skill or package can be read.
+//!
+//! Every URI the server gives is an RFC 3986 URI ([`uri`]): the name and each path segment
+//! percent-encoded but for the unreserved characters, so a name with a space, `#`, `?`, `%` or
+//! a letter outside ASCII still makes one URI that every client parses. A URI is read back in
+//! that form or raw (as clients that kept a URI from before the encoding hold it).
 
+use std::borrow::Cow;
+
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use rmcp::ErrorData as McpError;
 use rmcp::model::{Resource, ResourceContents};
 
+use skillpath_store::FileMetadata;
 use skillpath_store::model::is_text;
 use skillpath_store::usage::UsageKind;
 
@@ -13,6 +22,45 @@ use crate::catalog::{Catalog, CatalogSkill};
 use crate::lists::ResourceEntry;
 use crate::state::SkillServer;
 use crate::to_mcp::store_error;
+
+/// What a name or a path segment has percent-encoded in a URI: everything but RFC 3986's
+/// unreserved characters (ASCII letters and digits, `-`, `.`, `_`, `~`), which mean the same
+/// encoded or not; so a URI never holds a delimiter (`/`, `?`, `#`, `%`) of the name's own.
+const ENCODED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// The URI of the file `path` (`/`-separated) of the skill or package `name`, under `scheme`
+/// (`skill`, `package`): `scheme://<name>/<path>`, the name and every segment of the path
+/// percent-encoded. An empty `path` gives the item's directory, `scheme://<name>/`.
+pub(crate) fn uri(scheme: &str, name: &str, path: &str) -> String {
+    let mut uri = format!("{scheme}://{}/", utf8_percent_encode(name, ENCODED));
+    uri.push_str(&encoded_path(path));
+    uri
+}
+
+/// `path` (`/`-separated, relative) with every segment percent-encoded: a relative reference
+/// to the file from its skill's directory.
+pub(crate) fn encoded_path(path: &str) -> String {
+    path.split('/')
+        .map(|segment| utf8_percent_encode(segment, ENCODED).to_string())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The ways `part` of a URI may spell a name or a path: percent-decoded first (the form this
+/// server gives), then as it is (a raw URI from before the encoding).
+fn spellings(part: &str) -> impl Iterator<Item = Cow<'_, str>> {
+    let decoded = percent_decode_str(part)
+        .decode_utf8()
+        .ok()
+        .filter(|decoded| *decoded != part);
+    decoded
+        .into_iter()
+        .chain(std::iter::once(Cow::Borrowed(part)))
+}
 
 /// A resource as listed: a skill's `SKILL.md` (`None`: named after the skill, SEP-2640) or one
 /// of its files ([`crate::lists::ResourceEntry`]).
@@ -44,7 +92,8 @@ pub(crate) async fn read(
             Some(serde_json::json!({"uri": uri})),
         )
     };
-    let (skill, path) = lookup(catalog, uri).ok_or_else(not_found)?;
+    let (skill, file) = lookup(catalog, uri).ok_or_else(not_found)?;
+    let path = file.path.as_str();
     let content = server
         .content(skill)
         .await
@@ -58,33 +107,37 @@ pub(crate) async fn read(
     })
 }
 
-/// The skill (or package) `uri` names, by its scheme, and the rest of the URI after its name.
-fn owner<'c>(catalog: &'c Catalog, uri: &'c str) -> Option<(&'c CatalogSkill, &'c str)> {
-    let (item, rest) = if let Some(rest) = uri.strip_prefix("skill://") {
+/// The skill (or package) `uri` names, by its scheme, and the rest of the URI after its name
+/// (still encoded).
+fn owner<'c, 'u>(catalog: &'c Catalog, uri: &'u str) -> Option<(&'c CatalogSkill, &'u str)> {
+    let (item, package) = if let Some(rest) = uri.strip_prefix("skill://") {
         (rest, false)
     } else {
         (uri.strip_prefix("package://")?, true)
     };
     let (name, path) = item.split_once('/').unwrap_or((item, ""));
-    let owner = if rest {
-        catalog.package(name)?
-    } else {
-        catalog.skill(name)?
-    };
+    let owner = spellings(name).find_map(|name| {
+        if package {
+            catalog.package(&name)
+        } else {
+            catalog.skill(&name)
+        }
+    })?;
     Some((owner, path))
 }
 
-/// The skill (or package) and the path within it of the resource `uri`, if the catalog has it.
-fn lookup<'c>(catalog: &'c Catalog, uri: &'c str) -> Option<(&'c CatalogSkill, &'c str)> {
+/// The skill (or package) and the path within it (decoded, as stored) of the resource `uri`,
+/// if the catalog has it.
+fn lookup<'c>(catalog: &'c Catalog, uri: &str) -> Option<(&'c CatalogSkill, &'c FileMetadata)> {
     let (skill, path) = owner(catalog, uri)?;
-    skill.file(path)?;
-    Some((skill, path))
+    let file = spellings(path).find_map(|path| skill.file(&path))?;
+    Some((skill, file))
 }
 
 /// The digest of the resource `uri`'s bytes, if the catalog has it.
-fn digest<'c>(catalog: &'c Catalog, uri: &'c str) -> Option<&'c str> {
-    let (skill, path) = lookup(catalog, uri)?;
-    Some(skill.file(path)?.sha256.as_str())
+fn digest<'c>(catalog: &'c Catalog, uri: &str) -> Option<&'c str> {
+    let (_, file) = lookup(catalog, uri)?;
+    Some(file.sha256.as_str())
 }
 
 /// Which of `uris` read differently in `after` than in `before`, including resources that
@@ -123,16 +176,18 @@ pub(crate) fn directory(catalog: &Catalog, uri: &str) -> Result<Vec<Resource>, M
     let (skill, folder) = owner(catalog, trimmed).ok_or_else(not_a_directory)?;
     let name = &skill.name;
     let manifest = skill.skill_md.path.as_str();
-    let prefix = if folder.is_empty() {
-        String::new()
-    } else {
-        format!("{folder}/")
-    };
     let mut paths: Vec<String> = vec![manifest.to_owned()];
     paths.extend(skill.files.iter().map(|f| f.path.clone()));
-    if !prefix.is_empty() && !paths.iter().any(|p| p.starts_with(&prefix)) {
-        return Err(not_a_directory());
-    }
+    let prefix = spellings(folder)
+        .map(|folder| {
+            if folder.is_empty() {
+                String::new()
+            } else {
+                format!("{folder}/")
+            }
+        })
+        .find(|prefix| prefix.is_empty() || paths.iter().any(|p| p.starts_with(prefix)))
+        .ok_or_else(not_a_directory)?;
     let mut children: Vec<Resource> = Vec::new();
     let mut folders: Vec<String> = Vec::new();
     for path in paths.iter().filter(|p| p.starts_with(&prefix)) {

@@ -16,6 +16,7 @@ use skillpath_core::skill_md::SkillMd;
 use skillpath_store::{FileMetadata, StoreError};
 
 use crate::catalog::{Catalog, CatalogSkill};
+use crate::resources::{self, encoded_path};
 use crate::state::SkillServer;
 
 impl SkillServer {
@@ -34,14 +35,97 @@ impl SkillServer {
     }
 }
 
+/// Why the Skills extension's clients would refuse a skill's entry, if they would, by its
+/// frontmatter's other `fields` (without `name` and `description`). These are the rules the
+/// official TypeScript SDK's `SkillsClient.list()` checks every entry against beyond
+/// [`rmcp::model::Skill::validate`]'s, and it refuses the whole listing at the first entry that
+/// breaks one: a name of lowercase ASCII letters, digits and single hyphens (the
+/// specification's letters, as clients match them), a `compatibility` of 1 to 500 characters,
+/// `metadata` that maps strings to strings, and no `__proto__` field (a JavaScript object
+/// cannot hold one).
+fn refused_by_clients(
+    name: &str,
+    fields: &serde_json::Map<String, serde_json::Value>,
+) -> Option<String> {
+    use serde_json::Value;
+    // The length is `Skill::validate`'s to check.
+    let ascii_name = name.split('-').all(|part| {
+        !part.is_empty()
+            && part
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    });
+    if !ascii_name {
+        return Some(format!(
+            "its name `{name}` is not lowercase ASCII letters, digits and single hyphens, as the extension's clients require"
+        ));
+    }
+    let max = skillpath_core::validate::MAX_COMPATIBILITY_CHARS;
+    match fields.get("compatibility") {
+        None => {}
+        Some(Value::String(text)) if text.is_empty() => {
+            return Some("its `compatibility` is empty".to_owned());
+        }
+        Some(Value::String(text)) if text.chars().count() > max => {
+            return Some(format!(
+                "its `compatibility` is {} characters, over the specification's {max}",
+                text.chars().count()
+            ));
+        }
+        Some(Value::String(_)) => {}
+        Some(other) => {
+            return Some(format!(
+                "its `compatibility` is {}, not text",
+                json_kind(other)
+            ));
+        }
+    }
+    match fields.get("metadata") {
+        None => {}
+        Some(Value::Object(map)) => {
+            if let Some((key, value)) = map.iter().find(|(_, value)| !value.is_string()) {
+                return Some(format!(
+                    "its `metadata.{key}` is {}, and `metadata` must map strings to strings",
+                    json_kind(value)
+                ));
+            }
+        }
+        Some(other) => {
+            return Some(format!(
+                "its `metadata` is {}, not a map of strings to strings",
+                json_kind(other)
+            ));
+        }
+    }
+    if fields.contains_key("__proto__") {
+        return Some(
+            "its frontmatter has a `__proto__` field, which JavaScript clients cannot hold"
+                .to_owned(),
+        );
+    }
+    None
+}
+
+/// What kind of JSON value `value` is, for a sentence.
+fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "empty",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "text",
+        serde_json::Value::Array(_) => "a list",
+        serde_json::Value::Object(_) => "a mapping",
+    }
+}
+
 /// The resource templates: a skill's `SKILL.md` and its other files.
 pub(crate) fn resource_templates() -> Vec<ResourceTemplate> {
     vec![
         ResourceTemplate::new("skill://{name}/SKILL.md", "skill")
-            .with_description("A skill's SKILL.md, as stored (not rendered)")
+            .with_description("A skill's SKILL.md, as stored (not rendered); the name percent-encoded")
             .with_mime_type("text/markdown"),
         ResourceTemplate::new("skill://{name}/{path}", "skill-file")
-            .with_description("A file of a skill: a template, script or reference, as stored"),
+            .with_description("A file of a skill: a template, script or reference, as stored; the name and each segment of the path percent-encoded"),
     ]
 }
 
@@ -82,17 +166,18 @@ pub(crate) fn skill_tool(tool_name: &str, skill: &CatalogSkill) -> Tool {
 }
 
 /// The skill's content as a loaded skill: wrapped so clients can recognise and keep it, with
-/// its base URI and the list of its files (not their content).
+/// its base URI and the list of its files (not their content) as references relative to it.
 pub(crate) fn skill_content(skill: &CatalogSkill, markdown: &str) -> String {
     let name = &skill.name;
+    let directory = skill.uri("");
     let mut text = format!("<skill_content name=\"{name}\">\n{}", markdown.trim_end());
     text.push_str(&format!(
-        "\n\nSkill directory: skill://{name}/\nRelative paths in this skill are relative to the skill directory; read them as `skill://{name}/<path>` resources.\n"
+        "\n\nSkill directory: {directory}\nRelative paths in this skill are relative to the skill directory; read them as `{directory}<path>` resources.\n"
     ));
     if !skill.files.is_empty() {
         text.push_str("<skill_resources>\n");
         for file in &skill.files {
-            text.push_str(&format!("<file>{}</file>\n", file.path));
+            text.push_str(&format!("<file>{}</file>\n", encoded_path(&file.path)));
         }
         text.push_str("</skill_resources>\n");
     }
@@ -110,15 +195,16 @@ pub(crate) fn skill_content(skill: &CatalogSkill, markdown: &str) -> String {
     text
 }
 
-/// The Skills-extension entry of a skill: its `SKILL.md` URI, its frontmatter verbatim, and a
-/// digest of every file; or why the extension cannot carry it. The extension carries skills
-/// of the Agent Skills specification, whose hard rules hosts check (a name outside its rules,
-/// a description over 1,024 characters); such a skill stays reachable as a tool, a prompt and
-/// resources, and `serve` says so at start.
 /// The `_meta` key of a Skills-extension entry that carries the skill's audit findings
 /// ([`AuditRecord::summary_json`]).
 pub(crate) const AUDIT_META: &str = "io.skillpath/audit";
 
+/// The Skills-extension entry of a skill: its `SKILL.md` URI, its frontmatter verbatim, and a
+/// digest of every file; or why the extension cannot carry it. The extension carries skills
+/// of the Agent Skills specification, whose hard rules its clients check on every entry
+/// (a name outside its rules, a description over 1,024 characters, [`refused_by_clients`]);
+/// such a skill stays reachable as a tool, a prompt and resources, and `serve` and
+/// `list_skills` say why it is left out.
 pub(crate) fn skill_entry(
     name: &str,
     skill_md: &SkillMd,
@@ -126,7 +212,7 @@ pub(crate) fn skill_entry(
     files: &[FileMetadata],
     audit: Option<&AuditRecord>,
 ) -> Result<rmcp::model::Skill, String> {
-    let uri = format!("skill://{name}/SKILL.md");
+    let uri = resources::uri("skill", name, "SKILL.md");
     // Verbatim, as hosts compare it field by field with the file: the store's description is
     // trimmed (a block scalar `description: |` keeps its final newline in the file).
     let serde_json::Value::Object(mut fields) = skill_md.frontmatter_json() else {
@@ -148,6 +234,9 @@ pub(crate) fn skill_entry(
             skillpath_core::validate::MAX_DESCRIPTION_CHARS
         ));
     }
+    if let Some(why) = refused_by_clients(name, &fields) {
+        return Err(why);
+    }
     let mut frontmatter = SkillFrontmatter::new(name, description);
     for (key, value) in fields {
         frontmatter = frontmatter.with_field(key, value);
@@ -158,7 +247,7 @@ pub(crate) fn skill_entry(
     resources.extend(
         files
             .iter()
-            .map(|file| resource(format!("skill://{name}/{}", file.path), file)),
+            .map(|file| resource(resources::uri("skill", name, &file.path), file)),
     );
     let mut entry = rmcp::model::Skill::new(uri, frontmatter, SkillResources::Files(resources));
     // A skill with findings says so in the listing, where a host chooses what to load.
@@ -193,7 +282,8 @@ start with `plan_skill`.";
 const INSTRUCTIONS_BUDGET: usize = 4000;
 
 /// The instructions: how to use skills, then as many `- name: description` lines as fit the
-/// budget (descriptions cut to 120 characters), and how many more there are.
+/// budget (descriptions cut to 120 characters), the skills most worth naming first
+/// ([`named_first`]), and how many more there are.
 pub(crate) fn instructions(catalog: &Catalog) -> String {
     let mut text = String::from(INSTRUCTIONS);
     if catalog.is_empty() {
@@ -206,7 +296,7 @@ pub(crate) fn instructions(catalog: &Catalog) -> String {
     let reserve = more(catalog.len()).chars().count();
     let mut used = text.chars().count();
     let mut listed = 0;
-    for skill in catalog.skills() {
+    for skill in named_first(catalog) {
         let description: String = skill
             .description
             .split_whitespace()
@@ -231,6 +321,27 @@ pub(crate) fn instructions(catalog: &Catalog) -> String {
         text.push_str(&more(catalog.len() - listed));
     }
     text
+}
+
+/// The skills the instructions may name, in the order they are named: only skills that can be
+/// called by name (those with a tool name of their own: a tool, a prompt, `load_skill`), those
+/// the Skills extension lists too first, then the most used, then by name. A skill without a
+/// tool name is left for `search_skills` to find.
+fn named_first(catalog: &Catalog) -> Vec<&Arc<CatalogSkill>> {
+    let mut skills: Vec<&Arc<CatalogSkill>> = catalog.tools().map(|(_, skill)| skill).collect();
+    skills.sort_by(|a, b| {
+        (
+            a.entry.is_err(),
+            std::cmp::Reverse(catalog.uses(&a.name)),
+            &a.name,
+        )
+            .cmp(&(
+                b.entry.is_err(),
+                std::cmp::Reverse(catalog.uses(&b.name)),
+                &b.name,
+            ))
+    });
+    skills
 }
 
 /// The completion values of `request`: the skill names for a resource's `name`, the files of
@@ -324,9 +435,77 @@ fn agent_hint(error: &StoreError) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
     use skillpath_store::StoreError;
 
-    use super::store_error;
+    use super::{refused_by_clients, store_error};
+
+    /// The rules the TypeScript SDK's `SkillsClient` refuses an entry by, beyond the name and
+    /// the description: each breach gives its reason, and a skill within them none.
+    #[test]
+    fn entries_the_extension_s_clients_refuse_say_why() {
+        let fields = |value: serde_json::Value| value.as_object().cloned().unwrap_or_default();
+        let within = fields(json!({
+            "compatibility": "x".repeat(500),
+            "metadata": {"version": "1.0"},
+            "allowed-tools": "Read",
+        }));
+        assert_eq!(refused_by_clients("a-skill-2", &within), None);
+        let cases = [
+            (
+                "café",
+                json!({}),
+                "its name `café` is not lowercase ASCII letters, digits and single hyphens, as the extension's clients require",
+            ),
+            (
+                "a--b",
+                json!({}),
+                "its name `a--b` is not lowercase ASCII letters, digits and single hyphens, as the extension's clients require",
+            ),
+            (
+                "a",
+                json!({"compatibility": "é".repeat(501)}),
+                "its `compatibility` is 501 characters, over the specification's 500",
+            ),
+            (
+                "a",
+                json!({"compatibility": ""}),
+                "its `compatibility` is empty",
+            ),
+            (
+                "a",
+                json!({"compatibility": 3}),
+                "its `compatibility` is a number, not text",
+            ),
+            (
+                "a",
+                json!({"metadata": {"version": 1.0}}),
+                "its `metadata.version` is a number, and `metadata` must map strings to strings",
+            ),
+            (
+                "a",
+                json!({"metadata": null}),
+                "its `metadata` is empty, not a map of strings to strings",
+            ),
+            (
+                "a",
+                json!({"metadata": ["x"]}),
+                "its `metadata` is a list, not a map of strings to strings",
+            ),
+            (
+                "a",
+                json!({"__proto__": {"x": "y"}}),
+                "its frontmatter has a `__proto__` field, which JavaScript clients cannot hold",
+            ),
+        ];
+        for (name, other, why) in cases {
+            assert_eq!(
+                refused_by_clients(name, &fields(other)).as_deref(),
+                Some(why),
+                "{name}"
+            );
+        }
+    }
 
     /// A hint written for the command line names `skillpath` commands, which an agent cannot
     /// run: it becomes the tool that does the same, or says that the user can run it.

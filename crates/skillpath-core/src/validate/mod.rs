@@ -6,7 +6,7 @@ pub(crate) mod reference;
 pub(crate) mod spec;
 
 pub use name::{MAX_FOLDER_NAME_BYTES, NotAFolderName, check_folder_name};
-pub use spec::{MAX_DESCRIPTION_CHARS, description_within_limits};
+pub use spec::{MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, description_within_limits};
 
 use std::path::{Path, PathBuf};
 

@@ -38,7 +38,8 @@ const AGENT_EXTENSIONS: &[(&str, &str)] = &[
 
 /// The specification's limit on `description`, in characters (code points).
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
-const MAX_COMPATIBILITY_CHARS: usize = 500;
+/// The specification's limit on `compatibility`, in characters (code points).
+pub const MAX_COMPATIBILITY_CHARS: usize = 500;
 
 /// Checks the frontmatter fields. `directory_name` is the real name of the skill's folder.
 pub(crate) fn check(skill: &SkillMd, directory_name: Option<&str>, mode: Mode) -> Vec<Diagnostic> {

@@ -2050,6 +2050,36 @@ fn resource_uri_percent_encoded() {
 }
 
 #[test]
+fn resource_uri_name_delimiters() {
+    let sandbox = Sandbox::new();
+    sandbox.file(
+        "skills/x?y#z%/SKILL.md",
+        "---\nname: 'x?y#z%'\ndescription: Use when testing URI delimiters in a name.\n---\n# Delimiters\n",
+    );
+    sandbox.file("skills/secret.txt", "SECRET");
+    let mut server = sandbox.serve();
+    let listed = server.request("resources/list", json!({}));
+    assert_eq!(
+        listed["resources"][0]["uri"], "skill://x%3Fy%23z%25/SKILL.md",
+        "{listed}"
+    );
+    for uri in ["skill://x%3Fy%23z%25/SKILL.md", "skill://x?y#z%/SKILL.md"] {
+        let read = server.request("resources/read", json!({"uri": uri}));
+        let text = read["contents"][0]["text"].as_str().unwrap_or_default();
+        assert!(text.contains("# Delimiters"), "{uri}: {read}");
+    }
+    for uri in [
+        "skill://x%3Fy%23z%25/..%2Fsecret.txt",
+        "skill://x%3Fy%23z%25%2F..%2F..%2Fsecret.txt",
+    ] {
+        let response = server.call("resources/read", json!({"uri": uri}));
+        assert!(!response.to_string().contains("SECRET"), "{response}");
+        assert_eq!(response["error"]["code"], -32002, "{response}");
+    }
+    finish_cleanly(server);
+}
+
+#[test]
 fn resource_uri_dotdot_directory() {
     let sandbox = Sandbox::new();
     hostile_tool_skill(&sandbox);

@@ -123,6 +123,44 @@ fn subscribers_hear_of_changes_to_the_resources_they_watch_and_no_others() {
     );
 }
 
+/// A skill whose name and file name need percent-encoding: a client subscribes to the URI
+/// `resources/list` gives (encoded), and hears `resources/updated` for that URI when the file
+/// changes; a subscription to the raw form of before the encoding is heard too, by its own URI.
+#[test]
+fn subscriptions_to_percent_encoded_uris_hear_of_changes() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    write_skill(
+        &skills.join("my notes"),
+        "my notes",
+        "Use when testing URIs.",
+    );
+    std::fs::write(skills.join("my notes/notes #1.md"), "# Notes\n").expect("write");
+    let mut server = Server::start(&skills, work.path());
+    let encoded = "skill://my%20notes/notes%20%231.md";
+    let raw = "skill://my notes/notes #1.md";
+    let listed = server.request("resources/list", json!({}));
+    let uris: Vec<&str> = listed["resources"]
+        .as_array()
+        .expect("resources")
+        .iter()
+        .filter_map(|resource| resource["uri"].as_str())
+        .collect();
+    assert_eq!(uris, ["skill://my%20notes/SKILL.md", encoded], "{listed}");
+    for uri in [encoded, raw] {
+        let subscribed = server.call("resources/subscribe", json!({ "uri": uri }));
+        assert_eq!(subscribed["result"], json!({}), "{subscribed}");
+    }
+    server.notifications_for(Duration::from_millis(300));
+
+    std::fs::write(skills.join("my notes/notes #1.md"), "# Notes, edited\n").expect("write");
+    let mut notes = server.notifications_until("notifications/resources/updated");
+    notes.extend(server.notifications_for(Duration::from_millis(800)));
+    let mut heard = updated_uris(&notes);
+    heard.sort_unstable();
+    assert_eq!(heard, [raw, encoded], "{notes:?}");
+}
+
 /// The methods of `notifications`, but log messages (`notifications/message`, which say what
 /// the server did, such as a folder sync, not what changed).
 fn methods(notifications: &[Value]) -> Vec<&str> {
@@ -195,7 +233,7 @@ fn first_page(server: &mut Server) -> (Vec<String>, bool) {
 }
 
 /// The names of every tool, page after page.
-fn all_tools(server: &mut Server) -> Vec<String> {
+pub(crate) fn all_tools(server: &mut Server) -> Vec<String> {
     let mut names = Vec::new();
     let mut cursor = Value::Null;
     loop {
