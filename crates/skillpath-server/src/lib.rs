@@ -69,34 +69,103 @@ async fn stdio_until(
     drain: std::time::Duration,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use rmcp::ServiceExt;
-    let running = handler.serve(rmcp::transport::stdio()).await?;
-    let stop = running.cancellation_token();
-    let mut waiting = std::pin::pin!(running.waiting());
-    tokio::select! {
-        ended = &mut waiting => {
-            ended?;
-            return Ok(());
-        }
-        () = shutdown => {}
-    }
-    server.begin_shutdown();
-    // Requests already written to stdin are read and answered too (a call refused as the
-    // server is closing): the server goes on until no call is in flight and none has come
-    // for a moment, within the drain time, so the client gets an answer to each one it sent.
-    let quiet = async {
-        loop {
-            let seen = server.calls_started();
-            tokio::time::sleep(STDIO_SETTLE).await;
-            server.drained().await;
-            if server.calls_started() == seen {
-                break;
+    let mut shutdown = std::pin::pin!(shutdown);
+    let read = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let stdin = CountedStdin {
+        stdin: tokio::io::stdin(),
+        read: std::sync::Arc::clone(&read),
+    };
+    let mut handshake = std::pin::pin!(handler.serve((stdin, tokio::io::stdout())));
+    let mut signalled = false;
+    let running = tokio::select! {
+        running = &mut handshake => running?,
+        () = &mut shutdown => {
+            // A signal during the handshake: it goes on while the client is still writing
+            // (its calls may follow it), and the server ends, having taken no call, once the
+            // client has stopped.
+            signalled = true;
+            server.begin_shutdown();
+            tokio::select! {
+                running = &mut handshake => running?,
+                _ = tokio::time::timeout(drain, settled(server, &read)) => return Ok(()),
             }
         }
     };
-    let _ = tokio::time::timeout(drain, quiet).await;
+    let stop = running.cancellation_token();
+    let mut waiting = std::pin::pin!(running.waiting());
+    if !signalled {
+        tokio::select! {
+            ended = &mut waiting => {
+                ended?;
+                return Ok(());
+            }
+            () = &mut shutdown => {}
+        }
+        server.begin_shutdown();
+    }
+    // Requests already written to stdin are read and answered too (a call refused as the
+    // server is closing), within the drain time, so the client gets an answer to each one it
+    // sent. Whether stdin is still open does not matter: agents signal a server without
+    // closing it.
+    let _ = tokio::time::timeout(drain, settled(server, &read)).await;
     stop.cancel();
     let _ = tokio::time::timeout(std::time::Duration::from_secs(1), waiting).await;
     Ok(())
+}
+
+/// Completes once a stdio client has stopped writing and is answered: nothing written to
+/// stdin is left unread, no tool call is in flight, and for [`STDIO_SETTLE`] neither a byte
+/// (`read`, what [`CountedStdin`] counted) nor a call came.
+async fn settled(server: &SkillServer, read: &std::sync::atomic::AtomicU64) {
+    let activity = || {
+        (
+            server.calls_started(),
+            read.load(std::sync::atomic::Ordering::SeqCst),
+        )
+    };
+    loop {
+        let seen = activity();
+        tokio::time::sleep(STDIO_SETTLE).await;
+        server.drained().await;
+        if activity() == seen && stdin_unread() == 0 {
+            return;
+        }
+    }
+}
+
+/// The server's stdin, counting the bytes it hands on, so that a stopping server can tell
+/// whether requests are still coming in ([`stdio_until`]).
+struct CountedStdin {
+    stdin: tokio::io::Stdin,
+    read: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl tokio::io::AsyncRead for CountedStdin {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        context: &mut std::task::Context<'_>,
+        buffer: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let before = buffer.filled().len();
+        let polled = std::pin::Pin::new(&mut self.stdin).poll_read(context, buffer);
+        let added = buffer.filled().len().saturating_sub(before);
+        self.read
+            .fetch_add(added as u64, std::sync::atomic::Ordering::SeqCst);
+        polled
+    }
+}
+
+/// How many bytes written to the server's stdin it has not read yet (none where the system
+/// cannot tell).
+fn stdin_unread() -> u64 {
+    #[cfg(unix)]
+    {
+        rustix::io::ioctl_fionread(std::io::stdin()).unwrap_or(0)
+    }
+    #[cfg(not(unix))]
+    {
+        0
+    }
 }
 
 /// Largest HTTP request body accepted (a skill with its templates fits many times over).
