@@ -233,6 +233,70 @@ fn create_key(work: &Path, name: &str, role: &str) -> String {
         .to_owned()
 }
 
+/// Where a sign-in goes on to is a path of the studio as a browser resolves it: a `next` a
+/// browser would take to another site (a tab or newline it strips, a backslash it reads as
+/// `/`, `//`, a scheme, a path that resolves to `//host`) goes to the catalog instead, on the
+/// sign-in page's form and after the sign-in; a path of the studio is kept.
+#[test]
+fn a_sign_in_goes_on_only_to_a_path_of_the_studio() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    write_skill(&skills.join("notes"), "notes", "Takes notes.");
+    let reader = create_key(work.path(), "rita", "reader");
+    let server = serve_imported(work.path(), &skills, &["--auth", "required"]);
+    let sign_in = |next: &str| {
+        let login = visit(&server, &format!("/login?{}", form(&[("next", next)])));
+        let page = get(
+            &server,
+            &format!("/login?{}", form(&[("next", next)])),
+            &login.cookie,
+        );
+        let field = page
+            .split("name=\"next\" value=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .map(str::to_owned);
+        let signed_in = post(
+            &server,
+            "/login",
+            Some(&login.cookie),
+            &[],
+            &form(&[("csrf", &login.token), ("key", &reader), ("next", next)]),
+        );
+        assert_eq!(status(&signed_in), 303, "{next:?}: {signed_in}");
+        (field, header(&signed_in, "location").map(str::to_owned))
+    };
+    for hostile in [
+        "/\t/evil.example/path",
+        "/\n/evil.example/path",
+        "/\r\n/evil.example",
+        "/\\evil.example",
+        "\\\\evil.example",
+        "/\\/evil.example",
+        "//evil.example/path",
+        "///evil.example",
+        "/.//evil.example",
+        "https://evil.example/",
+        "javascript:alert(1)",
+        " /skills/notes",
+    ] {
+        let (field, location) = sign_in(hostile);
+        assert_eq!(
+            field.as_deref(),
+            Some("/"),
+            "{hostile:?} on the sign-in form"
+        );
+        assert_eq!(
+            location.as_deref(),
+            Some("/"),
+            "{hostile:?} after the sign-in"
+        );
+    }
+    let (field, location) = sign_in("/skills/notes?from=sign-in");
+    assert_eq!(field.as_deref(), Some("/skills/notes?from=sign-in"));
+    assert_eq!(location.as_deref(), Some("/skills/notes?from=sign-in"));
+}
+
 #[test]
 fn a_team_studio_signs_visitors_in_with_keys_and_keeps_to_their_roles() {
     let work = tempfile::tempdir().expect("tempdir");
