@@ -180,11 +180,7 @@ async fn refuse_announced_oversize(
     next: axum::middleware::Next,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
-    let announced = request
-        .headers()
-        .get(axum::http::header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.trim().parse::<u64>().ok());
+    let announced = announced_body_length(request.headers());
     if announced.is_some_and(|length| length > MAX_REQUEST_BODY as u64) {
         return (
             axum::http::StatusCode::PAYLOAD_TOO_LARGE,
@@ -193,6 +189,14 @@ async fn refuse_announced_oversize(
             .into_response();
     }
     next.run(request).await
+}
+
+/// The length a request's `Content-Length` announces for its body, if it gives one that reads.
+pub fn announced_body_length(headers: &axum::http::HeaderMap) -> Option<u64> {
+    headers
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok())
 }
 
 /// Answers a session's end (`DELETE /mcp`) with `200 OK` where rmcp answers `202 Accepted`:
@@ -326,16 +330,18 @@ pub async fn serve_http(
             StreamableHttpService::new(session, sessions, config),
         )
     };
-    let mcp = mcp.layer(axum::middleware::from_fn_with_state(
-        gate,
-        auth::authenticate,
-    ));
+    // The studio's pages refuse an oversized form themselves, with a page that says so.
+    let mcp = mcp
+        .layer(axum::middleware::from_fn_with_state(
+            gate,
+            auth::authenticate,
+        ))
+        .layer(axum::middleware::from_fn(refuse_announced_oversize));
     let mcp = match options.pages {
         Some(pages) => mcp.merge(pages),
         None => mcp,
     };
     let router = mcp
-        .layer(axum::middleware::from_fn(refuse_announced_oversize))
         .layer(axum::middleware::from_fn(session_end_is_ok))
         .layer(axum::middleware::from_fn_with_state(
             closing.clone(),
