@@ -154,6 +154,7 @@ impl Visitor {
     pub(crate) fn caller(&self) -> Caller {
         self.caller.clone().unwrap_or(Caller {
             key: None,
+            key_id: None,
             role: keys::Role::Reader,
         })
     }
@@ -206,10 +207,7 @@ async fn answer(studio: Studio, request: Request, next: Next) -> Response {
         match keys::authenticate(studio.server.store_handle().as_ref(), &key).await {
             Ok(info) => {
                 visitor.signed_in = Some(info.name.clone());
-                visitor.caller = Some(Caller {
-                    key: Some(info.name),
-                    role: info.role,
-                });
+                visitor.caller = Some(Caller::of_key(info));
             }
             Err(AuthError::Store(error)) => {
                 return secured(
