@@ -332,6 +332,7 @@ pub async fn serve_http(
     };
     // The studio's pages refuse an oversized form themselves, with a page that says so.
     let mcp = mcp
+        .layer(axum::middleware::from_fn(sessions::full_is_unavailable))
         .layer(axum::middleware::from_fn_with_state(
             gate,
             auth::authenticate,

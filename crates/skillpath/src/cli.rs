@@ -1131,7 +1131,8 @@ pub(crate) struct ServeArgs {
     /// With `--http`: the most connections served at once (more wait to be accepted).
     #[arg(long, value_name = "N", default_value_t = HttpLimits::default().max_connections)]
     pub(crate) max_connections: usize,
-    /// With `--http`: the most sessions kept at once (an `initialize` past it is refused).
+    /// With `--http`: the most sessions kept at once (an `initialize` past it is answered 503
+    /// with `Retry-After`).
     #[arg(long, value_name = "N", default_value_t = HttpLimits::default().max_sessions)]
     pub(crate) max_sessions: usize,
     /// Seconds a shutdown (SIGTERM, Ctrl-C) waits for the calls in flight to be answered;
