@@ -179,16 +179,72 @@ async fn refuse_announced_oversize(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    use axum::response::IntoResponse;
     let announced = announced_body_length(request.headers());
     if announced.is_some_and(|length| length > MAX_REQUEST_BODY as u64) {
+        return payload_too_large();
+    }
+    next.run(request).await
+}
+
+/// `413 Payload Too Large`, as rmcp words it, for a body over [`MAX_REQUEST_BODY`].
+fn payload_too_large() -> axum::response::Response {
+    use axum::response::IntoResponse;
+    (
+        axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+        format!("Payload Too Large: request body exceeds {MAX_REQUEST_BODY} bytes"),
+    )
+        .into_response()
+}
+
+/// Answers a JSON body that is not JSON (a syntax error, a cut-off text, or nesting deeper
+/// than the parser's 128 levels) with `400 Bad Request` and the JSON-RPC parse error (`-32700`,
+/// no id: none can be read), as JSON-RPC and MCP's HTTP transport say; rmcp answers every body
+/// it cannot read with `415 Unsupported Media Type`. A body of the wrong shape (JSON, but no
+/// JSON-RPC message) and one of another media type go on to rmcp, which refuses them itself.
+async fn parse_errors_are_json_rpc(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let json = request
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            let essence = value.split(';').next().unwrap_or_default();
+            essence.trim().eq_ignore_ascii_case("application/json")
+        });
+    if request.method() != axum::http::Method::POST || !json {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_REQUEST_BODY).await else {
+        return payload_too_large();
+    };
+    // Into a tree, as rmcp reads it: `IgnoredAny` skips nesting without counting it.
+    if let Err(error) = serde_json::from_slice::<serde_json::Value>(&bytes)
+        && matches!(
+            error.classify(),
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+        )
+    {
+        let answer = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {"code": -32700, "message": format!("Parse error: {error}")},
+        });
         return (
-            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
-            format!("Payload Too Large: request body exceeds {MAX_REQUEST_BODY} bytes"),
+            axum::http::StatusCode::BAD_REQUEST,
+            [(axum::http::header::CONTENT_TYPE, "application/json")],
+            answer.to_string(),
         )
             .into_response();
     }
-    next.run(request).await
+    next.run(axum::extract::Request::from_parts(
+        parts,
+        axum::body::Body::from(bytes),
+    ))
+    .await
 }
 
 /// The length a request's `Content-Length` announces for its body, if it gives one that reads.
@@ -333,6 +389,7 @@ pub async fn serve_http(
     // The studio's pages refuse an oversized form themselves, with a page that says so.
     let mcp = mcp
         .layer(axum::middleware::from_fn(sessions::full_is_unavailable))
+        .layer(axum::middleware::from_fn(parse_errors_are_json_rpc))
         .layer(axum::middleware::from_fn_with_state(
             gate,
             auth::authenticate,
