@@ -182,8 +182,9 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
             }
         }
     });
-    // Everything the server owes is answered and written by now; a thread still reading stdin
-    // (a client that keeps it open after a signal) is not waited for.
+    // Everything the server owes is answered and written by now. What is still under way is
+    // not waited for: a thread reading stdin (agents signal a server without closing it), a
+    // later folder sync (rolled back if not committed, and done again at the next start).
     runtime.shutdown_background();
     match result {
         Ok(()) => Ok(ExitStatus::Success),
