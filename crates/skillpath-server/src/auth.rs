@@ -32,6 +32,9 @@ pub enum KeyPolicy {
 pub struct Caller {
     /// The name of the API key the request came with; `None` for the local user.
     pub key: Option<String>,
+    /// That key's public part (`sp_<id>`), which tells apart keys of one name (a key revoked
+    /// and another made with its name): what a sealed `requestState` is bound to.
+    pub key_id: Option<String>,
     /// What the caller may do.
     pub role: Role,
 }
@@ -41,7 +44,17 @@ impl Caller {
     pub fn local() -> Caller {
         Caller {
             key: None,
+            key_id: None,
             role: Role::Author,
+        }
+    }
+
+    /// The caller who presented the key `info` describes.
+    pub fn of_key(info: keys::KeyInfo) -> Caller {
+        Caller {
+            key: Some(info.name),
+            key_id: Some(info.prefix),
+            role: info.role,
         }
     }
 
@@ -136,10 +149,7 @@ pub(crate) async fn authenticate(
     let presented = presented.to_owned();
     match keys::authenticate(gate.store.as_ref(), &presented).await {
         Ok(info) => {
-            request.extensions_mut().insert(Caller {
-                key: Some(info.name),
-                role: info.role,
-            });
+            request.extensions_mut().insert(Caller::of_key(info));
             let response = next.run(request).await;
             if is_event_stream(&response) {
                 ends_with_key(response, Arc::clone(&gate.store), presented)

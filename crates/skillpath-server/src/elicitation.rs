@@ -419,7 +419,8 @@ pub(crate) fn is_modern(context: &RequestContext<RoleServer>) -> bool {
 }
 
 /// What a sealed state is bound to: the method and the skill it was made for, the caller's
-/// key, and the call's own arguments, so it opens for that call only.
+/// key (its id, not its name, which a new key can take once the first is revoked), and the
+/// call's own arguments, so it opens for that call only.
 fn binding(
     context: &RequestContext<RoleServer>,
     method: &str,
@@ -430,7 +431,7 @@ fn binding(
     let mut bound = format!(
         "{method}\n{}\n{}\n",
         skill.name,
-        caller.key.as_deref().unwrap_or("")
+        caller.key_id.as_deref().unwrap_or("")
     )
     .into_bytes();
     bound.extend(serde_json::to_vec(arguments).unwrap_or_default());

@@ -69,34 +69,103 @@ async fn stdio_until(
     drain: std::time::Duration,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use rmcp::ServiceExt;
-    let running = handler.serve(rmcp::transport::stdio()).await?;
-    let stop = running.cancellation_token();
-    let mut waiting = std::pin::pin!(running.waiting());
-    tokio::select! {
-        ended = &mut waiting => {
-            ended?;
-            return Ok(());
-        }
-        () = shutdown => {}
-    }
-    server.begin_shutdown();
-    // Requests already written to stdin are read and answered too (a call refused as the
-    // server is closing): the server goes on until no call is in flight and none has come
-    // for a moment, within the drain time, so the client gets an answer to each one it sent.
-    let quiet = async {
-        loop {
-            let seen = server.calls_started();
-            tokio::time::sleep(STDIO_SETTLE).await;
-            server.drained().await;
-            if server.calls_started() == seen {
-                break;
+    let mut shutdown = std::pin::pin!(shutdown);
+    let read = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let stdin = CountedStdin {
+        stdin: tokio::io::stdin(),
+        read: std::sync::Arc::clone(&read),
+    };
+    let mut handshake = std::pin::pin!(handler.serve((stdin, tokio::io::stdout())));
+    let mut signalled = false;
+    let running = tokio::select! {
+        running = &mut handshake => running?,
+        () = &mut shutdown => {
+            // A signal during the handshake: it goes on while the client is still writing
+            // (its calls may follow it), and the server ends, having taken no call, once the
+            // client has stopped.
+            signalled = true;
+            server.begin_shutdown();
+            tokio::select! {
+                running = &mut handshake => running?,
+                _ = tokio::time::timeout(drain, settled(server, &read)) => return Ok(()),
             }
         }
     };
-    let _ = tokio::time::timeout(drain, quiet).await;
+    let stop = running.cancellation_token();
+    let mut waiting = std::pin::pin!(running.waiting());
+    if !signalled {
+        tokio::select! {
+            ended = &mut waiting => {
+                ended?;
+                return Ok(());
+            }
+            () = &mut shutdown => {}
+        }
+        server.begin_shutdown();
+    }
+    // Requests already written to stdin are read and answered too (a call refused as the
+    // server is closing), within the drain time, so the client gets an answer to each one it
+    // sent. Whether stdin is still open does not matter: agents signal a server without
+    // closing it.
+    let _ = tokio::time::timeout(drain, settled(server, &read)).await;
     stop.cancel();
     let _ = tokio::time::timeout(std::time::Duration::from_secs(1), waiting).await;
     Ok(())
+}
+
+/// Completes once a stdio client has stopped writing and is answered: nothing written to
+/// stdin is left unread, no tool call is in flight, and for [`STDIO_SETTLE`] neither a byte
+/// (`read`, what [`CountedStdin`] counted) nor a call came.
+async fn settled(server: &SkillServer, read: &std::sync::atomic::AtomicU64) {
+    let activity = || {
+        (
+            server.calls_started(),
+            read.load(std::sync::atomic::Ordering::SeqCst),
+        )
+    };
+    loop {
+        let seen = activity();
+        tokio::time::sleep(STDIO_SETTLE).await;
+        server.drained().await;
+        if activity() == seen && stdin_unread() == 0 {
+            return;
+        }
+    }
+}
+
+/// The server's stdin, counting the bytes it hands on, so that a stopping server can tell
+/// whether requests are still coming in ([`stdio_until`]).
+struct CountedStdin {
+    stdin: tokio::io::Stdin,
+    read: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl tokio::io::AsyncRead for CountedStdin {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        context: &mut std::task::Context<'_>,
+        buffer: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let before = buffer.filled().len();
+        let polled = std::pin::Pin::new(&mut self.stdin).poll_read(context, buffer);
+        let added = buffer.filled().len().saturating_sub(before);
+        self.read
+            .fetch_add(added as u64, std::sync::atomic::Ordering::SeqCst);
+        polled
+    }
+}
+
+/// How many bytes written to the server's stdin it has not read yet (none where the system
+/// cannot tell).
+fn stdin_unread() -> u64 {
+    #[cfg(unix)]
+    {
+        rustix::io::ioctl_fionread(std::io::stdin()).unwrap_or(0)
+    }
+    #[cfg(not(unix))]
+    {
+        0
+    }
 }
 
 /// Largest HTTP request body accepted (a skill with its templates fits many times over).
@@ -110,20 +179,80 @@ async fn refuse_announced_oversize(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    use axum::response::IntoResponse;
-    let announced = request
-        .headers()
-        .get(axum::http::header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.trim().parse::<u64>().ok());
+    let announced = announced_body_length(request.headers());
     if announced.is_some_and(|length| length > MAX_REQUEST_BODY as u64) {
+        return payload_too_large();
+    }
+    next.run(request).await
+}
+
+/// `413 Payload Too Large`, as rmcp words it, for a body over [`MAX_REQUEST_BODY`].
+fn payload_too_large() -> axum::response::Response {
+    use axum::response::IntoResponse;
+    (
+        axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+        format!("Payload Too Large: request body exceeds {MAX_REQUEST_BODY} bytes"),
+    )
+        .into_response()
+}
+
+/// Answers a JSON body that is not JSON (a syntax error, a cut-off text, or nesting deeper
+/// than the parser's 128 levels) with `400 Bad Request` and the JSON-RPC parse error (`-32700`,
+/// no id: none can be read), as JSON-RPC and MCP's HTTP transport say; rmcp answers every body
+/// it cannot read with `415 Unsupported Media Type`. A body of the wrong shape (JSON, but no
+/// JSON-RPC message) and one of another media type go on to rmcp, which refuses them itself.
+async fn parse_errors_are_json_rpc(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let json = request
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            let essence = value.split(';').next().unwrap_or_default();
+            essence.trim().eq_ignore_ascii_case("application/json")
+        });
+    if request.method() != axum::http::Method::POST || !json {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_REQUEST_BODY).await else {
+        return payload_too_large();
+    };
+    // Into a tree, as rmcp reads it: `IgnoredAny` skips nesting without counting it.
+    if let Err(error) = serde_json::from_slice::<serde_json::Value>(&bytes)
+        && matches!(
+            error.classify(),
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+        )
+    {
+        let answer = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {"code": -32700, "message": format!("Parse error: {error}")},
+        });
         return (
-            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
-            format!("Payload Too Large: request body exceeds {MAX_REQUEST_BODY} bytes"),
+            axum::http::StatusCode::BAD_REQUEST,
+            [(axum::http::header::CONTENT_TYPE, "application/json")],
+            answer.to_string(),
         )
             .into_response();
     }
-    next.run(request).await
+    next.run(axum::extract::Request::from_parts(
+        parts,
+        axum::body::Body::from(bytes),
+    ))
+    .await
+}
+
+/// The length a request's `Content-Length` announces for its body, if it gives one that reads.
+pub fn announced_body_length(headers: &axum::http::HeaderMap) -> Option<u64> {
+    headers
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok())
 }
 
 /// Answers a session's end (`DELETE /mcp`) with `200 OK` where rmcp answers `202 Accepted`:
@@ -257,16 +386,20 @@ pub async fn serve_http(
             StreamableHttpService::new(session, sessions, config),
         )
     };
-    let mcp = mcp.layer(axum::middleware::from_fn_with_state(
-        gate,
-        auth::authenticate,
-    ));
+    // The studio's pages refuse an oversized form themselves, with a page that says so.
+    let mcp = mcp
+        .layer(axum::middleware::from_fn(sessions::full_is_unavailable))
+        .layer(axum::middleware::from_fn(parse_errors_are_json_rpc))
+        .layer(axum::middleware::from_fn_with_state(
+            gate,
+            auth::authenticate,
+        ))
+        .layer(axum::middleware::from_fn(refuse_announced_oversize));
     let mcp = match options.pages {
         Some(pages) => mcp.merge(pages),
         None => mcp,
     };
     let router = mcp
-        .layer(axum::middleware::from_fn(refuse_announced_oversize))
         .layer(axum::middleware::from_fn(session_end_is_ok))
         .layer(axum::middleware::from_fn_with_state(
             closing.clone(),

@@ -1,6 +1,9 @@
 //! Sessions of the 2025-11-25 era, bounded in number: rmcp's in-memory session manager, which
-//! refuses a new session while [`HttpLimits::max_sessions`](crate::HttpLimits) are open.
+//! refuses a new session while [`HttpLimits::max_sessions`](crate::HttpLimits) are open (an
+//! `initialize` answered `503 Service Unavailable` with `Retry-After`, [`full_is_unavailable`]).
 //! A session ends when its client ends it or after its idle time, and then frees its place.
+
+use std::cell::Cell;
 
 use futures_core::Stream;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
@@ -9,6 +12,56 @@ use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError,
 };
 use rmcp::transport::streamable_http_server::session::{SessionId, SessionManager};
+
+/// How long a client refused a session is asked to wait before it tries again: sessions end
+/// as their clients end them, or after `--session-idle`.
+pub(crate) const FULL_RETRY_AFTER_SECS: u64 = 10;
+
+tokio::task_local! {
+    /// The limit of open sessions, once [`BoundedSessions::create_session`] refused a session
+    /// to the request being answered; read by [`full_is_unavailable`].
+    static REFUSED_AT: Cell<Option<usize>>;
+}
+
+/// Axum middleware in front of rmcp's `/mcp`: an `initialize` refused because the sessions are
+/// at their limit is answered `503 Service Unavailable` with `Retry-After` and the reason as a
+/// JSON-RPC error, where rmcp answers every session it could not create with `500`: it is no
+/// fault of the server's, and a client (or a load balancer) may try again later.
+pub(crate) async fn full_is_unavailable(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let (response, refused_at) = REFUSED_AT
+        .scope(Cell::new(None), async {
+            let response = next.run(request).await;
+            (response, REFUSED_AT.with(Cell::get))
+        })
+        .await;
+    let Some(max) = refused_at else {
+        return response;
+    };
+    let error = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {"code": -32000, "message": SessionsError::Full(max).to_string()},
+    });
+    (
+        axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        [
+            (
+                axum::http::header::RETRY_AFTER,
+                FULL_RETRY_AFTER_SECS.to_string(),
+            ),
+            (
+                axum::http::header::CONTENT_TYPE,
+                "application/json".to_owned(),
+            ),
+        ],
+        error.to_string(),
+    )
+        .into_response()
+}
 
 /// [`LocalSessionManager`] with at most `max` sessions.
 pub(crate) struct BoundedSessions {
@@ -56,6 +109,8 @@ impl SessionManager for BoundedSessions {
         // Checked before creating: two `initialize` requests at the same moment may both pass,
         // so the bound holds within the number of requests in flight.
         if self.inner.sessions.read().await.len() >= self.max {
+            // Outside a request's scope (none in this crate) there is no one to tell.
+            let _ = REFUSED_AT.try_with(|refused| refused.set(Some(self.max)));
             return Err(SessionsError::Full(self.max));
         }
         self.inner

@@ -197,9 +197,20 @@ impl SkillServer {
     }
 
     /// Writes the uses counted and not written yet: what a server does last, as it stops
-    /// (otherwise they are written every few seconds).
+    /// (otherwise they are written every few seconds), on every way of stopping. Within
+    /// [`crate::usage::LAST_WRITE_WITHIN`], so that a database that does not answer cannot
+    /// hold a stopping server; the counts are then lost, and the log says so.
     pub async fn write_usage(&self) {
-        self.inner.usage.write().await;
+        let within = crate::usage::LAST_WRITE_WITHIN;
+        if tokio::time::timeout(within, self.inner.usage.write())
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                "the usage counts since the last write were not written within {} s and are lost",
+                within.as_secs()
+            );
+        }
     }
 
     /// A handle for a new session: the same catalog and store, no resource subscriptions yet.

@@ -16,6 +16,9 @@ use skillpath_store::usage::{UsageCount, UsageKind};
 /// How often the counts are written.
 pub(crate) const FLUSH_EVERY: Duration = Duration::from_secs(5);
 
+/// How long a stopping server waits for its last write of the counts.
+pub(crate) const LAST_WRITE_WITHIN: Duration = Duration::from_secs(2);
+
 /// How many distinct counts (skill, revision, day, key, kind) make a write happen at once.
 const FLUSH_AT: usize = 10_000;
 
@@ -40,6 +43,10 @@ pub(crate) struct Tally {
     full: tokio::sync::Notify,
     /// Whether the last write failed (said once, until one succeeds).
     failing: std::sync::atomic::AtomicBool,
+    /// Held while counts are written, so that a write waits for the one under way: the last
+    /// write as a server stops (a second signal's among them) returns only once every count
+    /// taken before it is in the store.
+    writing: tokio::sync::Mutex<()>,
 }
 
 impl Tally {
@@ -50,6 +57,7 @@ impl Tally {
             pending: Mutex::default(),
             full: tokio::sync::Notify::new(),
             failing: std::sync::atomic::AtomicBool::new(false),
+            writing: tokio::sync::Mutex::new(()),
         });
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(write_periodically(Arc::downgrade(&tally)));
@@ -82,9 +90,10 @@ impl Tally {
         }
     }
 
-    /// Writes the pending counts; on failure they are kept (within [`MAX_PENDING`]) for the
-    /// next write.
+    /// Writes the pending counts, after the write under way if there is one; on failure they
+    /// are kept (within [`MAX_PENDING`]) for the next write.
     pub(crate) async fn write(&self) {
+        let _writing = self.writing.lock().await;
         let taken = match self.pending.lock() {
             Ok(mut pending) => std::mem::take(&mut *pending),
             Err(_) => return,

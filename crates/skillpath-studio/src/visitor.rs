@@ -154,6 +154,7 @@ impl Visitor {
     pub(crate) fn caller(&self) -> Caller {
         self.caller.clone().unwrap_or(Caller {
             key: None,
+            key_id: None,
             role: keys::Role::Reader,
         })
     }
@@ -206,10 +207,7 @@ async fn answer(studio: Studio, request: Request, next: Next) -> Response {
         match keys::authenticate(studio.server.store_handle().as_ref(), &key).await {
             Ok(info) => {
                 visitor.signed_in = Some(info.name.clone());
-                visitor.caller = Some(Caller {
-                    key: Some(info.name),
-                    role: info.role,
-                });
+                visitor.caller = Some(Caller::of_key(info));
             }
             Err(AuthError::Store(error)) => {
                 return secured(
@@ -230,7 +228,7 @@ async fn answer(studio: Studio, request: Request, next: Next) -> Response {
     let path = request.uri().path().to_owned();
     let public = path == "/login" || path.starts_with("/assets/");
     let request = if writes {
-        match checked_write(&studio, &cookie, fresh, request).await {
+        match checked_write(&studio, &visitor, fresh, request).await {
             Ok(request) => request,
             Err(refusal) => return secured(refusal),
         }
@@ -287,14 +285,16 @@ fn must_sign_in(request: &Request, writes: bool) -> Response {
 
 /// The request of a write, once it is known to come from a page of this studio: from this
 /// origin (`Sec-Fetch-Site`, `Origin`), with this cookie's CSRF token in the `x-csrf-token`
-/// header or the form's `csrf` field. The body is read (within [`MAX_FORM_BYTES`]) to find the
-/// field, and handed on unchanged.
+/// header or the form's `csrf` field. The body is read (within [`MAX_FORM_BYTES`]: one that
+/// announces more is refused before any of it is read) to find the field, and handed on
+/// unchanged.
 async fn checked_write(
     studio: &Studio,
-    cookie: &str,
+    visitor: &Visitor,
     fresh: bool,
     request: Request,
 ) -> Result<Request, Response> {
+    let cookie = visitor.cookie.as_str();
     let forbidden = |why: &str| (StatusCode::FORBIDDEN, format!("{why}\n")).into_response();
     let headers = request.headers();
     if let Some(site) = headers.get("sec-fetch-site")
@@ -331,16 +331,14 @@ async fn checked_write(
         .get("x-csrf-token")
         .and_then(|value| value.to_str().ok())
         .map(str::to_owned);
+    let announced = skillpath_server::announced_body_length(headers);
+    if announced.is_some_and(|length| length > MAX_FORM_BYTES as u64) {
+        return Err(too_large(studio, visitor, request.uri().path(), announced));
+    }
     let (parts, body) = request.into_parts();
     let bytes = axum::body::to_bytes(body, MAX_FORM_BYTES)
         .await
-        .map_err(|_| {
-            (
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("refused: a form of the studio holds at most {MAX_FORM_BYTES} bytes\n"),
-            )
-                .into_response()
-        })?;
+        .map_err(|_| too_large(studio, visitor, parts.uri.path(), None))?;
     let token = header_token.or_else(|| form_field(&bytes, "csrf"));
     if !token.is_some_and(|token| studio.sessions.csrf_matches(cookie, &token)) {
         return Err(forbidden(
@@ -348,6 +346,29 @@ async fn checked_write(
         ));
     }
     Ok(Request::from_parts(parts, Body::from(bytes)))
+}
+
+/// The page (413) for a form over [`MAX_FORM_BYTES`] sent to `path` (`announced` bytes, when
+/// its length was announced): the limit named, and the way back to the page it came from
+/// (the editor's, for a save).
+fn too_large(studio: &Studio, visitor: &Visitor, path: &str, announced: Option<u64>) -> Response {
+    let size = announced.map_or_else(String::new, |bytes| format!(" (this one is {bytes} bytes)"));
+    let mut links = Vec::new();
+    if path.ends_with("/edit") || path == "/new" {
+        links.push(("Back to the form".to_owned(), path.to_owned()));
+    }
+    links.push(("Back to the catalog".to_owned(), "/".to_owned()));
+    let heading = "Too large to send";
+    let page = crate::pages::MessagePage {
+        shell: studio.shell(visitor, heading.to_owned(), ""),
+        heading: heading.to_owned(),
+        text: format!(
+            "Nothing was saved: a form of the studio holds at most 16 MiB ({MAX_FORM_BYTES} bytes){size}, and the editor saves at most 4 MiB ({} bytes) in one file. Import a folder for larger files (`skillpath import`).",
+            crate::pages::edit::MAX_EDITED_BYTES
+        ),
+        links,
+    };
+    crate::pages::html_status(StatusCode::PAYLOAD_TOO_LARGE, &page)
 }
 
 /// The value of the field `name` of a URL-encoded form (`None` when it has none). Only for

@@ -1132,12 +1132,14 @@ pub(crate) struct ServeArgs {
     /// With `--http`: the most connections served at once (more wait to be accepted).
     #[arg(long, value_name = "N", default_value_t = HttpLimits::default().max_connections)]
     pub(crate) max_connections: usize,
-    /// With `--http`: the most sessions kept at once (an `initialize` past it is refused).
+    /// With `--http`: the most sessions kept at once (an `initialize` past it is answered 503
+    /// with `Retry-After`).
     #[arg(long, value_name = "N", default_value_t = HttpLimits::default().max_sessions)]
     pub(crate) max_sessions: usize,
     /// Seconds a shutdown (SIGTERM, Ctrl-C) waits for the calls in flight to be answered;
-    /// meanwhile new calls are refused (503 over HTTP). A second signal ends it at once. Over
-    /// stdio, also how long a server whose client closed stdin waits for its first folder sync.
+    /// meanwhile new calls are refused (503 over HTTP). A second signal ends it at once; either
+    /// way the usage counts are written first (within 2 s). Over stdio, also how long a server
+    /// whose client closed stdin waits for its first folder sync.
     #[arg(long, value_name = "SECONDS", default_value_t = skillpath_server::DEFAULT_DRAIN.as_secs())]
     pub(crate) drain_timeout: u64,
     /// With `--http`: seconds a session may go without a request before it ends.

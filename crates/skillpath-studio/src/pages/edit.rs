@@ -334,12 +334,22 @@ pub(crate) async fn save(
         form.text.clone()
     };
     if text.len() > MAX_EDITED_BYTES {
-        return studio.message(
-            &visitor,
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "Too long to save here",
-            format!("The editor saves at most {MAX_EDITED_BYTES} bytes in one file; import a folder for larger files."),
+        // The editor's page again, with the text as sent, so that nothing typed is lost.
+        let why = format!(
+            "Not saved: this file is {} bytes, and the editor saves at most 4 MiB ({MAX_EDITED_BYTES} bytes) in one file; shorten it, or import a folder for larger files (`skillpath import`).",
+            text.len()
         );
+        let page = edit_page(
+            &studio,
+            &visitor,
+            &base,
+            form.file,
+            text,
+            form.message,
+            None,
+            Some(why),
+        );
+        return super::html_status(StatusCode::PAYLOAD_TOO_LARGE, &page);
     }
     let Some(snapshot) = with_text(&base.snapshot, &form.file, &text) else {
         return studio.message(

@@ -4,7 +4,7 @@
 
 mod catalog;
 mod create;
-mod edit;
+pub(crate) mod edit;
 mod history;
 mod review;
 mod settings;
@@ -58,6 +58,11 @@ pub(crate) fn router(studio: Studio) -> axum::Router {
         .route("/login", get(settings::login_page).post(settings::login))
         .route("/logout", post(settings::logout))
         .route("/assets/{name}", get(crate::assets::serve))
+        // axum's extractors take 2 MiB unless told; a write's body was already read within
+        // the studio's own limit, as it passed the visitor's checks.
+        .layer(axum::extract::DefaultBodyLimit::max(
+            crate::visitor::MAX_FORM_BYTES,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             studio.clone(),
             crate::visitor::visit,

@@ -216,12 +216,30 @@ pub(crate) struct NextQuery {
     next: String,
 }
 
-/// Where to go after signing in: a path of this site, else the catalog.
+/// Where to go after signing in: `next` when it is a path of this site as a browser resolves
+/// it, normalised (its path, query and fragment), else the catalog. Judged by the URL parser
+/// browsers follow rather than by its first characters: a browser strips tabs and newlines and
+/// reads `\` as `/`, so `/<tab>/host` and `/\host` lead to another site; those are refused
+/// outright, with every control character, and so is anything that resolves to another origin
+/// or to a path that starts with `//` (`/.//host`), which a `Location` would send off-site.
 fn local_path(next: &str) -> String {
-    let local = next.starts_with('/') && !next.starts_with("//") && !next.contains('\\');
-    match local {
-        true => next.to_owned(),
-        false => "/".to_owned(),
+    const HOME: &str = "/";
+    let plain = next.starts_with('/') && !next.chars().any(|c| c.is_control() || c == '\\');
+    if !plain {
+        return HOME.to_owned();
+    }
+    let Ok(site) = url::Url::parse("http://studio.invalid/") else {
+        return HOME.to_owned();
+    };
+    match site.join(next) {
+        Ok(resolved) if resolved.origin() == site.origin() => {
+            let path = &resolved[url::Position::BeforePath..];
+            match path.starts_with("//") {
+                true => HOME.to_owned(),
+                false => path.to_owned(),
+            }
+        }
+        _ => HOME.to_owned(),
     }
 }
 

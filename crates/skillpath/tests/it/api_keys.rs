@@ -6,6 +6,7 @@
 //! may not is neither listed nor callable, and nothing is written. Missing, malformed, wrong,
 //! expired and revoked keys get 401 with a `WWW-Authenticate` challenge; revoking a key with
 //! the CLI stops it on the running server at once; last uses are recorded; no key is logged.
+//! A 2026-07-28 `requestState` sealed for one key does not open for a later key of its name.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -530,4 +531,82 @@ fn keys_cli_refuses_bad_names_lifetimes_and_duplicates_with_exit_codes() {
         "{text}"
     );
     assert!(!text.contains(&key.trim()[16..]), "{text}");
+}
+
+/// A 2026-07-28 call of `add-caching` with `key` (its required `service_name` missing), the
+/// retry of one when `retry` has the `requestState` to send back with the user's answer: the
+/// JSON-RPC answer.
+fn call_asking(server: &HttpServer, key: &str, retry: Option<&str>) -> Value {
+    let mut params = json!({
+        "name": "add-caching",
+        "arguments": {},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "state-test", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+        },
+    });
+    if let Some(state) = retry {
+        params["requestState"] = json!(state);
+        params["inputResponses"] = json!({
+            "arguments": {"action": "accept", "content": {"service_name": "Orders"}},
+        });
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+    let authorization = format!("Bearer {key}");
+    let response = server.exchange(
+        "POST",
+        "/mcp",
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "add-caching"),
+            ("Authorization", &authorization),
+        ],
+        body.to_string().as_bytes(),
+    );
+    response
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .find_map(|data| serde_json::from_str(data.trim()).ok())
+        .unwrap_or_else(|| panic!("no answer: {response}"))
+}
+
+/// A 2026-07-28 `requestState` is bound to the key it was sealed for, not to the key's name:
+/// once `ann`'s key is revoked and a new key named `ann` made, a state sealed for the first
+/// is refused for the second (`-32602`, made for another call), while it opened for the first.
+#[test]
+fn a_request_state_is_bound_to_its_key_not_to_the_keys_name() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("store.db").display().to_string();
+    skillpath(&db, &["import", &examples_dir().display().to_string()]);
+    let first = create_key(&db, "ann", "author");
+    let server = HttpServer::start(work.path(), &["--auth", "required"]);
+    let asked = call_asking(&server, &first, None);
+    assert_eq!(asked["result"]["resultType"], "input_required", "{asked}");
+    let state = asked["result"]["requestState"]
+        .as_str()
+        .expect("a request state")
+        .to_owned();
+    let text = |answer: &Value| {
+        answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let answered = call_asking(&server, &first, Some(&state));
+    assert_eq!(answered["result"]["isError"], false, "{answered}");
+    assert!(text(&answered).contains("Orders"), "{answered}");
+    skillpath(&db, &["keys", "revoke", "ann"]);
+    let second = create_key(&db, "ann", "author");
+    let replayed = call_asking(&server, &second, Some(&state));
+    assert_eq!(replayed["error"]["code"], -32602, "{replayed}");
+    let message = replayed["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("it was changed or made for another call"),
+        "{replayed}"
+    );
+    assert!(replayed["result"].is_null(), "{replayed}");
 }

@@ -180,6 +180,63 @@ fn a_thousand_sessions_with_large_client_info_stay_within_bounded_memory() {
     assert!(healthy(&server) < Duration::from_secs(1));
 }
 
+/// Past the session cap (`--max-sessions 2`) an `initialize` is answered `503 Service
+/// Unavailable` with `Retry-After` and a JSON-RPC error naming the limit (it was a `500`, as if
+/// the server had failed); once a session ends, a new one is taken again.
+#[test]
+fn an_initialize_past_the_session_cap_is_told_to_retry_later() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let server = HttpServer::start(work.path(), &["--max-sessions", "2"]);
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "capped", "version": "1"}}})
+    .to_string();
+    let headers = [
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    let open = || server.exchange("POST", "/mcp", &headers, body.as_bytes());
+    let session_of = |response: &str| {
+        response
+            .lines()
+            .find_map(|line| {
+                let (name, value) = line.split_once(':')?;
+                name.eq_ignore_ascii_case("mcp-session-id")
+                    .then(|| value.trim().to_owned())
+            })
+            .unwrap_or_else(|| panic!("a session: {response}"))
+    };
+    let first = session_of(&open());
+    session_of(&open());
+    let refused = open();
+    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+    assert!(
+        refused
+            .to_ascii_lowercase()
+            .contains("\r\nretry-after: 10\r\n"),
+        "{refused}"
+    );
+    let error: serde_json::Value =
+        serde_json::from_str(refused.split("\r\n\r\n").nth(1).expect("a body"))
+            .expect("a JSON-RPC error");
+    assert_eq!(
+        error["error"]["message"],
+        "the server has 2 open sessions, its limit; end one, or wait for an idle one to expire",
+        "{refused}"
+    );
+    let ended = server.status(
+        "DELETE",
+        "/mcp",
+        &[
+            ("Mcp-Session-Id", &first),
+            ("MCP-Protocol-Version", "2025-11-25"),
+        ],
+        b"",
+    );
+    assert_eq!(ended, 200);
+    session_of(&open());
+}
+
 /// 500 connections that send a request line and a `Host` header and then nothing: `/healthz`
 /// and a real client are served meanwhile, and each of the 500 is closed once the header
 /// timeout (2 s here) passes.

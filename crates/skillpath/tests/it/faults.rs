@@ -1,6 +1,8 @@
 //! Faults a server must survive. Here: a shutdown (SIGTERM) while clients write: every write
 //! is either answered or not in the store, the calls after it get a clean refusal, and the
-//! server ends with status 0 within its drain time; on SQLite and on PostgreSQL.
+//! server ends with status 0 within its drain time; on SQLite and on PostgreSQL. Over stdio,
+//! the way agents stop a server (SIGINT, SIGTERM 100 ms later, stdin left open) ends it
+//! promptly with every call counted.
 
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
@@ -144,11 +146,7 @@ fn sigterm_over_stdio_answers_every_call() {
     for id in 100..105 {
         server.send_line(&call(id));
     }
-    let sent = std::process::Command::new("kill")
-        .args(["-TERM", &server.pid().to_string()])
-        .status()
-        .expect("kill");
-    assert!(sent.success());
+    server.signal("TERM");
     for id in 105..110 {
         server.send_line(&call(id));
     }
@@ -178,6 +176,109 @@ fn sigterm_over_stdio_answers_every_call() {
         );
         assert_eq!(stored.contains(&format!("call-{id}")), created, "{answer}");
     }
+}
+
+/// The example skills' folder.
+fn examples_dir() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/skills")
+}
+
+/// A call of `add-caching`'s tool (a use, once answered) with request id `id`.
+fn add_caching_call(id: u64) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": "add-caching", "arguments": {"service_name": format!("Service{id}")}}})
+    .to_string()
+}
+
+/// How many calls of `skill` the store `db` counted (`skillpath usage`).
+fn calls_counted(db: &std::path::Path, skill: &str) -> u64 {
+    let output = std::process::Command::new(skillpath_bin())
+        .args(["usage", "--format", "json", "--db"])
+        .arg(db)
+        .output()
+        .expect("skillpath usage");
+    assert!(output.status.success(), "{output:?}");
+    let rows: Value = serde_json::from_slice(&output.stdout).expect("json");
+    rows.as_array()
+        .expect("rows")
+        .iter()
+        .filter(|row| row["skill"] == skill)
+        .map(|row| row["calls"].as_u64().expect("calls"))
+        .sum()
+}
+
+/// The way agents stop a stdio server (Claude Code sends SIGINT, then SIGTERM 100 ms later),
+/// with skill calls just answered: the process ends well within 10 s (it once waited for
+/// stdin to close, and the second signal ended it without writing the usage counts), and every
+/// call is counted in the store.
+#[test]
+fn sigint_then_sigterm_over_stdio_ends_promptly_and_counts_the_calls() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let mut server = crate::mcp_wire::Server::start(&examples_dir(), work.path());
+    for id in 0..3 {
+        let answer = server.call(
+            "tools/call",
+            json!({"name": "add-caching", "arguments": {"service_name": format!("Service{id}")}}),
+        );
+        assert_eq!(answer["result"]["isError"], false, "{answer}");
+    }
+    server.signal("INT");
+    std::thread::sleep(Duration::from_millis(100));
+    server.signal("TERM");
+    let (code, log) = server.exit_within(Duration::from_secs(10));
+    assert!(
+        matches!(code, Some(0 | 1)),
+        "ended within 10 s by itself: {code:?}\n{log}"
+    );
+    assert_eq!(
+        calls_counted(&work.path().join("store.db"), "add-caching"),
+        3,
+        "{log}"
+    );
+}
+
+/// One SIGINT while the client keeps stdin open ends the server once the calls it had sent
+/// are answered (each one done, or refused as the server closes), with status 0 and the calls
+/// done counted; it once went on until stdin closed.
+#[test]
+fn one_sigint_with_stdin_open_answers_the_calls_sent_and_ends() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let mut server = crate::mcp_wire::Server::start(&examples_dir(), work.path());
+    let sent: Vec<String> = (100..104).map(add_caching_call).collect();
+    server.send_line(&sent.join("\n"));
+    server.signal("INT");
+    let mut answers = std::collections::BTreeMap::new();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while answers.len() < sent.len() && Instant::now() < deadline {
+        if let Some(message) = server.next_message(Duration::from_millis(200))
+            && let Some(id) = message["id"].as_u64()
+        {
+            answers.insert(id, message);
+        }
+    }
+    let (code, log) = server.exit_within(Duration::from_secs(10));
+    assert_eq!(code, Some(0), "ended within 10 s with stdin open: {log}");
+    assert_eq!(
+        answers.len(),
+        sent.len(),
+        "every call is answered: {answers:#?}\n{log}"
+    );
+    let mut done = 0;
+    for answer in answers.values() {
+        let text = answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        if answer["result"]["isError"] == false {
+            done += 1;
+        } else {
+            assert!(text.contains("shutting down"), "{answer}");
+        }
+    }
+    assert_eq!(
+        calls_counted(&work.path().join("store.db"), "add-caching"),
+        done,
+        "{log}"
+    );
 }
 
 /// A watching server on a PostgreSQL that goes down: an edit to a skill folder made during the

@@ -2394,18 +2394,49 @@ fn json_deep_nesting_http() {
         &MCP_HEADERS,
         deep_json_call(100_000).as_bytes(),
     );
-    // rmcp answers every body it cannot parse with 415 and serde's reason.
+    assert_parse_error(
+        &response,
+        "Parse error: recursion limit exceeded at line 1 column 249",
+    );
+    assert_eq!(server.status("GET", "/healthz", &[], b""), 200);
+    assert_no_panic(Some(0), &server.log());
+    drop(server);
+    sandbox.assert_store_empty();
+}
+
+/// `response` is `400 Bad Request` with the JSON-RPC parse error (`-32700`, no id) saying
+/// `message`.
+fn assert_parse_error(response: &str, message: &str) {
     assert!(
-        response.starts_with("HTTP/1.1 415"),
+        response.starts_with("HTTP/1.1 400"),
         "{}",
         &response[..response.len().min(500)]
     );
-    assert!(
-        response.ends_with(
-            "fail to deserialize request body recursion limit exceeded at line 1 column 249"
-        ),
-        "{response}"
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or_default();
+    let answer: Value = serde_json::from_str(body).unwrap_or_else(|_| panic!("{response}"));
+    assert_eq!(
+        answer,
+        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": message}}),
     );
+}
+
+#[test]
+fn json_syntax_error_http() {
+    let sandbox = Sandbox::new();
+    let server = sandbox.serve_http();
+    for (body, message) in [
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list""#,
+            "Parse error: EOF while parsing an object at line 1 column 45",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":tools/list}"#,
+            "Parse error: expected ident at line 1 column 35",
+        ),
+    ] {
+        let response = server.exchange("POST", "/mcp", &MCP_HEADERS, body.as_bytes());
+        assert_parse_error(&response, message);
+    }
     assert_eq!(server.status("GET", "/healthz", &[], b""), 200);
     assert_no_panic(Some(0), &server.log());
     drop(server);

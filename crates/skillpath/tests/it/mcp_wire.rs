@@ -185,7 +185,13 @@ impl Server {
     /// when a signal ended it or it did not exit) and everything it wrote to stderr.
     pub(crate) fn finish(mut self) -> (Option<i32>, String) {
         drop(self.input.take());
-        let deadline = Instant::now() + Duration::from_secs(10);
+        self.exit_within(Duration::from_secs(10))
+    }
+
+    /// Waits up to `within` for the server to exit, its stdin left as it is: its exit code
+    /// (`None` when a signal ended it or it did not exit) and everything it wrote to stderr.
+    pub(crate) fn exit_within(&mut self, within: Duration) -> (Option<i32>, String) {
+        let deadline = Instant::now() + within;
         let code = loop {
             match self.child.try_wait() {
                 Ok(Some(status)) => break status.code(),
@@ -198,6 +204,15 @@ impl Server {
         // The stderr reader finishes once the process is gone.
         std::thread::sleep(Duration::from_millis(50));
         (code, self.log())
+    }
+
+    /// Sends the server the signal `name` (`TERM`, `INT`) with `kill`.
+    pub(crate) fn signal(&self, name: &str) {
+        let sent = Command::new("kill")
+            .args([&format!("-{name}"), &self.pid().to_string()])
+            .status()
+            .expect("kill");
+        assert!(sent.success(), "kill -{name}");
     }
 
     /// Sends a request and waits for its response (notifications before it are set aside,

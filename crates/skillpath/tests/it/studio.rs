@@ -223,6 +223,91 @@ fn a_write_needs_the_visitors_cookie_and_token_from_the_studio_itself() {
     assert_eq!(status(&missing), 404);
 }
 
+/// The studio's body limits are the documented ones (4 MiB a file, 16 MiB a form), whatever
+/// axum's default: a 3 MiB file saves; a 5 MiB one is refused on the editor's page, its text
+/// kept, naming the 4 MiB limit; a form announced over 16 MiB is refused before it is read,
+/// with a page naming that limit and the way back to the editor; nothing refused is stored.
+#[test]
+fn studio_saves_take_the_documented_sizes_and_name_the_limit_they_pass() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    write_skill(&skills.join("notes"), "notes", "Takes notes.");
+    let server = serve_imported(work.path(), &skills, &[]);
+    let me = visit(&server, "/skills/notes/edit");
+    let skill_md = |bytes: usize| {
+        let head = "---\nname: notes\ndescription: Takes notes.\n---\n";
+        let line = "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz012\n";
+        format!("{head}{}", line.repeat((bytes - head.len()) / line.len()))
+    };
+    let save = |text: &str, base: &str| {
+        let body = form(&[
+            ("csrf", &me.token),
+            ("file", "SKILL.md"),
+            ("base", base),
+            ("text", text),
+        ]);
+        post(&server, "/skills/notes/edit", Some(&me.cookie), &[], &body)
+    };
+    let three = skill_md(3 * 1024 * 1024);
+    let saved = save(&three, "1");
+    assert_eq!(status(&saved), 303, "{}", &saved[..saved.len().min(500)]);
+    assert_eq!(revisions(&server, &me.cookie, "notes"), 2);
+    let five = skill_md(5 * 1024 * 1024);
+    let refused = save(&five, "2");
+    assert_eq!(
+        status(&refused),
+        413,
+        "{}",
+        &refused[..refused.len().min(500)]
+    );
+    assert_eq!(
+        header(&refused, "content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    assert!(
+        refused.contains("the editor saves at most 4 MiB (4194304 bytes) in one file"),
+        "{}",
+        &refused[..refused.len().min(2000)]
+    );
+    assert!(refused.contains("<textarea"), "the editor's page");
+    assert!(
+        refused.contains(&five[five.len() - 200..]),
+        "the text is kept"
+    );
+    assert_eq!(revisions(&server, &me.cookie, "notes"), 2);
+    // A browser announces a form's length: one over 16 MiB is refused on it.
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(&server.address).expect("connect");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .expect("timeout");
+    let head = format!(
+        "POST /skills/notes/edit HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nCookie: skillpath_studio={}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\ncsrf={}&",
+        server.address,
+        me.cookie,
+        17 * 1024 * 1024,
+        me.token
+    );
+    stream.write_all(head.as_bytes()).expect("head");
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let response = String::from_utf8_lossy(&response);
+    assert_eq!(status(&response), 413, "{response}");
+    assert_eq!(
+        header(&response, "content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    assert!(
+        response.contains("a form of the studio holds at most 16 MiB (16777216 bytes) (this one is 17825792 bytes)"),
+        "{response}"
+    );
+    assert!(
+        response.contains("href=\"/skills/notes/edit\""),
+        "the way back to the editor: {response}"
+    );
+    assert_eq!(revisions(&server, &me.cookie, "notes"), 2);
+}
+
 fn create_key(work: &Path, name: &str, role: &str) -> String {
     let (code, stdout, stderr) = run_in(work, &["keys", "create", "--name", name, "--role", role]);
     assert_eq!(code, 0, "{stderr}");
@@ -231,6 +316,70 @@ fn create_key(work: &Path, name: &str, role: &str) -> String {
         .find(|word| word.starts_with("sp_"))
         .expect("the key is printed")
         .to_owned()
+}
+
+/// Where a sign-in goes on to is a path of the studio as a browser resolves it: a `next` a
+/// browser would take to another site (a tab or newline it strips, a backslash it reads as
+/// `/`, `//`, a scheme, a path that resolves to `//host`) goes to the catalog instead, on the
+/// sign-in page's form and after the sign-in; a path of the studio is kept.
+#[test]
+fn a_sign_in_goes_on_only_to_a_path_of_the_studio() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    write_skill(&skills.join("notes"), "notes", "Takes notes.");
+    let reader = create_key(work.path(), "rita", "reader");
+    let server = serve_imported(work.path(), &skills, &["--auth", "required"]);
+    let sign_in = |next: &str| {
+        let login = visit(&server, &format!("/login?{}", form(&[("next", next)])));
+        let page = get(
+            &server,
+            &format!("/login?{}", form(&[("next", next)])),
+            &login.cookie,
+        );
+        let field = page
+            .split("name=\"next\" value=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .map(str::to_owned);
+        let signed_in = post(
+            &server,
+            "/login",
+            Some(&login.cookie),
+            &[],
+            &form(&[("csrf", &login.token), ("key", &reader), ("next", next)]),
+        );
+        assert_eq!(status(&signed_in), 303, "{next:?}: {signed_in}");
+        (field, header(&signed_in, "location").map(str::to_owned))
+    };
+    for hostile in [
+        "/\t/evil.example/path",
+        "/\n/evil.example/path",
+        "/\r\n/evil.example",
+        "/\\evil.example",
+        "\\\\evil.example",
+        "/\\/evil.example",
+        "//evil.example/path",
+        "///evil.example",
+        "/.//evil.example",
+        "https://evil.example/",
+        "javascript:alert(1)",
+        " /skills/notes",
+    ] {
+        let (field, location) = sign_in(hostile);
+        assert_eq!(
+            field.as_deref(),
+            Some("/"),
+            "{hostile:?} on the sign-in form"
+        );
+        assert_eq!(
+            location.as_deref(),
+            Some("/"),
+            "{hostile:?} after the sign-in"
+        );
+    }
+    let (field, location) = sign_in("/skills/notes?from=sign-in");
+    assert_eq!(field.as_deref(), Some("/skills/notes?from=sign-in"));
+    assert_eq!(location.as_deref(), Some("/skills/notes?from=sign-in"));
 }
 
 #[test]

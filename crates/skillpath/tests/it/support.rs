@@ -176,11 +176,22 @@ impl HttpServer {
     /// Sends the server SIGTERM and waits up to `timeout` for it to end: its exit code, or
     /// `None` when it did not end (or ended by a signal).
     pub(crate) fn terminate(&mut self, timeout: Duration) -> Option<i32> {
+        self.signal("TERM");
+        self.exit_within(timeout)
+    }
+
+    /// Sends the server the signal `name` (`TERM`, `INT`) with `kill`.
+    pub(crate) fn signal(&self, name: &str) {
         let sent = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
+            .args([&format!("-{name}"), &self.child.id().to_string()])
             .status()
             .expect("kill");
-        assert!(sent.success());
+        assert!(sent.success(), "kill -{name}");
+    }
+
+    /// Waits up to `timeout` for the server to end: its exit code, or `None` when it did not
+    /// end (or ended by a signal).
+    pub(crate) fn exit_within(&mut self, timeout: Duration) -> Option<i32> {
         let deadline = std::time::Instant::now() + timeout;
         loop {
             match self.child.try_wait() {

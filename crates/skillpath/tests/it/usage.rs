@@ -1,7 +1,8 @@
 //! Usage counting with real processes: two `skillpath serve --http` on one SQLite file count
 //! tool calls, loads, prompt renders and resource reads (with the key's name where there is
-//! one), write them in batches while serving and once more when stopped, and `skillpath usage`
-//! and `get_skill` show the sums; the skills nobody used are named.
+//! one), write them in batches while serving and once more when stopped (a second signal, which
+//! ends the server at once, too), and `skillpath usage` and `get_skill` show the sums; the
+//! skills nobody used are named.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -53,6 +54,22 @@ fn sums(rows: &Value) -> Vec<Sums> {
         .collect()
 }
 
+/// A stateless HTTP server with a tool per skill, syncing the example skills into the work
+/// folder's store.
+fn serve_examples(work: &std::path::Path) -> HttpServer {
+    let examples = examples_dir();
+    HttpServer::start(
+        work,
+        &[
+            "--stateless",
+            "--tools",
+            "per-skill",
+            "--skills",
+            examples.to_str().expect("utf-8"),
+        ],
+    )
+}
+
 fn ok(server: &HttpServer, key: Option<&str>, method: &str, params: Value) -> Value {
     let (status, response, message) = rpc(server, key, method, params);
     assert_eq!(status, 200, "{response}");
@@ -72,17 +89,7 @@ fn uses_counted_by_two_servers_on_one_database_add_up() {
         );
         created["key"].as_str().expect("key").to_owned()
     };
-    let examples = examples_dir();
-    let mut first = HttpServer::start(
-        work.path(),
-        &[
-            "--stateless",
-            "--tools",
-            "per-skill",
-            "--skills",
-            examples.to_str().expect("utf-8"),
-        ],
-    );
+    let mut first = serve_examples(work.path());
     let mut second = HttpServer::start(work.path(), &["--stateless", "--tools", "per-skill"]);
 
     // Three calls with ana's key on one server; on the other, without a key, two loads, a
@@ -240,4 +247,40 @@ fn uses_counted_by_two_servers_on_one_database_add_up() {
         "{skill}"
     );
     assert!(skill["usage"]["last_used"].is_string(), "{skill}");
+}
+
+/// A second SIGTERM while an HTTP server shuts down ends it at once (status 1), and the uses
+/// counted since the last write are written first: the calls just made are in the store.
+#[test]
+fn a_second_signal_writes_the_usage_counts_before_ending() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("store.db");
+    let mut server = serve_examples(work.path());
+    for _ in 0..2 {
+        ok(
+            &server,
+            None,
+            "tools/call",
+            json!({"name": "write-release-notes", "arguments": {}}),
+        );
+    }
+    server.signal("TERM");
+    // Within the shutdown's own 50 ms pause once nothing is in flight, so it is a second signal.
+    std::thread::sleep(Duration::from_millis(20));
+    server.signal("TERM");
+    assert_eq!(
+        server.exit_within(Duration::from_secs(10)),
+        Some(1),
+        "{}",
+        server.log()
+    );
+    assert!(
+        server.log().contains("a second signal: ending now"),
+        "{}",
+        server.log()
+    );
+    assert_eq!(
+        sums(&json(&db, &["usage"])),
+        vec![("write-release-notes".to_owned(), None, 2, 0, 0, 0)]
+    );
 }

@@ -117,7 +117,7 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
             tracing::info!("following changes to the store made by other processes");
         }
         let drain = std::time::Duration::from_secs(args.drain_timeout);
-        let shutdown = shutdown_signal(drain)?;
+        let shutdown = shutdown_signal(drain, server.clone())?;
         match args.http {
             None => {
                 let served = skillpath_server::serve_stdio(server.clone(), shutdown, drain).await;
@@ -182,6 +182,10 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
             }
         }
     });
+    // Everything the server owes is answered and written by now. What is still under way is
+    // not waited for: a thread reading stdin (agents signal a server without closing it), a
+    // later folder sync (rolled back if not committed, and done again at the next start).
+    runtime.shutdown_background();
     match result {
         Ok(()) => Ok(ExitStatus::Success),
         Err(error) => {
@@ -242,9 +246,11 @@ fn key_policy(auth: AuthArg, address: std::net::SocketAddr) -> KeyPolicy {
 
 /// Completes on Ctrl-C (SIGINT) or, on Unix, SIGTERM (what systemd and container runtimes send
 /// to stop a service), so that both end the server gracefully within `drain`; a second signal
-/// ends the process at once (exit status 1).
+/// (an agent sends SIGTERM 100 ms after SIGINT) ends the process at once (exit status 1), once
+/// `server`'s usage counts are written (within a bound).
 fn shutdown_signal(
     drain: std::time::Duration,
+    server: SkillServer,
 ) -> std::io::Result<impl std::future::Future<Output = ()> + Send + 'static> {
     let mut signals = Signals::new()?;
     Ok(async move {
@@ -256,6 +262,7 @@ fn shutdown_signal(
         tokio::spawn(async move {
             signals.next().await;
             tracing::info!("a second signal: ending now");
+            server.write_usage().await;
             std::process::exit(i32::from(ExitStatus::Invalid.code()));
         });
     })
