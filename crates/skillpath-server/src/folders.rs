@@ -278,10 +278,13 @@ fn poisoned() -> StoreError {
 }
 
 /// Keeps the store in step with the sources' folders while the server answers: the first sync
-/// runs in the background (the server answers from the store's last state meanwhile, and
-/// clients hear `list_changed` when the sync changed something), then the folders are watched
-/// as that sync found them, and after each burst of changes synced again, with the server's
-/// catalog reloaded when the store changed (which notifies clients).
+/// runs in the background, and the requests that read the catalog wait for it within the
+/// server's `sync_wait` (`SkillServer::wait_for_first_sync`; a store already in step with its
+/// folders is known so once their stamps are compared, before the watches are set up). Past
+/// that bound the server answers from the store's last state and says so, and clients hear
+/// `list_changed` when the sync changed something. Then the folders are watched as that sync
+/// found them, and after each burst of changes synced again, with the server's catalog
+/// reloaded when the store changed (which notifies clients).
 ///
 /// A sync is one import transaction, so a client sees the store as it was before the sync or as
 /// it is after it, never half of it. Setting up the watches walks every folder under them (one
@@ -289,6 +292,7 @@ fn poisoned() -> StoreError {
 /// being set up. Watching goes on for as long as the runtime runs; if the folders cannot be
 /// watched, the server goes on without and says so.
 pub fn watch(sync: Arc<FolderSync>, server: SkillServer) {
+    server.begin_first_sync();
     tokio::spawn(async move {
         let mut failing = Failing::default();
         first_sync(&sync, &server, &mut failing).await;
@@ -374,11 +378,22 @@ async fn first_sync(sync: &FolderSync, server: &SkillServer, failing: &mut Faili
     tell_news(server, sync.news(&report));
     let said = report.shadowed.len();
     server.set_folder_report(report.skipped.clone(), report.shadowed.clone());
-    if report.changed()
-        && let Err(error) = server.refresh().await
-    {
+    // Skills the sync found already stored may have been stored after the catalog was loaded
+    // (another `serve` starting on the same new database): the catalog catches up with them
+    // too before the first answers, announcing only what differs.
+    let reloaded = if report.changed() {
+        server.refresh().await
+    } else if !report.import.unchanged.is_empty() {
+        server.catch_up().await
+    } else {
+        Ok(())
+    };
+    if let Err(error) = reloaded {
         reload_failed(server, &error);
     }
+    // The catalog holds the sync's result: the requests waiting for it go on (what is left to
+    // say is for the operator).
+    server.set_first_sync_done();
     // What the store's view hides under this project's skills (the sync said its own).
     match server.shadowed().await {
         Ok(shadowed) => {
@@ -412,7 +427,6 @@ async fn first_sync(sync: &FolderSync, server: &SkillServer, failing: &mut Faili
         report.skipped.len(),
         report.import.refused.len(),
     );
-    server.set_first_sync_done();
 }
 
 /// What is new about one folder: a line for the operator and the clients, and whether it

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::support::{CONFORMANCE_VAR, HttpServer, call_tool, corpus_dir};
 
 /// Node 22 and the Inspector's CLI, from the folder `scripts/test` installs them into.
-fn inspector() -> (PathBuf, PathBuf) {
+pub(crate) fn inspector() -> (PathBuf, PathBuf) {
     let Some(dir) = std::env::var_os(CONFORMANCE_VAR).map(PathBuf::from) else {
         panic!(
             "{CONFORMANCE_VAR} is not set: run the tests with `scripts/test`, which installs the \

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::mcp_wire::Server;
 
-fn examples() -> &'static Path {
+pub(crate) fn examples() -> &'static Path {
     Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../examples/skills"

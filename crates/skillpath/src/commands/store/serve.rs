@@ -92,6 +92,7 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
             .map(read_state_key)
             .transpose()?,
         meaning: super::meaning(&args.embeddings)?,
+        sync_wait: args.sync_wait,
     };
     let review = options.review;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -106,10 +107,12 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
             tracing::info!("audit policy for skills written: {policy}");
         }
         let sync = Arc::new(FolderSync::new(sources, Arc::clone(&store)));
-        // The server answers from the store as soon as it is open; the folders are synced in
-        // the background (clients hear `list_changed` when that changes something) and then
-        // watched, so edits reach the store and the clients while serving. A folder that
-        // cannot be loaded is skipped and named; a sync that fails is said and tried again.
+        // The folders are synced in the background, and the first answers wait for that sync
+        // within `--sync-wait` (a store already in step answers at once; past the bound the
+        // store's state is served, said so, and clients hear `list_changed` when the sync
+        // changed something); then the folders are watched, so edits reach the store and the
+        // clients while serving. A folder that cannot be loaded is skipped and named; a sync
+        // that fails is said and tried again.
         let server = SkillServer::new(store, options).await?;
         watch(sync, server.clone());
         // Changes made by other processes on a shared database (other replicas, imports) too.
