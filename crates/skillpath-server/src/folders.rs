@@ -413,9 +413,6 @@ async fn first_sync(
     if let Err(error) = reloaded {
         reload_failed(server, &error);
     }
-    // The catalog holds the sync's result: the requests waiting for it go on (what is left to
-    // say is for the operator).
-    server.set_first_sync_done();
     // What the store's view hides under this project's skills (the sync said its own).
     match server.shadowed().await {
         Ok(shadowed) => {
@@ -449,6 +446,9 @@ async fn first_sync(
         report.skipped.len(),
         report.import.refused.len(),
     );
+    // Once everything is said (a `serve < /dev/null` that syncs and ends says it all): the
+    // requests waiting for the sync go on.
+    server.set_first_sync_done();
 }
 
 /// What is new about one folder: a line for the operator and the clients, and whether it
