@@ -1124,7 +1124,8 @@ pub(crate) struct ServeArgs {
     /// sync of the skill folders on a new store, or after the folders changed, so that a
     /// client's first listing holds their skills (`500ms`, `5s`, `1m`); past it the server
     /// answers from the store, says the catalog is still loading, and announces `list_changed`
-    /// once the sync is in. `0` never waits. A store already in step answers at once.
+    /// once the sync is in. `0` never waits. A store already in step answers once the folders'
+    /// stamps are checked.
     #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = parse_wait)]
     pub(crate) sync_wait: std::time::Duration,
     /// Hide and refuse every tool that writes.
