@@ -14,7 +14,7 @@ use skillpath_store::usage::{UsageKind, UsageQuery};
 use crate::arguments::{Params, Revision, Whole};
 use crate::auth::Caller;
 use crate::review_tools::draft_view;
-use crate::state::SkillServer;
+use crate::state::{STILL_SYNCING, SkillServer};
 use crate::to_mcp::{skill_content, store_error};
 
 /// `list_skills`: a page of the skills, with what the folder sync could not load or left out.
@@ -57,13 +57,19 @@ impl Params for ListSkills {
             .map(|folder| folder.to_json())
             .collect();
         let shadowed = server.shadowed().await.map_err(store_error)?;
-        Ok(serde_json::to_string_pretty(&serde_json::json!({
+        let mut answer = serde_json::json!({
             "skills": items,
             "next_cursor": page.next_cursor,
             "skipped_folders": skipped,
             "shadowed": shadowed,
-        }))
-        .unwrap_or_default())
+        });
+        // Past `sync_wait`, the first folder sync may not be in yet: said, so that an empty or
+        // short list is not taken for the whole catalog.
+        if server.syncing() {
+            answer["syncing"] = Value::Bool(true);
+            answer["note"] = Value::from(STILL_SYNCING);
+        }
+        Ok(serde_json::to_string_pretty(&answer).unwrap_or_default())
     }
 }
 
@@ -80,10 +86,17 @@ impl Params for SearchSkills {
         let query = self.query.as_str();
         let limit = self.limit.map_or(10, Whole::count);
         let hits = server.search(query, limit).await.map_err(store_error)?;
+        // Past `sync_wait`, the first folder sync may not be in yet: said first, so that no
+        // match is not taken for no such skill.
+        let mut text = if server.syncing() {
+            format!("syncing: true\n{STILL_SYNCING}\n\n")
+        } else {
+            String::new()
+        };
         if hits.is_empty() {
-            return Ok(format!("No skill matches `{query}`."));
+            let _ = write!(text, "No skill matches `{query}`.");
+            return Ok(text);
         }
-        let mut text = String::new();
         // With an embedding model every query has skills nearest by meaning, even one of
         // made-up words: say when none of them matched a word of it.
         if hits.iter().all(|hit| hit.snippet.is_empty()) {

@@ -277,21 +277,37 @@ fn poisoned() -> StoreError {
     StoreError::database("the folder sync state is poisoned")
 }
 
+/// A server's first sync, begun before the server is made ([`begin`]), for [`watch`] to finish.
+pub struct StartedSync(tokio::task::JoinHandle<Result<SyncReport, StoreError>>);
+
+/// Begins the first sync of `sync` in the background, at once: as soon as the store is open,
+/// before the server's catalog is loaded, so that reading the folders (or, on a warm start,
+/// only their stamps) and loading the catalog overlap, and the first answers, which wait for
+/// that sync, come as early as they can. Call it inside a tokio runtime.
+pub fn begin(sync: &Arc<FolderSync>) -> StartedSync {
+    let sync = Arc::clone(sync);
+    StartedSync(tokio::spawn(async move { sync.sync().await }))
+}
+
 /// Keeps the store in step with the sources' folders while the server answers: the first sync
-/// runs in the background (the server answers from the store's last state meanwhile, and
-/// clients hear `list_changed` when the sync changed something), then the folders are watched
-/// as that sync found them, and after each burst of changes synced again, with the server's
-/// catalog reloaded when the store changed (which notifies clients).
+/// (`started`, [`begin`]) runs in the background, and the requests that read the catalog wait for it within the
+/// server's `sync_wait` (`SkillServer::wait_for_first_sync`; a store already in step with its
+/// folders is known so once their stamps are compared, before the watches are set up). Past
+/// that bound the server answers from the store's last state and says so, and clients hear
+/// `list_changed` when the sync changed something. Then the folders are watched as that sync
+/// found them, and after each burst of changes synced again, with the server's catalog
+/// reloaded when the store changed (which notifies clients).
 ///
 /// A sync is one import transaction, so a client sees the store as it was before the sync or as
 /// it is after it, never half of it. Setting up the watches walks every folder under them (one
 /// watch per folder); a sync once they are in place picks up whatever changed while they were
 /// being set up. Watching goes on for as long as the runtime runs; if the folders cannot be
 /// watched, the server goes on without and says so.
-pub fn watch(sync: Arc<FolderSync>, server: SkillServer) {
+pub fn watch(sync: Arc<FolderSync>, started: StartedSync, server: SkillServer) {
+    server.begin_first_sync();
     tokio::spawn(async move {
         let mut failing = Failing::default();
-        first_sync(&sync, &server, &mut failing).await;
+        first_sync(&sync, started, &server, &mut failing).await;
         let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<()>();
         let folders = sync.watched();
         let watcher = tokio::task::spawn_blocking(move || {
@@ -346,14 +362,24 @@ pub fn watch(sync: Arc<FolderSync>, server: SkillServer) {
     });
 }
 
-/// The first sync of a server, and everything the operator should know once it is done: what
-/// the search for skill folders passed over, the folders skipped or warned about, the skills
-/// shadowed (by the sync, and by the store's view), tool-name collisions, skills the Skills
-/// extension cannot list, and last a summary line (`skill folders synced: …`), said once the
-/// catalog holds the sync's result, so whoever waits for that line sees it. A sync that fails
-/// (the store refused the import) is said, and the watcher tries again.
-async fn first_sync(sync: &FolderSync, server: &SkillServer, failing: &mut Failing) {
-    let report = match sync.sync().await {
+/// The first sync of a server (`started`), and everything the operator should know once it is
+/// done: what the search for skill folders passed over, the folders skipped or warned about,
+/// the skills shadowed (by the sync, and by the store's view), tool-name collisions, skills the
+/// Skills extension cannot list, and last a summary line (`skill folders synced: …`), said once
+/// the catalog holds the sync's result, so whoever waits for that line sees it. A sync that
+/// fails (the store refused the import) is said, and the watcher tries again.
+async fn first_sync(
+    sync: &FolderSync,
+    started: StartedSync,
+    server: &SkillServer,
+    failing: &mut Failing,
+) {
+    let synced = started.0.await.unwrap_or_else(|error| {
+        Err(StoreError::database(format!(
+            "the first sync of the skill folders did not finish: {error}"
+        )))
+    });
+    let report = match synced {
         Ok(report) => report,
         Err(error) => {
             let text = error.to_string();
@@ -374,9 +400,17 @@ async fn first_sync(sync: &FolderSync, server: &SkillServer, failing: &mut Faili
     tell_news(server, sync.news(&report));
     let said = report.shadowed.len();
     server.set_folder_report(report.skipped.clone(), report.shadowed.clone());
-    if report.changed()
-        && let Err(error) = server.refresh().await
-    {
+    // Skills the sync found already stored may have been stored after the catalog was loaded
+    // (another `serve` starting on the same new database): the catalog catches up with them
+    // too before the first answers, announcing only what differs.
+    let reloaded = if report.changed() {
+        server.refresh().await
+    } else if !report.import.unchanged.is_empty() {
+        server.catch_up().await
+    } else {
+        Ok(())
+    };
+    if let Err(error) = reloaded {
         reload_failed(server, &error);
     }
     // What the store's view hides under this project's skills (the sync said its own).
@@ -412,6 +446,8 @@ async fn first_sync(sync: &FolderSync, server: &SkillServer, failing: &mut Faili
         report.skipped.len(),
         report.import.refused.len(),
     );
+    // Once everything is said (a `serve < /dev/null` that syncs and ends says it all): the
+    // requests waiting for the sync go on.
     server.set_first_sync_done();
 }
 

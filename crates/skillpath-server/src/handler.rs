@@ -4,7 +4,7 @@
 //! checks on what a request may hold.
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, DiscoverResult,
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, GetSkillRequestParams,
     GetSkillResult, Implementation, InitializeRequestParams, InitializeResult, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
@@ -26,6 +26,7 @@ use crate::direct::ToolAnswer;
 use crate::elicitation::{Asked, Retry};
 use crate::lists::ToolEntry;
 use crate::pagination::page_of;
+use crate::state::STILL_SYNCING;
 use crate::state::SkillServer;
 use crate::to_mcp::{
     completion, error_result, instructions, resource_templates, skill_content, skill_prompt,
@@ -65,6 +66,19 @@ fn after_note(note: Option<String>, text: String) -> String {
     }
 }
 
+impl SkillServer {
+    /// The server's instructions for the current catalog, saying so while the first folder
+    /// sync is still under way (past `sync_wait`): a client reads them once.
+    fn instructions(&self) -> String {
+        let mut text = instructions(&self.catalog());
+        if self.syncing() {
+            text.push_str("\n\n");
+            text.push_str(STILL_SYNCING);
+        }
+        text
+    }
+}
+
 impl ServerHandler for SkillServer {
     #[expect(
         deprecated,
@@ -86,7 +100,7 @@ impl ServerHandler for SkillServer {
                 .build(),
         )
         .with_server_info(Implementation::new("skillpath", env!("CARGO_PKG_VERSION")))
-        .with_instructions(instructions(&self.catalog()))
+        .with_instructions(self.instructions())
     }
 
     /// Any tool by name, whoever asks (the SDK reads its schema to check requests; calling it
@@ -103,6 +117,7 @@ impl ServerHandler for SkillServer {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        self.wait_for_first_sync().await;
         let cursor = request.and_then(|r| r.cursor);
         let catalog = self.catalog();
         let tools = self.tools(&catalog, Caller::of(&context).role);
@@ -114,6 +129,7 @@ impl ServerHandler for SkillServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        self.wait_for_first_sync().await;
         let Some(_in_flight) = self.begin_call() else {
             return Ok(error_result(SHUTTING_DOWN));
         };
@@ -147,6 +163,7 @@ impl ServerHandler for SkillServer {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
+        self.wait_for_first_sync().await;
         let cursor = request.and_then(|r| r.cursor);
         let catalog = self.catalog();
         let all = self.resource_entries(&catalog);
@@ -173,6 +190,7 @@ impl ServerHandler for SkillServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
+        self.wait_for_first_sync().await;
         let key = Caller::of(&context).key;
         let contents = resources::read(self, &self.catalog(), &request.uri, key.as_deref()).await?;
         Ok(ReadResourceResult::new(vec![contents]).into())
@@ -183,6 +201,7 @@ impl ServerHandler for SkillServer {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
+        self.wait_for_first_sync().await;
         let cursor = request.and_then(|r| r.cursor);
         let catalog = self.catalog();
         let prompts = self.prompt_entries(&catalog);
@@ -199,6 +218,7 @@ impl ServerHandler for SkillServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
+        self.wait_for_first_sync().await;
         let arguments = request.arguments.unwrap_or_default();
         let catalog = self.catalog();
         let Some(skill) = catalog.tool(&request.name) else {
@@ -238,6 +258,7 @@ impl ServerHandler for SkillServer {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, McpError> {
+        self.wait_for_first_sync().await;
         let cursor = request.and_then(|r| r.cursor);
         let catalog = self.catalog();
         let entries = catalog
@@ -251,6 +272,7 @@ impl ServerHandler for SkillServer {
         request: GetSkillRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, McpError> {
+        self.wait_for_first_sync().await;
         let catalog = self.catalog();
         let entry = rmcp::model::skill_name_from_uri(&request.uri)
             .and_then(|name| catalog.skill(name))
@@ -267,6 +289,7 @@ impl ServerHandler for SkillServer {
         request: ReadResourceDirectoryRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, McpError> {
+        self.wait_for_first_sync().await;
         let children = resources::directory(&self.catalog(), &request.uri)?;
         page_of(
             children.into_iter(),
@@ -281,6 +304,7 @@ impl ServerHandler for SkillServer {
         request: CompleteRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
+        self.wait_for_first_sync().await;
         completion(&self.catalog(), &request)
     }
 
@@ -311,7 +335,22 @@ impl ServerHandler for SkillServer {
             ));
         }
         context.peer.set_peer_info(request.clone());
+        // The instructions are read once, at the handshake: they name the synced skills.
+        self.wait_for_first_sync().await;
         self.negotiate_initialize(&request)
+    }
+
+    /// The 2026-07-28 era's handshake: the server's information and instructions, as
+    /// `initialize` gives them, once the first folder sync is in.
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, McpError> {
+        self.wait_for_first_sync().await;
+        Ok(DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        ))
     }
 
     async fn subscribe(

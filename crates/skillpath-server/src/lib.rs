@@ -40,7 +40,7 @@ pub use auth::{Caller, DraftsSeen, KeyPolicy};
 pub use content::DEFAULT_CONTENT_CACHE_BYTES;
 pub use elicitation::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, MIN_STATE_KEY_BYTES};
 pub use meaning::Meaning;
-pub use state::{DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
+pub use state::{DEFAULT_SYNC_WAIT, DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
 
 /// How long a stdio server, once asked to stop, goes on reading requests already sent.
 const STDIO_SETTLE: std::time::Duration = std::time::Duration::from_millis(100);

@@ -67,7 +67,22 @@ pub struct ServerOptions {
     pub request_state_key: Option<Vec<u8>>,
     /// The embedding model searches rank by beside the words they match (none: the words alone).
     pub meaning: Meaning,
+    /// How long the requests that read the catalog wait for the first folder sync before they
+    /// are answered from the store as it is ([`SkillServer::wait_for_first_sync`]); zero: they
+    /// never wait.
+    pub sync_wait: std::time::Duration,
 }
+
+/// The default [`ServerOptions::sync_wait`]: the import of a few hundred skills into a new
+/// store, with room to spare.
+pub const DEFAULT_SYNC_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// What a model is told while the first folder sync is still under way past
+/// [`ServerOptions::sync_wait`]: in the instructions, and beside `syncing: true` in what
+/// `list_skills` and `search_skills` answer.
+pub(crate) const STILL_SYNCING: &str = "The skill folders are still being loaded into this \
+server's catalog, so some skills may be missing for now: list again when the server sends \
+`notifications/tools/list_changed`, or in a few seconds.";
 
 impl Default for ServerOptions {
     fn default() -> Self {
@@ -83,6 +98,7 @@ impl Default for ServerOptions {
             elicit_timeout: DEFAULT_ELICIT_TIMEOUT,
             request_state_key: None,
             meaning: Meaning::default(),
+            sync_wait: DEFAULT_SYNC_WAIT,
         }
     }
 }
@@ -111,13 +127,32 @@ struct Inner {
     calls: std::sync::atomic::AtomicU64,
     /// Why the last sync of the skill folders failed, while it keeps failing.
     sync_problem: RwLock<Option<String>>,
-    /// Whether the first folder sync has finished (until then the store's last state is
-    /// served).
-    first_sync_done: tokio::sync::watch::Sender<bool>,
+    /// Where the first folder sync stands, for the requests that wait for it.
+    first_sync: tokio::sync::watch::Sender<FirstSync>,
     /// The uses of skills counted and not yet written.
     usage: Arc<crate::usage::Tally>,
     /// How calls ask their users for values, and the forms waiting for an answer.
     elicitation: Elicitation,
+}
+
+/// Where the first folder sync of a server stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FirstSync {
+    /// None was begun: the server serves its store (a server without folders).
+    None,
+    /// Under way; requests wait for it until `until`.
+    Running {
+        /// When the requests stop waiting for it.
+        until: tokio::time::Instant,
+    },
+    /// Finished, or failed (the store's last state is served and the sync is tried again).
+    Done,
+}
+
+impl FirstSync {
+    fn running(&self) -> bool {
+        matches!(self, FirstSync::Running { .. })
+    }
 }
 
 /// One tool call being answered; counted in [`Inner::in_flight`] for as long as it lives.
@@ -170,7 +205,7 @@ impl SkillServer {
                 in_flight: tokio::sync::watch::channel(0).0,
                 calls: std::sync::atomic::AtomicU64::new(0),
                 sync_problem: RwLock::default(),
-                first_sync_done: tokio::sync::watch::Sender::new(false),
+                first_sync: tokio::sync::watch::Sender::new(FirstSync::None),
                 usage: crate::usage::Tally::start(Arc::clone(&store)),
                 elicitation: Elicitation::new(
                     options.elicit,
@@ -296,15 +331,51 @@ impl SkillServer {
         let _ = count.wait_for(|count| *count == 0).await;
     }
 
-    /// Records that the first folder sync has finished (or failed).
-    pub(crate) fn set_first_sync_done(&self) {
-        self.inner.first_sync_done.send_replace(true);
+    /// Records that the first folder sync has begun: from now on the requests that read the
+    /// catalog wait for it ([`SkillServer::wait_for_first_sync`]), for at most
+    /// [`ServerOptions::sync_wait`] from now.
+    pub(crate) fn begin_first_sync(&self) {
+        let until = tokio::time::Instant::now() + self.inner.options.sync_wait;
+        self.inner
+            .first_sync
+            .send_replace(FirstSync::Running { until });
     }
 
-    /// Completes once the first folder sync has finished or failed ([`crate::folders::watch`]).
+    /// Records that the first folder sync has finished (or failed).
+    pub(crate) fn set_first_sync_done(&self) {
+        self.inner.first_sync.send_replace(FirstSync::Done);
+    }
+
+    /// Completes once the first folder sync has finished or failed ([`crate::folders::watch`]),
+    /// at once when none was begun.
     pub async fn first_sync_done(&self) {
-        let mut done = self.inner.first_sync_done.subscribe();
-        let _ = done.wait_for(|done| *done).await;
+        let mut state = self.inner.first_sync.subscribe();
+        let _ = state.wait_for(|state| !state.running()).await;
+    }
+
+    /// Waits for the first folder sync, within [`ServerOptions::sync_wait`] of its start: what
+    /// a request that reads the catalog does first, so that a client that lists once, on a new
+    /// store or after its folders changed, is answered from the synced catalog. A server whose
+    /// first sync is done (or that has none) goes on at once; past the bound the store's state
+    /// is served, and [`SkillServer::syncing`] says so.
+    pub(crate) async fn wait_for_first_sync(&self) {
+        let FirstSync::Running { until } = *self.inner.first_sync.borrow() else {
+            return;
+        };
+        tracing::debug!(
+            "a request waits for the first sync of the skill folders (at most {} ms more)",
+            until
+                .saturating_duration_since(tokio::time::Instant::now())
+                .as_millis()
+        );
+        let mut state = self.inner.first_sync.subscribe();
+        let _ = tokio::time::timeout_at(until, state.wait_for(|state| !state.running())).await;
+    }
+
+    /// Whether the first folder sync is still under way: what is served may lack skills of the
+    /// folders ([`STILL_SYNCING`]).
+    pub(crate) fn syncing(&self) -> bool {
+        self.inner.first_sync.borrow().running()
     }
 
     /// Records why syncing the skill folders fails (`None` once it works again).
@@ -348,8 +419,8 @@ impl SkillServer {
             "changes": changes,
             "folders": match folders {
                 Some(problem) => format!("the last sync failed: {problem}"),
-                None if !*self.inner.first_sync_done.borrow() => {
-                    "syncing: the store's last state is served until the first sync is done".to_owned()
+                None if self.syncing() => {
+                    "syncing: requests wait for the first sync (up to the sync wait), then the store's last state is served until it is done".to_owned()
                 }
                 None => "ok".to_owned(),
             },
@@ -404,6 +475,12 @@ impl SkillServer {
     /// Reloads the catalog from the store and tells every connected client the lists changed.
     pub async fn refresh(&self) -> Result<(), StoreError> {
         self.reload(false).await.map(|_| ())
+    }
+
+    /// Reloads what changed in the store into the catalog, telling the clients only when some
+    /// skill's revision differs.
+    pub(crate) async fn catch_up(&self) -> Result<(), StoreError> {
+        self.reload(true).await.map(|_| ())
     }
 
     /// Reloads what changed in the store into the catalog; with `only_if_changed`, tells the

@@ -385,6 +385,41 @@ fn parse_mode(value: &str) -> Result<Mode, String> {
     value.parse()
 }
 
+/// The longest `--sync-wait`: a client waiting longer for its first answer has given up.
+const MAX_WAIT: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// A wait such as `500ms`, `5s` or `1m` (`0` alone: no wait), at most [`MAX_WAIT`].
+fn parse_wait(value: &str) -> Result<std::time::Duration, String> {
+    let text = value.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let millis_per_unit = match unit {
+        "ms" => Some(1),
+        "s" => Some(1_000),
+        "m" => Some(60_000),
+        "" if number == "0" => Some(0),
+        _ => None,
+    };
+    let wait = millis_per_unit
+        .zip(number.parse::<u64>().ok())
+        .and_then(|(per_unit, count)| count.checked_mul(per_unit))
+        .map(std::time::Duration::from_millis)
+        .ok_or_else(|| {
+            format!(
+                "`{text}` is not a duration: write a number and a unit, as in `500ms`, `5s` or `1m` (`0` never waits)"
+            )
+        })?;
+    if wait > MAX_WAIT {
+        return Err(format!(
+            "`{text}` is too long a wait: at most {} s (`0` never waits)",
+            MAX_WAIT.as_secs()
+        ));
+    }
+    Ok(wait)
+}
+
 /// Output formats of `validate`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ReportFormat {
@@ -1086,6 +1121,14 @@ pub(crate) struct ServeArgs {
     /// Do not import the standard skill folders of this project and user at start.
     #[arg(long)]
     pub(crate) no_discover: bool,
+    /// How long the first answers (the handshake, the lists, skill calls) wait for the first
+    /// sync of the skill folders on a new store, or after the folders changed, so that a
+    /// client's first listing holds their skills (`500ms`, `5s`, `1m`); past it the server
+    /// answers from the store, says the catalog is still loading, and announces `list_changed`
+    /// once the sync is in. `0` never waits. A store already in step answers once the folders'
+    /// stamps are checked.
+    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = parse_wait)]
+    pub(crate) sync_wait: std::time::Duration,
     /// Hide and refuse every tool that writes.
     #[arg(long)]
     pub(crate) read_only: bool,

@@ -8,6 +8,7 @@ mod broken_folders;
 mod catalog_answers;
 mod claude_args;
 mod cli;
+mod cold_start;
 mod crash_consistency;
 mod differential;
 mod edge_cases;

@@ -36,7 +36,7 @@ fn conformance_modules() -> (PathBuf, PathBuf) {
 }
 
 /// Node 22 and the Inspector's CLI.
-fn inspector() -> (PathBuf, PathBuf) {
+pub(crate) fn inspector() -> (PathBuf, PathBuf) {
     let (modules, node) = conformance_modules();
     let cli = modules.join("@modelcontextprotocol/inspector/clients/launcher/build/index.js");
     assert!(

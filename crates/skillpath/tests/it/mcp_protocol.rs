@@ -11,7 +11,7 @@ use crate::mcp_watch::all_tools;
 use crate::mcp_wire::Server;
 use crate::support::corpus_dir;
 
-fn examples() -> &'static Path {
+pub(crate) fn examples() -> &'static Path {
     Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../examples/skills"

@@ -257,10 +257,11 @@ pub(crate) fn all_tools(server: &mut Server) -> Vec<String> {
     }
 }
 
-/// `serve` answers from the store as soon as it is open and syncs its folders in the
-/// background: a client that connects at once gets the store's last state, every list it asks
-/// for during the sync is that state or the synced one (a sync is one transaction, never seen
-/// half done), and it hears `tools/list_changed` once the sync changed the store.
+/// With `--sync-wait 0`, `serve` answers from the store as soon as it is open and syncs its
+/// folders in the background (what every server does past its `--sync-wait`): a client that
+/// connects at once gets the store's last state, every list it asks for during the sync is that
+/// state or the synced one (a sync is one transaction, never seen half done), and it hears
+/// `tools/list_changed` once the sync changed the store.
 #[test]
 fn serve_answers_from_the_store_first_and_announces_the_folder_sync() {
     let work = tempfile::tempdir().expect("tempdir");
@@ -294,6 +295,8 @@ fn serve_answers_from_the_store_first_and_announces_the_folder_sync() {
                 "per-skill",
                 "--page-size",
                 "1000",
+                "--sync-wait",
+                "0",
             ])
             .arg("--skills")
             .arg(&corpus)

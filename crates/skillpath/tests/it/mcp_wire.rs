@@ -54,8 +54,8 @@ impl Server {
     /// first folder sync, and initializes a session.
     pub(crate) fn spawn(command: Command) -> Server {
         let mut server = Server::launch(command);
-        // The server answers before its folders are synced; tests start from the synced state
-        // (one that tests the state before uses [`Server::spawn_unsynced`]).
+        // Tests start from the synced state, said on stderr (one that tests what a client meets
+        // before it uses [`Server::spawn_unsynced`]).
         server.wait_for_first_sync();
         server.initialize();
         server

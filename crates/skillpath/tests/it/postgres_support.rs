@@ -86,6 +86,58 @@ impl Drop for Schema {
     }
 }
 
+/// A transaction on the test server kept open, with the locks its statements took, until it is
+/// ended (rolled back): for tests that hold a writer back.
+pub(crate) struct OpenTransaction {
+    end: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl OpenTransaction {
+    /// Begins a transaction on `url` and runs `sql` in it; returns once `sql` has run.
+    pub(crate) fn begin(url: &str, sql: &str) -> OpenTransaction {
+        let (began, has_begun) = std::sync::mpsc::channel();
+        let (end, ended) = std::sync::mpsc::channel::<()>();
+        let (url, sql) = (url.to_owned(), sql.to_owned());
+        let thread = std::thread::spawn(move || {
+            with_client(&url, async |client| {
+                client
+                    .batch_execute(&format!("BEGIN; {sql}"))
+                    .await
+                    .expect(&sql);
+                let _ = began.send(());
+                // Waited for off the runtime, so the connection goes on being driven.
+                let _ = tokio::task::spawn_blocking(move || ended.recv()).await;
+                client.batch_execute("ROLLBACK").await.expect("ROLLBACK");
+            });
+        });
+        has_begun.recv().expect("the transaction began");
+        OpenTransaction {
+            end: Some(end),
+            thread: Some(thread),
+        }
+    }
+
+    /// Rolls the transaction back (its locks go with it) and waits until it has.
+    pub(crate) fn end(mut self) {
+        assert!(self.finish(), "the transaction could not be rolled back");
+    }
+
+    /// Ends the transaction: whether it was rolled back.
+    fn finish(&mut self) -> bool {
+        drop(self.end.take());
+        self.thread
+            .take()
+            .is_none_or(|thread| thread.join().is_ok())
+    }
+}
+
+impl Drop for OpenTransaction {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
 /// Runs `sql` (one statement returning one value) on `url` and returns the value.
 pub(crate) fn query_value<T: for<'a> tokio_postgres::types::FromSql<'a>>(
     url: &str,

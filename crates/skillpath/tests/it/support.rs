@@ -126,6 +126,18 @@ impl HttpServer {
 
     /// Starts the server on `listen` (`host:port`) with `extra` arguments.
     pub(crate) fn start_on(work: &Path, listen: &str, extra: &[&str]) -> HttpServer {
+        HttpServer::launch(work, listen, extra, true)
+    }
+
+    /// Starts the server with `extra` arguments, returning as soon as it listens, without
+    /// waiting for its first folder sync (for the tests of what a client meets before it).
+    pub(crate) fn start_unsynced(work: &Path, extra: &[&str]) -> HttpServer {
+        HttpServer::launch(work, "127.0.0.1:0", extra, false)
+    }
+
+    /// Starts the server on `listen` with `extra` arguments; returns once it listens and, with
+    /// `synced`, once its first folder sync is done.
+    fn launch(work: &Path, listen: &str, extra: &[&str], synced: bool) -> HttpServer {
         let mut child = Command::new(skillpath_bin())
             .args(["serve", "--no-discover", "--http", listen])
             .args(extra)
@@ -139,11 +151,11 @@ impl HttpServer {
         let stderr = child.stderr.take().expect("stderr");
         let mut lines = BufReader::new(stderr).lines();
         let log = Arc::new(Mutex::new(String::new()));
-        // The server answers before its folders are synced; tests start from the synced
-        // state (the one that tests the state before asks for it), so wait for both lines.
+        // Tests start from the synced state (those that test what comes before ask for it),
+        // so wait for both lines.
         let mut address = None;
         while address.is_none()
-            || !first_sync_said(&log.lock().map(|l| l.clone()).unwrap_or_default())
+            || (synced && !first_sync_said(&log.lock().map(|l| l.clone()).unwrap_or_default()))
         {
             let line = lines
                 .next()

@@ -43,9 +43,9 @@ async def scenario(binary: str, examples: str, work: str) -> None:
         async with ClientSession(read, write, message_handler=on_message) as session:
             await session.initialize()
 
-            # The server answers from its store at once and syncs the folder in the background:
-            # a client that listed before the sync was done hears `tools/list_changed` and lists
-            # again.
+            # The server's first answers wait for its folder sync (within `--sync-wait`); a
+            # client that listed before the sync was done (past the bound) hears
+            # `tools/list_changed` and lists again.
             expected_tools = ["add-caching", "add_ci_workflow", "write-release-notes"]
             tools = (await session.list_tools()).tools
             if not all(name in [tool.name for tool in tools] for name in expected_tools):

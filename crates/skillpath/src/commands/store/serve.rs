@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use skillpath_core::golden_path::render::RenderLimits;
-use skillpath_server::folders::{FolderSync, watch};
+use skillpath_server::folders::{FolderSync, begin, watch};
 use skillpath_server::{
     ElicitMode, HttpLimits, KeyPolicy, MIN_STATE_KEY_BYTES, ServerOptions, SkillServer, ToolsMode,
 };
@@ -92,6 +92,7 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
             .map(read_state_key)
             .transpose()?,
         meaning: super::meaning(&args.embeddings)?,
+        sync_wait: args.sync_wait,
     };
     let review = options.review;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -106,12 +107,17 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
             tracing::info!("audit policy for skills written: {policy}");
         }
         let sync = Arc::new(FolderSync::new(sources, Arc::clone(&store)));
-        // The server answers from the store as soon as it is open; the folders are synced in
-        // the background (clients hear `list_changed` when that changes something) and then
-        // watched, so edits reach the store and the clients while serving. A folder that
-        // cannot be loaded is skipped and named; a sync that fails is said and tried again.
+        // Begun beside the catalog's load, so a warm start's check of the folders' stamps
+        // costs its first answers little.
+        let started = begin(&sync);
+        // The folders are synced in the background, and the first answers wait for that sync
+        // within `--sync-wait` (a store already in step answers at once; past the bound the
+        // store's state is served, said so, and clients hear `list_changed` when the sync
+        // changed something); then the folders are watched, so edits reach the store and the
+        // clients while serving. A folder that cannot be loaded is skipped and named; a sync
+        // that fails is said and tried again.
         let server = SkillServer::new(store, options).await?;
-        watch(sync, server.clone());
+        watch(sync, started, server.clone());
         // Changes made by other processes on a shared database (other replicas, imports) too.
         if server.follow_store() {
             tracing::info!("following changes to the store made by other processes");
