@@ -13,11 +13,13 @@ use std::time::Duration;
 
 use notify::{RecursiveMode, Watcher};
 use skillpath_core::{Code, Diagnostic};
+use skillpath_store::discovery::{self, DiscoveryLimits};
 use skillpath_store::folder::{FolderDiagnostics, read_folders};
 use skillpath_store::sources::FolderSources;
 use skillpath_store::{Change, ImportReport, Provenance, ShadowedSkill, Store, StoreError};
 
 use crate::SkillServer;
+use crate::catalog::Catalog;
 use crate::client_log::{ClientLog, Level};
 
 /// How long the watcher waits for a burst of file events to settle before syncing.
@@ -68,6 +70,41 @@ pub struct FolderSync {
 }
 
 impl FolderSync {
+    /// Whether the store, as `catalog` shows it, already holds skills of every folder source:
+    /// each `--skills` root has a skill imported from it, and every skill folder discovery
+    /// finds has its skill stored. Then the first answers need not wait for the first sync (a
+    /// warm start answers at once; the sync brings what was edited while no server ran,
+    /// announced as any later edit is); a new store, a new root or a new discovered skill
+    /// makes them wait. It reads no skill folder of the roots (walking them and comparing
+    /// every file's stamp is what a warm start would otherwise wait for), only discovery's
+    /// few standard folders.
+    pub fn stored_in(&self, catalog: &Catalog) -> bool {
+        let mut roots = BTreeSet::new();
+        let mut folders = BTreeSet::new();
+        for skill in catalog.skills() {
+            if let Provenance::Imported { path, root, .. } = &skill.provenance {
+                roots.insert(root.as_str());
+                folders.insert(path.as_str());
+            }
+        }
+        let roots_stored = self
+            .sources
+            .roots
+            .iter()
+            .all(|root| roots.contains(root.display().to_string().as_str()));
+        roots_stored
+            && self
+                .sources
+                .discover
+                .as_ref()
+                .is_none_or(|(project, home)| {
+                    discovery::discover(Some(project), home.as_deref(), DiscoveryLimits::default())
+                        .skills
+                        .iter()
+                        .all(|skill| folders.contains(skill.path.display().to_string().as_str()))
+                })
+    }
+
     /// A sync of `sources` into `store`.
     pub fn new(sources: FolderSources, store: Arc<dyn Store>) -> FolderSync {
         FolderSync {
@@ -281,19 +318,19 @@ fn poisoned() -> StoreError {
 pub struct StartedSync(tokio::task::JoinHandle<Result<SyncReport, StoreError>>);
 
 /// Begins the first sync of `sync` in the background, at once: as soon as the store is open,
-/// before the server's catalog is loaded, so that reading the folders (or, on a warm start,
-/// only their stamps) and loading the catalog overlap, and the first answers, which wait for
-/// that sync, come as early as they can. Call it inside a tokio runtime.
+/// before the server's catalog is loaded, so that reading the folders and loading the catalog
+/// overlap, and the first answers of a cold start, which wait for that sync, come as early as
+/// they can. Call it inside a tokio runtime.
 pub fn begin(sync: &Arc<FolderSync>) -> StartedSync {
     let sync = Arc::clone(sync);
     StartedSync(tokio::spawn(async move { sync.sync().await }))
 }
 
 /// Keeps the store in step with the sources' folders while the server answers: the first sync
-/// (`started`, [`begin`]) runs in the background, and the requests that read the catalog wait for it within the
-/// server's `sync_wait` (`SkillServer::wait_for_first_sync`; a store already in step with its
-/// folders is known so once their stamps are compared, before the watches are set up). Past
-/// that bound the server answers from the store's last state and says so, and clients hear
+/// (`started`, [`begin`]) runs in the background, and unless the store already holds the
+/// folders' skills ([`FolderSync::stored_in`]: a warm start answers at once) the requests that
+/// read the catalog wait for it within the server's `sync_wait`
+/// (`SkillServer::wait_for_first_sync`), but never for the watches' setup. Past that bound the server answers from the store's last state and says so, and clients hear
 /// `list_changed` when the sync changed something. Then the folders are watched as that sync
 /// found them, and after each burst of changes synced again, with the server's catalog
 /// reloaded when the store changed (which notifies clients).
@@ -304,7 +341,7 @@ pub fn begin(sync: &Arc<FolderSync>) -> StartedSync {
 /// being set up. Watching goes on for as long as the runtime runs; if the folders cannot be
 /// watched, the server goes on without and says so.
 pub fn watch(sync: Arc<FolderSync>, started: StartedSync, server: SkillServer) {
-    server.begin_first_sync();
+    server.begin_first_sync(sync.stored_in(&server.catalog()));
     tokio::spawn(async move {
         let mut failing = Failing::default();
         first_sync(&sync, started, &server, &mut failing).await;

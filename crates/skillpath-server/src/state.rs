@@ -140,10 +140,15 @@ struct Inner {
 enum FirstSync {
     /// None was begun: the server serves its store (a server without folders).
     None,
-    /// Under way; requests wait for it until `until`.
+    /// Under way; requests wait for it until `until`, unless the store already held the
+    /// folders' skills.
     Running {
         /// When the requests stop waiting for it.
         until: tokio::time::Instant,
+        /// The store already held a skill of every folder source (a warm start): requests
+        /// are answered from it at once, and the sync only brings edits made while the server
+        /// was not running, announced with `list_changed` as any later edit is.
+        stored: bool,
     },
     /// Finished, or failed (the store's last state is served and the sync is tried again).
     Done,
@@ -152,6 +157,12 @@ enum FirstSync {
 impl FirstSync {
     fn running(&self) -> bool {
         matches!(self, FirstSync::Running { .. })
+    }
+
+    /// Whether what is served may still lack skills of the folders: a first sync under way on
+    /// a store that did not hold them yet.
+    fn loading(&self) -> bool {
+        matches!(self, FirstSync::Running { stored: false, .. })
     }
 }
 
@@ -333,12 +344,13 @@ impl SkillServer {
 
     /// Records that the first folder sync has begun: from now on the requests that read the
     /// catalog wait for it ([`SkillServer::wait_for_first_sync`]), for at most
-    /// [`ServerOptions::sync_wait`] from now.
-    pub(crate) fn begin_first_sync(&self) {
+    /// [`ServerOptions::sync_wait`] from now, unless the store already holds the folders'
+    /// skills (`stored`, [`crate::folders::FolderSync::stored_in`]).
+    pub(crate) fn begin_first_sync(&self, stored: bool) {
         let until = tokio::time::Instant::now() + self.inner.options.sync_wait;
         self.inner
             .first_sync
-            .send_replace(FirstSync::Running { until });
+            .send_replace(FirstSync::Running { until, stored });
     }
 
     /// Records that the first folder sync has finished (or failed).
@@ -355,11 +367,15 @@ impl SkillServer {
 
     /// Waits for the first folder sync, within [`ServerOptions::sync_wait`] of its start: what
     /// a request that reads the catalog does first, so that a client that lists once, on a new
-    /// store or after its folders changed, is answered from the synced catalog. A server whose
-    /// first sync is done (or that has none) goes on at once; past the bound the store's state
+    /// store, is answered from the synced catalog. A server whose first sync is done (or that has
+    /// none, or whose store already held the folders' skills) goes on at once; past the bound the store's state
     /// is served, and [`SkillServer::syncing`] says so.
     pub(crate) async fn wait_for_first_sync(&self) {
-        let FirstSync::Running { until } = *self.inner.first_sync.borrow() else {
+        let FirstSync::Running {
+            until,
+            stored: false,
+        } = *self.inner.first_sync.borrow()
+        else {
             return;
         };
         tracing::debug!(
@@ -372,10 +388,10 @@ impl SkillServer {
         let _ = tokio::time::timeout_at(until, state.wait_for(|state| !state.running())).await;
     }
 
-    /// Whether the first folder sync is still under way: what is served may lack skills of the
-    /// folders ([`STILL_SYNCING`]).
+    /// Whether the first folder sync is still under way on a store that did not hold the
+    /// folders' skills yet: what is served may lack some of them ([`STILL_SYNCING`]).
     pub(crate) fn syncing(&self) -> bool {
-        self.inner.first_sync.borrow().running()
+        self.inner.first_sync.borrow().loading()
     }
 
     /// Records why syncing the skill folders fails (`None` once it works again).

@@ -1122,11 +1122,12 @@ pub(crate) struct ServeArgs {
     #[arg(long)]
     pub(crate) no_discover: bool,
     /// How long the first answers (the handshake, the lists, skill calls) wait for the first
-    /// sync of the skill folders on a new store, or after the folders changed, so that a
-    /// client's first listing holds their skills (`500ms`, `5s`, `1m`); past it the server
-    /// answers from the store, says the catalog is still loading, and announces `list_changed`
-    /// once the sync is in. `0` never waits. A store already in step answers once the folders'
-    /// stamps are checked.
+    /// sync of the skill folders when the store does not hold their skills yet (a new store, a
+    /// new `--skills` folder, a newly discovered skill), so that a client's first listing holds
+    /// them (`500ms`, `5s`, `1m`); past it the server answers from the store, says the catalog
+    /// is still loading, and announces `list_changed` once the sync is in. `0` never waits. A
+    /// store that holds them answers at once; edits made while no server ran follow with
+    /// `list_changed`.
     #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = parse_wait)]
     pub(crate) sync_wait: std::time::Duration,
     /// Hide and refuse every tool that writes.

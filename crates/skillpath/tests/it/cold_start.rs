@@ -19,7 +19,7 @@ use crate::mcp_inspector::inspector;
 use crate::mcp_protocol::examples;
 use crate::mcp_wire::Server;
 use crate::postgres_support::{OpenTransaction, Schema};
-use crate::support::{HttpServer, corpus_dir, first_sync_said, run_in, skillpath_bin};
+use crate::support::{HttpServer, corpus_dir, first_sync_said, run_in, skillpath_bin, write_skill};
 
 /// The example skills.
 const EXAMPLE_SKILLS: [&str; 5] = [
@@ -443,4 +443,59 @@ fn past_sync_wait_the_answers_say_the_catalog_is_still_loading_until_list_change
     );
     let found = found["content"][0]["text"].as_str().expect("text");
     assert!(found.starts_with("- add-caching: "), "{found}");
+}
+
+/// A warm start (a store that already holds a skill of every folder source) answers from the
+/// store at once, without waiting for its first sync or saying the catalog is loading; a skill
+/// edited while no server ran arrives with `list_changed`, as a later edit does. A writer
+/// holding PostgreSQL's `skills` table keeps that sync from importing the edit: a server that
+/// waited for it would not answer within its 300 s `--sync-wait`.
+#[test]
+fn a_warm_start_answers_from_the_store_at_once_and_brings_edits_with_list_changed() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let skills = work.path().join("skills");
+    for name in ["alpha-notes", "beta-notes"] {
+        write_skill(&skills.join(name), name, "Writes notes before the edit.");
+    }
+    let schema = Schema::create("warm_start");
+    let url = schema.url();
+    let serve = || {
+        let mut command = Command::new(skillpath_bin());
+        command
+            .args(["serve", "--no-discover", "--tools", "per-skill"])
+            .args(["--sync-wait", SYNC_WAIT, "--db", &url, "--skills"])
+            .arg(&skills)
+            .env("HOME", work.path());
+        command
+    };
+    // The first start, whose client closes stdin at once: it syncs the folders and ends.
+    let first = serve()
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run serve");
+    let said = String::from_utf8_lossy(&first.stderr);
+    assert!(first_sync_said(&said), "{said}");
+    write_skill(
+        &skills.join("beta-notes"),
+        "beta-notes",
+        "Writes notes after the edit.",
+    );
+    let writer = OpenTransaction::begin(&url, "LOCK TABLE skills IN SHARE MODE");
+    let mut server = Server::spawn_unsynced(serve());
+    let instructions = server.instructions().to_owned();
+    assert!(!instructions.contains(STILL_LOADING), "{instructions}");
+    assert!(instructions.contains("alpha-notes"), "{instructions}");
+    let listed = server.request(
+        "tools/call",
+        json!({"name": "list_skills", "arguments": {}}),
+    );
+    let listed: Value =
+        serde_json::from_str(listed["content"][0]["text"].as_str().expect("text")).expect("JSON");
+    assert!(listed.get("syncing").is_none(), "{listed}");
+    let before = server.tool("beta-notes").expect("beta-notes is served");
+    assert_eq!(before["description"], "Writes notes before the edit.");
+    writer.end();
+    server.notifications_until_list_changed();
+    let after = server.tool("beta-notes").expect("beta-notes is served");
+    assert_eq!(after["description"], "Writes notes after the edit.");
 }

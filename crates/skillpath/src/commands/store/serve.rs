@@ -107,11 +107,12 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
             tracing::info!("audit policy for skills written: {policy}");
         }
         let sync = Arc::new(FolderSync::new(sources, Arc::clone(&store)));
-        // Begun beside the catalog's load, so a warm start's check of the folders' stamps
-        // costs its first answers little.
+        // Begun beside the catalog's load, so that a cold start's first answers, which wait
+        // for it, come as early as they can.
         let started = begin(&sync);
         // The folders are synced in the background, and the first answers wait for that sync
-        // within `--sync-wait` (a store already in step answers at once; past the bound the
+        // within `--sync-wait` (a store that already holds the folders' skills answers at
+        // once; past the bound the
         // store's state is served, said so, and clients hear `list_changed` when the sync
         // changed something); then the folders are watched, so edits reach the store and the
         // clients while serving. A folder that cannot be loaded is skipped and named; a sync
