@@ -52,6 +52,21 @@ impl World {
     }
 
     /// Runs skillpath in `dir` (relative to the world).
+    /// What a teammate does with `project`: commit it with `ignored` (its agent folders) as its
+    /// `.gitignore`, clone it as `clone` and `install --frozen` there on a new store. The clone.
+    fn install_in_a_clone(&self, project: &Path, ignored: &str) -> PathBuf {
+        std::fs::write(project.join(".gitignore"), ignored).expect("ignore");
+        git(project, &["add", "-A"]);
+        git(project, &["commit", "-q", "-m", "lock"]);
+        git(
+            self.temp.path(),
+            &["clone", "-q", &project.display().to_string(), "clone"],
+        );
+        let (code, out, err) = self.run_with("clone", &["install", "--frozen"], "fresh.db");
+        assert_eq!(code, 0, "{out}{err}");
+        self.path("clone")
+    }
+
     fn run(&self, dir: &str, args: &[&str]) -> (i32, String, String) {
         self.run_with(dir, args, "store.db")
     }
@@ -272,17 +287,8 @@ fn add_lock_sync_edit_update_and_restore_a_fresh_clone() {
     assert_eq!(code, 0, "clean and current: {out}");
 
     // A fresh clone of the project (agent folders not committed) is restored byte for byte.
-    std::fs::write(project.join(".gitignore"), ".agents/\n.claude/\n.cursor/\n").expect("ignore");
-    git(&project, &["add", "-A"]);
-    git(&project, &["commit", "-q", "-m", "lock"]);
-    git(
-        world.temp.path(),
-        &["clone", "-q", &project.display().to_string(), "clone"],
-    );
     std::fs::remove_dir_all(world.path("cache")).expect("cold cache");
-    let (code, out, err) = world.run_with("clone", &["install", "--frozen"], "fresh.db");
-    assert_eq!(code, 0, "{out}{err}");
-    let clone = world.path("clone");
+    let clone = world.install_in_a_clone(&project, ".agents/\n.claude/\n.cursor/\n");
     let expected: BTreeMap<_, _> = agent_folders(&project)
         .into_iter()
         .filter(|(p, _)| p != ".gitignore")
@@ -522,16 +528,8 @@ fn sync_agents_are_locked_and_a_fresh_clone_gets_their_folders() {
 
     // A fresh clone (agent folders not committed), on a machine with other agents installed
     // (the world's home has `.claude` and `.codex`): the lock's agents' folders, byte for byte.
-    std::fs::write(project.join(".gitignore"), ".agents/\n.claude/\n.cursor/\n").expect("ignore");
-    git(&project, &["add", "-A"]);
-    git(&project, &["commit", "-q", "-m", "lock"]);
-    git(
-        world.temp.path(),
-        &["clone", "-q", &project.display().to_string(), "clone"],
-    );
-    let (code, out, err) = world.run_with("clone", &["install", "--frozen"], "fresh.db");
-    assert_eq!(code, 0, "{out}{err}");
-    assert_eq!(agent_folders(&world.path("clone")), agent_folders(&project));
+    let clone = world.install_in_a_clone(&project, ".agents/\n.claude/\n.cursor/\n");
+    assert_eq!(agent_folders(&clone), agent_folders(&project));
 
     // The user scope: `sync --user --agent` records in the user's lock.
     let (code, out, err) = world.run("project", &["add", "--user", &url, "--no-sync"]);
@@ -1224,25 +1222,14 @@ fn a_package_is_installed_with_its_members_locked_and_restored() {
     assert_eq!(code, 0, "{out}{err}");
 
     // A fresh clone is restored byte for byte, the package with the rest.
-    std::fs::write(project.join(".gitignore"), ".agents/\n.claude/\n").expect("ignore");
-    git(&project, &["add", "-A"]);
-    git(&project, &["commit", "-q", "-m", "lock"]);
-    git(
-        world.temp.path(),
-        &["clone", "-q", &project.display().to_string(), "clone"],
-    );
-    let (code, out, err) = world.run_with("clone", &["install", "--frozen"], "fresh.db");
-    assert_eq!(code, 0, "{out}{err}");
+    let clone = world.install_in_a_clone(&project, ".agents/\n.claude/\n");
     let without_ignore = |dir: &Path| -> BTreeMap<String, Vec<u8>> {
         agent_folders(dir)
             .into_iter()
             .filter(|(p, _)| p != ".gitignore")
             .collect()
     };
-    assert_eq!(
-        without_ignore(&world.path("clone")),
-        without_ignore(&project)
-    );
+    assert_eq!(without_ignore(&clone), without_ignore(&project));
     let (code, out, _) = world.run_with("clone", &["list", "--kind", "package"], "fresh.db");
     assert_eq!(code, 0);
     assert!(out.contains("dotnet-clean-architecture"), "{out}");
