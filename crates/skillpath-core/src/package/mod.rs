@@ -470,9 +470,9 @@ pub fn member_dirs(dir: &Path) -> Vec<std::path::PathBuf> {
 /// The verdict on the package folder `dir`'s manifest, as a validation report of the
 /// manifest: every problem of the manifest and of what it lists. Its members are validated
 /// as skills, each with the package's options.
-pub fn validate_package_dir(dir: &Path) -> crate::validate::Report {
+pub fn validate_package_dir(dir: &Path) -> crate::validate::report::Report {
     let path = dir.join(MANIFEST);
-    let report = |skill_md, diagnostics| crate::validate::Report {
+    let report = |skill_md, diagnostics| crate::validate::report::Report {
         path: dir.to_path_buf(),
         skill_md,
         diagnostics,
