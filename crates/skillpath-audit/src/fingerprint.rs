@@ -32,6 +32,26 @@ pub struct Baseline {
 /// The version of the baseline file's format.
 const BASELINE_VERSION: u64 = 1;
 
+/// Why a baseline file does not read; each message follows "the baseline `…` cannot be read: ".
+#[derive(Debug, thiserror::Error)]
+pub enum BaselineError {
+    /// Not JSON at all.
+    #[error("it is not JSON: {0}")]
+    NotJson(#[source] serde_json::Error),
+    /// Written by another version of the format.
+    #[error("it is version {0}; this skillpath reads version {BASELINE_VERSION}")]
+    Version(u64),
+    /// No `version` field.
+    #[error("it has no `version`")]
+    NoVersion,
+    /// No `findings` array.
+    #[error("it has no `findings` list")]
+    NoFindings,
+    /// A finding without its fingerprint.
+    #[error("a finding has no `fingerprint`")]
+    NoFingerprint,
+}
+
 impl Baseline {
     /// Whether `fingerprint` is known.
     pub fn contains(&self, fingerprint: &str) -> bool {
@@ -49,22 +69,18 @@ impl Baseline {
     }
 
     /// Reads a baseline file (as [`Baseline::to_json`] writes it).
-    pub fn from_json(text: &str) -> Result<Baseline, String> {
+    pub fn from_json(text: &str) -> Result<Baseline, BaselineError> {
         let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|error| format!("it is not JSON: {error}"))?;
+            serde_json::from_str(text).map_err(BaselineError::NotJson)?;
         match value.get("version").and_then(serde_json::Value::as_u64) {
             Some(BASELINE_VERSION) => {}
-            Some(other) => {
-                return Err(format!(
-                    "it is version {other}; this skillpath reads version {BASELINE_VERSION}"
-                ));
-            }
-            None => return Err("it has no `version`".to_owned()),
+            Some(other) => return Err(BaselineError::Version(other)),
+            None => return Err(BaselineError::NoVersion),
         }
         let findings = value
             .get("findings")
             .and_then(serde_json::Value::as_array)
-            .ok_or("it has no `findings` list")?;
+            .ok_or(BaselineError::NoFindings)?;
         let fingerprints = findings
             .iter()
             .map(|finding| {
@@ -72,7 +88,7 @@ impl Baseline {
                     .get("fingerprint")
                     .and_then(serde_json::Value::as_str)
                     .map(str::to_owned)
-                    .ok_or_else(|| "a finding has no `fingerprint`".to_owned())
+                    .ok_or(BaselineError::NoFingerprint)
             })
             .collect::<Result<_, _>>()?;
         Ok(Baseline { fingerprints })

@@ -35,8 +35,8 @@ use std::path::PathBuf;
 
 use skillpath_core::{Location, SourceFile};
 
-pub use fingerprint::Baseline;
-pub use record::{AuditRecord, Policy, RecordedFinding};
+pub use fingerprint::{Baseline, BaselineError};
+pub use record::{AuditRecord, Policy, RecordedFinding, UnreadableRecord};
 pub use rules::{Rule, Severity};
 pub use scan::{audit, skill_name};
 

@@ -143,11 +143,15 @@ impl AuditRecord {
     }
 
     /// A record as [`AuditRecord::to_json`] stored it.
-    pub fn from_json(text: &str) -> Result<AuditRecord, String> {
-        serde_json::from_str(text)
-            .map_err(|error| format!("an audit record is not readable: {error}"))
+    pub fn from_json(text: &str) -> Result<AuditRecord, UnreadableRecord> {
+        serde_json::from_str(text).map_err(UnreadableRecord)
     }
 }
+
+/// A stored audit record that does not read as one (a newer skillpath's, or damaged).
+#[derive(Debug, thiserror::Error)]
+#[error("an audit record is not readable: {0}")]
+pub struct UnreadableRecord(#[source] serde_json::Error);
 
 /// Whether a write of a skill with findings goes ahead: `off` does not audit, `warn` (the
 /// default) keeps the findings with the revision and writes it, `block-high` and
@@ -238,7 +242,7 @@ mod tests {
         };
         let text = record.to_json();
         assert!(text.contains(r#""severity":"critical""#), "{text}");
-        assert_eq!(AuditRecord::from_json(&text), Ok(record.clone()));
+        assert_eq!(AuditRecord::from_json(&text).expect("reads back"), record);
         assert_eq!(record.summary(), "1 critical, 1 low");
         assert_eq!(AuditRecord::default().summary(), "no findings");
         assert!(AuditRecord::from_json("[1]").is_err());

@@ -53,19 +53,30 @@ impl SkillMd {
 
 const BOM: &str = "\u{feff}";
 
+/// Why [`renamed`] cannot rename a frontmatter.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RenameProblem {
+    /// There is no `name` field.
+    #[error("the frontmatter has no `name` to replace")]
+    NoName,
+    /// The field (`name` or `tool_name`) is a block or multi-line value.
+    #[error("the frontmatter's `{0}` is not a one-line value that can be replaced")]
+    NotOneLine(&'static str),
+}
+
 /// `text` (a `SKILL.md`, or a package's `PACKAGE.md`) with its frontmatter's `name` set to
 /// `name` and, when it has one, its `tool_name` to `name` with `_` for `-` (so that the copy
 /// has a tool of its own), every other byte kept: what a fork is written with. `name` must be a
 /// plain YAML scalar (kebab-case is). Refused, with why, when the frontmatter has no one-line
 /// `name` (or `tool_name`) to replace.
-pub fn renamed(text: &str, name: &str) -> Result<String, String> {
+pub fn renamed(text: &str, name: &str) -> Result<String, RenameProblem> {
     let parsed = parse("SKILL.md".into(), text.to_owned(), Mode::Lenient);
     let tool_name = name.replace('-', "_");
     let mut edits: Vec<(Range<usize>, &str)> = Vec::new();
     for (key, value) in [("name", name), ("tool_name", tool_name.as_str())] {
         let Some(entry) = parsed.field(key) else {
             if key == "name" {
-                return Err("the frontmatter has no `name` to replace".to_owned());
+                return Err(RenameProblem::NoName);
             }
             continue;
         };
@@ -80,9 +91,7 @@ pub fn renamed(text: &str, name: &str) -> Result<String, String> {
             .get(entry.value.range.clone())
             .is_none_or(|written| written.contains('\n'));
         if !one_line {
-            return Err(format!(
-                "the frontmatter's `{key}` is not a one-line value that can be replaced"
-            ));
+            return Err(RenameProblem::NotOneLine(key));
         }
         edits.push((entry.value.range.clone(), value));
     }

@@ -21,37 +21,58 @@ pub struct Properties {
     pub json: serde_json::Value,
 }
 
+/// Why the reference refuses to read a skill's properties. Each message is the text the reference
+/// prints after `Error: `.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReferenceError {
+    /// No `SKILL.md` (or `skill.md`) in the folder, displayed as Python would.
+    #[error("SKILL.md not found in {0}")]
+    NoSkillMd(String),
+    /// The file cannot be read or parsed: the first diagnostic's message.
+    #[error("{0}")]
+    Unreadable(String),
+    /// The frontmatter is not a mapping.
+    #[error("SKILL.md frontmatter must be a YAML mapping")]
+    NotAMapping,
+    /// `name` or `description` is missing.
+    #[error("Missing required field in frontmatter: {0}")]
+    MissingField(&'static str),
+    /// `name` or `description` is empty or not a string.
+    #[error("Field '{0}' must be a non-empty string")]
+    EmptyField(&'static str),
+}
+
 /// `read_properties(skill_dir)`. `Err` is the message the reference prints after `Error: `
 /// (for a file the reference crashes on, such as invalid UTF-8, what went wrong in our words);
 /// `dir` appears in it as Python would display it.
-pub fn read_properties(dir: &Path, max_file_size: u64) -> Result<Properties, String> {
+pub fn read_properties(dir: &Path, max_file_size: u64) -> Result<Properties, ReferenceError> {
     let Some((path, _)) = crate::disk::find_skill_md(dir) else {
-        return Err(format!("SKILL.md not found in {}", pathlib::display(dir)));
+        return Err(ReferenceError::NoSkillMd(pathlib::display(dir)));
     };
-    let text = load::read_text(&path, max_file_size).map_err(|diagnostic| diagnostic.message)?;
+    let text = load::read_text(&path, max_file_size)
+        .map_err(|diagnostic| ReferenceError::Unreadable(diagnostic.message))?;
     let skill = crate::skill_md::parse(path, text, Mode::SkillsRef);
     if let Some(diagnostic) = skill.diagnostics.first() {
-        return Err(diagnostic.message.clone());
+        return Err(ReferenceError::Unreadable(diagnostic.message.clone()));
     }
     properties(&skill)
 }
 
-fn properties(skill: &SkillMd) -> Result<Properties, String> {
+fn properties(skill: &SkillMd) -> Result<Properties, ReferenceError> {
     let root = skill
         .frontmatter
         .as_ref()
-        .ok_or("SKILL.md frontmatter must be a YAML mapping")?;
+        .ok_or(ReferenceError::NotAMapping)?;
     for key in ["name", "description"] {
-        root.get(key)
-            .ok_or_else(|| format!("Missing required field in frontmatter: {key}"))?;
+        root.get(key).ok_or(ReferenceError::MissingField(key))?;
     }
-    let non_empty = |key: &str| -> Result<String, String> {
+    let non_empty = |key: &'static str| -> Result<String, ReferenceError> {
         root.get(key)
             .and_then(|entry| entry.value.as_scalar())
             .map(|scalar| python_unicode::strip(&scalar.text))
             .filter(|value| !value.is_empty())
             .map(str::to_owned)
-            .ok_or_else(|| format!("Field '{key}' must be a non-empty string"))
+            .ok_or(ReferenceError::EmptyField(key))
     };
     let name = non_empty("name")?;
     let description = non_empty("description")?;
@@ -105,7 +126,7 @@ pub struct PromptEntry {
 
 /// Reads the skill at `dir` for `to-prompt`: the path is resolved (symlinks too) first, as the
 /// reference does, so messages and locations are absolute.
-pub fn prompt_entry(dir: &Path) -> Result<PromptEntry, String> {
+pub fn prompt_entry(dir: &Path) -> Result<PromptEntry, ReferenceError> {
     let resolved = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let properties = read_properties(&resolved, LoadOptions::default().max_file_size)?;
     let location = crate::disk::find_skill_md(&resolved)

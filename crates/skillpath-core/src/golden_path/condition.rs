@@ -31,9 +31,20 @@ pub enum Condition {
     },
 }
 
+/// What is malformed in a condition.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConditionProblem {
+    /// The part before `=` (or the whole) is not a variable name.
+    #[error("`{0}` is not a variable name (`ServiceName` or `service_name`)")]
+    NotAVariable(String),
+    /// `Var=`, or an empty alternative in `a||b`.
+    #[error("a value after `=` is empty")]
+    EmptyValue,
+}
+
 impl Condition {
     /// Parses `text`; `Err` says what is malformed.
-    pub fn parse(text: &str) -> Result<Condition, String> {
+    pub fn parse(text: &str) -> Result<Condition, ConditionProblem> {
         let text = text.trim();
         let (variable, values, negated) = match text.split_once("!=") {
             Some((variable, values)) => (variable, Some(values), true),
@@ -44,9 +55,7 @@ impl Condition {
         };
         let variable = variable.trim();
         if !is_variable(variable) {
-            return Err(format!(
-                "`{variable}` is not a variable name (`ServiceName` or `service_name`)"
-            ));
+            return Err(ConditionProblem::NotAVariable(variable.to_owned()));
         }
         let variable = variable.to_owned();
         let Some(values) = values else {
@@ -57,7 +66,7 @@ impl Condition {
             .map(|value| value.trim().to_owned())
             .collect();
         if values.iter().any(String::is_empty) {
-            return Err("a value after `=` is empty".to_owned());
+            return Err(ConditionProblem::EmptyValue);
         }
         Ok(if negated {
             Condition::NoneOf { variable, values }

@@ -196,7 +196,7 @@ pub(crate) fn check(skill: &SkillMd, bundle: &SkillBundle) -> Vec<Diagnostic> {
         }
         match templates::find_in(bundle, &template.value) {
             Err(problem) => {
-                let code = if problem.contains("not found") {
+                let code = if problem == templates::TemplateProblem::NotFound {
                     Code::TemplateMissing
                 } else {
                     Code::TemplateOutsideSkill

@@ -11,8 +11,26 @@ use super::values::Values;
 /// Templates larger than this are not read (the same bound as `SKILL.md`).
 const MAX_TEMPLATE_SIZE: u64 = crate::load::DEFAULT_MAX_FILE_SIZE;
 
-/// Why a template path is refused before it is looked for.
-const NOT_INSIDE: &str = "must be a path inside the skill folder (no `..`, no absolute path)";
+/// Why a template cannot be used. Its text follows the template's name in a diagnostic or a
+/// rendered warning ("template `x.rs` was not found in the skill folder").
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TemplateProblem {
+    /// The path is refused before it is looked for: empty, `..` or absolute.
+    #[error("must be a path inside the skill folder (no `..`, no absolute path)")]
+    NotInside,
+    /// No such file among the skill's files.
+    #[error("was not found in the skill folder")]
+    NotFound,
+    /// The path names a folder.
+    #[error("is not a file")]
+    NotAFile,
+    /// The path passes through a symlink that leads out of the skill.
+    #[error("leads out of the skill folder through a symlink")]
+    LinksOut,
+    /// Too large, or not UTF-8: the message of the diagnostic reading it gave.
+    #[error("cannot be read: {0}")]
+    Unreadable(String),
+}
 
 /// Whether `name` is a template path that can be looked for: not empty, and only names (and
 /// `.`), no `..`, no root.
@@ -42,62 +60,62 @@ pub fn target_outside_project(target: &str) -> Option<String> {
 /// stored files by path.
 pub trait TemplateSource {
     /// The text of template `name` (a path relative to the skill), or why it cannot be used.
-    fn template(&self, name: &str) -> Result<String, String>;
+    fn template(&self, name: &str) -> Result<String, TemplateProblem>;
 }
 
 /// A skill's stored files by relative path (the server's catalog): found by the same path rule
 /// and read by the same size and UTF-8 rules as a [`SkillBundle`]'s.
 impl TemplateSource for std::collections::HashMap<&str, &[u8]> {
-    fn template(&self, name: &str) -> Result<String, String> {
+    fn template(&self, name: &str) -> Result<String, TemplateProblem> {
         let relative = relative_path(name)?;
         let bytes = self
             .get(relative.as_str())
-            .ok_or_else(|| NOT_FOUND.to_owned())?;
+            .ok_or(TemplateProblem::NotFound)?;
         text_of(Path::new(name), bytes)
     }
 }
 
-/// Why a template that is not among the skill's files cannot be used.
-const NOT_FOUND: &str = "was not found in the skill folder";
-
 /// Template `name` as a `/`-separated path inside its skill, or why it cannot be one.
-fn relative_path(name: &str) -> Result<String, String> {
+fn relative_path(name: &str) -> Result<String, TemplateProblem> {
     bundle::inside(name)
         .filter(|_| is_plain_path(name))
-        .ok_or_else(|| NOT_INSIDE.to_owned())
+        .ok_or(TemplateProblem::NotInside)
 }
 
 /// The bytes of template `name` among the files of `bundle`, or why it cannot be used.
-pub(crate) fn find_in<'a>(bundle: &'a SkillBundle, name: &str) -> Result<&'a [u8], String> {
+pub(crate) fn find_in<'a>(
+    bundle: &'a SkillBundle,
+    name: &str,
+) -> Result<&'a [u8], TemplateProblem> {
     match bundle.lookup(&relative_path(name)?) {
         Lookup::File(bytes) => Ok(bytes),
-        Lookup::Folder => Err("is not a file".to_owned()),
-        Lookup::LinkOut => Err("leads out of the skill folder through a symlink".to_owned()),
-        Lookup::NestedSkill | Lookup::Missing => Err(NOT_FOUND.to_owned()),
+        Lookup::Folder => Err(TemplateProblem::NotAFile),
+        Lookup::LinkOut => Err(TemplateProblem::LinksOut),
+        Lookup::NestedSkill | Lookup::Missing => Err(TemplateProblem::NotFound),
     }
 }
 
 /// `bytes`, template `name` of `bundle`, as text within the template size limit, or why it
 /// cannot be read.
-pub(crate) fn text(bundle: &SkillBundle, name: &str, bytes: &[u8]) -> Result<String, String> {
+pub(crate) fn text(
+    bundle: &SkillBundle,
+    name: &str,
+    bytes: &[u8],
+) -> Result<String, TemplateProblem> {
     text_of(&bundle.display_path.join(name), bytes)
 }
 
 /// `bytes`, the template at `path`, as text within the template size limit, or why not.
-fn text_of(path: &Path, bytes: &[u8]) -> Result<String, String> {
-    crate::load::text_within(path, bytes.to_vec(), MAX_TEMPLATE_SIZE).map_err(cannot_be_read)
+fn text_of(path: &Path, bytes: &[u8]) -> Result<String, TemplateProblem> {
+    crate::load::text_within(path, bytes.to_vec(), MAX_TEMPLATE_SIZE)
+        .map_err(|diagnostic| TemplateProblem::Unreadable(diagnostic.message))
 }
 
 /// A skill's files in memory: templates are found among them, never on disk.
 impl TemplateSource for SkillBundle {
-    fn template(&self, name: &str) -> Result<String, String> {
+    fn template(&self, name: &str) -> Result<String, TemplateProblem> {
         text(self, name, find_in(self, name)?)
     }
-}
-
-/// Why a template could not be read, from the diagnostic of reading it.
-fn cannot_be_read(diagnostic: crate::Diagnostic) -> String {
-    format!("cannot be read: {}", diagnostic.message)
 }
 
 /// A `{{#if X}}` or `{{/if}}` marker line, written inside a comment so the template stays
@@ -416,7 +434,7 @@ mod tests {
                 "cannot be read: `skill/bad.txt` is not valid UTF-8: byte 0xff",
             ),
         ] {
-            let said = bundle.template(name).expect_err(name);
+            let said = bundle.template(name).expect_err(name).to_string();
             assert!(
                 said.starts_with(problem) || said.contains(problem),
                 "{name}: {said}"
@@ -428,6 +446,7 @@ mod tests {
             bundle
                 .template("large.cs")
                 .expect_err("too large")
+                .to_string()
                 .contains("over the limit of 4194304 bytes")
         );
     }
@@ -454,12 +473,14 @@ mod tests {
             bundle
                 .template("link.txt")
                 .expect_err("escapes")
+                .to_string()
                 .contains("symlink")
         );
         assert!(
             bundle
                 .template("missing.cs")
                 .expect_err("missing")
+                .to_string()
                 .contains("not found")
         );
     }

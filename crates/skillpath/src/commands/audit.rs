@@ -29,7 +29,7 @@ pub(crate) fn run(args: AuditArgs) -> anyhow::Result<ExitStatus> {
         Some(path) => {
             let read = std::fs::read_to_string(path)
                 .map_err(|error| error.to_string())
-                .and_then(|text| Baseline::from_json(&text));
+                .and_then(|text| Baseline::from_json(&text).map_err(|error| error.to_string()));
             match read {
                 Ok(baseline) => Some(baseline),
                 Err(why) => {
