@@ -1,6 +1,7 @@
 //! Integration tests for the `skillpath` CLI.
 
 mod api_keys;
+mod architecture;
 mod audit;
 mod backup_restore;
 mod bounded;

@@ -1,0 +1,180 @@
+//! The workspace's architecture invariants (`ARCHITECTURE.md`), checked on the code itself so
+//! that the map stays true: which crate may depend on which, no import circle inside a crate,
+//! and a map that names every crate in lines a reader can read.
+
+mod modules;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The workspace's folder.
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the workspace folder")
+}
+
+/// Every crate under `crates/`, by package name, with its folder.
+fn crates() -> BTreeMap<String, PathBuf> {
+    let mut crates = BTreeMap::new();
+    for entry in std::fs::read_dir(workspace().join("crates")).expect("read crates/") {
+        let dir = entry.expect("a folder entry").path();
+        let Ok(manifest) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
+            continue;
+        };
+        let name = manifest
+            .lines()
+            .find_map(|line| line.strip_prefix("name = "))
+            .map(|name| name.trim_matches('"').to_owned())
+            .expect("a package name");
+        crates.insert(name, dir);
+    }
+    crates
+}
+
+/// The workspace crates `dir`'s crate depends on in its `[dependencies]` (not dev or build).
+fn workspace_dependencies(dir: &Path) -> Vec<String> {
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("read Cargo.toml");
+    let Some(table) = manifest.split("\n[dependencies]\n").nth(1) else {
+        return Vec::new();
+    };
+    let table = table.split("\n[").next().unwrap_or(table);
+    table
+        .lines()
+        .filter_map(|line| line.split(['=', '.', ' ']).next())
+        .filter(|name| name.starts_with("skillpath"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The layers, bottom up (`ARCHITECTURE.md`): a crate depends only on crates of lower layers.
+/// A new crate must be placed here; the binary is the top.
+const LAYERS: &[(&str, u8)] = &[
+    ("skillpath-core", 0),
+    ("skillpath-embed", 0),
+    ("skillpath-audit", 1),
+    ("skillpath-eval", 1),
+    ("skillpath-store", 2),
+    ("skillpath-sources", 3),
+    ("skillpath-server", 5),
+    ("skillpath-studio", 6),
+    ("skillpath", 7),
+];
+
+#[test]
+fn every_crate_depends_only_on_lower_layers() {
+    let layers: BTreeMap<&str, u8> = LAYERS.iter().copied().collect();
+    for (name, dir) in crates() {
+        let Some(&layer) = layers.get(name.as_str()) else {
+            panic!("`{name}` has no layer: place it in LAYERS and in ARCHITECTURE.md");
+        };
+        for dependency in workspace_dependencies(&dir) {
+            let below = layers.get(dependency.as_str()).copied();
+            assert!(
+                below.is_some_and(|below| below < layer),
+                "`{name}` (layer {layer}) depends on `{dependency}` (layer {below:?}): \
+                 dependencies point down only"
+            );
+        }
+    }
+}
+
+/// Import circles that are known and being taken apart; each must shrink to nothing, and a
+/// new one fails the test.
+const KNOWN_CIRCLES: &[&str] = &[
+    "skillpath-server",
+    "skillpath-sources",
+    "skillpath-store",
+    "skillpath-studio",
+];
+
+#[test]
+fn no_crate_has_an_import_circle() {
+    let mut found = Vec::new();
+    for (name, dir) in crates() {
+        let circles = modules::Graph::read(&dir).circles();
+        if circles.is_empty() {
+            assert!(
+                !KNOWN_CIRCLES.contains(&name.as_str()),
+                "`{name}` has no import circle any more: take it out of KNOWN_CIRCLES"
+            );
+        } else if !KNOWN_CIRCLES.contains(&name.as_str()) {
+            found.push(format!("{name}: {circles:?}"));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "modules that import each other around a loop:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_circle_finder_sees_a_circle_and_nothing_else() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let src = temp.path().join("src");
+    std::fs::create_dir_all(src.join("b")).expect("mkdir");
+    let files = [
+        ("lib.rs", "mod a;\nmod b;\nmod c;\npub use c::Thing;\n"),
+        (
+            "a.rs",
+            "use crate::b::inner::f;\n// crate::c::g names nothing\n",
+        ),
+        ("b/mod.rs", "pub mod inner;\n"),
+        (
+            "b/inner.rs",
+            "pub fn f() { super::super::a::x(); let s = \"crate::c::y\"; }\n",
+        ),
+        (
+            "c.rs",
+            "pub struct Thing;\n#[cfg(test)]\nmod tests { use crate::a::x; }\n",
+        ),
+    ];
+    for (path, text) in files {
+        std::fs::write(src.join(path), text).expect("write");
+    }
+    let graph = modules::Graph::read(temp.path());
+    assert_eq!(
+        graph.circles(),
+        vec![vec![
+            PathBuf::from("src/a.rs"),
+            PathBuf::from("src/b/inner.rs")
+        ]]
+    );
+    // A name re-exported at the root is imported from the module that defines it.
+    std::fs::write(src.join("c.rs"), "use crate::Thing;\npub struct Thing;\n").expect("write");
+    std::fs::write(src.join("a.rs"), "use crate::Thing;\n").expect("write");
+    assert!(modules::Graph::read(temp.path()).circles().is_empty());
+}
+
+#[test]
+fn the_code_map_names_every_crate_and_only_those() {
+    let map = std::fs::read_to_string(workspace().join("ARCHITECTURE.md")).expect("read");
+    let named: Vec<&str> = map
+        .lines()
+        .filter_map(|line| line.strip_prefix("### `crates/"))
+        .map(|rest| rest.trim_end_matches('`'))
+        .collect();
+    let folders: Vec<String> = crates()
+        .values()
+        .map(|dir| {
+            dir.file_name()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    for folder in &folders {
+        assert!(
+            named.contains(&folder.as_str()),
+            "ARCHITECTURE.md has no section `crates/{folder}`"
+        );
+    }
+    for name in &named {
+        assert!(
+            folders.iter().any(|f| f == name),
+            "ARCHITECTURE.md maps `crates/{name}`, which is gone"
+        );
+    }
+}
