@@ -2,9 +2,10 @@
 //!
 //! The HTTP layer checks the `Authorization: Bearer sp_…` header of every request against the
 //! store ([`skillpath_store::keys::authenticate`]) before MCP sees it, and passes the key's name
-//! and role on in the request's extensions, where the handler finds them ([`Caller::of`]). A
+//! and role on in the request's extensions, where the handler finds them ([`caller_of`]). A
 //! request without a key is the local user's (stdio, or loopback HTTP when keys are optional),
-//! who may do what an author may; key management over MCP needs an admin key.
+//! who may do what an author may; key management over MCP needs an admin key. Who may do what
+//! is the application's rule ([`skillpath_app::Operation`]).
 
 use std::sync::Arc;
 
@@ -15,7 +16,9 @@ use axum::response::{IntoResponse, Response};
 use rmcp::RoleServer;
 use rmcp::service::RequestContext;
 use skillpath_store::Store;
-use skillpath_store::keys::{self, AuthError, Role};
+use skillpath_store::keys::{self, AuthError};
+
+pub use skillpath_app::{Caller, DraftsSeen};
 
 /// Whether HTTP requests must carry an API key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,94 +30,14 @@ pub enum KeyPolicy {
     Optional,
 }
 
-/// Who makes a request.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Caller {
-    /// The name of the API key the request came with; `None` for the local user.
-    pub key: Option<String>,
-    /// That key's public part (`sp_<id>`), which tells apart keys of one name (a key revoked
-    /// and another made with its name): what a sealed `requestState` is bound to.
-    pub key_id: Option<String>,
-    /// What the caller may do.
-    pub role: Role,
-}
-
-impl Caller {
-    /// The local user: stdio, or HTTP without a key where keys are optional.
-    pub fn local() -> Caller {
-        Caller {
-            key: None,
-            key_id: None,
-            role: Role::Author,
-        }
-    }
-
-    /// The caller who presented the key `info` describes.
-    pub fn of_key(info: keys::KeyInfo) -> Caller {
-        Caller {
-            key: Some(info.name),
-            key_id: Some(info.prefix),
-            role: info.role,
-        }
-    }
-
-    /// The caller of an MCP request: the key the HTTP layer accepted, else the local user.
-    pub(crate) fn of(context: &RequestContext<RoleServer>) -> Caller {
-        context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .and_then(|parts| parts.extensions.get::<Caller>())
-            .cloned()
-            .unwrap_or_else(Caller::local)
-    }
-
-    /// The author recorded in the revisions this caller makes: the key's name, or `mcp`.
-    pub fn author(&self) -> String {
-        self.key.clone().unwrap_or_else(|| "mcp".to_owned())
-    }
-
-    /// Whether what this caller creates and updates is a draft, on a server where review is
-    /// required (`review`): an author's key. Maintainers, admins and the local user publish at
-    /// once.
-    pub fn drafts(&self, review: bool) -> bool {
-        review && self.key.is_some() && self.role < Role::Maintainer
-    }
-
-    /// Whose drafts this caller may read.
-    pub fn drafts_seen(&self) -> DraftsSeen {
-        match &self.key {
-            Some(key) if self.role == Role::Author => DraftsSeen::Own(key.clone()),
-            Some(_) if self.role == Role::Reader => DraftsSeen::None,
-            _ => DraftsSeen::All,
-        }
-    }
-
-    /// Why this caller may not use something that needs `role`, or `None` when it may.
-    pub(crate) fn refusal(&self, what: &str, role: Role) -> Option<String> {
-        if self.role >= role {
-            return None;
-        }
-        Some(match &self.key {
-            Some(key) => format!(
-                "{what} needs an API key with the `{role}` role; the key `{key}` is a `{}`",
-                self.role
-            ),
-            None => format!(
-                "{what} needs an API key with the `{role}` role (create one with `skillpath keys create --role {role}`)"
-            ),
-        })
-    }
-}
-
-/// Whose drafts a caller may read ([`Caller::drafts_seen`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DraftsSeen {
-    /// Every author's: a maintainer or an admin, or the local user.
-    All,
-    /// Only those of this author (an author's key).
-    Own(String),
-    /// None: a reader.
-    None,
+/// The caller of an MCP request: the key the HTTP layer accepted, else the local user.
+pub(crate) fn caller_of(context: &RequestContext<RoleServer>) -> Caller {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Caller>())
+        .cloned()
+        .unwrap_or_else(Caller::local)
 }
 
 /// The state of the authentication layer.

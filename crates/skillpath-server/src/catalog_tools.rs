@@ -41,7 +41,7 @@ impl Params for ListSkills {
                 let mut item = serde_json::json!({"name": s.name, "description": s.description, "tool_name": s.tool_name, "revision": s.revision});
                 // A skill the Skills extension's clients would refuse is still this server's
                 // tool, prompt and resources; its user learns why `skills/list` leaves it out.
-                if let Some(why) = catalog.skill(&s.name).and_then(|skill| skill.entry.as_ref().err()) {
+                if let Some(why) = catalog.skill(&s.name).and_then(|skill| skill.entry.0.as_ref().err()) {
                     item["not_in_skills_list"] = Value::String(why.clone());
                 }
                 item

@@ -24,7 +24,6 @@ pub mod folders;
 mod handler;
 mod key_tools;
 mod lists;
-pub mod meaning;
 mod notifications;
 mod pagination;
 mod resources;
@@ -39,8 +38,9 @@ mod well_known;
 pub use auth::{Caller, DraftsSeen, KeyPolicy};
 pub use content::DEFAULT_CONTENT_CACHE_BYTES;
 pub use elicitation::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, MIN_STATE_KEY_BYTES};
-pub use meaning::Meaning;
+pub use skillpath_app::Meaning;
 pub use state::{DEFAULT_SYNC_WAIT, DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
+pub use to_mcp::app_error;
 
 /// How long a stdio server, once asked to stop, goes on reading requests already sent.
 const STDIO_SETTLE: std::time::Duration = std::time::Duration::from_millis(100);

@@ -1,0 +1,151 @@
+//! [`App`]: the handle every front end holds: the store, the catalog it keeps current, what
+//! the server allows (read-only, review), and the hook that tells the front end's clients when
+//! the catalog changed.
+
+use std::sync::{Arc, RwLock};
+
+use skillpath_store::{Store, StoreError};
+
+use crate::caller::Caller;
+use crate::catalog::{Catalog, Derived};
+use crate::error::AppError;
+use crate::meaning::Meaning;
+use crate::rules::Operation;
+
+/// What the server allows, beside the roles.
+#[derive(Debug, Clone, Default)]
+pub struct AppOptions {
+    /// Refuse every operation that writes.
+    pub read_only: bool,
+    /// Whether what author keys create and update is saved as a draft for a maintainer to
+    /// publish ([`skillpath_store::drafts`]), rather than served at once.
+    pub review: bool,
+}
+
+/// Called after a reload that is to be announced: the front end tells its clients what
+/// changed (the MCP server's `list_changed`).
+pub type Announce = Box<dyn Fn() + Send + Sync>;
+
+struct Shared<E> {
+    store: Arc<dyn Store>,
+    catalog: RwLock<Arc<Catalog<E>>>,
+    /// Held while loading and replacing the catalog, so that a slow load never replaces the
+    /// catalog of a later one.
+    reloading: tokio::sync::Mutex<()>,
+    options: AppOptions,
+    announce: Announce,
+}
+
+/// The application: a cheap handle over the store and the catalog, cloned by every front end
+/// and session. `E` is what the front end derives from each skill ([`Derived`]).
+pub struct App<E = ()> {
+    shared: Arc<Shared<E>>,
+}
+
+impl<E> Clone for App<E> {
+    fn clone(&self) -> Self {
+        App {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+}
+
+impl<E: Derived> App<E> {
+    /// The application over `store`, with the catalog loaded (ranked with `meaning`);
+    /// `announce` is called whenever a reload is to be told to clients.
+    pub async fn new(
+        store: Arc<dyn Store>,
+        meaning: &Meaning,
+        options: AppOptions,
+        announce: Announce,
+    ) -> Result<App<E>, StoreError> {
+        let catalog = Catalog::load(store.as_ref(), meaning).await?;
+        Ok(App {
+            shared: Arc::new(Shared {
+                store,
+                catalog: RwLock::new(Arc::new(catalog)),
+                reloading: tokio::sync::Mutex::new(()),
+                options,
+                announce,
+            }),
+        })
+    }
+
+    /// Reloads what changed in the store into the catalog; with `only_if_changed`, announces
+    /// only when some skill's revision differs (one added, changed or removed). Whether the
+    /// catalog changed.
+    pub async fn reload(&self, only_if_changed: bool) -> Result<bool, StoreError> {
+        let _reloading = self.shared.reloading.lock().await;
+        let changed = match self.catalog().reloaded(self.store()).await? {
+            Some(catalog) => {
+                if let Ok(mut current) = self.shared.catalog.write() {
+                    *current = Arc::new(catalog);
+                }
+                true
+            }
+            None => false,
+        };
+        if changed || !only_if_changed {
+            (self.shared.announce)();
+        }
+        Ok(changed)
+    }
+
+    /// Reloads the catalog from the store and announces it: what every write does last.
+    pub async fn refresh(&self) -> Result<(), StoreError> {
+        self.reload(false).await.map(|_| ())
+    }
+}
+
+impl<E> App<E> {
+    /// The current catalog.
+    pub fn catalog(&self) -> Arc<Catalog<E>> {
+        self.shared
+            .catalog
+            .read()
+            .map(|c| Arc::clone(&c))
+            .unwrap_or_default()
+    }
+
+    /// The store, for the front ends' own bookkeeping (the MCP server's key check, usage
+    /// counts, folder sync); what a caller asks for goes through the operations.
+    pub fn store(&self) -> &dyn Store {
+        self.shared.store.as_ref()
+    }
+
+    /// The store, to share with a task that outlives a request.
+    pub fn shared_store(&self) -> Arc<dyn Store> {
+        Arc::clone(&self.shared.store)
+    }
+
+    /// What the server allows.
+    pub fn options(&self) -> &AppOptions {
+        &self.shared.options
+    }
+
+    /// Whether `caller` may ask for `operation` here: refused on a read-only server when it
+    /// writes, and when the caller's role is less than the operation's.
+    pub fn may(&self, caller: &Caller, operation: Operation) -> Result<(), AppError> {
+        if operation.writes() && self.shared.options.read_only {
+            return Err(AppError::ReadOnly(operation));
+        }
+        if !caller.holds(operation) {
+            return Err(AppError::Forbidden {
+                operation,
+                key: caller.key.clone(),
+                role: caller.role,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether `caller` may ask for `operation` here ([`App::may`]).
+    pub fn allows(&self, caller: &Caller, operation: Operation) -> bool {
+        self.may(caller, operation).is_ok()
+    }
+
+    /// Whether what `caller` creates and updates is drafted: it waits for review here.
+    pub fn drafted(&self, caller: &Caller) -> bool {
+        caller.drafts(self.shared.options.review)
+    }
+}
