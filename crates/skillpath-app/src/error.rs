@@ -43,6 +43,9 @@ pub enum AppError {
     /// A skill's structured data that cannot be written as a skill.
     #[error("the skill cannot be written: {0}")]
     Unwritable(skillpath_core::golden_path::spec::SpecError),
+    /// A package's structured data that cannot be written as a package.
+    #[error("the package cannot be created: {0}")]
+    UnwritablePackage(skillpath_core::golden_path::spec::SpecError),
     /// A skill's files the store would not take (a path that is not safe, twice the same).
     #[error(transparent)]
     Snapshot(StoreError),
@@ -60,6 +63,18 @@ pub enum AppError {
     /// A package whose manifest cannot be read.
     #[error("the manifest of package `{0}` cannot be read; fix it before adding skills")]
     UnreadableManifest(String),
+    /// A write no draft can hold, asked for by a caller whose writes wait for review.
+    #[error(
+        "this server reviews what authors write, and {what} cannot wait for review: ask a maintainer to {verb} `{name}`"
+    )]
+    NotReviewable {
+        /// The write, as a noun (`a deletion`).
+        what: &'static str,
+        /// The write, as a verb (`delete`).
+        verb: &'static str,
+        /// The item it was asked for.
+        name: String,
+    },
     /// What the store said.
     #[error(transparent)]
     Store(#[from] StoreError),

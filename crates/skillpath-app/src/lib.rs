@@ -20,11 +20,12 @@ pub use caller::{Caller, DraftsSeen};
 pub use catalog::{Catalog, CatalogSkill, Derived, Membership};
 pub use error::AppError;
 pub use meaning::Meaning;
-pub use ops::{Checked, Created, Written, checked_snapshot, options_of, read_spec};
+pub use ops::{Checked, Created, Written, read_spec};
 pub use rules::Operation;
 
 // The domain's types the operations take and answer with, so that a front end needs no
 // other crate to name them.
 pub use skillpath_store::drafts::{Draft, DraftSummary};
+pub use skillpath_store::forks::ForkRequest;
 pub use skillpath_store::keys::{AuthError, CreatedKey, KeyInfo, Role};
 pub use skillpath_store::{Kind, Provenance, Revision, SkillSnapshot, StoreError, StoredSkill};

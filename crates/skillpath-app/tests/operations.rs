@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use skillpath_app::{
-    App, AppError, AppOptions, Caller, Meaning, Operation, Provenance, Role, SkillSnapshot,
-    StoreError, Written,
+    App, AppError, AppOptions, Caller, ForkRequest, Meaning, Operation, Provenance, Role,
+    SkillSnapshot, StoreError, Written, read_spec,
 };
 use skillpath_store::{Change, SqliteStore, Store};
 
@@ -307,5 +307,68 @@ async fn an_unloadable_save_is_refused() {
         refused
             .to_string()
             .starts_with("the skill could not be loaded, so nothing was saved; fix these")
+    );
+}
+
+/// A skill from structured data is checked, created, forked and deleted; what no draft can hold
+/// is a maintainer's on a server that reviews; data with a NUL character is refused as it is
+/// read.
+#[tokio::test]
+async fn skills_from_structured_data_are_created_forked_and_deleted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (library, _) = app(&dir, AppOptions::default()).await;
+    let author = key("alice", Role::Author);
+    let spec = read_spec(serde_json::json!({
+        "name": "add-caching",
+        "description": "Use when a service needs a cache in front of its database.",
+        "summary": "Adds a cache.",
+    }))
+    .expect("a spec");
+    let checked = library.validate_skill(&author, &spec).expect("valid");
+    assert!(checked.to_string().starts_with("The skill is valid"));
+    let created = library
+        .create_skill(&author, &spec, None)
+        .await
+        .expect("create");
+    assert!(matches!(created.written, Written::Stored(ref s) if s.revision == 1));
+    assert!(library.catalog().tool("add-caching").is_some());
+
+    let request = ForkRequest {
+        from: "add-caching".to_owned(),
+        revision: None,
+        name: "add-redis-caching".to_owned(),
+        member_prefix: None,
+    };
+    let forks = library.fork(&author, request).await.expect("fork");
+    assert_eq!(forks.len(), 1);
+    let deleted = library
+        .delete(&author, "add-caching", 1)
+        .await
+        .expect("delete");
+    assert!(deleted.deleted);
+    assert!(library.catalog().skill("add-caching").is_none());
+    assert!(library.catalog().skill("add-redis-caching").is_some());
+
+    let nul =
+        read_spec(serde_json::json!({"name": "x", "description": "a\u{0}b"})).expect_err("refused");
+    assert_eq!(
+        nul.to_string(),
+        "`description` contains a NUL character (U+0000); a skill is text: remove it"
+    );
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let reviewing = AppOptions {
+        read_only: false,
+        review: true,
+    };
+    let (reviewed, _) = app(&dir, reviewing).await;
+    create(&reviewed, "greet").await;
+    let refused = reviewed
+        .delete(&author, "greet", 1)
+        .await
+        .expect_err("refused");
+    assert_eq!(
+        refused.to_string(),
+        "this server reviews what authors write, and a deletion cannot wait for review: ask a maintainer to delete `greet`"
     );
 }

@@ -9,16 +9,15 @@ use serde::Deserialize;
 use serde_json::Value;
 use skillpath_core::package::spec::PackageSpec;
 use skillpath_core::package::{Package, fit};
-use skillpath_store::{Change, Provenance, SkillFile, SkillSnapshot};
 
 use crate::arguments::{Params, Whole};
 use crate::auth::Caller;
 use crate::catalog::{Addressed, CatalogSkill};
 use crate::pagination::paginate;
-use crate::review_tools::save_draft;
+use crate::review_tools::draft_saved;
 use crate::state::SkillServer;
-use crate::to_mcp::store_error;
-use skillpath_app::AppError;
+use crate::to_mcp::{app_error, store_error};
+use skillpath_app::{AppError, Written};
 
 /// `list_architectures`: a page of the packages.
 #[derive(Deserialize, JsonSchema)]
@@ -248,34 +247,11 @@ impl JsonSchema for CreateArchitecture {
 
 impl Params for CreateArchitecture {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
-        let spec = self.0;
-        let written = spec
-            .write()
-            .map_err(|error| format!("the package cannot be created: {error}"))?;
-        let files = written
-            .docs
-            .into_iter()
-            .map(|page| SkillFile {
-                path: page.path,
-                bytes: page.content.into_bytes(),
-            })
-            .collect();
-        let snapshot =
-            SkillSnapshot::package(written.manifest, files).map_err(|error| error.to_string())?;
-        let message = format!("create architecture {}", spec.name);
-        if caller.drafts(server.options().review) {
-            return save_draft(server, caller, (snapshot, 0, None), message).await;
-        }
-        let change = Change {
-            author: caller.author(),
-            message,
+        let stored = match server.app().create_architecture(caller, &self.0).await {
+            Ok(Written::Stored(stored)) => stored,
+            Ok(Written::Drafted(saved)) => return Ok(draft_saved(&saved)),
+            Err(error) => return Err(app_error(error)),
         };
-        let stored = server
-            .store()
-            .create(snapshot, Provenance::Api, change)
-            .await
-            .map_err(store_error)?;
-        server.refresh().await.map_err(store_error)?;
         Ok(format!(
             "Created the architecture package `{}` at revision {}. Add its skills with `create_skill` and `package: \"{}\"`; its documentation pages are the resources `package://{}/<path>`.",
             stored.name, stored.revision, stored.name, stored.name

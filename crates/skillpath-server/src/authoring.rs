@@ -12,15 +12,15 @@ use rmcp::model::JsonObject;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::Value;
-use skillpath_app::{Written, checked_snapshot, options_of};
+use skillpath_app::Written;
 use skillpath_core::golden_path::spec::SkillSpec;
 use skillpath_store::forks::ForkRequest;
-use skillpath_store::{Change, Provenance, StoreError};
+use skillpath_store::{Provenance, StoreError};
 
 use crate::arguments::{Params, Revision};
 use crate::auth::Caller;
 use crate::content::SkillContent;
-use crate::review_tools::{draft_saved, save_draft};
+use crate::review_tools::draft_saved;
 use crate::schemas::spec_schema;
 use crate::state::SkillServer;
 use crate::to_mcp::{app_error, store_error};
@@ -28,13 +28,6 @@ use crate::to_mcp::{app_error, store_error};
 /// A skill's structured data as a tool's argument, refused as the application refuses it.
 fn parse_spec(value: Value) -> Result<SkillSpec, String> {
     skillpath_app::read_spec(value).map_err(app_error)
-}
-
-fn change(caller: &Caller, message: String) -> Change {
-    Change {
-        author: caller.author(),
-        message,
-    }
 }
 
 /// `plan_skill`: the format guide and a plan template for a goal.
@@ -183,7 +176,7 @@ impl Params for UpdateSkill {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
         let skill_name = self.name.as_str();
         let expected = self.expected_revision.get();
-        let drafts = caller.drafts(server.options().review);
+        let drafts = server.app().drafted(caller);
         let current = match drafts {
             true => own_draft_base(server, caller, skill_name, expected).await?,
             false => None,
@@ -205,27 +198,19 @@ impl Params for UpdateSkill {
             object.extend(self.fields);
         }
         let spec = parse_spec(merged)?;
-        let catalog = server.catalog();
-        let options = options_of(&catalog, skill_name);
-        let (snapshot, checked) = checked_snapshot(&spec, &options, &catalog).map_err(app_error)?;
-        let warnings = checked.warnings;
-        let message = format!("update {skill_name}");
-        if drafts {
-            let saved = save_draft(server, caller, (snapshot, expected, None), message).await?;
-            return Ok(format!("{saved}{}", with_warnings(&warnings)));
-        }
-        let stored = server
-            .store()
-            .update(skill_name, expected, snapshot, change(caller, message))
+        let updated = server
+            .app()
+            .update_skill(caller, skill_name, expected, &spec)
             .await
-            .map_err(store_error)?;
-        server.refresh().await.map_err(store_error)?;
-        Ok(format!(
-            "Updated `{}` to revision {}.{}",
-            stored.name,
-            stored.revision,
-            with_warnings(&warnings)
-        ))
+            .map_err(app_error)?;
+        let warnings = with_warnings(&updated.checked.warnings);
+        Ok(match updated.written {
+            Written::Drafted(saved) => format!("{}{warnings}", draft_saved(&saved)),
+            Written::Stored(stored) => format!(
+                "Updated `{}` to revision {}.{warnings}",
+                stored.name, stored.revision
+            ),
+        })
     }
 }
 
@@ -269,23 +254,11 @@ pub(crate) struct DeleteSkill {
 
 impl Params for DeleteSkill {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
-        let skill_name = self.name.as_str();
-        // A deletion has no content to review: on a reviewing server it is a maintainer's.
-        if caller.drafts(server.options().review) {
-            return Err(format!(
-                "this server reviews what authors write, and a deletion cannot wait for review: ask a maintainer to delete `{skill_name}`"
-            ));
-        }
         let stored = server
-            .store()
-            .delete(
-                skill_name,
-                self.expected_revision.get(),
-                change(caller, format!("delete {skill_name}")),
-            )
+            .app()
+            .delete(caller, &self.name, self.expected_revision.get())
             .await
-            .map_err(store_error)?;
-        server.refresh().await.map_err(store_error)?;
+            .map_err(app_error)?;
         Ok(format!(
             "Deleted `{}` (revision {}); it stays in history.",
             stored.name, stored.revision
@@ -339,26 +312,17 @@ pub(crate) struct ForkSkill {
 
 impl Params for ForkSkill {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
-        let from = self.from;
-        // A package's fork creates several items at once, which no draft holds.
-        if caller.drafts(server.options().review) {
-            return Err(format!(
-                "this server reviews what authors write, and a fork cannot wait for review: ask a maintainer to fork `{from}`"
-            ));
-        }
         let request = ForkRequest {
-            from: from.clone(),
+            from: self.from,
             revision: self.revision.map(|revision| revision.get()),
             name: self.name,
             member_prefix: self.member_prefix,
         };
-        let message = format!("fork {from} as {}", request.name);
         let written = server
-            .store()
-            .fork(request, change(caller, message))
+            .app()
+            .fork(caller, request)
             .await
-            .map_err(store_error)?;
-        server.refresh().await.map_err(store_error)?;
+            .map_err(app_error)?;
         let catalog = server.catalog();
         let mut text = String::new();
         for item in &written {

@@ -1,37 +1,21 @@
 //! Review on a team server, as MCP tools over the application's review operations: where
-//! review is required, what an author's key creates or updates is saved as its draft
-//! ([`save_draft`]), served to nobody; `list_drafts` is the queue, `get_skill` with
+//! review is required, what an author's key creates or updates is saved as its draft, served
+//! to nobody ([`draft_saved`] says so); `list_drafts` is the queue, `get_skill` with
 //! `draft: true` reads one with its diff, and a maintainer publishes (`publish_skill`) or
 //! rejects (`reject_skill`, with a message the author reads) it. Who sees which draft is the
 //! application's rule ([`skillpath_app::Caller::drafts_seen`]).
 
 use schemars::JsonSchema;
 use serde::Deserialize;
+use skillpath_store::Kind;
 use skillpath_store::drafts::{Draft, DraftSummary};
-use skillpath_store::{Kind, SkillSnapshot};
 
 use crate::arguments::{Params, Whole};
 use crate::auth::Caller;
 use crate::catalog_tools::files_json;
 use crate::pagination::paginate;
 use crate::state::SkillServer;
-use crate::to_mcp::{app_error, store_error};
-
-/// Saves `snapshot` as `caller`'s draft, made on revision `base` (`0`: a new item), a new skill
-/// joining `package` when published; what the tool that wrote it answers.
-pub(crate) async fn save_draft(
-    server: &SkillServer,
-    caller: &Caller,
-    draft: (SkillSnapshot, u64, Option<String>),
-    message: String,
-) -> Result<String, String> {
-    let saved = server
-        .app()
-        .save_draft(caller, draft, message)
-        .await
-        .map_err(store_error)?;
-    Ok(draft_saved(&saved))
-}
+use crate::to_mcp::app_error;
 
 /// What a write that saved the draft `saved` answers.
 pub(crate) fn draft_saved(saved: &DraftSummary) -> String {

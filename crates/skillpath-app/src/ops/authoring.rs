@@ -7,6 +7,7 @@ use skillpath_core::golden_path::args::Arg;
 use skillpath_core::golden_path::spec::SkillSpec;
 use skillpath_core::load::LoadOptions;
 use skillpath_core::overlap::{COMPETE, Library, Overlap, named};
+use skillpath_core::package::spec::PackageSpec;
 use skillpath_core::package::{self, Package};
 use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Code, Mode, Severity};
@@ -39,7 +40,7 @@ impl std::fmt::Display for Checked {
     }
 }
 
-/// A skill created: what was written, and the warnings of its checks.
+/// A skill created or updated: what was written, and the warnings of its checks.
 #[derive(Debug)]
 pub struct Created {
     /// Stored, or drafted for review.
@@ -148,9 +149,91 @@ impl<E: Derived> App<E> {
     }
 }
 
+impl<E: Derived> App<E> {
+    /// The skill `name` rewritten from `spec` (the fields the caller changed merged into the
+    /// revision `expected` they read, or into their own draft made on it), checked as
+    /// [`App::create_skill`] checks, and written as its next revision (drafted for review
+    /// where the caller's writes are).
+    pub async fn update_skill(
+        &self,
+        caller: &Caller,
+        name: &str,
+        expected: u64,
+        spec: &SkillSpec,
+    ) -> Result<Created, AppError> {
+        self.may(caller, Operation::UpdateSkill)?;
+        let catalog = self.catalog();
+        let options = options_of(&catalog, name);
+        let (snapshot, checked) = checked_snapshot(spec, &options, &catalog)?;
+        let message = format!("update {name}");
+        if self.drafted(caller) {
+            let saved = self
+                .save_draft(caller, (snapshot, expected, None), message)
+                .await?;
+            return Ok(Created {
+                written: Written::Drafted(saved),
+                checked,
+            });
+        }
+        let change = Change {
+            author: caller.author(),
+            message,
+        };
+        let stored = self
+            .store()
+            .update(name, expected, snapshot, change)
+            .await?;
+        self.refresh().await?;
+        Ok(Created {
+            written: Written::Stored(stored),
+            checked,
+        })
+    }
+}
+
+impl<E: Derived> App<E> {
+    /// The architecture package `spec` writes (its manifest and documentation pages), created
+    /// (drafted for review where the caller's writes are).
+    pub async fn create_architecture(
+        &self,
+        caller: &Caller,
+        spec: &PackageSpec,
+    ) -> Result<Written, AppError> {
+        self.may(caller, Operation::CreateArchitecture)?;
+        let written = spec.write().map_err(AppError::UnwritablePackage)?;
+        let files = written
+            .docs
+            .into_iter()
+            .map(|page| SkillFile {
+                path: page.path,
+                bytes: page.content.into_bytes(),
+            })
+            .collect();
+        let snapshot =
+            SkillSnapshot::package(written.manifest, files).map_err(AppError::Snapshot)?;
+        let message = format!("create architecture {}", spec.name);
+        if self.drafted(caller) {
+            let saved = self
+                .save_draft(caller, (snapshot, 0, None), message)
+                .await?;
+            return Ok(Written::Drafted(saved));
+        }
+        let change = Change {
+            author: caller.author(),
+            message,
+        };
+        let stored = self
+            .store()
+            .create(snapshot, Provenance::Api, change)
+            .await?;
+        self.refresh().await?;
+        Ok(Written::Stored(stored))
+    }
+}
+
 /// The options of the package the skill `name` is a member of, in `catalog` (none when it is
 /// no member): what its arguments must not collide with.
-pub fn options_of<E>(catalog: &Catalog<E>, name: &str) -> Vec<Arg> {
+fn options_of<E>(catalog: &Catalog<E>, name: &str) -> Vec<Arg> {
     catalog
         .skill(name)
         .and_then(|skill| skill.package.as_ref())
@@ -163,7 +246,7 @@ pub fn options_of<E>(catalog: &Catalog<E>, name: &str) -> Vec<Arg> {
 /// lints), as the member of a package with `options` when it is one, and against the skills of
 /// `library` whose descriptions its own would compete with (`description-overlap`): errors
 /// refuse it; warnings come back as text.
-pub fn checked_snapshot<E>(
+fn checked_snapshot<E>(
     spec: &SkillSpec,
     options: &[Arg],
     library: &Catalog<E>,

@@ -1,6 +1,8 @@
-//! A skill's revisions: its timeline, any one of them, and a rollback to one.
+//! A skill's revisions: its timeline, any one of them, a rollback to one, its deletion (it stays
+//! in history) and its fork under a new name.
 
 use skillpath_store::drafts::DraftSummary;
+use skillpath_store::forks::ForkRequest;
 use skillpath_store::{Change, Revision, StoredSkill};
 
 use crate::app::App;
@@ -64,5 +66,55 @@ impl<E: Derived> App<E> {
         let stored = self.store().rollback(name, to, expected, change).await?;
         self.refresh().await?;
         Ok(Written::Stored(stored))
+    }
+
+    /// The skill `name` deleted at revision `expected`; it stays in history. A deletion has no
+    /// content to review: on a reviewing server it is a maintainer's.
+    pub async fn delete(
+        &self,
+        caller: &Caller,
+        name: &str,
+        expected: u64,
+    ) -> Result<StoredSkill, AppError> {
+        self.may(caller, Operation::DeleteSkill)?;
+        if self.drafted(caller) {
+            return Err(AppError::NotReviewable {
+                what: "a deletion",
+                verb: "delete",
+                name: name.to_owned(),
+            });
+        }
+        let change = Change {
+            author: caller.author(),
+            message: format!("delete {name}"),
+        };
+        let stored = self.store().delete(name, expected, change).await?;
+        self.refresh().await?;
+        Ok(stored)
+    }
+
+    /// The copies `request` asks for (a package's members with it), recording where they came
+    /// from. A package's fork creates several items at once, which no draft holds: on a
+    /// reviewing server it is a maintainer's.
+    pub async fn fork(
+        &self,
+        caller: &Caller,
+        request: ForkRequest,
+    ) -> Result<Vec<StoredSkill>, AppError> {
+        self.may(caller, Operation::ForkSkill)?;
+        if self.drafted(caller) {
+            return Err(AppError::NotReviewable {
+                what: "a fork",
+                verb: "fork",
+                name: request.from,
+            });
+        }
+        let change = Change {
+            author: caller.author(),
+            message: format!("fork {} as {}", request.from, request.name),
+        };
+        let written = self.store().fork(request, change).await?;
+        self.refresh().await?;
+        Ok(written)
     }
 }

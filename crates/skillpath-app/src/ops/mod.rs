@@ -7,5 +7,5 @@ mod files;
 mod history;
 mod keys;
 
-pub use authoring::{Checked, Created, checked_snapshot, options_of, read_spec};
+pub use authoring::{Checked, Created, read_spec};
 pub use history::Written;
