@@ -4,22 +4,37 @@
 
 use std::sync::{Arc, RwLock};
 
-use skillpath_store::{Store, StoreError};
+use skillpath_store::{SearchHit, Store, StoreError};
 
 use crate::caller::Caller;
-use crate::catalog::{Catalog, Derived};
+use crate::catalog::{Catalog, CatalogSkill, Derived};
+use crate::content::{ContentCache, DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 use crate::error::AppError;
 use crate::meaning::Meaning;
 use crate::rules::Operation;
 
 /// What the server allows, beside the roles.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct AppOptions {
     /// Refuse every operation that writes.
     pub read_only: bool,
     /// Whether what author keys create and update is saved as a draft for a maintainer to
     /// publish ([`skillpath_store::drafts`]), rather than served at once.
     pub review: bool,
+    /// The most bytes of skill content (`SKILL.md` and files) kept in memory for the skills
+    /// called, read and shown most recently ([`crate::content`]).
+    pub content_cache_bytes: u64,
+}
+
+impl Default for AppOptions {
+    /// Writes allowed, no review, the default content cache.
+    fn default() -> Self {
+        AppOptions {
+            read_only: false,
+            review: false,
+            content_cache_bytes: DEFAULT_CONTENT_CACHE_BYTES,
+        }
+    }
 }
 
 /// Called after a reload that is to be announced: the front end tells its clients what
@@ -29,6 +44,8 @@ pub type Announce = Box<dyn Fn() + Send + Sync>;
 struct Shared<E> {
     store: Arc<dyn Store>,
     catalog: RwLock<Arc<Catalog<E>>>,
+    /// The content of the skills called, read and shown most recently.
+    contents: ContentCache,
     /// Held while loading and replacing the catalog, so that a slow load never replaces the
     /// catalog of a later one.
     reloading: tokio::sync::Mutex<()>,
@@ -64,6 +81,7 @@ impl<E: Derived> App<E> {
             shared: Arc::new(Shared {
                 store,
                 catalog: RwLock::new(Arc::new(catalog)),
+                contents: ContentCache::new(options.content_cache_bytes),
                 reloading: tokio::sync::Mutex::new(()),
                 options,
                 announce,
@@ -142,6 +160,31 @@ impl<E> App<E> {
     /// Whether `caller` may ask for `operation` here ([`App::may`]).
     pub fn allows(&self, caller: &Caller, operation: Operation) -> bool {
         self.may(caller, operation).is_ok()
+    }
+
+    /// The content of `skill` at its catalog revision: from the cache when it is there, else
+    /// read from the store (and kept).
+    pub async fn content(&self, skill: &CatalogSkill<E>) -> Result<Arc<SkillContent>, StoreError> {
+        let contents = &self.shared.contents;
+        if let Some(content) = contents.get(&skill.name, skill.revision) {
+            return Ok(content);
+        }
+        let stored = self.store().get(&skill.name, Some(skill.revision)).await?;
+        let content = Arc::new(SkillContent::new(stored));
+        contents.insert(&content);
+        Ok(content)
+    }
+
+    /// The skills and packages that match `query`, best first, at most `limit`, ranked as
+    /// [`Catalog::search`] ranks every search.
+    pub async fn search(
+        &self,
+        caller: &Caller,
+        query: &str,
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, AppError> {
+        self.may(caller, Operation::SearchSkills)?;
+        Ok(self.catalog().search(self.store(), query, limit).await?)
     }
 
     /// Whether what `caller` creates and updates is drafted: it waits for review here.

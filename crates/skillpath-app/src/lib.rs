@@ -10,6 +10,7 @@
 mod app;
 mod caller;
 pub mod catalog;
+pub mod content;
 mod error;
 pub mod meaning;
 mod ops;
@@ -18,6 +19,7 @@ mod rules;
 pub use app::{Announce, App, AppOptions};
 pub use caller::{Caller, DraftsSeen};
 pub use catalog::{Catalog, CatalogSkill, Derived, Membership};
+pub use content::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 pub use error::AppError;
 pub use meaning::Meaning;
 pub use ops::{Checked, Created, Written, read_spec};

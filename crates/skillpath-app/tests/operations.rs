@@ -96,7 +96,7 @@ async fn a_read_only_server_refuses_every_write() {
     let dir = tempfile::tempdir().expect("tempdir");
     let options = AppOptions {
         read_only: true,
-        review: false,
+        ..AppOptions::default()
     };
     let (app, _) = app(&dir, options).await;
     let admin = key("root", Role::Admin);
@@ -183,8 +183,8 @@ async fn admins_manage_keys() {
 async fn a_reviewer_publishes_an_authors_draft() {
     let dir = tempfile::tempdir().expect("tempdir");
     let options = AppOptions {
-        read_only: false,
         review: true,
+        ..AppOptions::default()
     };
     let (app, announced) = app(&dir, options).await;
     create(&app, "greet").await;
@@ -358,8 +358,8 @@ async fn skills_from_structured_data_are_created_forked_and_deleted() {
 
     let dir = tempfile::tempdir().expect("tempdir");
     let reviewing = AppOptions {
-        read_only: false,
         review: true,
+        ..AppOptions::default()
     };
     let (reviewed, _) = app(&dir, reviewing).await;
     create(&reviewed, "greet").await;

@@ -19,11 +19,11 @@ use skillpath_store::{Provenance, StoreError};
 
 use crate::arguments::{Params, Revision};
 use crate::auth::Caller;
-use crate::content::SkillContent;
 use crate::review_tools::draft_saved;
 use crate::schemas::spec_schema;
 use crate::state::SkillServer;
 use crate::to_mcp::{app_error, store_error};
+use skillpath_app::SkillContent;
 
 /// A skill's structured data as a tool's argument, refused as the application refuses it.
 fn parse_spec(value: Value) -> Result<SkillSpec, String> {

@@ -16,7 +16,6 @@ pub mod catalog;
 mod catalog_tools;
 mod client_log;
 mod conformance;
-pub mod content;
 pub mod direct;
 pub mod elicitation;
 mod fixtures;
@@ -36,8 +35,8 @@ mod usage;
 mod well_known;
 
 pub use auth::{Caller, DraftsSeen, KeyPolicy};
-pub use content::DEFAULT_CONTENT_CACHE_BYTES;
 pub use elicitation::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, MIN_STATE_KEY_BYTES};
+pub use skillpath_app::DEFAULT_CONTENT_CACHE_BYTES;
 pub use skillpath_app::Meaning;
 pub use state::{DEFAULT_SYNC_WAIT, DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
 pub use to_mcp::app_error;

@@ -11,16 +11,16 @@ use skillpath_core::claude_args::ClaudeArgs;
 use skillpath_core::golden_path::GoldenSkill;
 use skillpath_core::golden_path::render::{self, RenderLimits};
 use skillpath_store::folder::FolderDiagnostics;
-use skillpath_store::{SearchHit, ShadowedSkill, Store, StoreError};
+use skillpath_store::{ShadowedSkill, Store, StoreError};
 use tokio::sync::broadcast;
 
 use crate::catalog::{App, Catalog, CatalogSkill};
 use crate::client_log::{ClientLog, Level, SessionLevel};
-use crate::content::{ContentCache, DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 use crate::elicitation::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, Elicitation};
 use crate::to_mcp::store_error;
 use skillpath_app::AppOptions;
 use skillpath_app::Meaning;
+use skillpath_app::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 
 /// How skills become tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,7 +55,7 @@ pub struct ServerOptions {
     /// workers, each within these bounds.
     pub render_limits: RenderLimits,
     /// The most bytes of skill content (`SKILL.md` and files) kept in memory for the skills
-    /// called, read and fetched most recently ([`crate::content`]).
+    /// called, read and fetched most recently ([`skillpath_app::content`]).
     pub content_cache_bytes: u64,
     /// When a call with missing or wrong arguments asks the user for them
     /// ([`crate::elicitation`]).
@@ -108,8 +108,6 @@ struct Inner {
     /// The application: the store, the catalog, the rules and the operations every tool asks
     /// for.
     app: App,
-    /// The content of the skills called, read and fetched most recently.
-    contents: ContentCache,
     changes: broadcast::Sender<Announcement>,
     /// What legacy sessions are told of the server's background work ([`crate::client_log`]).
     logs: broadcast::Sender<ClientLog>,
@@ -207,13 +205,13 @@ impl SkillServer {
         let rules = AppOptions {
             read_only: options.read_only,
             review: options.review,
+            content_cache_bytes: options.content_cache_bytes,
         };
         let app = App::new(Arc::clone(&store), &options.meaning, rules, announce).await?;
         let (logs, _) = broadcast::channel(LOG_CHANNEL);
         Ok(SkillServer {
             inner: Arc::new(Inner {
                 app,
-                contents: ContentCache::new(options.content_cache_bytes),
                 changes,
                 logs,
                 folder_report: RwLock::default(),
@@ -479,12 +477,6 @@ impl SkillServer {
         self.inner.app.store()
     }
 
-    /// The skills and packages that match `query`, best first, at most `limit`, ranked as
-    /// [`Catalog::search`] ranks them.
-    pub async fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
-        self.catalog().search(self.store(), query, limit).await
-    }
-
     /// The store, to share with the HTTP layer (which checks API keys in it).
     pub(crate) fn shared_store(&self) -> Arc<dyn Store> {
         self.inner.app.shared_store()
@@ -650,14 +642,7 @@ impl SkillServer {
     /// The content of `skill` at the catalog's revision of it: from the cache, else read from
     /// the store (and kept, when it fits the cache).
     pub async fn content(&self, skill: &CatalogSkill) -> Result<Arc<SkillContent>, StoreError> {
-        let contents = &self.inner.contents;
-        if let Some(content) = contents.get(&skill.name, skill.revision) {
-            return Ok(content);
-        }
-        let stored = self.store().get(&skill.name, Some(skill.revision)).await?;
-        let content = Arc::new(SkillContent::new(stored));
-        contents.insert(&content);
-        Ok(content)
+        self.app().content(skill).await
     }
 
     /// Renders `skill` with `arguments` within the server's render limits: a store that cannot

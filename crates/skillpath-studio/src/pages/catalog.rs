@@ -120,7 +120,12 @@ pub(crate) async fn page(
     let hits: Option<Vec<(String, String)>> = if q.is_empty() {
         None
     } else {
-        match studio.server.search(q, query.hits_wanted()).await {
+        match studio
+            .server
+            .app()
+            .search(&visitor.caller(), q, query.hits_wanted())
+            .await
+        {
             Ok(hits) => Some(hits.into_iter().map(|h| (h.name, h.snippet)).collect()),
             Err(failure) => {
                 error = Some(format!("The search failed: {failure}"));

@@ -298,7 +298,7 @@ pub(crate) async fn check(
     let Some(skill) = catalog.item(&name).cloned() else {
         return (StatusCode::NOT_FOUND, "no such skill\n").into_response();
     };
-    match studio.server.content(&skill).await {
+    match studio.server.app().content(&skill).await {
         Ok(content) => Json(check_text(
             &content.stored.snapshot,
             &name,

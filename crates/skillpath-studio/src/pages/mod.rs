@@ -17,8 +17,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use skillpath_app::Operation;
+use skillpath_app::SkillContent;
 use skillpath_server::catalog::CatalogSkill;
-use skillpath_server::content::SkillContent;
 use skillpath_server::{KeyPolicy, SkillServer};
 
 use crate::visitor::{Sessions, Visitor};
@@ -189,7 +189,7 @@ impl Studio {
         let Some(skill) = catalog.item(name).cloned() else {
             return Err(self.no_skill(visitor, name));
         };
-        match self.server.content(&skill).await {
+        match self.server.app().content(&skill).await {
             Ok(content) => Ok((skill, content)),
             Err(error) => Err(self.unavailable(visitor, "The skill", error)),
         }

@@ -12,10 +12,10 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{Map, Value};
+use skillpath_app::SkillContent;
 use skillpath_app::{Kind, Operation};
 use skillpath_core::golden_path::schema::input_schema;
 use skillpath_server::catalog::CatalogSkill;
-use skillpath_server::content::SkillContent;
 
 use super::{Shell, Studio, encode_path, html, tokens};
 use crate::markdown;
