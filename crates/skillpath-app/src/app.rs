@@ -131,11 +131,6 @@ impl<E> App<E> {
         self.shared.store.as_ref()
     }
 
-    /// The store, to share with a task that outlives a request.
-    pub fn shared_store(&self) -> Arc<dyn Store> {
-        Arc::clone(&self.shared.store)
-    }
-
     /// What the server allows.
     pub fn options(&self) -> &AppOptions {
         &self.shared.options

@@ -1,13 +1,11 @@
 //! Who is asking: API keys on HTTP, and what each role may do.
 //!
 //! The HTTP layer checks the `Authorization: Bearer sp_…` header of every request against the
-//! store ([`skillpath_store::keys::authenticate`]) before MCP sees it, and passes the key's name
+//! store ([`skillpath_app::App::authenticate`]) before MCP sees it, and passes the key's name
 //! and role on in the request's extensions, where the handler finds them ([`caller_of`]). A
 //! request without a key is the local user's (stdio, or loopback HTTP when keys are optional),
 //! who may do what an author may; key management over MCP needs an admin key. Who may do what
 //! is the application's rule ([`skillpath_app::Operation`]).
-
-use std::sync::Arc;
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -15,8 +13,9 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::RoleServer;
 use rmcp::service::RequestContext;
-use skillpath_store::Store;
-use skillpath_store::keys::{self, AuthError};
+use skillpath_store::keys::AuthError;
+
+use crate::catalog::App;
 
 pub use skillpath_app::{Caller, DraftsSeen};
 
@@ -43,7 +42,7 @@ pub(crate) fn caller_of(context: &RequestContext<RoleServer>) -> Caller {
 /// The state of the authentication layer.
 #[derive(Clone)]
 pub(crate) struct Gate {
-    pub(crate) store: Arc<dyn Store>,
+    pub(crate) app: App,
     pub(crate) policy: KeyPolicy,
 }
 
@@ -70,12 +69,12 @@ pub(crate) async fn authenticate(
         );
     };
     let presented = presented.to_owned();
-    match keys::authenticate(gate.store.as_ref(), &presented).await {
-        Ok(info) => {
-            request.extensions_mut().insert(Caller::of_key(info));
+    match gate.app.authenticate(&presented).await {
+        Ok(caller) => {
+            request.extensions_mut().insert(caller);
             let response = next.run(request).await;
             if is_event_stream(&response) {
-                ends_with_key(response, Arc::clone(&gate.store), presented)
+                ends_with_key(response, gate.app, presented)
             } else {
                 response
             }
@@ -107,9 +106,9 @@ fn is_event_stream(response: &Response) -> bool {
 /// checked again after every change to the store (a revocation is one, on any server of the
 /// database) and every [`KEY_RECHECK`] (an expiry comes with time). While the store cannot
 /// be asked, the stream goes on.
-fn ends_with_key(response: Response, store: Arc<dyn Store>, presented: String) -> Response {
+fn ends_with_key(response: Response, app: App, presented: String) -> Response {
     let key_ends = async move {
-        let mut changes = store.watch_changes();
+        let mut changes = app.store().watch_changes();
         loop {
             let wait = tokio::time::sleep(KEY_RECHECK);
             match changes.as_mut() {
@@ -123,7 +122,7 @@ fn ends_with_key(response: Response, store: Arc<dyn Store>, presented: String) -
                 },
                 None => wait.await,
             }
-            match keys::authenticate(store.as_ref(), &presented).await {
+            match app.authenticate(&presented).await {
                 Ok(_) | Err(AuthError::Store(_)) => {}
                 Err(_) => return,
             }

@@ -3,9 +3,11 @@
 //! and their files as resources, skills as prompts, and `list_changed` notifications whenever
 //! the catalog changes.
 //!
-//! Start with [`SkillServer`]. It holds a store and an in-memory [`catalog::Catalog`]; every
-//! write through a tool goes to the store, then the catalog is reloaded and clients are told.
-//! Only this crate knows MCP types; rendering and validation are core's, storage is the store's.
+//! Start with [`SkillServer`]. It holds the application layer ([`skillpath_app::App`]: the
+//! store, the catalog, the rules and the operations); a built-in tool converts its arguments
+//! to an operation's and the operation's typed answer to MCP, and every write reloads the
+//! catalog and tells the clients. Only this crate knows MCP types; rendering and validation are
+//! core's, the rules the application's, storage the store's.
 
 mod architecture_tools;
 mod arguments;
@@ -361,7 +363,7 @@ pub async fn serve_http(
         .enforce_origin_validation()
         .with_max_request_body_bytes(MAX_REQUEST_BODY);
     let gate = auth::Gate {
-        store: server.shared_store(),
+        app: server.app().clone(),
         policy: options.keys,
     };
     let closing = server.closing();

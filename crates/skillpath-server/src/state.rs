@@ -477,11 +477,6 @@ impl SkillServer {
         self.inner.app.store()
     }
 
-    /// The store, to share with the HTTP layer (which checks API keys in it).
-    pub(crate) fn shared_store(&self) -> Arc<dyn Store> {
-        self.inner.app.shared_store()
-    }
-
     pub(crate) fn read_only(&self) -> bool {
         self.inner.app.options().read_only
     }
