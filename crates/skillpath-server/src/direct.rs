@@ -45,7 +45,8 @@ impl SkillServer {
             },
         };
         if let Some(builtin) = BUILTINS.iter().find(|b| b.name() == name) {
-            // A protocol error, before the arguments are read, as MCP has always refused.
+            // A protocol error, before the arguments are read, as MCP has always refused; the
+            // operation the tool runs asks the same rule again, as it does for every front end.
             if let Err(refusal) = self.app().may(caller, builtin.operation) {
                 return Err(McpError::invalid_params(refusal.to_string(), None));
             }
