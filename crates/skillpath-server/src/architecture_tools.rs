@@ -8,16 +8,16 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::Value;
 use skillpath_core::package::spec::PackageSpec;
-use skillpath_core::package::{self, Package, fit};
-use skillpath_store::{Change, Kind, Provenance, SkillFile, SkillSnapshot, StoreError};
+use skillpath_core::package::{Package, fit};
 
 use crate::arguments::{Params, Whole};
 use crate::auth::Caller;
-use crate::catalog::CatalogSkill;
+use crate::catalog::{Addressed, CatalogSkill};
 use crate::pagination::paginate;
-use crate::review_tools::save_draft;
+use crate::review_tools::draft_saved;
 use crate::state::SkillServer;
-use crate::to_mcp::store_error;
+use crate::to_mcp::{app_error, store_error};
+use skillpath_app::{AppError, Written};
 
 /// `list_architectures`: a page of the packages.
 #[derive(Deserialize, JsonSchema)]
@@ -109,13 +109,8 @@ impl Params for GetArchitecture {
 
 /// The error for `name`, which is no package: a skill of that name, or nothing.
 fn not_a_package(name: &str, is_skill: bool) -> String {
-    if is_skill {
-        format!("`{name}` is a skill, not an architecture package; read it with `get_skill`")
-    } else {
-        format!(
-            "no architecture package named `{name}`; find packages with `list_architectures` or `analyze_requirements`"
-        )
-    }
+    let name = name.to_owned();
+    AppError::NotAPackage { name, is_skill }.to_string()
 }
 
 /// `analyze_requirements`: the packages that fit a project, ranked, each with why.
@@ -252,59 +247,16 @@ impl JsonSchema for CreateArchitecture {
 
 impl Params for CreateArchitecture {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
-        let spec = self.0;
-        let written = spec
-            .write()
-            .map_err(|error| format!("the package cannot be created: {error}"))?;
-        let files = written
-            .docs
-            .into_iter()
-            .map(|page| SkillFile {
-                path: page.path,
-                bytes: page.content.into_bytes(),
-            })
-            .collect();
-        let snapshot =
-            SkillSnapshot::package(written.manifest, files).map_err(|error| error.to_string())?;
-        let message = format!("create architecture {}", spec.name);
-        if caller.drafts(server.options().review) {
-            return save_draft(server, caller, (snapshot, 0, None), message).await;
-        }
-        let change = Change {
-            author: caller.author(),
-            message,
+        let stored = match server.app().create_architecture(caller, &self.0).await {
+            Ok(Written::Stored(stored)) => stored,
+            Ok(Written::Drafted(saved)) => return Ok(draft_saved(&saved)),
+            Err(error) => return Err(app_error(error)),
         };
-        let stored = server
-            .store()
-            .create(snapshot, Provenance::Api, change)
-            .await
-            .map_err(store_error)?;
-        server.refresh().await.map_err(store_error)?;
         Ok(format!(
             "Created the architecture package `{}` at revision {}. Add its skills with `create_skill` and `package: \"{}\"`; its documentation pages are the resources `package://{}/<path>`.",
             stored.name, stored.revision, stored.name, stored.name
         ))
     }
-}
-
-/// The package `name` as stored now, for a skill to join: its content and its manifest;
-/// refused, saying what to do, when there is no such package.
-pub(crate) async fn package_to_join(
-    server: &SkillServer,
-    name: &str,
-) -> Result<(skillpath_store::StoredSkill, Package), String> {
-    let stored = match server.store().get(name, None).await {
-        Ok(stored) if stored.snapshot.kind == Kind::Package && !stored.deleted => stored,
-        Ok(stored) => return Err(not_a_package(name, stored.snapshot.kind == Kind::Skill)),
-        Err(StoreError::NotFound { .. }) => return Err(not_a_package(name, false)),
-        Err(error) => return Err(store_error(error)),
-    };
-    let (_, manifest, _) =
-        package::read_manifest(package::MANIFEST.into(), stored.snapshot.skill_md.clone());
-    let manifest = manifest.ok_or_else(|| {
-        format!("the manifest of package `{name}` cannot be read; fix it before adding skills")
-    })?;
-    Ok((stored, manifest))
 }
 
 fn pretty(value: &Value) -> String {

@@ -1,12 +1,11 @@
 //! Who is asking: API keys on HTTP, and what each role may do.
 //!
 //! The HTTP layer checks the `Authorization: Bearer sp_…` header of every request against the
-//! store ([`skillpath_store::keys::authenticate`]) before MCP sees it, and passes the key's name
-//! and role on in the request's extensions, where the handler finds them ([`Caller::of`]). A
+//! store ([`skillpath_app::App::authenticate`]) before MCP sees it, and passes the key's name
+//! and role on in the request's extensions, where the handler finds them ([`caller_of`]). A
 //! request without a key is the local user's (stdio, or loopback HTTP when keys are optional),
-//! who may do what an author may; key management over MCP needs an admin key.
-
-use std::sync::Arc;
+//! who may do what an author may; key management over MCP needs an admin key. Who may do what
+//! is the application's rule ([`skillpath_app::Operation`]).
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -14,8 +13,11 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::RoleServer;
 use rmcp::service::RequestContext;
-use skillpath_store::Store;
-use skillpath_store::keys::{self, AuthError, Role};
+use skillpath_store::keys::AuthError;
+
+use crate::catalog::App;
+
+pub use skillpath_app::{Caller, DraftsSeen};
 
 /// Whether HTTP requests must carry an API key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,100 +29,20 @@ pub enum KeyPolicy {
     Optional,
 }
 
-/// Who makes a request.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Caller {
-    /// The name of the API key the request came with; `None` for the local user.
-    pub key: Option<String>,
-    /// That key's public part (`sp_<id>`), which tells apart keys of one name (a key revoked
-    /// and another made with its name): what a sealed `requestState` is bound to.
-    pub key_id: Option<String>,
-    /// What the caller may do.
-    pub role: Role,
-}
-
-impl Caller {
-    /// The local user: stdio, or HTTP without a key where keys are optional.
-    pub fn local() -> Caller {
-        Caller {
-            key: None,
-            key_id: None,
-            role: Role::Author,
-        }
-    }
-
-    /// The caller who presented the key `info` describes.
-    pub fn of_key(info: keys::KeyInfo) -> Caller {
-        Caller {
-            key: Some(info.name),
-            key_id: Some(info.prefix),
-            role: info.role,
-        }
-    }
-
-    /// The caller of an MCP request: the key the HTTP layer accepted, else the local user.
-    pub(crate) fn of(context: &RequestContext<RoleServer>) -> Caller {
-        context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .and_then(|parts| parts.extensions.get::<Caller>())
-            .cloned()
-            .unwrap_or_else(Caller::local)
-    }
-
-    /// The author recorded in the revisions this caller makes: the key's name, or `mcp`.
-    pub fn author(&self) -> String {
-        self.key.clone().unwrap_or_else(|| "mcp".to_owned())
-    }
-
-    /// Whether what this caller creates and updates is a draft, on a server where review is
-    /// required (`review`): an author's key. Maintainers, admins and the local user publish at
-    /// once.
-    pub fn drafts(&self, review: bool) -> bool {
-        review && self.key.is_some() && self.role < Role::Maintainer
-    }
-
-    /// Whose drafts this caller may read.
-    pub fn drafts_seen(&self) -> DraftsSeen {
-        match &self.key {
-            Some(key) if self.role == Role::Author => DraftsSeen::Own(key.clone()),
-            Some(_) if self.role == Role::Reader => DraftsSeen::None,
-            _ => DraftsSeen::All,
-        }
-    }
-
-    /// Why this caller may not use something that needs `role`, or `None` when it may.
-    pub(crate) fn refusal(&self, what: &str, role: Role) -> Option<String> {
-        if self.role >= role {
-            return None;
-        }
-        Some(match &self.key {
-            Some(key) => format!(
-                "{what} needs an API key with the `{role}` role; the key `{key}` is a `{}`",
-                self.role
-            ),
-            None => format!(
-                "{what} needs an API key with the `{role}` role (create one with `skillpath keys create --role {role}`)"
-            ),
-        })
-    }
-}
-
-/// Whose drafts a caller may read ([`Caller::drafts_seen`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DraftsSeen {
-    /// Every author's: a maintainer or an admin, or the local user.
-    All,
-    /// Only those of this author (an author's key).
-    Own(String),
-    /// None: a reader.
-    None,
+/// The caller of an MCP request: the key the HTTP layer accepted, else the local user.
+pub(crate) fn caller_of(context: &RequestContext<RoleServer>) -> Caller {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Caller>())
+        .cloned()
+        .unwrap_or_else(Caller::local)
 }
 
 /// The state of the authentication layer.
 #[derive(Clone)]
 pub(crate) struct Gate {
-    pub(crate) store: Arc<dyn Store>,
+    pub(crate) app: App,
     pub(crate) policy: KeyPolicy,
 }
 
@@ -147,12 +69,12 @@ pub(crate) async fn authenticate(
         );
     };
     let presented = presented.to_owned();
-    match keys::authenticate(gate.store.as_ref(), &presented).await {
-        Ok(info) => {
-            request.extensions_mut().insert(Caller::of_key(info));
+    match gate.app.authenticate(&presented).await {
+        Ok(caller) => {
+            request.extensions_mut().insert(caller);
             let response = next.run(request).await;
             if is_event_stream(&response) {
-                ends_with_key(response, Arc::clone(&gate.store), presented)
+                ends_with_key(response, gate.app, presented)
             } else {
                 response
             }
@@ -184,9 +106,9 @@ fn is_event_stream(response: &Response) -> bool {
 /// checked again after every change to the store (a revocation is one, on any server of the
 /// database) and every [`KEY_RECHECK`] (an expiry comes with time). While the store cannot
 /// be asked, the stream goes on.
-fn ends_with_key(response: Response, store: Arc<dyn Store>, presented: String) -> Response {
+fn ends_with_key(response: Response, app: App, presented: String) -> Response {
     let key_ends = async move {
-        let mut changes = store.watch_changes();
+        let mut changes = app.store().watch_changes();
         loop {
             let wait = tokio::time::sleep(KEY_RECHECK);
             match changes.as_mut() {
@@ -200,7 +122,7 @@ fn ends_with_key(response: Response, store: Arc<dyn Store>, presented: String) -
                 },
                 None => wait.await,
             }
-            match keys::authenticate(store.as_ref(), &presented).await {
+            match app.authenticate(&presented).await {
                 Ok(_) | Err(AuthError::Store(_)) => {}
                 Err(_) => return,
             }

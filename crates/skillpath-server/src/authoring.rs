@@ -6,36 +6,28 @@
 //! `isError` result that says what to do.
 
 use std::borrow::Cow;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use rmcp::model::JsonObject;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::Value;
-use skillpath_core::golden_path::args::Arg;
+use skillpath_app::Written;
 use skillpath_core::golden_path::spec::SkillSpec;
-use skillpath_core::load::LoadOptions;
-use skillpath_core::overlap::{COMPETE, Library, Overlap, named};
-use skillpath_core::validate::{ValidateOptions, validate};
-use skillpath_core::{Code, Mode, Severity};
 use skillpath_store::forks::ForkRequest;
-use skillpath_store::{Change, Kind, Provenance, SkillFile, SkillSnapshot, StoreError};
+use skillpath_store::{Provenance, StoreError};
 
-use crate::architecture_tools::package_to_join;
 use crate::arguments::{Params, Revision};
 use crate::auth::Caller;
-use crate::content::SkillContent;
-use crate::review_tools::save_draft;
+use crate::review_tools::draft_saved;
 use crate::schemas::spec_schema;
 use crate::state::SkillServer;
-use crate::to_mcp::store_error;
+use crate::to_mcp::{app_error, store_error};
+use skillpath_app::SkillContent;
 
-fn change(caller: &Caller, message: String) -> Change {
-    Change {
-        author: caller.author(),
-        message,
-    }
+/// A skill's structured data as a tool's argument, refused as the application refuses it.
+fn parse_spec(value: Value) -> Result<SkillSpec, String> {
+    skillpath_app::read_spec(value).map_err(app_error)
 }
 
 /// `plan_skill`: the format guide and a plan template for a goal.
@@ -67,14 +59,12 @@ impl Params for ValidateSkill {
         Ok(ValidateSkill { skill })
     }
 
-    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
-        let options = options_of(&server.catalog(), &self.skill.name);
-        let (_, report) = checked_snapshot(&self.skill, &options, &server.catalog())?;
-        Ok(if report.is_empty() {
-            "The skill is valid.".to_owned()
-        } else {
-            format!("The skill is valid, with warnings:\n{report}")
-        })
+    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+        let checked = server
+            .app()
+            .validate_skill(caller, &self.skill)
+            .map_err(app_error)?;
+        Ok(checked.to_string())
     }
 }
 
@@ -124,45 +114,21 @@ impl Params for CreateSkill {
     }
 
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
-        let spec = self.spec;
-        let message = format!("create {}", spec.name);
-        // A member is checked against its package's options as they are now, and joins the
-        // package at that revision (or, drafted, at whatever revision it has when published).
-        let (snapshot, warnings, package) = match &self.package {
-            None => {
-                let (snapshot, warnings) = checked_snapshot(&spec, &[], &server.catalog())?;
-                (snapshot, warnings, None)
-            }
-            Some(name) => {
-                let (package, manifest) = package_to_join(server, name).await?;
-                let (snapshot, warnings) =
-                    checked_snapshot(&spec, &manifest.options, &server.catalog())?;
-                (snapshot, warnings, Some((name.as_str(), package.revision)))
-            }
-        };
-        if caller.drafts(server.options().review) {
-            let draft = (snapshot, 0, self.package.clone());
-            let saved = save_draft(server, caller, draft, message).await?;
-            return Ok(format!("{saved}{}", with_warnings(&warnings)));
-        }
-        let store = server.store();
-        let change = change(caller, message);
-        let stored = match package {
-            None => store.create(snapshot, Provenance::Api, change).await,
-            Some(package) => store
-                .create_member(snapshot, Provenance::Api, package, change)
-                .await
-                .map(|(created, _)| created),
-        }
-        .map_err(store_error)?;
-        server.refresh().await.map_err(store_error)?;
-        Ok(format!(
-            "Created `{}` at revision {}; {}.{}",
-            stored.name,
-            stored.revision,
-            callable_as(&server.catalog(), &stored.name),
-            with_warnings(&warnings)
-        ))
+        let created = server
+            .app()
+            .create_skill(caller, &self.spec, self.package.as_deref())
+            .await
+            .map_err(app_error)?;
+        let warnings = with_warnings(&created.checked.warnings);
+        Ok(match created.written {
+            Written::Drafted(saved) => format!("{}{warnings}", draft_saved(&saved)),
+            Written::Stored(stored) => format!(
+                "Created `{}` at revision {}; {}.{warnings}",
+                stored.name,
+                stored.revision,
+                callable_as(&server.catalog(), &stored.name),
+            ),
+        })
     }
 }
 
@@ -210,7 +176,7 @@ impl Params for UpdateSkill {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
         let skill_name = self.name.as_str();
         let expected = self.expected_revision.get();
-        let drafts = caller.drafts(server.options().review);
+        let drafts = server.app().drafted(caller);
         let current = match drafts {
             true => own_draft_base(server, caller, skill_name, expected).await?,
             false => None,
@@ -232,25 +198,19 @@ impl Params for UpdateSkill {
             object.extend(self.fields);
         }
         let spec = parse_spec(merged)?;
-        let options = options_of(&server.catalog(), skill_name);
-        let (snapshot, warnings) = checked_snapshot(&spec, &options, &server.catalog())?;
-        let message = format!("update {skill_name}");
-        if drafts {
-            let saved = save_draft(server, caller, (snapshot, expected, None), message).await?;
-            return Ok(format!("{saved}{}", with_warnings(&warnings)));
-        }
-        let stored = server
-            .store()
-            .update(skill_name, expected, snapshot, change(caller, message))
+        let updated = server
+            .app()
+            .update_skill(caller, skill_name, expected, &spec)
             .await
-            .map_err(store_error)?;
-        server.refresh().await.map_err(store_error)?;
-        Ok(format!(
-            "Updated `{}` to revision {}.{}",
-            stored.name,
-            stored.revision,
-            with_warnings(&warnings)
-        ))
+            .map_err(app_error)?;
+        let warnings = with_warnings(&updated.checked.warnings);
+        Ok(match updated.written {
+            Written::Drafted(saved) => format!("{}{warnings}", draft_saved(&saved)),
+            Written::Stored(stored) => format!(
+                "Updated `{}` to revision {}.{warnings}",
+                stored.name, stored.revision
+            ),
+        })
     }
 }
 
@@ -294,23 +254,11 @@ pub(crate) struct DeleteSkill {
 
 impl Params for DeleteSkill {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
-        let skill_name = self.name.as_str();
-        // A deletion has no content to review: on a reviewing server it is a maintainer's.
-        if caller.drafts(server.options().review) {
-            return Err(format!(
-                "this server reviews what authors write, and a deletion cannot wait for review: ask a maintainer to delete `{skill_name}`"
-            ));
-        }
         let stored = server
-            .store()
-            .delete(
-                skill_name,
-                self.expected_revision.get(),
-                change(caller, format!("delete {skill_name}")),
-            )
+            .app()
+            .delete(caller, &self.name, self.expected_revision.get())
             .await
-            .map_err(store_error)?;
-        server.refresh().await.map_err(store_error)?;
+            .map_err(app_error)?;
         Ok(format!(
             "Deleted `{}` (revision {}); it stays in history.",
             stored.name, stored.revision
@@ -329,26 +277,16 @@ pub(crate) struct RollbackSkill {
 
 impl Params for RollbackSkill {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
-        let skill_name = self.name.as_str();
         let to = self.to_revision.get();
-        let expected = self.expected_revision.get();
-        let message = format!("roll {skill_name} back to revision {to}");
-        // Drafted, a rollback is an update to the content revision `to` had.
-        if caller.drafts(server.options().review) {
-            let earlier = server
-                .store()
-                .get(skill_name, Some(to))
-                .await
-                .map_err(store_error)?;
-            let draft = (earlier.snapshot, expected, None);
-            return save_draft(server, caller, draft, message).await;
-        }
-        let stored = server
-            .store()
-            .rollback(skill_name, to, expected, change(caller, message))
+        let written = server
+            .app()
+            .rollback(caller, &self.name, to, self.expected_revision.get())
             .await
-            .map_err(store_error)?;
-        server.refresh().await.map_err(store_error)?;
+            .map_err(app_error)?;
+        let stored = match written {
+            Written::Drafted(saved) => return Ok(draft_saved(&saved)),
+            Written::Stored(stored) => stored,
+        };
         Ok(format!(
             "`{}` is at revision {}, with the content of revision {to}.",
             stored.name, stored.revision
@@ -374,26 +312,17 @@ pub(crate) struct ForkSkill {
 
 impl Params for ForkSkill {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
-        let from = self.from;
-        // A package's fork creates several items at once, which no draft holds.
-        if caller.drafts(server.options().review) {
-            return Err(format!(
-                "this server reviews what authors write, and a fork cannot wait for review: ask a maintainer to fork `{from}`"
-            ));
-        }
         let request = ForkRequest {
-            from: from.clone(),
+            from: self.from,
             revision: self.revision.map(|revision| revision.get()),
             name: self.name,
             member_prefix: self.member_prefix,
         };
-        let message = format!("fork {from} as {}", request.name);
         let written = server
-            .store()
-            .fork(request, change(caller, message))
+            .app()
+            .fork(caller, request)
             .await
-            .map_err(store_error)?;
-        server.refresh().await.map_err(store_error)?;
+            .map_err(app_error)?;
         let catalog = server.catalog();
         let mut text = String::new();
         for item in &written {
@@ -475,42 +404,6 @@ async fn merge_base(
     Ok(Arc::new(SkillContent::new(stored)))
 }
 
-fn parse_spec(value: Value) -> Result<SkillSpec, String> {
-    if let Some(at) = nul_character(&value, "") {
-        return Err(format!(
-            "`{at}` contains a NUL character (U+0000); a skill is text: remove it"
-        ));
-    }
-    serde_json::from_value(value)
-        .map_err(|error| format!("the skill is not in the expected shape: {error}"))
-}
-
-/// Where in `value` (a key path such as `phases[0].content`) a string or key holds a NUL
-/// character, which no skill text needs: YAML cannot hold it unescaped, and PostgreSQL cannot
-/// store it at all. Recursion is bounded by JSON's own nesting limit (128).
-fn nul_character(value: &Value, at: &str) -> Option<String> {
-    match value {
-        Value::String(text) => text.contains('\0').then(|| at.to_owned()),
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .find_map(|(index, item)| nul_character(item, &format!("{at}[{index}]"))),
-        Value::Object(entries) => entries.iter().find_map(|(key, item)| {
-            let path = if at.is_empty() {
-                key.clone()
-            } else {
-                format!("{at}.{key}")
-            };
-            if key.contains('\0') {
-                Some(path.escape_debug().to_string())
-            } else {
-                nul_character(item, &path)
-            }
-        }),
-        _ => None,
-    }
-}
-
 /// How the skill `name` can be called now, by the catalog's tool table: as its tool, or,
 /// when it has none (its tool name is another skill's, a built-in's, or no tool name at all),
 /// through `load_skill`, saying why.
@@ -531,111 +424,4 @@ fn callable_as(catalog: &crate::catalog::Catalog, name: &str) -> String {
         ),
         None => "call it with `load_skill`".to_owned(),
     }
-}
-
-/// The options of the package the skill `name` is a member of, in `catalog` (none when it is
-/// no member): what its arguments must not collide with.
-fn options_of(catalog: &crate::catalog::Catalog, name: &str) -> Vec<Arg> {
-    catalog
-        .skill(name)
-        .and_then(|skill| skill.package.as_ref())
-        .and_then(|membership| catalog.package(&membership.package))
-        .and_then(|package| package.manifest.as_ref())
-        .map_or_else(Vec::new, |manifest| manifest.options.clone())
-}
-
-/// Writes `spec` as a skill and validates it in memory like `skillpath validate` (spec mode,
-/// lints), as the member of a package with `options` when it is one, and against the skills of
-/// `library` whose descriptions its own would compete with (`description-overlap`): errors
-/// refuse it; warnings come back as text.
-fn checked_snapshot(
-    spec: &SkillSpec,
-    options: &[Arg],
-    library: &crate::catalog::Catalog,
-) -> Result<(SkillSnapshot, String), String> {
-    let written = spec
-        .write()
-        .map_err(|error| format!("the skill cannot be written: {error}"))?;
-    let files: Vec<SkillFile> = written
-        .files
-        .iter()
-        .map(|f| SkillFile {
-            path: f.path.clone(),
-            bytes: f.content.clone().into_bytes(),
-        })
-        .collect();
-    let snapshot =
-        SkillSnapshot::new(written.skill_md, files).map_err(|error| error.to_string())?;
-    // Validated in memory, in a folder named as the skill; messages name files as the skill
-    // knows them (`SKILL.md`, `templates/x.cs`), so the bundle is shown at no path.
-    let mut bundle = snapshot.to_bundle(&spec.name);
-    bundle.display_path = PathBuf::new();
-    bundle.package_options = options.to_vec();
-    let report = validate(
-        &bundle,
-        &ValidateOptions {
-            load: LoadOptions {
-                mode: Mode::Spec,
-                ..LoadOptions::default()
-            },
-            lints: true,
-        },
-    );
-    let describe = |severity: Severity| -> String {
-        report
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == severity)
-            .map(|d| {
-                let line = d
-                    .location
-                    .as_ref()
-                    .map(|l| format!(" (SKILL.md line {})", l.start.line))
-                    .unwrap_or_default();
-                let hint = d
-                    .hint
-                    .as_ref()
-                    .map(|h| format!("; {h}"))
-                    .unwrap_or_default();
-                format!("- {}: {}{line}{hint}\n", d.code, d.message)
-            })
-            .collect()
-    };
-    let errors = describe(Severity::Error);
-    if !errors.is_empty() {
-        return Err(format!(
-            "the skill has errors; fix them and try again:\n{errors}"
-        ));
-    }
-    let mut warnings = describe(Severity::Warning);
-    let competing = competing(spec, library);
-    let (shown, more) = named(&competing);
-    for overlap in shown {
-        warnings.push_str(&format!(
-            "- {}: {}; {}\n",
-            Code::DescriptionOverlap,
-            overlap.sentence(&spec.name),
-            overlap.hint()
-        ));
-    }
-    if more > 0 {
-        warnings.push_str(&format!(
-            "- {}: {}\n",
-            Code::DescriptionOverlap,
-            Overlap::more(&spec.name, more)
-        ));
-    }
-    Ok((snapshot, warnings))
-}
-
-/// The skills of `library` (packages and `spec` itself left out) whose descriptions `spec`'s
-/// would compete with.
-fn competing(spec: &SkillSpec, library: &crate::catalog::Catalog) -> Vec<Overlap> {
-    let skills = Library::new(
-        library
-            .skills()
-            .filter(|skill| skill.kind == Kind::Skill)
-            .map(|skill| (skill.name.as_str(), skill.description.as_str())),
-    );
-    skills.competing(&spec.name, &spec.description, COMPETE)
 }

@@ -11,6 +11,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use skillpath_app::Operation;
 use skillpath_store::keys::Role;
 
 use crate::architecture_tools::{
@@ -33,10 +34,10 @@ pub(crate) type Running<'a> = Pin<Box<dyn Future<Output = Result<String, String>
 /// A built-in tool's name, description, whether it writes, the least role that may see and
 /// call it, and its parameters.
 pub(crate) struct Builtin {
-    pub(crate) name: &'static str,
+    /// The operation the tool asks for: its name, the role it needs and whether it writes are
+    /// the application's rules ([`skillpath_app::Operation`]).
+    pub(crate) operation: Operation,
     pub(crate) description: &'static str,
-    pub(crate) writes: bool,
-    pub(crate) role: Role,
     parameters: Parameters,
 }
 
@@ -56,6 +57,21 @@ const fn parameters<P: Params + 'static>() -> Parameters {
 }
 
 impl Builtin {
+    /// The tool's name: its operation's.
+    pub(crate) fn name(&self) -> &'static str {
+        self.operation.name()
+    }
+
+    /// Whether it writes (hidden and refused on a read-only server).
+    pub(crate) fn writes(&self) -> bool {
+        self.operation.writes()
+    }
+
+    /// The least role that may use it.
+    pub(crate) fn role(&self) -> Role {
+        self.operation.role()
+    }
+
     /// The tool's input schema, derived from its parameter type.
     pub(crate) fn schema(&self) -> JsonObject {
         (self.parameters.schema)()
@@ -63,9 +79,9 @@ impl Builtin {
 
     /// The tool as MCP lists it.
     pub(crate) fn tool(&self) -> Tool {
-        Tool::new(self.name, self.description, Arc::new(self.schema())).with_annotations(
+        Tool::new(self.name(), self.description, Arc::new(self.schema())).with_annotations(
             ToolAnnotations::new()
-                .read_only(!self.writes)
+                .read_only(!self.writes())
                 .destructive(false)
                 .open_world(false),
         )
@@ -93,164 +109,118 @@ fn run<'a, P: Params + 'static>(
 /// Every built-in tool, in listing order.
 pub(crate) const BUILTINS: &[Builtin] = &[
     Builtin {
-        name: "list_skills",
+        operation: Operation::ListSkills,
         description: "List the skills: name, description, tool name, revision. Paginated with `cursor`.",
-        writes: false,
-        role: Role::Reader,
         parameters: parameters::<ListSkills>(),
     },
     Builtin {
-        name: "search_skills",
+        operation: Operation::SearchSkills,
         description: "Find skills for a task by words; best first, name matches before description and body matches.",
-        writes: false,
-        role: Role::Reader,
         parameters: parameters::<SearchSkills>(),
     },
     Builtin {
-        name: "get_skill",
+        operation: Operation::GetSkill,
         description: "The raw `SKILL.md` of a skill (current or a given revision) and the list of its files.",
-        writes: false,
-        role: Role::Reader,
         parameters: parameters::<GetSkill>(),
     },
     Builtin {
-        name: "load_skill",
+        operation: Operation::LoadSkill,
         description: "Load a skill's instructions, rendered with `arguments` when it takes any. Use when a task matches a skill's description.",
-        writes: false,
-        role: Role::Reader,
         parameters: parameters::<LoadSkill>(),
     },
     Builtin {
-        name: "skill_history",
+        operation: Operation::SkillHistory,
         description: "Every revision of a skill: number, time, author, operation, message.",
-        writes: false,
-        role: Role::Reader,
         parameters: parameters::<SkillHistory>(),
     },
     Builtin {
-        name: "validate_skill",
+        operation: Operation::ValidateSkill,
         description: "Check a skill before creating it: give `skill` (the structured form create_skill takes). Returns every problem with its code.",
-        writes: false,
-        role: Role::Reader,
         parameters: parameters::<ValidateSkill>(),
     },
     Builtin {
-        name: "plan_skill",
+        operation: Operation::PlanSkill,
         description: "Start here to author a skill: returns the Golden Path format guide and a plan template for `goal`.",
-        writes: false,
-        role: Role::Reader,
         parameters: parameters::<PlanSkill>(),
     },
     Builtin {
-        name: "create_skill",
+        operation: Operation::CreateSkill,
         description: "Create a skill from structured data (name, description, args, title, summary, sections, phases, templates). It is callable as a tool at once.",
-        writes: true,
-        role: Role::Author,
         parameters: parameters::<CreateSkill>(),
     },
     Builtin {
-        name: "update_skill",
+        operation: Operation::UpdateSkill,
         description: "Change a skill: give `expected_revision` (from get_skill or list_skills) and the fields to replace; lists are replaced whole.",
-        writes: true,
-        role: Role::Author,
         parameters: parameters::<UpdateSkill>(),
     },
     Builtin {
-        name: "delete_skill",
+        operation: Operation::DeleteSkill,
         description: "Delete a skill (kept in history; it can be restored).",
-        writes: true,
-        role: Role::Author,
         parameters: parameters::<DeleteSkill>(),
     },
     Builtin {
-        name: "rollback_skill",
+        operation: Operation::RollbackSkill,
         description: "Make an earlier revision of a skill current again, as a new revision.",
-        writes: true,
-        role: Role::Author,
         parameters: parameters::<RollbackSkill>(),
     },
     Builtin {
-        name: "fork_skill",
+        operation: Operation::ForkSkill,
         description: "Copy a skill or an architecture package (with its member skills) under a new name to adapt it; the copy records what it was copied from (name and revision).",
-        writes: true,
-        role: Role::Author,
         parameters: parameters::<ForkSkill>(),
     },
     Builtin {
-        name: "list_architectures",
+        operation: Operation::ListArchitectures,
         description: "List the architecture packages: name, description, layers, tech stack, options, member skills. Paginated with `cursor`.",
-        writes: false,
-        role: Role::Reader,
         parameters: parameters::<ListArchitectures>(),
     },
     Builtin {
-        name: "get_architecture",
+        operation: Operation::GetArchitecture,
         description: "An architecture package in full: layers, tech stack, options (with defaults), member skills (and their tools), documentation pages (as `package://` resources to read) and overview.",
-        writes: false,
-        role: Role::Reader,
         parameters: parameters::<GetArchitecture>(),
     },
     Builtin {
-        name: "analyze_requirements",
+        operation: Operation::AnalyzeRequirements,
         description: "Give a description of the project, the team and its constraints; returns the architecture packages that fit, best first, each with why. Use before starting a new service or feature.",
-        writes: false,
-        role: Role::Reader,
         parameters: parameters::<AnalyzeRequirements>(),
     },
     Builtin {
-        name: "plan_architecture",
+        operation: Operation::PlanArchitecture,
         description: "Start here to capture a repository's architecture as a package: discovery questions, the plan template, and what to extract as templates.",
-        writes: false,
-        role: Role::Reader,
         parameters: parameters::<PlanArchitecture>(),
     },
     Builtin {
-        name: "create_architecture",
+        operation: Operation::CreateArchitecture,
         description: "Create an architecture package from structured data (name, description, layers, tech_stack, options, docs, overview); then add its skills with create_skill and `package`.",
-        writes: true,
-        role: Role::Author,
         parameters: parameters::<CreateArchitecture>(),
     },
     Builtin {
-        name: "list_drafts",
+        operation: Operation::ListDrafts,
         description: "The drafts waiting for review (on a server that reviews authors' writes): yours, or every author's for a maintainer; with base revision, author, message, and a rejection's reason. Paginated with `cursor`.",
-        writes: false,
-        role: Role::Author,
         parameters: parameters::<ListDrafts>(),
     },
     Builtin {
-        name: "publish_skill",
+        operation: Operation::PublishSkill,
         description: "Publish a draft of a skill or package (see `list_drafts`; read it with `get_skill` and `draft: true`): it becomes the next revision, served to everyone. Refused when someone published in between.",
-        writes: true,
-        role: Role::Maintainer,
         parameters: parameters::<PublishSkill>(),
     },
     Builtin {
-        name: "reject_skill",
+        operation: Operation::RejectSkill,
         description: "Reject a draft of a skill or package with a message saying why and what to change; its author reads it with the draft.",
-        writes: true,
-        role: Role::Maintainer,
         parameters: parameters::<RejectSkill>(),
     },
     Builtin {
-        name: "list_api_keys",
+        operation: Operation::ListApiKeys,
         description: "List the API keys of this server: name, role, prefix, state, dates (never the keys).",
-        writes: false,
-        role: Role::Admin,
         parameters: parameters::<ListApiKeys>(),
     },
     Builtin {
-        name: "create_api_key",
+        operation: Operation::CreateApiKey,
         description: "Create an API key for an HTTP client and return it (shown once). Roles: reader (see and call skills), author (also change skills; as drafts where review is required), maintainer (also publish and reject drafts), admin (also manage keys).",
-        writes: true,
-        role: Role::Admin,
         parameters: parameters::<CreateApiKey>(),
     },
     Builtin {
-        name: "revoke_api_key",
+        operation: Operation::RevokeApiKey,
         description: "Revoke the active API key with this name; every server refuses it from its next request on.",
-        writes: true,
-        role: Role::Admin,
         parameters: parameters::<RevokeApiKey>(),
     },
 ];
@@ -267,12 +237,12 @@ mod tests {
     /// tool names; it must be exactly the tools this table serves, in the same order.
     #[test]
     fn builtin_names_are_cores_builtin_tools() {
-        let names: Vec<&str> = BUILTINS.iter().map(|b| b.name).collect();
+        let names: Vec<&str> = BUILTINS.iter().map(|b| b.name()).collect();
         assert_eq!(names, skillpath_core::tool_names::BUILTIN_TOOLS);
     }
 
     fn schema_of(tool: &str) -> Value {
-        let builtin = BUILTINS.iter().find(|b| b.name == tool).expect("a tool");
+        let builtin = BUILTINS.iter().find(|b| b.name() == tool).expect("a tool");
         Value::Object(builtin.schema())
     }
 
@@ -383,9 +353,9 @@ mod tests {
         }
         for builtin in BUILTINS {
             let schema = Value::Object(builtin.schema());
-            assert_eq!(schema["type"], json!("object"), "{}", builtin.name);
-            assert!(schema.get("title").is_none(), "{}", builtin.name);
-            check(&schema, builtin.name);
+            assert_eq!(schema["type"], json!("object"), "{}", builtin.name());
+            assert!(schema.get("title").is_none(), "{}", builtin.name());
+            check(&schema, builtin.name());
         }
     }
 
@@ -410,7 +380,7 @@ mod tests {
             ("rollback_skill", json!({"name": "x", "to_revision": 1.5, "expected_revision": 2}), format!("argument `to_revision`: invalid type: floating point `1.5`, {revisions}")),
             ("update_skill", json!({"name": "x", "expected_revision": 9_223_372_036_854_775_808_u64}), format!("argument `expected_revision`: invalid value: integer `9223372036854775808`, {revisions}")),
         ] {
-            let builtin = BUILTINS.iter().find(|b| b.name == tool).expect("a tool");
+            let builtin = BUILTINS.iter().find(|b| b.name() == tool).expect("a tool");
             let arguments = arguments.as_object().cloned().unwrap_or_default();
             let refused = builtin.run(&server, &caller, &arguments).await;
             assert_eq!(refused, Err(message), "{tool}");

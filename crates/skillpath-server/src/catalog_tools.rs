@@ -15,7 +15,7 @@ use crate::arguments::{Params, Revision, Whole};
 use crate::auth::Caller;
 use crate::review_tools::draft_view;
 use crate::state::{STILL_SYNCING, SkillServer};
-use crate::to_mcp::{skill_content, store_error};
+use crate::to_mcp::{app_error, skill_content, store_error};
 
 /// `list_skills`: a page of the skills, with what the folder sync could not load or left out.
 #[derive(Deserialize, JsonSchema)]
@@ -41,7 +41,7 @@ impl Params for ListSkills {
                 let mut item = serde_json::json!({"name": s.name, "description": s.description, "tool_name": s.tool_name, "revision": s.revision});
                 // A skill the Skills extension's clients would refuse is still this server's
                 // tool, prompt and resources; its user learns why `skills/list` leaves it out.
-                if let Some(why) = catalog.skill(&s.name).and_then(|skill| skill.entry.as_ref().err()) {
+                if let Some(why) = catalog.skill(&s.name).and_then(|skill| skill.entry.0.as_ref().err()) {
                     item["not_in_skills_list"] = Value::String(why.clone());
                 }
                 item
@@ -82,10 +82,14 @@ pub(crate) struct SearchSkills {
 }
 
 impl Params for SearchSkills {
-    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
         let query = self.query.as_str();
         let limit = self.limit.map_or(10, Whole::count);
-        let hits = server.search(query, limit).await.map_err(store_error)?;
+        let hits = server
+            .app()
+            .search(caller, query, limit)
+            .await
+            .map_err(app_error)?;
         // Past `sync_wait`, the first folder sync may not be in yet: said first, so that no
         // match is not taken for no such skill.
         let mut text = if server.syncing() {

@@ -16,7 +16,6 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
-use crate::auth::Caller;
 use crate::lists::ToolEntry;
 use crate::pagination::{Paged, page_of};
 use crate::state::SkillServer;
@@ -62,7 +61,9 @@ impl ServerHandler for WithFixtures {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let catalog = self.0.catalog();
-        let tools = self.0.tools(&catalog, Caller::of(&context).role);
+        let tools = self
+            .0
+            .tools(&catalog, crate::auth::caller_of(&context).role);
         page(
             &self.0,
             fixtures::tools(),

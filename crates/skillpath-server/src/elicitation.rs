@@ -427,7 +427,7 @@ fn binding(
     skill: &CatalogSkill,
     arguments: &JsonObject,
 ) -> Vec<u8> {
-    let caller = crate::auth::Caller::of(context);
+    let caller = crate::auth::caller_of(context);
     let mut bound = format!(
         "{method}\n{}\n{}\n",
         skill.name,

@@ -19,7 +19,6 @@ use skillpath_store::keys::Role as KeyRole;
 
 use skillpath_store::usage::UsageKind;
 
-use crate::auth::Caller;
 use crate::builtin::BUILTINS;
 use crate::client_log::{ClientLog, Level};
 use crate::direct::ToolAnswer;
@@ -45,7 +44,7 @@ const SHUTTING_DOWN: &str =
 /// What a client is told of a call of the tool `name` answered with `answer`: a write that was
 /// refused (a stale revision, the audit policy, a role, a read-only server), with why.
 fn write_refusal(name: &str, answer: &Result<ToolAnswer, McpError>) -> Option<ClientLog> {
-    let builtin = BUILTINS.iter().find(|b| b.name == name && b.writes)?;
+    let builtin = BUILTINS.iter().find(|b| b.name() == name && b.writes())?;
     let why = match answer {
         Ok(answer) if answer.is_error => answer.text.as_str(),
         Ok(_) => return None,
@@ -54,7 +53,7 @@ fn write_refusal(name: &str, answer: &Result<ToolAnswer, McpError>) -> Option<Cl
     Some(ClientLog::new(
         Level::Warning,
         "writes",
-        format!("`{}` was refused: {why}", builtin.name),
+        format!("`{}` was refused: {why}", builtin.name()),
     ))
 }
 
@@ -120,7 +119,7 @@ impl ServerHandler for SkillServer {
         self.wait_for_first_sync().await;
         let cursor = request.and_then(|r| r.cursor);
         let catalog = self.catalog();
-        let tools = self.tools(&catalog, Caller::of(&context).role);
+        let tools = self.tools(&catalog, crate::auth::caller_of(&context).role);
         page_of(tools, cursor.as_deref(), self.page_size(), ToolEntry::tool)
     }
 
@@ -146,7 +145,12 @@ impl ServerHandler for SkillServer {
             Asked::Render { arguments, note } => (arguments, note),
         };
         let answer = self
-            .answer(&Caller::of(&context), &request.name, &arguments, true)
+            .answer(
+                &crate::auth::caller_of(&context),
+                &request.name,
+                &arguments,
+                true,
+            )
             .await;
         if let Some(refusal) = write_refusal(&request.name, &answer) {
             self.tell_requester(&context, refusal).await;
@@ -191,7 +195,7 @@ impl ServerHandler for SkillServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         self.wait_for_first_sync().await;
-        let key = Caller::of(&context).key;
+        let key = crate::auth::caller_of(&context).key;
         let contents = resources::read(self, &self.catalog(), &request.uri, key.as_deref()).await?;
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
@@ -242,7 +246,7 @@ impl ServerHandler for SkillServer {
             .map_err(|error| McpError::invalid_params(after_note(note, error), None))?;
         self.count_use(
             skill,
-            Caller::of(&context).key.as_deref(),
+            crate::auth::caller_of(&context).key.as_deref(),
             UsageKind::Prompt,
         );
         Ok(GetPromptResult::new(vec![PromptMessage::new_text(
@@ -263,7 +267,7 @@ impl ServerHandler for SkillServer {
         let catalog = self.catalog();
         let entries = catalog
             .skills()
-            .filter_map(|skill| skill.entry.as_ref().ok());
+            .filter_map(|skill| skill.entry.0.as_ref().ok());
         page_of(entries, cursor.as_deref(), self.page_size(), Clone::clone)
     }
 
@@ -276,7 +280,7 @@ impl ServerHandler for SkillServer {
         let catalog = self.catalog();
         let entry = rmcp::model::skill_name_from_uri(&request.uri)
             .and_then(|name| catalog.skill(name))
-            .and_then(|skill| skill.entry.clone().ok())
+            .and_then(|skill| skill.entry.0.clone().ok())
             .filter(|entry| entry.uri == request.uri)
             .ok_or_else(|| {
                 McpError::invalid_params(format!("no skill at `{}`", request.uri), None)

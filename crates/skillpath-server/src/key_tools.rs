@@ -3,12 +3,12 @@
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
-use skillpath_store::keys::{self, Role};
+use skillpath_store::keys::Role;
 
 use crate::arguments::Params;
 use crate::auth::Caller;
 use crate::state::SkillServer;
-use crate::to_mcp::store_error;
+use crate::to_mcp::app_error;
 
 /// `list_api_keys`: every key, never the keys themselves.
 #[derive(Deserialize, JsonSchema)]
@@ -16,8 +16,8 @@ use crate::to_mcp::store_error;
 pub(crate) struct ListApiKeys {}
 
 impl Params for ListApiKeys {
-    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
-        let keys = server.store().list_keys().await.map_err(store_error)?;
+    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+        let keys = server.app().list_keys(caller).await.map_err(app_error)?;
         serde_json::to_string_pretty(&serde_json::json!({ "keys": keys }))
             .map_err(|error| error.to_string())
     }
@@ -42,17 +42,12 @@ fn role_names(_: &mut SchemaGenerator) -> Schema {
 }
 
 impl Params for CreateApiKey {
-    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
-        let role = self.role.as_str();
-        let role = Role::parse(role)
-            .ok_or_else(|| format!("`{role}` is not a role: use `reader`, `author` or `admin`"))?;
-        let lifetime = match self.expires.as_deref() {
-            Some(text) => Some(keys::parse_lifetime(text)?),
-            None => None,
-        };
-        let created = keys::create(server.store(), &self.name, role, lifetime)
+    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+        let created = server
+            .app()
+            .create_key(caller, &self.name, &self.role, self.expires.as_deref())
             .await
-            .map_err(store_error)?;
+            .map_err(app_error)?;
         serde_json::to_string_pretty(&created).map_err(|error| error.to_string())
     }
 }
@@ -66,12 +61,12 @@ pub(crate) struct RevokeApiKey {
 }
 
 impl Params for RevokeApiKey {
-    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
         let info = server
-            .store()
-            .revoke_key(&self.name)
+            .app()
+            .revoke_key(caller, &self.name)
             .await
-            .map_err(store_error)?;
+            .map_err(app_error)?;
         Ok(format!(
             "Revoked the API key `{}` ({}).",
             info.name, info.prefix

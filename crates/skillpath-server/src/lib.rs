@@ -3,9 +3,11 @@
 //! and their files as resources, skills as prompts, and `list_changed` notifications whenever
 //! the catalog changes.
 //!
-//! Start with [`SkillServer`]. It holds a store and an in-memory [`catalog::Catalog`]; every
-//! write through a tool goes to the store, then the catalog is reloaded and clients are told.
-//! Only this crate knows MCP types; rendering and validation are core's, storage is the store's.
+//! Start with [`SkillServer`]. It holds the application layer ([`skillpath_app::App`]: the
+//! store, the catalog, the rules and the operations); a built-in tool converts its arguments
+//! to an operation's and the operation's typed answer to MCP, and every write reloads the
+//! catalog and tells the clients. Only this crate knows MCP types; rendering and validation are
+//! core's, the rules the application's, storage the store's.
 
 mod architecture_tools;
 mod arguments;
@@ -16,7 +18,6 @@ pub mod catalog;
 mod catalog_tools;
 mod client_log;
 mod conformance;
-pub mod content;
 pub mod direct;
 pub mod elicitation;
 mod fixtures;
@@ -24,7 +25,6 @@ pub mod folders;
 mod handler;
 mod key_tools;
 mod lists;
-pub mod meaning;
 mod notifications;
 mod pagination;
 mod resources;
@@ -37,10 +37,11 @@ mod usage;
 mod well_known;
 
 pub use auth::{Caller, DraftsSeen, KeyPolicy};
-pub use content::DEFAULT_CONTENT_CACHE_BYTES;
 pub use elicitation::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, MIN_STATE_KEY_BYTES};
-pub use meaning::Meaning;
+pub use skillpath_app::DEFAULT_CONTENT_CACHE_BYTES;
+pub use skillpath_app::Meaning;
 pub use state::{DEFAULT_SYNC_WAIT, DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
+pub use to_mcp::app_error;
 
 /// How long a stdio server, once asked to stop, goes on reading requests already sent.
 const STDIO_SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
@@ -362,7 +363,7 @@ pub async fn serve_http(
         .enforce_origin_validation()
         .with_max_request_body_bytes(MAX_REQUEST_BODY);
     let gate = auth::Gate {
-        store: server.shared_store(),
+        app: server.app().clone(),
         policy: options.keys,
     };
     let closing = server.closing();

@@ -27,7 +27,7 @@ impl ToolEntry<'_> {
     /// The tool's name.
     pub(crate) fn name(&self) -> &str {
         match self {
-            ToolEntry::Builtin(builtin) => builtin.name,
+            ToolEntry::Builtin(builtin) => builtin.name(),
             ToolEntry::Skill(name, _) => name,
         }
     }
@@ -57,7 +57,7 @@ impl SkillServer {
         let skills = self.per_skill_tools(catalog);
         BUILTINS
             .iter()
-            .filter(move |builtin| !(builtin.writes && read_only) && builtin.role <= role)
+            .filter(move |builtin| !(builtin.writes() && read_only) && builtin.role() <= role)
             .map(ToolEntry::Builtin)
             .chain(
                 catalog

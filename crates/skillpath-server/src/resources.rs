@@ -18,7 +18,7 @@ use skillpath_store::FileMetadata;
 use skillpath_store::model::is_text;
 use skillpath_store::usage::UsageKind;
 
-use crate::catalog::{Catalog, CatalogSkill};
+use crate::catalog::{Addressed, Catalog, CatalogSkill};
 use crate::lists::ResourceEntry;
 use crate::state::SkillServer;
 use crate::to_mcp::store_error;

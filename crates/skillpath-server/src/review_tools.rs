@@ -1,58 +1,21 @@
-//! Review on a team server ([`skillpath_store::drafts`]): where review is required, what an
-//! author's key creates or updates is saved as its draft ([`save_draft`]), served to nobody;
-//! `list_drafts` is the queue, `get_skill` with `draft: true` reads one with its diff, and a
-//! maintainer publishes (`publish_skill`) or rejects (`reject_skill`, with a message the author
-//! reads) it. Who sees which draft is [`Caller::drafts_seen`]: a reader none, an author its
-//! own, a maintainer every one; a draft one may not see is answered as one that does not
-//! exist, so that nothing says it does.
+//! Review on a team server, as MCP tools over the application's review operations: where
+//! review is required, what an author's key creates or updates is saved as its draft, served
+//! to nobody ([`draft_saved`] says so); `list_drafts` is the queue, `get_skill` with
+//! `draft: true` reads one with its diff, and a maintainer publishes (`publish_skill`) or
+//! rejects (`reject_skill`, with a message the author reads) it. Who sees which draft is the
+//! application's rule ([`skillpath_app::Caller::drafts_seen`]).
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use skillpath_store::drafts::{Draft, DraftFilter, DraftSummary, NewDraft};
-use skillpath_store::{Change, Kind, SkillSnapshot, StoreError};
+use skillpath_store::Kind;
+use skillpath_store::drafts::{Draft, DraftSummary};
 
 use crate::arguments::{Params, Whole};
-use crate::auth::{Caller, DraftsSeen};
+use crate::auth::Caller;
 use crate::catalog_tools::files_json;
 use crate::pagination::paginate;
 use crate::state::SkillServer;
-use crate::to_mcp::store_error;
-
-/// Saves `snapshot` as `caller`'s draft, made on revision `base` (`0`: a new item), a new skill
-/// joining `package` when published; what the tool that wrote it answers.
-pub(crate) async fn save_draft(
-    server: &SkillServer,
-    caller: &Caller,
-    draft: (SkillSnapshot, u64, Option<String>),
-    message: String,
-) -> Result<String, String> {
-    let saved = store_draft(server, caller, draft, message)
-        .await
-        .map_err(store_error)?;
-    Ok(draft_saved(&saved))
-}
-
-/// [`save_draft`]'s write, with the store's error as it is (a stale base is
-/// `StoreError::StaleRevision`, which the studio answers with a merge).
-pub(crate) async fn store_draft(
-    server: &SkillServer,
-    caller: &Caller,
-    (snapshot, base, package): (SkillSnapshot, u64, Option<String>),
-    message: String,
-) -> Result<DraftSummary, StoreError> {
-    server
-        .store()
-        .save_draft(NewDraft {
-            snapshot,
-            base,
-            package,
-            change: Change {
-                author: caller.author(),
-                message,
-            },
-        })
-        .await
-}
+use crate::to_mcp::app_error;
 
 /// What a write that saved the draft `saved` answers.
 pub(crate) fn draft_saved(saved: &DraftSummary) -> String {
@@ -78,16 +41,11 @@ pub(crate) struct ListDrafts {
 
 impl Params for ListDrafts {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
-        let author = match caller.drafts_seen() {
-            DraftsSeen::None => return Ok(listing(Vec::new(), None)),
-            DraftsSeen::Own(author) => Some(author),
-            DraftsSeen::All => None,
-        };
-        let filter = DraftFilter {
-            name: self.name,
-            author,
-        };
-        let drafts = server.store().drafts(filter).await.map_err(store_error)?;
+        let drafts = server
+            .app()
+            .drafts(caller, self.name)
+            .await
+            .map_err(app_error)?;
         let limit = self.limit.map_or(100, Whole::count);
         let (items, next) = paginate(drafts.into_iter(), self.cursor.as_deref(), limit, |d| d)
             .map_err(|error| error.message.to_string())?;
@@ -111,24 +69,11 @@ pub(crate) async fn draft_view(
     name: &str,
     author: Option<&str>,
 ) -> Result<String, String> {
-    let hidden = || {
-        store_error(StoreError::DraftNotFound {
-            name: name.to_owned(),
-            author: None,
-        })
-    };
-    let author = match (caller.drafts_seen(), author) {
-        (DraftsSeen::None, _) => return Err(hidden()),
-        (DraftsSeen::Own(own), Some(asked)) if own != asked => return Err(hidden()),
-        (DraftsSeen::Own(own), _) => Some(own),
-        (DraftsSeen::All, asked) => asked.map(str::to_owned),
-    };
-    let (draft, diff) = match server.store().draft_diff(name, author.as_deref()).await {
-        Ok(found) => found,
-        // Said alike whoever's draft was asked for, so that it tells nothing of others'.
-        Err(StoreError::DraftNotFound { .. }) => return Err(hidden()),
-        Err(error) => return Err(store_error(error)),
-    };
+    let (draft, diff) = server
+        .app()
+        .draft_diff(caller, name, author)
+        .await
+        .map_err(app_error)?;
     let Draft { summary, snapshot } = draft;
     let files = files_json(&snapshot.files);
     Ok(serde_json::to_string_pretty(&serde_json::json!({
@@ -155,16 +100,12 @@ pub(crate) struct PublishSkill {
 
 impl Params for PublishSkill {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
-        let publisher = Change {
-            author: caller.author(),
-            message: self.message.unwrap_or_default(),
-        };
+        let message = self.message.unwrap_or_default();
         let published = server
-            .store()
-            .publish_draft(&self.name, self.author.as_deref(), publisher)
+            .app()
+            .publish(caller, &self.name, self.author.as_deref(), message)
             .await
-            .map_err(store_error)?;
-        server.refresh().await.map_err(store_error)?;
+            .map_err(app_error)?;
         let what = match published.snapshot.kind {
             Kind::Skill => "skill",
             Kind::Package => "package",
@@ -190,15 +131,11 @@ pub(crate) struct RejectSkill {
 
 impl Params for RejectSkill {
     async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
-        let reviewer = Change {
-            author: caller.author(),
-            message: self.message,
-        };
         let rejected = server
-            .store()
-            .reject_draft(&self.name, self.author.as_deref(), reviewer)
+            .app()
+            .reject(caller, &self.name, self.author.as_deref(), self.message)
             .await
-            .map_err(store_error)?;
+            .map_err(app_error)?;
         Ok(format!(
             "Rejected the draft of `{}` by `{}`; they read why with it, and their next save opens it again.",
             rejected.name, rejected.author

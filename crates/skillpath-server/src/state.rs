@@ -11,15 +11,16 @@ use skillpath_core::claude_args::ClaudeArgs;
 use skillpath_core::golden_path::GoldenSkill;
 use skillpath_core::golden_path::render::{self, RenderLimits};
 use skillpath_store::folder::FolderDiagnostics;
-use skillpath_store::{SearchHit, ShadowedSkill, Store, StoreError};
+use skillpath_store::{ShadowedSkill, Store, StoreError};
 use tokio::sync::broadcast;
 
-use crate::catalog::{Catalog, CatalogSkill};
+use crate::catalog::{App, Catalog, CatalogSkill};
 use crate::client_log::{ClientLog, Level, SessionLevel};
-use crate::content::{ContentCache, DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 use crate::elicitation::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, Elicitation};
-use crate::meaning::Meaning;
 use crate::to_mcp::store_error;
+use skillpath_app::AppOptions;
+use skillpath_app::Meaning;
+use skillpath_app::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 
 /// How skills become tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,7 +55,7 @@ pub struct ServerOptions {
     /// workers, each within these bounds.
     pub render_limits: RenderLimits,
     /// The most bytes of skill content (`SKILL.md` and files) kept in memory for the skills
-    /// called, read and fetched most recently ([`crate::content`]).
+    /// called, read and fetched most recently ([`skillpath_app::content`]).
     pub content_cache_bytes: u64,
     /// When a call with missing or wrong arguments asks the user for them
     /// ([`crate::elicitation`]).
@@ -104,13 +105,9 @@ impl Default for ServerOptions {
 }
 
 struct Inner {
-    store: Arc<dyn Store>,
-    catalog: RwLock<Arc<Catalog>>,
-    /// The content of the skills called, read and fetched most recently.
-    contents: ContentCache,
-    /// Held while loading and replacing the catalog, so that a slow load never replaces the
-    /// catalog of a later one.
-    reloading: tokio::sync::Mutex<()>,
+    /// The application: the store, the catalog, the rules and the operations every tool asks
+    /// for.
+    app: App,
     changes: broadcast::Sender<Announcement>,
     /// What legacy sessions are told of the server's background work ([`crate::client_log`]).
     logs: broadcast::Sender<ClientLog>,
@@ -200,15 +197,21 @@ impl SkillServer {
         store: Arc<dyn Store>,
         options: ServerOptions,
     ) -> Result<SkillServer, StoreError> {
-        let catalog = Catalog::load(store.as_ref(), &options.meaning).await?;
         let (changes, _) = broadcast::channel(16);
+        let announced = changes.clone();
+        let announce = Box::new(move || {
+            let _ = announced.send(Announcement::Changes);
+        });
+        let rules = AppOptions {
+            read_only: options.read_only,
+            review: options.review,
+            content_cache_bytes: options.content_cache_bytes,
+        };
+        let app = App::new(Arc::clone(&store), &options.meaning, rules, announce).await?;
         let (logs, _) = broadcast::channel(LOG_CHANNEL);
         Ok(SkillServer {
             inner: Arc::new(Inner {
-                store: Arc::clone(&store),
-                catalog: RwLock::new(Arc::new(catalog)),
-                contents: ContentCache::new(options.content_cache_bytes),
-                reloading: tokio::sync::Mutex::new(()),
+                app,
                 changes,
                 logs,
                 folder_report: RwLock::default(),
@@ -293,11 +296,12 @@ impl SkillServer {
 
     /// The current catalog.
     pub fn catalog(&self) -> Arc<Catalog> {
-        self.inner
-            .catalog
-            .read()
-            .map(|c| Arc::clone(&c))
-            .unwrap_or_default()
+        self.inner.app.catalog()
+    }
+
+    /// The application every tool and page asks.
+    pub fn app(&self) -> &App {
+        &self.inner.app
     }
 
     /// Records what the last folder sync could not load (`skipped`) and left out for another
@@ -470,22 +474,11 @@ impl SkillServer {
     }
 
     pub(crate) fn store(&self) -> &dyn Store {
-        self.inner.store.as_ref()
-    }
-
-    /// The skills and packages that match `query`, best first, at most `limit`, ranked as
-    /// [`Catalog::search`] ranks them.
-    pub async fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
-        self.catalog().search(self.store(), query, limit).await
-    }
-
-    /// The store, to share with the HTTP layer (which checks API keys in it).
-    pub(crate) fn shared_store(&self) -> Arc<dyn Store> {
-        Arc::clone(&self.inner.store)
+        self.inner.app.store()
     }
 
     pub(crate) fn read_only(&self) -> bool {
-        self.inner.options.read_only
+        self.inner.app.options().read_only
     }
 
     /// Reloads the catalog from the store and tells every connected client the lists changed.
@@ -503,20 +496,7 @@ impl SkillServer {
     /// clients only when some skill's revision differs (one added, changed or removed).
     /// Whether the catalog changed.
     async fn reload(&self, only_if_changed: bool) -> Result<bool, StoreError> {
-        let _reloading = self.inner.reloading.lock().await;
-        let changed = match self.catalog().reloaded(self.store()).await? {
-            Some(catalog) => {
-                if let Ok(mut current) = self.inner.catalog.write() {
-                    *current = Arc::new(catalog);
-                }
-                true
-            }
-            None => false,
-        };
-        if changed || !only_if_changed {
-            self.announce_changes();
-        }
-        Ok(changed)
+        self.inner.app.reload(only_if_changed).await
     }
 
     /// Follows the changes anyone makes to the store (another server on the same database,
@@ -526,7 +506,7 @@ impl SkillServer {
     /// store offers changes to follow; the follower stops when the server is gone. Call it
     /// inside a tokio runtime.
     pub fn follow_store(&self) -> bool {
-        let Some(mut changes) = self.inner.store.watch_changes() else {
+        let Some(mut changes) = self.store().watch_changes() else {
             return false;
         };
         let inner = Arc::downgrade(&self.inner);
@@ -555,11 +535,6 @@ impl SkillServer {
             }
         });
         true
-    }
-
-    /// Tells every connected client what changed in its lists.
-    pub(crate) fn announce_changes(&self) {
-        let _ = self.inner.changes.send(Announcement::Changes);
     }
 
     /// Tells every connected client that every list changed, whatever the catalog holds (the
@@ -662,14 +637,7 @@ impl SkillServer {
     /// The content of `skill` at the catalog's revision of it: from the cache, else read from
     /// the store (and kept, when it fits the cache).
     pub async fn content(&self, skill: &CatalogSkill) -> Result<Arc<SkillContent>, StoreError> {
-        let contents = &self.inner.contents;
-        if let Some(content) = contents.get(&skill.name, skill.revision) {
-            return Ok(content);
-        }
-        let stored = self.store().get(&skill.name, Some(skill.revision)).await?;
-        let content = Arc::new(SkillContent::new(stored));
-        contents.insert(&content);
-        Ok(content)
+        self.app().content(skill).await
     }
 
     /// Renders `skill` with `arguments` within the server's render limits: a store that cannot

@@ -10,12 +10,13 @@ use rmcp::model::{
     ContentBlock, Prompt, PromptArgument, Reference, ResourceTemplate, SkillFrontmatter,
     SkillResource, SkillResources, Tool, ToolAnnotations,
 };
+use skillpath_app::AppError;
 use skillpath_audit::AuditRecord;
 use skillpath_core::golden_path::schema;
 use skillpath_core::skill_md::SkillMd;
 use skillpath_store::{FileMetadata, StoreError};
 
-use crate::catalog::{Catalog, CatalogSkill};
+use crate::catalog::{Addressed, Catalog, CatalogSkill};
 use crate::resources::{self, encoded_path};
 use crate::state::SkillServer;
 
@@ -27,6 +28,7 @@ impl SkillServer {
             .filter_map(|skill| {
                 skill
                     .entry
+                    .0
                     .as_ref()
                     .err()
                     .map(|why| (skill.name.clone(), why.clone()))
@@ -186,7 +188,8 @@ pub(crate) fn skill_content(skill: &CatalogSkill, markdown: &str) -> String {
         text.push_str(&format!(
             "\nThis skill is part of the architecture package `{package}` (`get_architecture` with name `{package}` describes it). Read its documentation first:\n<package_docs package=\"{package}\">\n"
         ));
-        for uri in &membership.docs {
+        for page in &membership.docs {
+            let uri = resources::uri("package", package, page);
             text.push_str(&format!("<doc>{uri}</doc>\n"));
         }
         text.push_str("</package_docs>\n");
@@ -331,12 +334,12 @@ fn named_first(catalog: &Catalog) -> Vec<&Arc<CatalogSkill>> {
     let mut skills: Vec<&Arc<CatalogSkill>> = catalog.tools().map(|(_, skill)| skill).collect();
     skills.sort_by(|a, b| {
         (
-            a.entry.is_err(),
+            a.entry.0.is_err(),
             std::cmp::Reverse(catalog.uses(&a.name)),
             &a.name,
         )
             .cmp(&(
-                b.entry.is_err(),
+                b.entry.0.is_err(),
                 std::cmp::Reverse(catalog.uses(&b.name)),
                 &b.name,
             ))
@@ -400,6 +403,15 @@ pub(crate) fn store_error(error: StoreError) -> String {
     match agent_hint(&error) {
         Some(hint) => format!("{error}\nhint: {hint}"),
         None => error.to_string(),
+    }
+}
+
+/// An operation's error as a tool's error text: a store's with the hint [`store_error`] gives
+/// it, any other as the application says it. The studio shows the same text.
+pub fn app_error(error: AppError) -> String {
+    match error {
+        AppError::Store(error) => store_error(error),
+        error => error.to_string(),
     }
 }
 

@@ -7,8 +7,9 @@
 //! it. Skill content is hostile input: markdown is rendered through a sanitiser
 //! ([`markdown`]), every other text is escaped by the templates, and the pages are served
 //! under a Content-Security-Policy that allows only the studio's own script and styles
-//! ([`visitor`]). What a page writes goes through the server's own rules
-//! ([`skillpath_server::direct`]): the tools' role checks, review, read-only.
+//! ([`visitor`]). What a page reads and writes goes through the application layer's operations
+//! ([`skillpath_app::App`]), which decide who may do what (roles, review, read-only) as they do
+//! for MCP's tools; the studio decides no rule of its own and never reaches the store.
 //!
 //! Start with [`routes`].
 

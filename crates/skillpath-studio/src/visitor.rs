@@ -21,8 +21,8 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 use sha2::{Digest, Sha256};
+use skillpath_app::AuthError;
 use skillpath_server::{Caller, KeyPolicy};
-use skillpath_store::keys::{self, AuthError};
 
 use crate::pages::Studio;
 
@@ -152,18 +152,7 @@ impl Visitor {
     /// Who acts: the caller, or the reader no one signed in as (where keys are required the
     /// pages ask for a sign-in before any of this is asked).
     pub(crate) fn caller(&self) -> Caller {
-        self.caller.clone().unwrap_or(Caller {
-            key: None,
-            key_id: None,
-            role: keys::Role::Reader,
-        })
-    }
-
-    /// Whether the visitor may do what needs `role`.
-    pub(crate) fn may(&self, role: keys::Role) -> bool {
-        self.caller
-            .as_ref()
-            .is_some_and(|caller| caller.role >= role)
+        self.caller.clone().unwrap_or_else(Caller::anonymous)
     }
 }
 
@@ -204,10 +193,10 @@ async fn answer(studio: Studio, request: Request, next: Next) -> Response {
         notice: None,
     };
     if let Some(key) = studio.sessions.key_of(&cookie) {
-        match keys::authenticate(studio.server.store_handle().as_ref(), &key).await {
-            Ok(info) => {
-                visitor.signed_in = Some(info.name.clone());
-                visitor.caller = Some(Caller::of_key(info));
+        match studio.server.app().authenticate(&key).await {
+            Ok(caller) => {
+                visitor.signed_in = caller.key.clone();
+                visitor.caller = Some(caller);
             }
             Err(AuthError::Store(error)) => {
                 return secured(

@@ -10,10 +10,8 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
-use skillpath_server::DraftsSeen;
+use skillpath_app::Kind;
 use skillpath_server::catalog::CatalogSkill;
-use skillpath_store::Kind;
-use skillpath_store::drafts::DraftFilter;
 
 use super::{Shell, Studio, html};
 use crate::visitor::Visitor;
@@ -122,7 +120,12 @@ pub(crate) async fn page(
     let hits: Option<Vec<(String, String)>> = if q.is_empty() {
         None
     } else {
-        match studio.server.search(q, query.hits_wanted()).await {
+        match studio
+            .server
+            .app()
+            .search(&visitor.caller(), q, query.hits_wanted())
+            .await
+        {
             Ok(hits) => Some(hits.into_iter().map(|h| (h.name, h.snippet)).collect()),
             Err(failure) => {
                 error = Some(format!("The search failed: {failure}"));
@@ -272,7 +275,7 @@ impl CatalogQuery {
 /// entry can be made); a package is judged by its manifest, which the store read.
 fn valid(skill: &CatalogSkill) -> bool {
     match skill.kind {
-        Kind::Skill => skill.entry.is_ok(),
+        Kind::Skill => skill.entry.0.is_ok(),
         Kind::Package => skill.manifest.is_some(),
     }
 }
@@ -305,15 +308,7 @@ fn marked(snippet: &str) -> String {
 
 /// The names of the items with drafts the visitor may see.
 pub(crate) async fn drafted(studio: &Studio, visitor: &Visitor) -> BTreeSet<String> {
-    let filter = match visitor.caller().drafts_seen() {
-        DraftsSeen::None => return BTreeSet::new(),
-        DraftsSeen::Own(author) => DraftFilter {
-            author: Some(author),
-            ..DraftFilter::default()
-        },
-        DraftsSeen::All => DraftFilter::default(),
-    };
-    match studio.server.store_handle().drafts(filter).await {
+    match studio.server.app().drafts(&visitor.caller(), None).await {
         Ok(drafts) => drafts.into_iter().map(|d| d.name).collect(),
         Err(_) => BTreeSet::new(),
     }

@@ -1,7 +1,7 @@
 //! `/new`: a Golden Path skill from a structured form (arguments table, sections in the order
 //! given with free sections anywhere, phases with template references, template files), made
-//! into the same [`SkillSpec`] `create_skill` takes, checked with `validate_skill` and created
-//! with `create_skill` as the visitor (so as a draft where their writes are reviewed).
+//! into the same [`SkillSpec`] `create_skill` takes, checked and created by the application's
+//! operations as the visitor (so as a draft where their writes are reviewed).
 //!
 //! The form's rows repeat their field names (`arg.name`, `arg.name`, …): a row is the i-th of
 //! each, so every field of a row is always sent (a select, never a checkbox), and a row left
@@ -13,7 +13,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::{Extension, Form};
 use serde_json::{Value, json};
+use skillpath_app::{Operation, Written, read_spec};
 use skillpath_core::golden_path::spec::SkillSpec;
+use skillpath_server::app_error;
 
 use super::{Shell, Studio, encode_path, html, html_status, see_other};
 use crate::visitor::Visitor;
@@ -163,7 +165,7 @@ pub(crate) async fn page(
             .map(|p| p.name.clone())
             .collect(),
         package: String::new(),
-        review: visitor.caller().drafts(studio.server.reviews()),
+        review: studio.server.app().drafted(&visitor.caller()),
     };
     html(&page)
 }
@@ -278,31 +280,32 @@ pub(crate) async fn submit(
         .and_then(|spec| spec.write().ok())
         .map(|written| written.skill_md);
     let creating = posted.one("action") == "create";
+    let app = studio.server.app();
     let (ok, text) = if creating {
-        let mut arguments = spec.as_object().cloned().unwrap_or_default();
-        if !package.is_empty() {
-            arguments.insert("package".to_owned(), package.clone().into());
+        let joins = Some(package.as_str()).filter(|package| !package.is_empty());
+        // Refused for the caller before the form is read, as `create_skill` refuses.
+        let spec = app
+            .may(&caller, Operation::CreateSkill)
+            .and_then(|()| read_spec(spec));
+        let created = match spec {
+            Ok(spec) => app.create_skill(&caller, &spec, joins).await,
+            Err(error) => Err(error),
+        };
+        match created {
+            Ok(created) => {
+                let name = posted.one("name");
+                return match created.written {
+                    Written::Drafted(_) => see_other(&format!("/review/{}", encode_path(&name))),
+                    Written::Stored(_) => see_other(&format!("/skills/{}", encode_path(&name))),
+                };
+            }
+            Err(error) => (false, app_error(error)),
         }
-        let answer = studio
-            .server
-            .call_as(&caller, "create_skill", arguments)
-            .await;
-        if !answer.is_error {
-            let name = posted.one("name");
-            return match caller.drafts(studio.server.reviews()) {
-                true => see_other(&format!("/review/{}", encode_path(&name))),
-                false => see_other(&format!("/skills/{}", encode_path(&name))),
-            };
-        }
-        (false, answer.text)
     } else {
-        let mut arguments = serde_json::Map::new();
-        arguments.insert("skill".to_owned(), spec);
-        let answer = studio
-            .server
-            .call_as(&caller, "validate_skill", arguments)
-            .await;
-        (!answer.is_error, answer.text)
+        match read_spec(spec).and_then(|spec| app.validate_skill(&caller, &spec)) {
+            Ok(checked) => (true, checked.to_string()),
+            Err(error) => (false, app_error(error)),
+        }
     };
     let with_spare = |mut rows: Vec<Vec<String>>, columns: usize| {
         rows.extend(blank(columns, 1));
@@ -332,7 +335,7 @@ pub(crate) async fn submit(
             .map(|p| p.name.clone())
             .collect(),
         package,
-        review: caller.drafts(studio.server.reviews()),
+        review: studio.server.app().drafted(&caller),
     };
     let status = if ok {
         StatusCode::OK

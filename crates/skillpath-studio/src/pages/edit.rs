@@ -13,12 +13,12 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form, Json};
 use serde::{Deserialize, Serialize};
+use skillpath_app::{AppError, Kind, SkillSnapshot, StoreError, StoredSkill, Written};
 use skillpath_core::load::LoadOptions;
 use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Mode, skill_md};
-use skillpath_server::direct::EditRefused;
+use skillpath_server::app_error;
 use skillpath_sources::folders::files_of;
-use skillpath_store::{Kind, SkillSnapshot, StoredSkill};
 
 use super::{Shell, Studio, encode_path, html, see_other};
 use crate::diff_view;
@@ -89,7 +89,12 @@ pub(crate) async fn page(
     Path(name): Path<String>,
     Query(query): Query<FileQuery>,
 ) -> Response {
-    let stored = match studio.server.store_handle().get(&name, None).await {
+    let stored = match studio
+        .server
+        .app()
+        .revision(&visitor.caller(), &name, None)
+        .await
+    {
         Ok(stored) if !stored.deleted => stored,
         _ => return studio.no_skill(&visitor, &name),
     };
@@ -155,7 +160,7 @@ fn edit_page(
         shell: studio.shell(visitor, format!("Edit {name}"), "catalog"),
         href: format!("/skills/{}", encode_path(&name)),
         base: merge.as_ref().map_or(stored.revision, |m| m.current),
-        review: visitor.caller().drafts(studio.server.reviews()),
+        review: studio.server.app().drafted(&visitor.caller()),
         name,
         file,
         files,
@@ -293,7 +298,7 @@ pub(crate) async fn check(
     let Some(skill) = catalog.item(&name).cloned() else {
         return (StatusCode::NOT_FOUND, "no such skill\n").into_response();
     };
-    match studio.server.content(&skill).await {
+    match studio.server.app().content(&skill).await {
         Ok(content) => Json(check_text(
             &content.stored.snapshot,
             &name,
@@ -322,8 +327,9 @@ pub(crate) async fn save(
     Path(name): Path<String>,
     Form(form): Form<SaveForm>,
 ) -> Response {
-    let store = studio.server.store_handle();
-    let base = match store.get(&name, Some(form.base)).await {
+    let app = studio.server.app();
+    let caller = visitor.caller();
+    let base = match app.revision(&caller, &name, Some(form.base)).await {
         Ok(base) => base,
         Err(_) => return studio.no_skill(&visitor, &name),
     };
@@ -363,21 +369,18 @@ pub(crate) async fn save(
         "" => format!("edit {} in the studio", form.file),
         given => given.to_owned(),
     };
-    let caller = visitor.caller();
-    match studio
-        .server
-        .write_files(&caller, &name, form.base, snapshot, message.clone())
+    match app
+        .save_files(&caller, &name, form.base, snapshot, message.clone())
         .await
     {
-        Ok(_) => {
-            let to = match caller.drafts(studio.server.reviews()) {
-                true => format!("/review/{}", encode_path(&name)),
-                false => format!("/skills/{}/history", encode_path(&name)),
-            };
-            see_other(&to)
-        }
-        Err(EditRefused::Stale { current }) => {
-            let theirs = match store.get(&name, None).await {
+        Ok(Written::Drafted(_)) => see_other(&format!("/review/{}", encode_path(&name))),
+        Ok(Written::Stored(_)) => see_other(&format!("/skills/{}/history", encode_path(&name))),
+        // Someone wrote the skill since the revision the edit started from: nothing of either
+        // change is lost; the visitor merges and saves again.
+        Err(AppError::Store(StoreError::StaleRevision {
+            actual: current, ..
+        })) => {
+            let theirs = match app.revision(&caller, &name, None).await {
                 Ok(theirs) => theirs,
                 Err(error) => {
                     return studio.message(
@@ -388,8 +391,8 @@ pub(crate) async fn save(
                     );
                 }
             };
-            let author = store
-                .history(&name)
+            let author = app
+                .history(&caller, &name)
                 .await
                 .ok()
                 .and_then(|history| history.into_iter().find(|r| r.number == current))
@@ -408,7 +411,8 @@ pub(crate) async fn save(
             );
             super::html_status(StatusCode::CONFLICT, &page)
         }
-        Err(EditRefused::Refused(why)) => {
+        Err(error) => {
+            let why = app_error(error);
             let page = edit_page(
                 &studio,
                 &visitor,

@@ -1,6 +1,6 @@
 //! `/skills/<name>/history`: the timeline of a skill's revisions (who, when, why); any two of
 //! them side by side (`/skills/<name>/diff?from=…&to=…`); and a rollback to one of them
-//! (`rollback_skill`, with its role checks and review).
+//! (the application's rollback, with its role checks and review).
 
 use askama::Template;
 use axum::extract::{Path, Query, State};
@@ -8,8 +8,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::{Extension, Form};
 use serde::Deserialize;
+use skillpath_app::{Operation, Revision, Written};
+use skillpath_server::app_error;
 use skillpath_sources::folders::files_of;
-use skillpath_store::Revision;
 
 use super::{Shell, Studio, encode_path, html, see_other};
 use crate::diff_view::{self, FileDiff};
@@ -31,7 +32,7 @@ pub(crate) async fn page(
     Extension(visitor): Extension<Visitor>,
     Path(name): Path<String>,
 ) -> Response {
-    let mut revisions = match studio.server.store_handle().history(&name).await {
+    let mut revisions = match studio.server.app().history(&visitor.caller(), &name).await {
         Ok(revisions) if !revisions.is_empty() => revisions,
         _ => return studio.no_skill(&visitor, &name),
     };
@@ -40,8 +41,10 @@ pub(crate) async fn page(
         shell: studio.shell(&visitor, format!("History of {name}"), "catalog"),
         href: format!("/skills/{}", encode_path(&name)),
         current: revisions.first().map_or(0, |r| r.number),
-        may_write: visitor.may(skillpath_store::keys::Role::Author)
-            && !studio.server.is_read_only(),
+        may_write: studio
+            .server
+            .app()
+            .allows(&visitor.caller(), Operation::RollbackSkill),
         revisions,
         name,
     };
@@ -73,10 +76,11 @@ pub(crate) async fn diff(
     Path(name): Path<String>,
     Query(query): Query<DiffQuery>,
 ) -> Response {
-    let store = studio.server.store_handle();
+    let app = studio.server.app();
+    let caller = visitor.caller();
     let (old, new) = match (
-        store.get(&name, Some(query.from)).await,
-        store.get(&name, Some(query.to)).await,
+        app.revision(&caller, &name, Some(query.from)).await,
+        app.revision(&caller, &name, Some(query.to)).await,
     ) {
         (Ok(old), Ok(new)) => (old, new),
         (Err(error), _) | (_, Err(error)) => {
@@ -111,33 +115,27 @@ pub(crate) struct RollbackForm {
     current: u64,
 }
 
-/// `POST /skills/<name>/rollback`: `rollback_skill` as the visitor.
+/// `POST /skills/<name>/rollback`: the rollback as the visitor; to their draft where it waits
+/// for review.
 pub(crate) async fn rollback(
     State(studio): State<Studio>,
     Extension(visitor): Extension<Visitor>,
     Path(name): Path<String>,
     Form(form): Form<RollbackForm>,
 ) -> Response {
-    let arguments = serde_json::json!({
-        "name": name,
-        "to_revision": form.to,
-        "expected_revision": form.current,
-    });
-    let arguments = arguments.as_object().cloned().unwrap_or_default();
-    let answer = studio
+    let written = studio
         .server
-        .call_as(&visitor.caller(), "rollback_skill", arguments)
+        .app()
+        .rollback(&visitor.caller(), &name, form.to, form.current)
         .await;
-    if answer.is_error {
-        return studio.message(
+    match written {
+        Ok(Written::Drafted(_)) => see_other(&format!("/review/{}", encode_path(&name))),
+        Ok(Written::Stored(_)) => see_other(&format!("/skills/{}/history", encode_path(&name))),
+        Err(error) => studio.message(
             &visitor,
             StatusCode::CONFLICT,
             "The rollback was refused",
-            answer.text,
-        );
-    }
-    match visitor.caller().drafts(studio.server.reviews()) {
-        true => see_other(&format!("/review/{}", encode_path(&name))),
-        false => see_other(&format!("/skills/{}/history", encode_path(&name))),
+            app_error(error),
+        ),
     }
 }

@@ -16,10 +16,10 @@ use askama::Template;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use skillpath_app::Operation;
+use skillpath_app::SkillContent;
 use skillpath_server::catalog::CatalogSkill;
-use skillpath_server::content::SkillContent;
 use skillpath_server::{KeyPolicy, SkillServer};
-use skillpath_store::keys::Role;
 
 use crate::visitor::{Sessions, Visitor};
 
@@ -102,8 +102,8 @@ impl Studio {
                 (None, None) => "not signed in".to_owned(),
                 (Some(_), _) => caller.role.to_string(),
             },
-            may_write: visitor.may(Role::Author) && !self.server.is_read_only(),
-            may_admin: visitor.may(Role::Admin),
+            may_write: self.server.app().allows(&caller, Operation::UpdateSkill),
+            may_admin: self.server.app().allows(&caller, Operation::ListApiKeys),
             notice: visitor.notice.clone(),
             css: crate::assets::url("studio.css"),
             js: crate::assets::url("studio.js"),
@@ -189,7 +189,7 @@ impl Studio {
         let Some(skill) = catalog.item(name).cloned() else {
             return Err(self.no_skill(visitor, name));
         };
-        match self.server.content(&skill).await {
+        match self.server.app().content(&skill).await {
             Ok(content) => Ok((skill, content)),
             Err(error) => Err(self.unavailable(visitor, "The skill", error)),
         }

@@ -1,6 +1,6 @@
 //! `/review`: the drafts waiting for review (an author sees their own, a maintainer every one),
 //! and `/review/<name>?author=…`: one draft beside the revision it was made on, with publish
-//! and reject (`publish_skill`, `reject_skill`: a maintainer's, as over MCP).
+//! and reject (a maintainer's, as over MCP: the application's review operations).
 
 use askama::Template;
 use axum::extract::{Path, Query, State};
@@ -8,10 +8,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::{Extension, Form};
 use serde::Deserialize;
-use skillpath_server::DraftsSeen;
+use skillpath_app::{AppError, DraftSummary, Operation, SkillSnapshot};
+use skillpath_server::app_error;
 use skillpath_sources::folders::files_of;
-use skillpath_store::drafts::{DraftFilter, DraftSummary};
-use skillpath_store::{Kind, SkillSnapshot};
 
 use super::{Shell, Studio, encode_path, encode_query, html, see_other};
 use crate::diff_view::{self, FileDiff};
@@ -23,18 +22,6 @@ struct QueuePage {
     shell: Shell,
     drafts: Vec<(DraftSummary, String)>,
     reviews: bool,
-}
-
-/// The drafts filter of what the visitor may see; `None`: nothing.
-fn seen(visitor: &Visitor, name: Option<String>) -> Option<DraftFilter> {
-    match visitor.caller().drafts_seen() {
-        DraftsSeen::None => None,
-        DraftsSeen::Own(author) => Some(DraftFilter {
-            name,
-            author: Some(author),
-        }),
-        DraftsSeen::All => Some(DraftFilter { name, author: None }),
-    }
 }
 
 fn draft_href(draft: &DraftSummary) -> String {
@@ -49,19 +36,16 @@ pub(crate) async fn queue(
     State(studio): State<Studio>,
     Extension(visitor): Extension<Visitor>,
 ) -> Response {
-    let drafts = match seen(&visitor, None) {
-        None => Vec::new(),
-        Some(filter) => match studio.server.store_handle().drafts(filter).await {
-            Ok(drafts) => drafts,
-            Err(error) => {
-                return studio.message(
-                    &visitor,
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "The drafts cannot be read now",
-                    error.to_string(),
-                );
-            }
-        },
+    let drafts = match studio.server.app().drafts(&visitor.caller(), None).await {
+        Ok(drafts) => drafts,
+        Err(error) => {
+            return studio.message(
+                &visitor,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The drafts cannot be read now",
+                error.to_string(),
+            );
+        }
     };
     let page = QueuePage {
         shell: studio.shell(&visitor, "Review".to_owned(), "review"),
@@ -72,7 +56,7 @@ pub(crate) async fn queue(
                 (draft, href)
             })
             .collect(),
-        reviews: studio.server.reviews(),
+        reviews: studio.server.app().options().review,
     };
     html(&page)
 }
@@ -100,27 +84,19 @@ pub(crate) async fn draft(
     Path(name): Path<String>,
     Query(query): Query<AuthorQuery>,
 ) -> Response {
-    let store = studio.server.store_handle();
+    let app = studio.server.app();
+    let caller = visitor.caller();
     // A draft the visitor may not see is answered as one nobody made.
-    let nothing = |studio: &Studio| {
-        studio.message(
-            &visitor,
-            StatusCode::NOT_FOUND,
-            "No such draft",
-            format!("There is no draft of `{name}` for you to see."),
-        )
-    };
-    let Some(filter) = seen(&visitor, Some(name.clone())) else {
-        return nothing(&studio);
-    };
-    let author = match (&filter.author, &query.author) {
-        (Some(own), Some(asked)) if own != asked => return nothing(&studio),
-        (Some(own), _) => Some(own.clone()),
-        (None, asked) => asked.clone(),
-    };
-    let draft = match store.draft(&name, author.as_deref()).await {
+    let draft = match app.draft(&caller, &name, query.author.as_deref()).await {
         Ok(draft) => draft,
-        Err(_) => return nothing(&studio),
+        Err(_) => {
+            return studio.message(
+                &visitor,
+                StatusCode::NOT_FOUND,
+                "No such draft",
+                format!("There is no draft of `{name}` for you to see."),
+            );
+        }
     };
     let base = match draft.summary.base {
         0 => SkillSnapshot {
@@ -128,7 +104,7 @@ pub(crate) async fn draft(
             skill_md: String::new(),
             files: Vec::new(),
         },
-        base => match store.get(&name, Some(base)).await {
+        base => match app.revision(&caller, &name, Some(base)).await {
             Ok(stored) => stored.snapshot,
             Err(error) => {
                 return studio.message(
@@ -152,7 +128,7 @@ pub(crate) async fn draft(
         new_label: format!("draft by {}", summary.author),
         draft: summary,
         diffs,
-        may_review: visitor.may(skillpath_store::keys::Role::Maintainer),
+        may_review: caller.holds(Operation::PublishSkill),
     };
     html(&page)
 }
@@ -164,14 +140,26 @@ pub(crate) struct DecisionForm {
     message: String,
 }
 
-/// `POST /review/<name>/publish`.
+/// `POST /review/<name>/publish`: to the item's history once it is served, else back to the
+/// queue.
 pub(crate) async fn publish(
     State(studio): State<Studio>,
     Extension(visitor): Extension<Visitor>,
     Path(name): Path<String>,
     Form(form): Form<DecisionForm>,
 ) -> Response {
-    decide(studio, visitor, "publish_skill", name, form).await
+    let published = studio
+        .server
+        .app()
+        .publish(&visitor.caller(), &name, Some(&form.author), form.message)
+        .await;
+    if let Err(error) = published {
+        return refused(&studio, &visitor, error);
+    }
+    match studio.server.catalog().item(&name) {
+        Some(_) => see_other(&format!("/skills/{}/history", encode_path(&name))),
+        None => see_other("/review"),
+    }
 }
 
 /// `POST /review/<name>/reject`.
@@ -181,35 +169,18 @@ pub(crate) async fn reject(
     Path(name): Path<String>,
     Form(form): Form<DecisionForm>,
 ) -> Response {
-    decide(studio, visitor, "reject_skill", name, form).await
+    let rejected = studio
+        .server
+        .app()
+        .reject(&visitor.caller(), &name, Some(&form.author), form.message)
+        .await;
+    match rejected {
+        Ok(_) => see_other("/review"),
+        Err(error) => refused(&studio, &visitor, error),
+    }
 }
 
-async fn decide(
-    studio: Studio,
-    visitor: Visitor,
-    tool: &str,
-    name: String,
-    form: DecisionForm,
-) -> Response {
-    let mut arguments = serde_json::Map::new();
-    arguments.insert("name".to_owned(), name.clone().into());
-    arguments.insert("author".to_owned(), form.author.into());
-    if !(tool == "publish_skill" && form.message.trim().is_empty()) {
-        arguments.insert("message".to_owned(), form.message.into());
-    }
-    let answer = studio
-        .server
-        .call_as(&visitor.caller(), tool, arguments)
-        .await;
-    if answer.is_error {
-        return studio.message(&visitor, StatusCode::CONFLICT, "Refused", answer.text);
-    }
-    let catalog = studio.server.catalog();
-    let published = catalog.item(&name).map(|item| item.kind);
-    match (tool, published) {
-        ("publish_skill", Some(Kind::Skill | Kind::Package)) => {
-            see_other(&format!("/skills/{}/history", encode_path(&name)))
-        }
-        _ => see_other("/review"),
-    }
+/// The page of a decision refused, saying why as MCP's tools say it.
+fn refused(studio: &Studio, visitor: &Visitor, error: AppError) -> Response {
+    studio.message(visitor, StatusCode::CONFLICT, "Refused", app_error(error))
 }

@@ -1,5 +1,5 @@
-//! `/settings/keys`: API keys for admins (create, shown once; list; revoke), through the same
-//! tools as MCP. `/connect`: how to register this server in Claude Code, Codex, Cursor and VS
+//! `/settings/keys`: API keys for admins (create, shown once; list; revoke), through the
+//! application's key operations, as MCP's tools. `/connect`: how to register this server in Claude Code, Codex, Cursor and VS
 //! Code, filled in with its address. `/login` and `/logout`: a session from an API key.
 
 use askama::Template;
@@ -8,7 +8,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use axum::{Extension, Form};
 use serde::Deserialize;
-use skillpath_store::keys::{self, KeyInfo, Role};
+use skillpath_app::{AppError, KeyInfo, Role};
+use skillpath_server::app_error;
 
 use super::{Shell, Studio, html, html_status, see_other};
 use crate::visitor::{self, Visitor};
@@ -34,16 +35,16 @@ async fn keys_page(
     created: Option<(String, String)>,
     error: Option<String>,
 ) -> Response {
-    if !visitor.may(Role::Admin) {
-        return studio.message(
-            visitor,
-            StatusCode::FORBIDDEN,
-            "API keys are for admins",
-            "Managing API keys needs an API key with the `admin` role: sign in with one (`skillpath keys create --role admin` makes one).".to_owned(),
-        );
-    }
-    let keys = match studio.server.store_handle().list_keys().await {
+    let keys = match studio.server.app().list_keys(&visitor.caller()).await {
         Ok(keys) => keys,
+        Err(AppError::Forbidden { .. }) => {
+            return studio.message(
+                visitor,
+                StatusCode::FORBIDDEN,
+                "API keys are for admins",
+                "Managing API keys needs an API key with the `admin` role: sign in with one (`skillpath keys create --role admin` makes one).".to_owned(),
+            );
+        }
         Err(error) => {
             return studio.message(
                 visitor,
@@ -82,29 +83,25 @@ pub(crate) struct NewKey {
     expires: String,
 }
 
-/// `POST /settings/keys`: `create_api_key`; the key is shown once, on the page this answers.
+/// `POST /settings/keys`: a new key, shown once, on the page this answers.
 pub(crate) async fn create_key(
     State(studio): State<Studio>,
     Extension(visitor): Extension<Visitor>,
     Form(form): Form<NewKey>,
 ) -> Response {
-    let mut arguments = serde_json::Map::new();
-    arguments.insert("name".to_owned(), form.name.trim().into());
-    arguments.insert("role".to_owned(), form.role.into());
-    if !form.expires.trim().is_empty() {
-        arguments.insert("expires".to_owned(), form.expires.trim().into());
-    }
-    let answer = studio
+    let expires = Some(form.expires.trim()).filter(|expires| !expires.is_empty());
+    let created = studio
         .server
-        .call_as(&visitor.caller(), "create_api_key", arguments)
+        .app()
+        .create_key(&visitor.caller(), form.name.trim(), &form.role, expires)
         .await;
-    if answer.is_error {
-        return keys_page(&studio, &visitor, None, Some(answer.text)).await;
+    match created {
+        Ok(created) => {
+            let shown = (created.info.name, created.key);
+            keys_page(&studio, &visitor, Some(shown), None).await
+        }
+        Err(error) => keys_page(&studio, &visitor, None, Some(app_error(error))).await,
     }
-    let created: serde_json::Value = serde_json::from_str(&answer.text).unwrap_or_default();
-    let key = created["key"].as_str().unwrap_or_default().to_owned();
-    let name = created["name"].as_str().unwrap_or_default().to_owned();
-    keys_page(&studio, &visitor, Some((name, key)), None).await
 }
 
 #[derive(Deserialize)]
@@ -112,22 +109,21 @@ pub(crate) struct RevokeForm {
     name: String,
 }
 
-/// `POST /settings/keys/revoke`: `revoke_api_key`.
+/// `POST /settings/keys/revoke`: the key refused from now on.
 pub(crate) async fn revoke_key(
     State(studio): State<Studio>,
     Extension(visitor): Extension<Visitor>,
     Form(form): Form<RevokeForm>,
 ) -> Response {
-    let mut arguments = serde_json::Map::new();
-    arguments.insert("name".to_owned(), form.name.into());
-    let answer = studio
+    let revoked = studio
         .server
-        .call_as(&visitor.caller(), "revoke_api_key", arguments)
+        .app()
+        .revoke_key(&visitor.caller(), &form.name)
         .await;
-    if answer.is_error {
-        return keys_page(&studio, &visitor, None, Some(answer.text)).await;
+    match revoked {
+        Ok(_) => see_other("/settings/keys"),
+        Err(error) => keys_page(&studio, &visitor, None, Some(app_error(error))).await,
     }
-    see_other("/settings/keys")
 }
 
 #[derive(Template)]
@@ -270,7 +266,7 @@ pub(crate) async fn login(
     Form(form): Form<LoginForm>,
 ) -> Response {
     let key = form.key.trim().to_owned();
-    match keys::authenticate(studio.server.store_handle().as_ref(), &key).await {
+    match studio.server.app().authenticate(&key).await {
         Ok(_) => {
             studio.sessions.sign_out(&visitor.cookie);
             let cookie = studio.sessions.sign_in(key);

@@ -12,10 +12,10 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{Map, Value};
+use skillpath_app::SkillContent;
+use skillpath_app::{Kind, Operation};
 use skillpath_core::golden_path::schema::input_schema;
 use skillpath_server::catalog::CatalogSkill;
-use skillpath_server::content::SkillContent;
-use skillpath_store::Kind;
 
 use super::{Shell, Studio, encode_path, html, tokens};
 use crate::markdown;
@@ -136,15 +136,14 @@ async fn show(
         None => None,
     };
     // What the agent reads when it loads the skill with no values: the instructions tier.
-    let (tool, arguments) = studio.server.tool_call_for(&name, Map::new());
-    let loaded = studio
+    let (_, loaded) = studio
         .server
-        .call_as(&visitor.caller(), &tool, arguments)
+        .try_skill(&visitor.caller(), &name, Map::new())
         .await;
     let listing = listed
         .as_ref()
         .map(|tool| serde_json::to_string_pretty(tool).unwrap_or_default());
-    let entry = match &skill.entry {
+    let entry = match &skill.entry.0 {
         Ok(entry) => serde_json::to_string_pretty(entry).unwrap_or_default(),
         Err(why) => format!("Not in `skills/list`: {why}."),
     };
@@ -206,8 +205,10 @@ async fn show(
         options,
         members,
         docs,
-        may_write: visitor.may(skillpath_store::keys::Role::Author)
-            && !studio.server.is_read_only(),
+        may_write: studio
+            .server
+            .app()
+            .allows(&visitor.caller(), Operation::UpdateSkill),
         name,
     };
     html(&page)
@@ -220,11 +221,9 @@ async fn call(
     name: &str,
     values: Map<String, Value>,
 ) -> Answer {
-    let (tool, arguments) = studio.server.tool_call_for(name, values);
-    let call = serde_json::json!({"name": tool, "arguments": arguments});
-    let answered = studio
+    let (call, answered) = studio
         .server
-        .call_as(&visitor.caller(), &tool, arguments)
+        .try_skill(&visitor.caller(), name, values)
         .await;
     Answer {
         call: serde_json::to_string_pretty(&call).unwrap_or_default(),
@@ -347,7 +346,7 @@ pub(crate) fn file_href(name: &str, path: &str) -> String {
 }
 
 fn provenance(skill: &CatalogSkill) -> String {
-    use skillpath_store::Provenance;
+    use skillpath_app::Provenance;
     match &skill.provenance {
         Provenance::Imported { path, scope, .. } => format!("imported from {path} ({scope})"),
         Provenance::Api => "written through skillpath".to_owned(),
@@ -461,8 +460,10 @@ pub(crate) async fn file(
             encode_path(&name),
             super::encode_query(&path)
         ),
-        may_write: visitor.may(skillpath_store::keys::Role::Author)
-            && !studio.server.is_read_only()
+        may_write: studio
+            .server
+            .app()
+            .allows(&visitor.caller(), Operation::UpdateSkill)
             && shown.is_some(),
         size: bytes.len(),
         text: shown,

@@ -21,29 +21,29 @@ use crate::output::{self, ExitStatus};
 
 /// The ranking `--embeddings` asks for: the model it names, read (and checked) before any
 /// work starts; without one, the search's words alone.
-pub(crate) fn meaning(args: &EmbeddingsArgs) -> anyhow::Result<skillpath_server::Meaning> {
+pub(crate) fn meaning(args: &EmbeddingsArgs) -> anyhow::Result<skillpath_app::Meaning> {
     #[cfg(feature = "embeddings")]
     if let Some(folder) = &args.embeddings {
-        return Ok(skillpath_server::Meaning::new(
+        return Ok(skillpath_app::Meaning::new(
             skillpath_embed::StaticModel::open(folder)?,
         ));
     }
     #[cfg(not(feature = "embeddings"))]
     let _ = args;
-    Ok(skillpath_server::Meaning::default())
+    Ok(skillpath_app::Meaning::default())
 }
 
 /// What a command's searches rank through, as the server's do
-/// ([`skillpath_server::catalog::Catalog::search`]): with a model, the store's catalog and its
+/// ([`skillpath_app::Catalog::search`]): with a model, the store's catalog and its
 /// vectors; without one, an empty catalog, since the search alone needs nothing of it.
 pub(crate) async fn searched(
     store: &dyn Store,
-    meaning: &skillpath_server::Meaning,
-) -> Result<skillpath_server::catalog::Catalog, StoreError> {
+    meaning: &skillpath_app::Meaning,
+) -> Result<skillpath_app::Catalog, StoreError> {
     if meaning.ranks() {
-        return skillpath_server::catalog::Catalog::load(store, meaning).await;
+        return skillpath_app::Catalog::load(store, meaning).await;
     }
-    Ok(skillpath_server::catalog::Catalog::default())
+    Ok(skillpath_app::Catalog::default())
 }
 
 /// Whether a command may make the database when there is none yet.

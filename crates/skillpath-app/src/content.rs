@@ -1,6 +1,6 @@
-//! A skill's content, read from the store when it is called, read or fetched, and the cache
-//! that keeps the hot ones: the catalog holds only metadata (see [`crate::catalog`]), so a
-//! server's memory grows with the number of its skills, not with their bytes.
+//! A skill's content, read from the store when it is called, read, fetched or shown, and the
+//! cache that keeps the hot ones: the catalog holds only metadata (see [`crate::catalog`]), so
+//! a server's memory grows with the number of its skills, not with their bytes.
 //!
 //! The cache is keyed by name and revision, and a revision never changes once written: a store
 //! that changes under it (another process, a replica) moves the catalog to a new revision, and
@@ -31,7 +31,7 @@ pub struct SkillContent {
 }
 
 impl SkillContent {
-    pub(crate) fn new(stored: StoredSkill) -> SkillContent {
+    pub fn new(stored: StoredSkill) -> SkillContent {
         let skill_md = skill_md::parse(
             "SKILL.md".into(),
             stored.snapshot.skill_md.clone(),

@@ -1,0 +1,189 @@
+//! [`App`]: the handle every front end holds: the store, the catalog it keeps current, what
+//! the server allows (read-only, review), and the hook that tells the front end's clients when
+//! the catalog changed.
+
+use std::sync::{Arc, RwLock};
+
+use skillpath_store::{SearchHit, Store, StoreError};
+
+use crate::caller::Caller;
+use crate::catalog::{Catalog, CatalogSkill, Derived};
+use crate::content::{ContentCache, DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
+use crate::error::AppError;
+use crate::meaning::Meaning;
+use crate::rules::Operation;
+
+/// What the server allows, beside the roles.
+#[derive(Debug, Clone)]
+pub struct AppOptions {
+    /// Refuse every operation that writes.
+    pub read_only: bool,
+    /// Whether what author keys create and update is saved as a draft for a maintainer to
+    /// publish ([`skillpath_store::drafts`]), rather than served at once.
+    pub review: bool,
+    /// The most bytes of skill content (`SKILL.md` and files) kept in memory for the skills
+    /// called, read and shown most recently ([`crate::content`]).
+    pub content_cache_bytes: u64,
+}
+
+impl Default for AppOptions {
+    /// Writes allowed, no review, the default content cache.
+    fn default() -> Self {
+        AppOptions {
+            read_only: false,
+            review: false,
+            content_cache_bytes: DEFAULT_CONTENT_CACHE_BYTES,
+        }
+    }
+}
+
+/// Called after a reload that is to be announced: the front end tells its clients what
+/// changed (the MCP server's `list_changed`).
+pub type Announce = Box<dyn Fn() + Send + Sync>;
+
+struct Shared<E> {
+    store: Arc<dyn Store>,
+    catalog: RwLock<Arc<Catalog<E>>>,
+    /// The content of the skills called, read and shown most recently.
+    contents: ContentCache,
+    /// Held while loading and replacing the catalog, so that a slow load never replaces the
+    /// catalog of a later one.
+    reloading: tokio::sync::Mutex<()>,
+    options: AppOptions,
+    announce: Announce,
+}
+
+/// The application: a cheap handle over the store and the catalog, cloned by every front end
+/// and session. `E` is what the front end derives from each skill ([`Derived`]).
+pub struct App<E = ()> {
+    shared: Arc<Shared<E>>,
+}
+
+impl<E> Clone for App<E> {
+    fn clone(&self) -> Self {
+        App {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+}
+
+impl<E: Derived> App<E> {
+    /// The application over `store`, with the catalog loaded (ranked with `meaning`);
+    /// `announce` is called whenever a reload is to be told to clients.
+    pub async fn new(
+        store: Arc<dyn Store>,
+        meaning: &Meaning,
+        options: AppOptions,
+        announce: Announce,
+    ) -> Result<App<E>, StoreError> {
+        let catalog = Catalog::load(store.as_ref(), meaning).await?;
+        Ok(App {
+            shared: Arc::new(Shared {
+                store,
+                catalog: RwLock::new(Arc::new(catalog)),
+                contents: ContentCache::new(options.content_cache_bytes),
+                reloading: tokio::sync::Mutex::new(()),
+                options,
+                announce,
+            }),
+        })
+    }
+
+    /// Reloads what changed in the store into the catalog; with `only_if_changed`, announces
+    /// only when some skill's revision differs (one added, changed or removed). Whether the
+    /// catalog changed.
+    pub async fn reload(&self, only_if_changed: bool) -> Result<bool, StoreError> {
+        let _reloading = self.shared.reloading.lock().await;
+        let changed = match self.catalog().reloaded(self.store()).await? {
+            Some(catalog) => {
+                if let Ok(mut current) = self.shared.catalog.write() {
+                    *current = Arc::new(catalog);
+                }
+                true
+            }
+            None => false,
+        };
+        if changed || !only_if_changed {
+            (self.shared.announce)();
+        }
+        Ok(changed)
+    }
+
+    /// Reloads the catalog from the store and announces it: what every write does last.
+    pub async fn refresh(&self) -> Result<(), StoreError> {
+        self.reload(false).await.map(|_| ())
+    }
+}
+
+impl<E> App<E> {
+    /// The current catalog.
+    pub fn catalog(&self) -> Arc<Catalog<E>> {
+        self.shared
+            .catalog
+            .read()
+            .map(|c| Arc::clone(&c))
+            .unwrap_or_default()
+    }
+
+    /// The store, for the front ends' own bookkeeping (the MCP server's key check, usage
+    /// counts, folder sync); what a caller asks for goes through the operations.
+    pub fn store(&self) -> &dyn Store {
+        self.shared.store.as_ref()
+    }
+
+    /// What the server allows.
+    pub fn options(&self) -> &AppOptions {
+        &self.shared.options
+    }
+
+    /// Whether `caller` may ask for `operation` here: refused on a read-only server when it
+    /// writes, and when the caller's role is less than the operation's.
+    pub fn may(&self, caller: &Caller, operation: Operation) -> Result<(), AppError> {
+        if operation.writes() && self.shared.options.read_only {
+            return Err(AppError::ReadOnly(operation));
+        }
+        if !caller.holds(operation) {
+            return Err(AppError::Forbidden {
+                operation,
+                key: caller.key.clone(),
+                role: caller.role,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether `caller` may ask for `operation` here ([`App::may`]).
+    pub fn allows(&self, caller: &Caller, operation: Operation) -> bool {
+        self.may(caller, operation).is_ok()
+    }
+
+    /// The content of `skill` at its catalog revision: from the cache when it is there, else
+    /// read from the store (and kept).
+    pub async fn content(&self, skill: &CatalogSkill<E>) -> Result<Arc<SkillContent>, StoreError> {
+        let contents = &self.shared.contents;
+        if let Some(content) = contents.get(&skill.name, skill.revision) {
+            return Ok(content);
+        }
+        let stored = self.store().get(&skill.name, Some(skill.revision)).await?;
+        let content = Arc::new(SkillContent::new(stored));
+        contents.insert(&content);
+        Ok(content)
+    }
+
+    /// The skills and packages that match `query`, best first, at most `limit`, ranked as
+    /// [`Catalog::search`] ranks every search.
+    pub async fn search(
+        &self,
+        caller: &Caller,
+        query: &str,
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, AppError> {
+        self.may(caller, Operation::SearchSkills)?;
+        Ok(self.catalog().search(self.store(), query, limit).await?)
+    }
+
+    /// Whether what `caller` creates and updates is drafted: it waits for review here.
+    pub fn drafted(&self, caller: &Caller) -> bool {
+        caller.drafts(self.shared.options.review)
+    }
+}

@@ -1,0 +1,33 @@
+//! The skillpath application layer: what every front end (the MCP server, the studio, the
+//! CLI's store commands) calls, so that each rule is decided once, here, and the front ends
+//! only translate to and from their own protocol.
+//!
+//! Start with [`App`]: the store, the [`Catalog`] and its ranking (the one every search goes
+//! through), the rules of who may do what ([`Operation`], [`App::may`]) and the typed
+//! operations, each taking the [`Caller`] and answering with typed results or an
+//! [`AppError`]. No protocol type (MCP, HTTP) enters this crate.
+
+mod app;
+mod caller;
+pub mod catalog;
+pub mod content;
+mod error;
+pub mod meaning;
+mod ops;
+mod rules;
+
+pub use app::{Announce, App, AppOptions};
+pub use caller::{Caller, DraftsSeen};
+pub use catalog::{Catalog, CatalogSkill, Derived, Membership};
+pub use content::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
+pub use error::AppError;
+pub use meaning::Meaning;
+pub use ops::{Checked, Created, Written, read_spec};
+pub use rules::Operation;
+
+// The domain's types the operations take and answer with, so that a front end needs no
+// other crate to name them.
+pub use skillpath_store::drafts::{Draft, DraftSummary};
+pub use skillpath_store::forks::ForkRequest;
+pub use skillpath_store::keys::{AuthError, CreatedKey, KeyInfo, Role};
+pub use skillpath_store::{Kind, Provenance, Revision, SkillSnapshot, StoreError, StoredSkill};

@@ -1,0 +1,150 @@
+//! Review: where review is required, what an author's key writes is saved as its draft,
+//! served to nobody until a maintainer publishes it or rejects it with a message the author
+//! reads. Who sees which draft is [`Caller::drafts_seen`]: a reader none, an author its own,
+//! a maintainer every one; a draft one may not see is answered as one that does not exist,
+//! so that nothing says it does.
+
+use skillpath_store::drafts::{Draft, DraftFilter, DraftSummary, NewDraft};
+use skillpath_store::{Change, SkillSnapshot, StoreError, StoredSkill};
+
+use crate::app::App;
+use crate::caller::{Caller, DraftsSeen};
+use crate::catalog::Derived;
+use crate::error::AppError;
+use crate::rules::Operation;
+
+impl<E> App<E> {
+    /// The drafts `caller` may see (of the item `name` only, when given), by name then
+    /// author: none for a reader.
+    pub async fn drafts(
+        &self,
+        caller: &Caller,
+        name: Option<String>,
+    ) -> Result<Vec<DraftSummary>, AppError> {
+        let author = match caller.drafts_seen() {
+            DraftsSeen::None => return Ok(Vec::new()),
+            DraftsSeen::Own(author) => Some(author),
+            DraftsSeen::All => None,
+        };
+        self.may(caller, Operation::ListDrafts)?;
+        Ok(self.store().drafts(DraftFilter { name, author }).await?)
+    }
+
+    /// The draft of `name` by `author` (or its only one `caller` may see).
+    pub async fn draft(
+        &self,
+        caller: &Caller,
+        name: &str,
+        author: Option<&str>,
+    ) -> Result<Draft, AppError> {
+        let author = seen_author(caller, name, author)?;
+        self.store()
+            .draft(name, author.as_deref())
+            .await
+            .map_err(|error| hidden(name, error))
+    }
+
+    /// [`App::draft`] with its diff from the revision it was made on, as unified text.
+    pub async fn draft_diff(
+        &self,
+        caller: &Caller,
+        name: &str,
+        author: Option<&str>,
+    ) -> Result<(Draft, String), AppError> {
+        let author = seen_author(caller, name, author)?;
+        self.store()
+            .draft_diff(name, author.as_deref())
+            .await
+            .map_err(|error| hidden(name, error))
+    }
+
+    /// Saves `snapshot` as `caller`'s draft, made on revision `base` (`0`: a new item), a new
+    /// skill joining `package` when published. The store's error as it is: a stale base is
+    /// [`StoreError::StaleRevision`], which the studio answers with a merge.
+    pub async fn save_draft(
+        &self,
+        caller: &Caller,
+        (snapshot, base, package): (SkillSnapshot, u64, Option<String>),
+        message: String,
+    ) -> Result<DraftSummary, StoreError> {
+        self.store()
+            .save_draft(NewDraft {
+                snapshot,
+                base,
+                package,
+                change: Change {
+                    author: caller.author(),
+                    message,
+                },
+            })
+            .await
+    }
+
+    /// The draft of `name` by `author` sent back to them with why (`message`).
+    pub async fn reject(
+        &self,
+        caller: &Caller,
+        name: &str,
+        author: Option<&str>,
+        message: String,
+    ) -> Result<DraftSummary, AppError> {
+        self.may(caller, Operation::RejectSkill)?;
+        let reviewer = Change {
+            author: caller.author(),
+            message,
+        };
+        Ok(self.store().reject_draft(name, author, reviewer).await?)
+    }
+}
+
+impl<E: Derived> App<E> {
+    /// The draft of `name` by `author` made the item's next revision, served to everyone;
+    /// `message` (what the review found) is kept in the revision's.
+    pub async fn publish(
+        &self,
+        caller: &Caller,
+        name: &str,
+        author: Option<&str>,
+        message: String,
+    ) -> Result<StoredSkill, AppError> {
+        self.may(caller, Operation::PublishSkill)?;
+        let publisher = Change {
+            author: caller.author(),
+            message,
+        };
+        let published = self.store().publish_draft(name, author, publisher).await?;
+        self.refresh().await?;
+        Ok(published)
+    }
+}
+
+/// Whose draft of `name` `caller` reads when asking for `asked`'s: refused, as a draft that
+/// does not exist, when the caller may not see it.
+fn seen_author(
+    caller: &Caller,
+    name: &str,
+    asked: Option<&str>,
+) -> Result<Option<String>, AppError> {
+    let not_found = || StoreError::DraftNotFound {
+        name: name.to_owned(),
+        author: None,
+    };
+    match (caller.drafts_seen(), asked) {
+        (DraftsSeen::None, _) => Err(hidden(name, not_found())),
+        (DraftsSeen::Own(own), Some(asked)) if own != asked => Err(hidden(name, not_found())),
+        (DraftsSeen::Own(own), _) => Ok(Some(own)),
+        (DraftsSeen::All, asked) => Ok(asked.map(str::to_owned)),
+    }
+}
+
+/// A draft not found, said alike whoever's draft was asked for, so that it tells nothing of
+/// others'; any other error as it is.
+fn hidden(name: &str, error: StoreError) -> AppError {
+    match error {
+        StoreError::DraftNotFound { .. } => AppError::Store(StoreError::DraftNotFound {
+            name: name.to_owned(),
+            author: None,
+        }),
+        error => AppError::Store(error),
+    }
+}

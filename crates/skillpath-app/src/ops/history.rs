@@ -1,0 +1,120 @@
+//! A skill's revisions: its timeline, any one of them, a rollback to one, its deletion (it stays
+//! in history) and its fork under a new name.
+
+use skillpath_store::drafts::DraftSummary;
+use skillpath_store::forks::ForkRequest;
+use skillpath_store::{Change, Revision, StoredSkill};
+
+use crate::app::App;
+use crate::caller::Caller;
+use crate::catalog::Derived;
+use crate::error::AppError;
+use crate::rules::Operation;
+
+/// What a write wrote: the item's new revision, or, for an author's key on a server that
+/// reviews, the author's draft.
+#[derive(Debug)]
+pub enum Written {
+    /// Stored and served.
+    Stored(StoredSkill),
+    /// Saved as the caller's draft, waiting for review.
+    Drafted(DraftSummary),
+}
+
+impl<E> App<E> {
+    /// Every revision of the skill `name`, oldest first.
+    pub async fn history(&self, caller: &Caller, name: &str) -> Result<Vec<Revision>, AppError> {
+        self.may(caller, Operation::SkillHistory)?;
+        Ok(self.store().history(name).await?)
+    }
+
+    /// The skill `name` at `revision` (`None`: its current one).
+    pub async fn revision(
+        &self,
+        caller: &Caller,
+        name: &str,
+        revision: Option<u64>,
+    ) -> Result<StoredSkill, AppError> {
+        self.may(caller, Operation::GetSkill)?;
+        Ok(self.store().get(name, revision).await?)
+    }
+}
+
+impl<E: Derived> App<E> {
+    /// The skill `name` given the content of its revision `to`, as a new revision made from
+    /// revision `expected`; drafted, a rollback is an update to that content.
+    pub async fn rollback(
+        &self,
+        caller: &Caller,
+        name: &str,
+        to: u64,
+        expected: u64,
+    ) -> Result<Written, AppError> {
+        self.may(caller, Operation::RollbackSkill)?;
+        let message = format!("roll {name} back to revision {to}");
+        if self.drafted(caller) {
+            let earlier = self.store().get(name, Some(to)).await?;
+            let draft = (earlier.snapshot, expected, None);
+            return Ok(Written::Drafted(
+                self.save_draft(caller, draft, message).await?,
+            ));
+        }
+        let change = Change {
+            author: caller.author(),
+            message,
+        };
+        let stored = self.store().rollback(name, to, expected, change).await?;
+        self.refresh().await?;
+        Ok(Written::Stored(stored))
+    }
+
+    /// The skill `name` deleted at revision `expected`; it stays in history. A deletion has no
+    /// content to review: on a reviewing server it is a maintainer's.
+    pub async fn delete(
+        &self,
+        caller: &Caller,
+        name: &str,
+        expected: u64,
+    ) -> Result<StoredSkill, AppError> {
+        self.may(caller, Operation::DeleteSkill)?;
+        if self.drafted(caller) {
+            return Err(AppError::NotReviewable {
+                what: "a deletion",
+                verb: "delete",
+                name: name.to_owned(),
+            });
+        }
+        let change = Change {
+            author: caller.author(),
+            message: format!("delete {name}"),
+        };
+        let stored = self.store().delete(name, expected, change).await?;
+        self.refresh().await?;
+        Ok(stored)
+    }
+
+    /// The copies `request` asks for (a package's members with it), recording where they came
+    /// from. A package's fork creates several items at once, which no draft holds: on a
+    /// reviewing server it is a maintainer's.
+    pub async fn fork(
+        &self,
+        caller: &Caller,
+        request: ForkRequest,
+    ) -> Result<Vec<StoredSkill>, AppError> {
+        self.may(caller, Operation::ForkSkill)?;
+        if self.drafted(caller) {
+            return Err(AppError::NotReviewable {
+                what: "a fork",
+                verb: "fork",
+                name: request.from,
+            });
+        }
+        let change = Change {
+            author: caller.author(),
+            message: format!("fork {} as {}", request.from, request.name),
+        };
+        let written = self.store().fork(request, change).await?;
+        self.refresh().await?;
+        Ok(written)
+    }
+}

@@ -1,0 +1,11 @@
+//! The typed operations, grouped by what they act on. Each takes the caller, asks the rules
+//! ([`crate::App::may`]) and answers with the store's own types or an [`crate::AppError`].
+
+mod authoring;
+mod drafts;
+mod files;
+mod history;
+mod keys;
+
+pub use authoring::{Checked, Created, read_spec};
+pub use history::Written;

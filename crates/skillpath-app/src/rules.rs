@@ -1,0 +1,156 @@
+//! The rules of who may do what, once: every operation with the role it needs and whether it
+//! writes ([`Operation`]). The MCP server's tool table, the studio's pages and the CLI ask here
+//! ([`crate::App::may`]) rather than compare roles themselves.
+
+use skillpath_store::keys::Role;
+
+use crate::caller::Caller;
+
+/// Everything a caller can ask of the application. The operations that MCP offers as built-in
+/// tools are named as those tools are ([`Operation::name`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Operation {
+    /// List the skills.
+    ListSkills,
+    /// Search the skills.
+    SearchSkills,
+    /// Read a skill (or a draft of it).
+    GetSkill,
+    /// Render a skill with its arguments.
+    LoadSkill,
+    /// Read a skill's revisions.
+    SkillHistory,
+    /// Check a skill without storing it.
+    ValidateSkill,
+    /// Plan a skill from a description.
+    PlanSkill,
+    /// Create a skill.
+    CreateSkill,
+    /// Update a skill.
+    UpdateSkill,
+    /// Delete a skill.
+    DeleteSkill,
+    /// Roll a skill back to an earlier revision's content.
+    RollbackSkill,
+    /// Copy a skill under a new name.
+    ForkSkill,
+    /// List the architecture packages.
+    ListArchitectures,
+    /// Read an architecture package.
+    GetArchitecture,
+    /// Match requirements against the packages.
+    AnalyzeRequirements,
+    /// Plan an architecture package.
+    PlanArchitecture,
+    /// Create an architecture package.
+    CreateArchitecture,
+    /// List the drafts waiting for review.
+    ListDrafts,
+    /// Publish a draft.
+    PublishSkill,
+    /// Reject a draft.
+    RejectSkill,
+    /// List the API keys.
+    ListApiKeys,
+    /// Create an API key.
+    CreateApiKey,
+    /// Revoke an API key.
+    RevokeApiKey,
+    /// Save a skill's files as they were edited (the studio's editor).
+    SaveFiles,
+}
+
+impl Operation {
+    /// The operation's name: a built-in tool's, for the operations MCP offers as tools.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Operation::ListSkills => "list_skills",
+            Operation::SearchSkills => "search_skills",
+            Operation::GetSkill => "get_skill",
+            Operation::LoadSkill => "load_skill",
+            Operation::SkillHistory => "skill_history",
+            Operation::ValidateSkill => "validate_skill",
+            Operation::PlanSkill => "plan_skill",
+            Operation::CreateSkill => "create_skill",
+            Operation::UpdateSkill => "update_skill",
+            Operation::DeleteSkill => "delete_skill",
+            Operation::RollbackSkill => "rollback_skill",
+            Operation::ForkSkill => "fork_skill",
+            Operation::ListArchitectures => "list_architectures",
+            Operation::GetArchitecture => "get_architecture",
+            Operation::AnalyzeRequirements => "analyze_requirements",
+            Operation::PlanArchitecture => "plan_architecture",
+            Operation::CreateArchitecture => "create_architecture",
+            Operation::ListDrafts => "list_drafts",
+            Operation::PublishSkill => "publish_skill",
+            Operation::RejectSkill => "reject_skill",
+            Operation::ListApiKeys => "list_api_keys",
+            Operation::CreateApiKey => "create_api_key",
+            Operation::RevokeApiKey => "revoke_api_key",
+            Operation::SaveFiles => "save_files",
+        }
+    }
+
+    /// The least role that may ask for it.
+    pub const fn role(self) -> Role {
+        match self {
+            Operation::ListSkills
+            | Operation::SearchSkills
+            | Operation::GetSkill
+            | Operation::LoadSkill
+            | Operation::SkillHistory
+            | Operation::ValidateSkill
+            | Operation::PlanSkill
+            | Operation::ListArchitectures
+            | Operation::GetArchitecture
+            | Operation::AnalyzeRequirements
+            | Operation::PlanArchitecture => Role::Reader,
+            Operation::CreateSkill
+            | Operation::UpdateSkill
+            | Operation::DeleteSkill
+            | Operation::RollbackSkill
+            | Operation::ForkSkill
+            | Operation::CreateArchitecture
+            | Operation::ListDrafts
+            | Operation::SaveFiles => Role::Author,
+            Operation::PublishSkill | Operation::RejectSkill => Role::Maintainer,
+            Operation::ListApiKeys | Operation::CreateApiKey | Operation::RevokeApiKey => {
+                Role::Admin
+            }
+        }
+    }
+
+    /// Whether it writes: a read-only server refuses it.
+    pub const fn writes(self) -> bool {
+        matches!(
+            self,
+            Operation::CreateSkill
+                | Operation::UpdateSkill
+                | Operation::DeleteSkill
+                | Operation::RollbackSkill
+                | Operation::ForkSkill
+                | Operation::CreateArchitecture
+                | Operation::PublishSkill
+                | Operation::RejectSkill
+                | Operation::CreateApiKey
+                | Operation::RevokeApiKey
+                | Operation::SaveFiles
+        )
+    }
+
+    /// What a refusal calls it: the tool's name in backticks, or what the studio's editor does.
+    pub fn what(self) -> String {
+        match self {
+            Operation::SaveFiles => "changing a skill".to_owned(),
+            operation => format!("`{}`", operation.name()),
+        }
+    }
+}
+
+impl Caller {
+    /// Whether the caller's role is enough for `operation`, whatever the server allows (a
+    /// read-only server refuses every write anyway: [`crate::App::may`]).
+    pub fn holds(&self, operation: Operation) -> bool {
+        self.role >= operation.role()
+    }
+}

@@ -1,0 +1,374 @@
+//! The application's rules and operations through its typed API, against a real SQLite store
+//! in a temporary folder: who may do what in each role, keys, review and rollback.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use skillpath_app::{
+    App, AppError, AppOptions, Caller, ForkRequest, Meaning, Operation, Provenance, Role,
+    SkillSnapshot, StoreError, Written, read_spec,
+};
+use skillpath_store::{Change, SqliteStore, Store};
+
+/// An application over a new store in `dir`, and how many times it announced a change.
+async fn app(dir: &tempfile::TempDir, options: AppOptions) -> (App, Arc<AtomicUsize>) {
+    let store = SqliteStore::open(&dir.path().join("store.db")).expect("open the store");
+    let store: Arc<dyn Store> = Arc::new(store);
+    let announced = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&announced);
+    let announce = Box::new(move || {
+        counter.fetch_add(1, Ordering::SeqCst);
+    });
+    let app = App::new(store, &Meaning::default(), options, announce)
+        .await
+        .expect("the application");
+    (app, announced)
+}
+
+fn key(name: &str, role: Role) -> Caller {
+    Caller {
+        key: Some(name.to_owned()),
+        key_id: None,
+        role,
+    }
+}
+
+fn skill(name: &str, description: &str) -> SkillSnapshot {
+    let text = format!("---\nname: {name}\ndescription: {description}\n---\n\nDo the thing.\n");
+    SkillSnapshot::new(text, Vec::new()).expect("a snapshot")
+}
+
+async fn create(app: &App, name: &str) {
+    let change = Change {
+        author: "test".to_owned(),
+        message: "add".to_owned(),
+    };
+    app.store()
+        .create(skill(name, "Use when testing."), Provenance::Api, change)
+        .await
+        .expect("create");
+    app.refresh().await.expect("refresh");
+}
+
+/// Each role may do what its operations need and nothing more; the local user is an author.
+#[tokio::test]
+async fn each_role_may_do_what_its_operations_need() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (app, _) = app(&dir, AppOptions::default()).await;
+    let reader = key("r", Role::Reader);
+    let author = key("a", Role::Author);
+    let maintainer = key("m", Role::Maintainer);
+    let admin = key("root", Role::Admin);
+    let may = |caller: &Caller| {
+        [
+            Operation::GetSkill,
+            Operation::UpdateSkill,
+            Operation::PublishSkill,
+            Operation::CreateApiKey,
+        ]
+        .map(|operation| app.allows(caller, operation))
+    };
+    assert_eq!(may(&reader), [true, false, false, false]);
+    assert_eq!(may(&author), [true, true, false, false]);
+    assert_eq!(may(&maintainer), [true, true, true, false]);
+    assert_eq!(may(&admin), [true, true, true, true]);
+    assert_eq!(may(&Caller::local()), [true, true, false, false]);
+
+    let refused = app
+        .may(&reader, Operation::UpdateSkill)
+        .expect_err("refused");
+    assert_eq!(
+        refused.to_string(),
+        "`update_skill` needs an API key with the `author` role; the key `r` is a `reader`"
+    );
+    let refused = app
+        .may(&Caller::local(), Operation::ListApiKeys)
+        .expect_err("refused");
+    assert_eq!(
+        refused.to_string(),
+        "`list_api_keys` needs an API key with the `admin` role (create one with `skillpath keys create --role admin`)"
+    );
+}
+
+/// A read-only server refuses every write, whoever asks, and reads as before.
+#[tokio::test]
+async fn a_read_only_server_refuses_every_write() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let options = AppOptions {
+        read_only: true,
+        ..AppOptions::default()
+    };
+    let (app, _) = app(&dir, options).await;
+    let admin = key("root", Role::Admin);
+    assert!(app.allows(&admin, Operation::GetSkill));
+    let refused = app
+        .create_key(&admin, "ci", "reader", None)
+        .await
+        .expect_err("refused");
+    assert!(matches!(
+        refused,
+        AppError::ReadOnly(Operation::CreateApiKey)
+    ));
+    assert_eq!(
+        refused.to_string(),
+        "`create_api_key` writes, and this server is read-only"
+    );
+    let refused = app
+        .save_files(
+            &admin,
+            "any",
+            1,
+            skill("any", "Use when testing."),
+            String::new(),
+        )
+        .await
+        .expect_err("refused");
+    assert_eq!(
+        refused.to_string(),
+        "this server is read-only: it writes no skill"
+    );
+}
+
+/// An admin creates, lists and revokes keys; a created key authenticates as its role until
+/// it is revoked; a reader may not manage keys.
+#[tokio::test]
+async fn admins_manage_keys() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (app, _) = app(&dir, AppOptions::default()).await;
+    let admin = key("root", Role::Admin);
+    let created = app
+        .create_key(&admin, "ci", "maintainer", Some("30d"))
+        .await
+        .expect("create");
+    assert_eq!(created.info.name, "ci");
+    let caller = app.authenticate(&created.key).await.expect("a valid key");
+    assert_eq!(
+        (caller.key.as_deref(), caller.role),
+        (Some("ci"), Role::Maintainer)
+    );
+
+    let listed = app.list_keys(&admin).await.expect("list");
+    assert_eq!(
+        listed.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(),
+        ["ci"]
+    );
+    let refused = app
+        .list_keys(&key("r", Role::Reader))
+        .await
+        .expect_err("refused");
+    assert!(matches!(refused, AppError::Forbidden { .. }));
+
+    let wrong = app
+        .create_key(&admin, "x", "owner", None)
+        .await
+        .expect_err("refused");
+    assert_eq!(
+        wrong.to_string(),
+        "`owner` is not a role: use `reader`, `author` or `admin`"
+    );
+    let wrong = app
+        .create_key(&admin, "x", "reader", Some("soon"))
+        .await
+        .expect_err("refused");
+    assert!(matches!(wrong, AppError::Lifetime(_)), "{wrong}");
+
+    app.revoke_key(&admin, "ci").await.expect("revoke");
+    assert!(app.authenticate(&created.key).await.is_err());
+}
+
+/// On a server that reviews, an author's save is a draft that only they and maintainers see;
+/// a maintainer publishes it, which the catalog serves at once and announces; an author may
+/// not publish.
+#[tokio::test]
+async fn a_reviewer_publishes_an_authors_draft() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let options = AppOptions {
+        review: true,
+        ..AppOptions::default()
+    };
+    let (app, announced) = app(&dir, options).await;
+    create(&app, "greet").await;
+    let alice = key("alice", Role::Author);
+    let bob = key("bob", Role::Author);
+    let reviewer = key("rita", Role::Maintainer);
+
+    let edited = skill("greet", "Use when greeting someone.");
+    let written = app
+        .save_files(&alice, "greet", 1, edited, "say when".to_owned())
+        .await
+        .expect("save");
+    assert!(matches!(written, Written::Drafted(ref d) if d.author == "alice" && d.base == 1));
+    assert_eq!(app.catalog().skill("greet").expect("greet").revision, 1);
+
+    let seen = |caller: &Caller| {
+        let app = app.clone();
+        let caller = caller.clone();
+        async move {
+            let drafts = app.drafts(&caller, None).await.expect("drafts");
+            drafts.into_iter().map(|d| d.author).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(seen(&alice).await, ["alice"]);
+    assert!(seen(&bob).await.is_empty());
+    assert!(seen(&key("r", Role::Reader)).await.is_empty());
+    assert_eq!(seen(&reviewer).await, ["alice"]);
+    let hidden = app
+        .draft(&bob, "greet", Some("alice"))
+        .await
+        .expect_err("hidden");
+    assert!(matches!(
+        hidden,
+        AppError::Store(StoreError::DraftNotFound { author: None, .. })
+    ));
+
+    let refused = app
+        .publish(&bob, "greet", Some("alice"), String::new())
+        .await
+        .expect_err("refused");
+    assert!(matches!(
+        refused,
+        AppError::Forbidden {
+            operation: Operation::PublishSkill,
+            ..
+        }
+    ));
+
+    let before = announced.load(Ordering::SeqCst);
+    let published = app
+        .publish(&reviewer, "greet", Some("alice"), "looks right".to_owned())
+        .await
+        .expect("publish");
+    assert_eq!(published.revision, 2);
+    let served = app.catalog();
+    let greet = served.skill("greet").expect("greet");
+    assert_eq!(
+        (greet.revision, greet.description.as_str()),
+        (2, "Use when greeting someone.")
+    );
+    assert!(announced.load(Ordering::SeqCst) > before);
+    assert!(seen(&reviewer).await.is_empty());
+}
+
+/// A rollback by a maintainer is stored at once; a stale save is refused with the revision
+/// the skill is at, so that the editor can merge.
+#[tokio::test]
+async fn rollbacks_and_stale_saves() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (app, _) = app(&dir, AppOptions::default()).await;
+    create(&app, "greet").await;
+    let maintainer = key("m", Role::Maintainer);
+    let edited = skill("greet", "Use when greeting someone.");
+    app.save_files(&maintainer, "greet", 1, edited.clone(), String::new())
+        .await
+        .expect("save");
+    let stale = app
+        .save_files(&maintainer, "greet", 1, edited, String::new())
+        .await
+        .expect_err("stale");
+    assert!(matches!(
+        stale,
+        AppError::Store(StoreError::StaleRevision { actual: 2, .. })
+    ));
+
+    let written = app
+        .rollback(&maintainer, "greet", 1, 2)
+        .await
+        .expect("rollback");
+    assert!(matches!(written, Written::Stored(ref s) if s.revision == 3));
+    let history = app.history(&maintainer, "greet").await.expect("history");
+    assert_eq!(history.len(), 3);
+    let back = app
+        .revision(&maintainer, "greet", None)
+        .await
+        .expect("read");
+    assert_eq!(back.description, "Use when testing.");
+
+    let refused = app
+        .rollback(&key("r", Role::Reader), "greet", 1, 3)
+        .await
+        .expect_err("refused");
+    assert!(matches!(refused, AppError::Forbidden { .. }));
+}
+
+/// A save whose `SKILL.md` a loader would skip stores nothing and says why.
+#[tokio::test]
+async fn an_unloadable_save_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (app, _) = app(&dir, AppOptions::default()).await;
+    create(&app, "greet").await;
+    let broken =
+        SkillSnapshot::new("---\nname: other\n---\n".to_owned(), Vec::new()).expect("a snapshot");
+    let refused = app
+        .save_files(&Caller::local(), "greet", 1, broken, String::new())
+        .await
+        .expect_err("refused");
+    assert!(matches!(refused, AppError::Unloadable(_)), "{refused}");
+    assert!(
+        refused
+            .to_string()
+            .starts_with("the skill could not be loaded, so nothing was saved; fix these")
+    );
+}
+
+/// A skill from structured data is checked, created, forked and deleted; what no draft can hold
+/// is a maintainer's on a server that reviews; data with a NUL character is refused as it is
+/// read.
+#[tokio::test]
+async fn skills_from_structured_data_are_created_forked_and_deleted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (library, _) = app(&dir, AppOptions::default()).await;
+    let author = key("alice", Role::Author);
+    let spec = read_spec(serde_json::json!({
+        "name": "add-caching",
+        "description": "Use when a service needs a cache in front of its database.",
+        "summary": "Adds a cache.",
+    }))
+    .expect("a spec");
+    let checked = library.validate_skill(&author, &spec).expect("valid");
+    assert!(checked.to_string().starts_with("The skill is valid"));
+    let created = library
+        .create_skill(&author, &spec, None)
+        .await
+        .expect("create");
+    assert!(matches!(created.written, Written::Stored(ref s) if s.revision == 1));
+    assert!(library.catalog().tool("add-caching").is_some());
+
+    let request = ForkRequest {
+        from: "add-caching".to_owned(),
+        revision: None,
+        name: "add-redis-caching".to_owned(),
+        member_prefix: None,
+    };
+    let forks = library.fork(&author, request).await.expect("fork");
+    assert_eq!(forks.len(), 1);
+    let deleted = library
+        .delete(&author, "add-caching", 1)
+        .await
+        .expect("delete");
+    assert!(deleted.deleted);
+    assert!(library.catalog().skill("add-caching").is_none());
+    assert!(library.catalog().skill("add-redis-caching").is_some());
+
+    let nul =
+        read_spec(serde_json::json!({"name": "x", "description": "a\u{0}b"})).expect_err("refused");
+    assert_eq!(
+        nul.to_string(),
+        "`description` contains a NUL character (U+0000); a skill is text: remove it"
+    );
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let reviewing = AppOptions {
+        review: true,
+        ..AppOptions::default()
+    };
+    let (reviewed, _) = app(&dir, reviewing).await;
+    create(&reviewed, "greet").await;
+    let refused = reviewed
+        .delete(&author, "greet", 1)
+        .await
+        .expect_err("refused");
+    assert_eq!(
+        refused.to_string(),
+        "this server reviews what authors write, and a deletion cannot wait for review: ask a maintainer to delete `greet`"
+    );
+}
