@@ -35,16 +35,9 @@ fn crates() -> BTreeMap<String, PathBuf> {
 
 /// The workspace crates `dir`'s crate depends on in its `[dependencies]` (not dev or build).
 fn workspace_dependencies(dir: &Path) -> Vec<String> {
-    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("read Cargo.toml");
-    let Some(table) = manifest.split("\n[dependencies]\n").nth(1) else {
-        return Vec::new();
-    };
-    let table = table.split("\n[").next().unwrap_or(table);
-    table
-        .lines()
-        .filter_map(|line| line.split(['=', '.', ' ']).next())
+    all_dependencies(dir)
+        .into_iter()
         .filter(|name| name.starts_with("skillpath"))
-        .map(str::to_owned)
         .collect()
 }
 
@@ -57,6 +50,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("skillpath-eval", 1),
     ("skillpath-store", 2),
     ("skillpath-sources", 3),
+    ("skillpath-app", 4),
     ("skillpath-server", 5),
     ("skillpath-studio", 6),
     ("skillpath", 7),
@@ -78,6 +72,53 @@ fn every_crate_depends_only_on_lower_layers() {
             );
         }
     }
+}
+
+/// Every dependency `dir`'s crate names in its `[dependencies]`, workspace crates or not.
+fn all_dependencies(dir: &Path) -> Vec<String> {
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("read Cargo.toml");
+    let Some(table) = manifest.split("\n[dependencies]\n").nth(1) else {
+        return Vec::new();
+    };
+    let table = table.split("\n[").next().unwrap_or(table);
+    table
+        .lines()
+        .filter_map(|line| line.split(['=', '.', ' ']).next())
+        .filter(|name| !name.is_empty() && !name.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The application layer is below every front end: the MCP server, the studio and the CLI call
+/// it, never the other way round, and no protocol enters it.
+#[test]
+fn the_application_layer_depends_on_no_front_end_or_protocol() {
+    let dependencies = all_dependencies(&crates()["skillpath-app"]);
+    for forbidden in [
+        "skillpath",
+        "skillpath-server",
+        "skillpath-studio",
+        "rmcp",
+        "axum",
+        "hyper",
+        "clap",
+    ] {
+        assert!(
+            !dependencies.iter().any(|d| d == forbidden),
+            "skillpath-app must not depend on `{forbidden}`"
+        );
+    }
+}
+
+/// The studio reads and writes only through the application layer: it cannot name the store.
+#[test]
+fn the_studio_does_not_depend_on_the_store() {
+    let dependencies = all_dependencies(&crates()["skillpath-studio"]);
+    assert!(dependencies.iter().any(|d| d == "skillpath-app"));
+    assert!(
+        !dependencies.iter().any(|d| d == "skillpath-store"),
+        "skillpath-studio must reach the store through skillpath-app"
+    );
 }
 
 /// Import circles that are known and being taken apart; each must shrink to nothing, and a
