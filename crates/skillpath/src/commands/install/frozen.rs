@@ -192,7 +192,7 @@ fn check(
             Err(reason) => {
                 differences.push(Difference {
                     path: super::shown(scope.root(), &target.dir),
-                    difference: reason,
+                    difference: reason.to_string(),
                 });
                 continue;
             }
@@ -205,7 +205,7 @@ fn check(
                 Err(why) => {
                     differences.push(Difference {
                         path: super::shown(scope.root(), &target.dir),
-                        difference: why,
+                        difference: why.to_string(),
                     });
                     continue;
                 }

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use skillpath_sources::SourceError;
 use skillpath_sources::digest::{FileDigest, files_of, tree_digest};
-use skillpath_sources::folders::{self, Scope, State, Target, Written};
+use skillpath_sources::folders::{self, FolderError, Scope, State, Target, Written};
 use skillpath_sources::git::Repository;
 use skillpath_sources::lock::{LOCK_FILE, Lock, LockedSkill};
 use skillpath_sources::source::{self, Origin, Pin};
@@ -408,13 +408,13 @@ pub(crate) struct Placed {
 
 impl Placed {
     /// What [`folders::place`] did, or why it could not.
-    pub(crate) fn of(path: PathBuf, name: &str, result: Result<Written, String>) -> Placed {
+    pub(crate) fn of(path: PathBuf, name: &str, result: Result<Written, FolderError>) -> Placed {
         let (result, reason) = match result {
             Ok(Written::Unchanged) => ("unchanged", None),
             Ok(Written::Copied) => ("copied", None),
             Ok(Written::Linked) => ("linked", None),
             Ok(Written::CopiedForLink(why)) => ("copied", Some(why)),
-            Err(why) => ("skipped", Some(why)),
+            Err(why) => ("skipped", Some(why.to_string())),
         };
         Placed {
             path,
@@ -467,10 +467,15 @@ pub(crate) fn write_all(
                     continue;
                 }
             };
-            let skip = |reason: String| Placed::of(path.clone(), skill.name, Err(reason));
+            let skip = |reason: String| Placed {
+                path: path.clone(),
+                name: skill.name.to_owned(),
+                result: "skipped",
+                reason: Some(reason),
+            };
             match &refusal {
                 Err(reason) => {
-                    placed.push(skip(reason.clone()));
+                    placed.push(skip(reason.to_string()));
                     continue;
                 }
                 Ok(Some(shared)) => {

@@ -50,7 +50,7 @@ pub(crate) fn run(args: RemoveArgs) -> anyhow::Result<ExitStatus> {
             let path = match folders::skill_folder(&target.dir, name) {
                 Ok(path) => path,
                 Err(why) => {
-                    kept.push((super::shown(scope.root(), &target.dir), why));
+                    kept.push((super::shown(scope.root(), &target.dir), why.to_string()));
                     left = true;
                     continue;
                 }
@@ -105,7 +105,7 @@ pub(crate) fn run(args: RemoveArgs) -> anyhow::Result<ExitStatus> {
                 match folders::remove(&target.dir, name) {
                     Ok(()) => removed.push(shown),
                     Err(why) => {
-                        kept.push((shown, why));
+                        kept.push((shown, why.to_string()));
                         left = true;
                     }
                 }

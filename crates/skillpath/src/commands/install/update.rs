@@ -91,7 +91,7 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
             let path = match folders::skill_folder(&target.dir, name) {
                 Ok(path) => path,
                 Err(why) => {
-                    refusals.push(why);
+                    refusals.push(why.to_string());
                     continue;
                 }
             };
