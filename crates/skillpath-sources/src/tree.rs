@@ -154,6 +154,22 @@ pub struct Found {
     pub skipped: Vec<Skipped>,
 }
 
+impl Found {
+    /// The skill at `path` of what was read of `source`, or the error that it holds none there.
+    pub fn skill_at(&self, source: &str, path: &str) -> Result<SourceSkill, crate::SourceError> {
+        self.skills
+            .iter()
+            .find(|skill| skill.path == path)
+            .cloned()
+            .ok_or_else(|| {
+                crate::SourceError::new(format!(
+                    "`{source}` holds no skill at `{}` any more",
+                    display_path(path)
+                ))
+            })
+    }
+}
+
 /// The start of a Git LFS pointer file: the content is elsewhere, on an LFS server.
 const LFS_POINTER: &[u8] = b"version https://git-lfs.github.com/spec/v1";
 

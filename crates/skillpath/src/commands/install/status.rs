@@ -8,7 +8,8 @@ use skillpath_sources::digest::{files_of, tree_digest};
 use skillpath_sources::folders::{self, FileChange, State};
 use skillpath_sources::git::Repository;
 use skillpath_sources::lock::LockedSkill;
-use skillpath_sources::source::Origin;
+use skillpath_sources::source::{self, Origin};
+use skillpath_sources::verify;
 
 use crate::cli::StatusArgs;
 use crate::commands::store as store_commands;
@@ -180,9 +181,10 @@ fn outdated(
         }
         origin => {
             let (_, found) =
-                super::read_newest(&origin, None, locked.digest.as_deref(), &locked.path)
+                source::read_newest(&origin, None, locked.digest.as_deref(), &locked.path)
                     .map_err(|e| e.to_string())?;
-            let changed = super::skill_at(&found, &locked.source, &locked.path)
+            let changed = found
+                .skill_at(&locked.source, &locked.path)
                 .map_or(true, |skill| {
                     tree_digest(&files_of(&skill.snapshot)) != locked.tree
                 });
@@ -194,7 +196,7 @@ fn outdated(
 /// The unified diff of the changed text files of the folder at `path` from what was
 /// installed (read from the source at the locked commit); empty when that cannot be read.
 fn diff(locked: &LockedSkill, path: &std::path::Path, changes: &[FileChange]) -> String {
-    let Ok(base) = super::read_locked(locked).map(|skill| folders::files_of(&skill.snapshot))
+    let Ok(base) = verify::read_locked(locked).map(|skill| folders::files_of(&skill.snapshot))
     else {
         return String::new();
     };

@@ -1,0 +1,230 @@
+//! Writing skills into the agents' folders of a scope: [`write_all`] writes each skill into
+//! each folder (the canonical copy first, links to it after), [`write_update`] writes one
+//! updated skill, merged content where a folder's edits were merged. What happened to each
+//! skill in each folder is a [`Placed`]; a skill that cannot be written into a folder is
+//! skipped there with the reason and the others are written. A folder with local edits, a
+//! folder skillpath did not write, a name that is no folder's and an agent folder reached
+//! through a symlink are never written (the rules are [`folders`]').
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use skillpath_store::SkillSnapshot;
+
+use crate::digest::FileDigest;
+use crate::folders::{self, FolderError, Scope, State, Target, Written};
+
+/// What became of one skill in one folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// A copy was written.
+    Copied,
+    /// A link to the canonical copy was written.
+    Linked,
+    /// It was there already, as it should be, or the folder is the canonical one's link.
+    Unchanged,
+    /// Nothing was written, for the reason given.
+    Skipped,
+}
+
+impl Outcome {
+    /// The word for it, as the JSON and the text say it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Copied => "copied",
+            Outcome::Linked => "linked",
+            Outcome::Unchanged => "unchanged",
+            Outcome::Skipped => "skipped",
+        }
+    }
+}
+
+/// What happened to one skill in one folder.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Placed {
+    /// The skill folder (or link).
+    pub path: PathBuf,
+    /// The skill.
+    pub name: String,
+    /// What became of it.
+    pub result: Outcome,
+    /// Why it was skipped, or why a copy was written for a link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl Placed {
+    /// What [`folders::place`] did, or why it could not.
+    pub fn of(path: PathBuf, name: &str, result: Result<Written, FolderError>) -> Placed {
+        let (result, reason) = match result {
+            Ok(Written::Unchanged) => (Outcome::Unchanged, None),
+            Ok(Written::Copied) => (Outcome::Copied, None),
+            Ok(Written::Linked) => (Outcome::Linked, None),
+            Ok(Written::CopiedForLink(why)) => (Outcome::Copied, Some(why)),
+            Err(why) => (Outcome::Skipped, Some(why.to_string())),
+        };
+        Placed {
+            path,
+            name: name.to_owned(),
+            result,
+            reason,
+        }
+    }
+
+    /// Nothing written of `name` at `path`, for `reason`.
+    fn skipped(path: PathBuf, name: &str, reason: String) -> Placed {
+        Placed {
+            path,
+            name: name.to_owned(),
+            result: Outcome::Skipped,
+            reason: Some(reason),
+        }
+    }
+}
+
+/// A skill to write: its content, and the files its folders hold when they are untouched
+/// (the lock's before this write), against which local edits are told.
+#[derive(Debug, Clone, Copy)]
+pub struct ToWrite<'a> {
+    /// The skill's name, its folder's name.
+    pub name: &'a str,
+    /// What is written.
+    pub snapshot: &'a SkillSnapshot,
+    /// The files of an untouched folder of it.
+    pub untouched: &'a [FileDigest],
+    /// Whether its `SKILL.md` is rendered with a project's values (`--values`), so differs
+    /// from the lock's by design and is written again by every sync.
+    pub rendered: bool,
+}
+
+/// How folders with local edits are treated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edits {
+    /// Left as they are, named.
+    Keep,
+    /// Replaced.
+    Replace,
+}
+
+/// Writes each skill into each target folder: the canonical one first as a copy, the others
+/// as links to it (copies with `copy`, or where the canonical copy could not be written).
+pub fn write_all(
+    scope: &Scope,
+    targets: &[Target],
+    skills: &[ToWrite<'_>],
+    copy: bool,
+    edits: Edits,
+) -> Vec<Placed> {
+    let mut placed = Vec::new();
+    // The skills whose canonical copy is in place, which links may point to.
+    let mut linkable: Vec<&str> = Vec::new();
+    for target in targets {
+        let refusal = scope.refusal(&target.dir);
+        for skill in skills {
+            let path = match folders::skill_folder(&target.dir, skill.name) {
+                Ok(path) => path,
+                Err(reason) => {
+                    placed.push(Placed::of(target.dir.clone(), skill.name, Err(reason)));
+                    continue;
+                }
+            };
+            match &refusal {
+                Err(reason) => {
+                    placed.push(Placed::skipped(path, skill.name, reason.to_string()));
+                    continue;
+                }
+                Ok(Some(shared)) => {
+                    placed.push(Placed {
+                        path,
+                        name: skill.name.to_owned(),
+                        result: Outcome::Unchanged,
+                        reason: Some(format!(
+                            "`{}` is a link to `{}`",
+                            target.dir.display(),
+                            shared.display()
+                        )),
+                    });
+                    continue;
+                }
+                Ok(None) => {}
+            }
+            let link_to = scope
+                .link_to(target, skill.name)
+                .filter(|_| !copy && linkable.contains(&skill.name));
+            let mut before = folders::state(&path, skill.untouched, skill.name, link_to.as_deref());
+            if let State::Modified { changes } = &mut before
+                && skill.rendered
+            {
+                changes.retain(|change| change.path() != "SKILL.md");
+                if changes.is_empty() {
+                    before = State::Clean;
+                }
+            }
+            match (&before, edits) {
+                (State::Conflicting { reason }, _) => {
+                    let reason = format!("{reason}; it is left as it is");
+                    placed.push(Placed::skipped(path, skill.name, reason));
+                    continue;
+                }
+                (State::Modified { changes }, Edits::Keep) => {
+                    let files: Vec<&str> = changes.iter().map(|c| c.path()).collect();
+                    let reason = format!(
+                        "has local edits ({}); `skillpath status` shows them, `skillpath update --force` or `install --frozen` replaces them",
+                        files.join(", ")
+                    );
+                    placed.push(Placed::skipped(path, skill.name, reason));
+                    continue;
+                }
+                _ => {}
+            }
+            // A link whose canonical copy has local edits shows them; replacing edits means
+            // writing the canonical copy, which happened above.
+            let written =
+                folders::place(&target.dir, skill.name, skill.snapshot, link_to.as_deref());
+            if target.canonical && written.is_ok() {
+                linkable.push(skill.name);
+            }
+            placed.push(Placed::of(path, skill.name, written));
+        }
+    }
+    placed
+}
+
+/// Writes the updated skill `name` into each target folder whose edits were dealt with:
+/// `merged[i]` into the `i`-th target where that folder's edits were merged with the update,
+/// else `snapshot`. The canonical copy first; the others as links to it (copies with `copy`,
+/// where it could not be written, or where a merge made content of their own). An agent
+/// folder that is the canonical one's link is passed over.
+pub fn write_update(
+    scope: &Scope,
+    targets: &[Target],
+    name: &str,
+    snapshot: &SkillSnapshot,
+    merged: &BTreeMap<usize, SkillSnapshot>,
+    copy: bool,
+) -> Vec<Placed> {
+    let mut placed = Vec::new();
+    // Links are written only once the canonical copy is.
+    let mut canonical_written = false;
+    for (index, target) in targets.iter().enumerate() {
+        // Shown only: `place` refuses a name that is no folder's, with the reason.
+        let path = folders::skill_folder(&target.dir, name).unwrap_or_else(|_| target.dir.clone());
+        let content = merged.get(&index).unwrap_or(snapshot);
+        let written = match scope.refusal(&target.dir) {
+            Err(reason) => Err(reason),
+            Ok(Some(_)) => continue,
+            Ok(None) => {
+                let link =
+                    !target.canonical && !copy && canonical_written && !merged.contains_key(&index);
+                let link_to = scope.link_to(target, name).filter(|_| link);
+                folders::place(&target.dir, name, content, link_to.as_deref())
+            }
+        };
+        if target.canonical {
+            canonical_written = written.is_ok();
+        }
+        placed.push(Placed::of(path, name, written));
+    }
+    placed
+}
