@@ -32,6 +32,7 @@ use skillpath_store::{
 
 use crate::cli::{AgentArgs, DbArgs, InstallScopeArgs};
 use crate::commands::store::{self as store_commands, Access};
+use crate::error::CliError;
 use crate::output::{self, ExitStatus};
 
 /// What every install command starts from: whose skills, their lock, and which agents.
@@ -135,7 +136,7 @@ pub(crate) fn ids(agents: &[&'static Agent]) -> Vec<String> {
 }
 
 /// Prints `error` with its hint and gives the exit status of a failed command.
-pub(crate) fn fail(error: &SourceError, status: ExitStatus) -> Result<ExitStatus, StoreError> {
+pub(crate) fn fail(error: &SourceError, status: ExitStatus) -> Result<ExitStatus, CliError> {
     output::stderr(&said(error, error.hint.as_deref())).map_err(store_commands::io)?;
     Ok(status)
 }
@@ -159,7 +160,7 @@ pub(crate) fn with_store<F, Fut>(
 ) -> anyhow::Result<ExitStatus>
 where
     F: FnOnce(Box<dyn Store>) -> Fut,
-    Fut: std::future::Future<Output = Result<ExitStatus, StoreError>>,
+    Fut: std::future::Future<Output = Result<ExitStatus, CliError>>,
 {
     store_commands::run_in(db, Access::Creates, ProjectView::shared(), move |store| {
         if let Some(policy) = policy {
@@ -247,7 +248,7 @@ pub(crate) async fn import(
 pub(crate) fn report_audit(
     report: &ImportReport,
     policy: skillpath_audit::Policy,
-) -> Result<(), StoreError> {
+) -> Result<(), CliError> {
     let mut text = String::new();
     for refused in &report.refused {
         let _ = writeln!(text, "refused: {}", refused.refusal(policy));

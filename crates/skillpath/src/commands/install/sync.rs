@@ -13,6 +13,7 @@ use skillpath_store::{Store, StoreError};
 use super::values::Values;
 use crate::cli::{OutputFormat, SyncArgs};
 use crate::commands::store as store_commands;
+use crate::error::CliError;
 use crate::output::ExitStatus;
 
 pub(crate) fn run(args: SyncArgs) -> anyhow::Result<ExitStatus> {
@@ -194,7 +195,7 @@ pub(crate) fn print(
     format: OutputFormat,
     scope: &Scope,
     synced: &Synced,
-) -> Result<ExitStatus, StoreError> {
+) -> Result<ExitStatus, CliError> {
     let json = store_commands::to_json(synced)?;
     store_commands::print(format, &json, || {
         let mut text = super::placed_text(scope.root(), &synced.folders);
