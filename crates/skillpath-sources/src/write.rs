@@ -1,10 +1,11 @@
 //! Writing skills into the agents' folders of a scope: [`write_all`] writes each skill into
 //! each folder (the canonical copy first, links to it after), [`write_update`] writes one
-//! updated skill, merged content where a folder's edits were merged. What happened to each
-//! skill in each folder is a [`Placed`]; a skill that cannot be written into a folder is
-//! skipped there with the reason and the others are written. A folder with local edits, a
-//! folder skillpath did not write, a name that is no folder's and an agent folder reached
-//! through a symlink are never written (the rules are [`folders`]').
+//! updated skill, merged content where a folder's edits were merged, and [`remove_skill`]
+//! takes one out of every folder skillpath wrote it to. What happened to each skill in each
+//! folder is a [`Placed`]; a skill that cannot be written into a folder is skipped there with
+//! the reason and the others are written. A folder with local edits, a folder skillpath did
+//! not write, a name that is no folder's and an agent folder reached through a symlink are
+//! never written or removed (the rules are [`folders`]').
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -227,4 +228,90 @@ pub fn write_update(
         placed.push(Placed::of(path, name, written));
     }
     placed
+}
+
+/// What [`remove_skill`] did with one skill.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Removed {
+    /// The folders and links taken away, in the order of the targets.
+    pub removed: Vec<PathBuf>,
+    /// What was left, each with why.
+    pub kept: Vec<(PathBuf, String)>,
+    /// Whether a copy of the skill may remain (a folder with local edits, one that could not
+    /// be removed, a name that is no folder's): its lock entry stays, to tell what it is.
+    pub left: bool,
+}
+
+/// Takes the skill `name` out of each of `targets` where skillpath wrote it: a folder that
+/// holds the `untouched` files, or a link to the canonical copy; one with local edits only
+/// with `force`; anything else, and anything reached through a symlink, stays, named. Give
+/// the targets links first, so a link goes before the copy it leads to.
+pub fn remove_skill(
+    scope: &Scope,
+    targets: &[Target],
+    name: &str,
+    untouched: &[FileDigest],
+    force: bool,
+) -> Removed {
+    let mut done = Removed::default();
+    for target in targets {
+        let path = match folders::skill_folder(&target.dir, name) {
+            Ok(path) => path,
+            Err(why) => {
+                done.kept.push((target.dir.clone(), why.to_string()));
+                done.left = true;
+                continue;
+            }
+        };
+        match scope.refusal(&target.dir) {
+            // What is there through a symlink (or a file) skillpath never wrote: `sync`
+            // writes nothing through one, so nothing is removed through one.
+            Err(reason) => {
+                if std::fs::symlink_metadata(&path).is_ok() {
+                    done.kept
+                        .push((path, format!("{reason}; skillpath did not write it")));
+                }
+                continue;
+            }
+            // The agent folder is a link to the canonical one, whose copy goes with it.
+            Ok(Some(_)) => continue,
+            Ok(None) => {}
+        }
+        let ours_link = scope
+            .link_to(target, name)
+            .is_some_and(|to| folders::is_link_to(&path, &to));
+        let state = if ours_link {
+            State::Clean
+        } else {
+            folders::state(&path, untouched, name, None)
+        };
+        match state {
+            State::Missing => continue,
+            State::Clean => {}
+            State::Modified { .. } if force => {}
+            State::Modified { changes } => {
+                let files: Vec<&str> = changes.iter().map(|c| c.path()).collect();
+                let why = format!(
+                    "has local edits ({}); `--force` removes it",
+                    files.join(", ")
+                );
+                done.kept.push((path, why));
+                done.left = true;
+                continue;
+            }
+            State::Conflicting { reason } => {
+                done.kept
+                    .push((path, format!("{reason}; skillpath did not write it")));
+                continue;
+            }
+        }
+        match folders::remove(&target.dir, name) {
+            Ok(()) => done.removed.push(path),
+            Err(why) => {
+                done.kept.push((path, why.to_string()));
+                done.left = true;
+            }
+        }
+    }
+    done
 }

@@ -241,3 +241,63 @@ fn a_bad_item_is_skipped_and_named_while_the_rest_is_written() {
         folders::files_of(&found.skills[1].snapshot)
     );
 }
+
+/// `remove_skill` takes out what skillpath wrote (the link first, then the copy it leads to),
+/// keeps a folder with local edits unless forced (and with it the lock entry), and removes
+/// nothing through a symlinked agent folder.
+#[test]
+fn a_skill_is_removed_only_where_skillpath_wrote_it() {
+    let world = World::new();
+    world.skill("demo", "echo hi\n");
+    let (skill, locked) = (world.read("demo"), world.lock("demo"));
+    let scope = Scope::Project(world.project());
+    let mut targets = targets(&scope);
+    let demo = ToWrite {
+        name: "demo",
+        snapshot: &skill.snapshot,
+        untouched: &locked.files,
+        rendered: false,
+    };
+    write::write_all(&scope, &targets, &[demo], false, Edits::Replace);
+    let canonical = scope
+        .canonical()
+        .expect("the canonical folder")
+        .join("demo");
+    std::fs::write(canonical.join("scripts/run.sh"), "echo mine\n").expect("edit");
+    targets.reverse();
+
+    let kept = write::remove_skill(&scope, &targets, "demo", &locked.files, false);
+    assert_eq!(
+        kept.removed,
+        [world.project().join(".claude/skills/demo")],
+        "the link goes: it is skillpath's"
+    );
+    assert_eq!(kept.kept.len(), 1, "{kept:?}");
+    assert_eq!(kept.kept[0].0, canonical);
+    assert!(
+        kept.kept[0]
+            .1
+            .starts_with("has local edits (scripts/run.sh)")
+    );
+    assert!(kept.left, "the edited copy keeps its lock entry");
+    assert!(canonical.join("SKILL.md").is_file());
+
+    let forced = write::remove_skill(&scope, &targets, "demo", &locked.files, true);
+    assert_eq!(forced.removed, std::slice::from_ref(&canonical));
+    assert!(!forced.left && forced.kept.is_empty(), "{forced:?}");
+    assert!(!canonical.exists());
+
+    let outside = world.path("outside");
+    std::fs::create_dir_all(outside.join("skills/demo")).expect("mkdir");
+    std::fs::write(outside.join("skills/demo/SKILL.md"), "not skillpath's").expect("write");
+    std::fs::remove_dir_all(world.project().join(".claude")).expect("remove");
+    std::os::unix::fs::symlink(&outside, world.project().join(".claude")).expect("link");
+    let through = write::remove_skill(&scope, &targets, "demo", &locked.files, true);
+    assert!(through.removed.is_empty(), "{through:?}");
+    assert!(
+        through.kept[0]
+            .1
+            .contains("writes nothing through a symlink")
+    );
+    assert!(outside.join("skills/demo/SKILL.md").is_file());
+}
