@@ -13,7 +13,7 @@ use skillpath_sources::write::{self, Edits, ToWrite};
 
 use super::Taken;
 use super::sync::Synced;
-use super::values::Values;
+use super::values::{NotRendered, Values};
 use crate::cli::{InstallArgs, OutputFormat};
 use crate::commands::store as store_commands;
 use crate::output::{self, ExitStatus};
@@ -111,7 +111,7 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
             }
             match values.instance(name, snapshot.clone(), &options) {
                 Ok((snapshot, rendered)) => written.push((name, locked, snapshot, rendered)),
-                Err(why) => failed.push((name.clone(), why)),
+                Err(why) => failed.push((name.clone(), why.to_string())),
             }
         }
         let skills: Vec<ToWrite<'_>> = written
@@ -173,7 +173,7 @@ fn check(
             continue;
         }
         let rendered = verify::read_locked(locked)
-            .map_err(|e| format!("cannot be read from its source: {e}"))
+            .map_err(NotRendered::from)
             .and_then(|skill| values.instance(name, skill.snapshot, &options));
         match rendered {
             Ok((instance, _)) => {

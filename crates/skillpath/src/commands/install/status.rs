@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use skillpath_sources::SourceError;
 use skillpath_sources::digest::{files_of, tree_digest};
 use skillpath_sources::folders::{self, FileChange, State};
 use skillpath_sources::git::Repository;
@@ -50,7 +51,8 @@ pub(crate) fn run(args: StatusArgs) -> anyhow::Result<ExitStatus> {
         Err(status) => return Ok(status),
     };
     let targets = folders::targets(&scope, &agents);
-    let mut newest: BTreeMap<(String, Option<String>), Result<String, String>> = BTreeMap::new();
+    let mut newest: BTreeMap<(String, Option<String>), Result<String, SourceError>> =
+        BTreeMap::new();
     let mut statuses = Vec::new();
     for (name, locked) in &lock.skills {
         let (outdated, unknown) = if args.offline {
@@ -58,7 +60,7 @@ pub(crate) fn run(args: StatusArgs) -> anyhow::Result<ExitStatus> {
         } else {
             match outdated(locked, &mut newest) {
                 Ok(outdated) => (outdated, None),
-                Err(why) => (None, Some(why)),
+                Err(why) => (None, Some(why.to_string())),
             }
         };
         let mut status = SkillStatus {
@@ -158,17 +160,15 @@ fn describe(change: &FileChange) -> String {
 /// source: whether its content changed); each source and ref asked once.
 fn outdated(
     locked: &LockedSkill,
-    newest: &mut BTreeMap<(String, Option<String>), Result<String, String>>,
-) -> Result<Option<String>, String> {
+    newest: &mut BTreeMap<(String, Option<String>), Result<String, SourceError>>,
+) -> Result<Option<String>, SourceError> {
     match Origin::from_recorded(&locked.source) {
         Origin::Git { url } => {
             let key = (url.clone(), locked.reference.clone());
             let commit = newest
                 .entry(key)
                 .or_insert_with(|| {
-                    Repository::open(&url)
-                        .and_then(|r| r.resolve(locked.reference.as_deref()))
-                        .map_err(|e| e.to_string())
+                    Repository::open(&url).and_then(|r| r.resolve(locked.reference.as_deref()))
                 })
                 .clone()?;
             Ok((Some(&commit) != locked.commit.as_ref()).then(|| {
@@ -181,8 +181,7 @@ fn outdated(
         }
         origin => {
             let (_, found) =
-                source::read_newest(&origin, None, locked.digest.as_deref(), &locked.path)
-                    .map_err(|e| e.to_string())?;
+                source::read_newest(&origin, None, locked.digest.as_deref(), &locked.path)?;
             let changed = found
                 .skill_at(&locked.source, &locked.path)
                 .map_or(true, |skill| {

@@ -173,7 +173,7 @@ pub(crate) async fn sync(store: &dyn Store, to_sync: ToSync<'_>) -> Result<Synce
     for (name, snapshot, untouched) in contents {
         match values.instance(&name, snapshot, &options) {
             Ok((snapshot, is_rendered)) => rendered.push((name, snapshot, untouched, is_rendered)),
-            Err(why) => synced.failed.push((name, why)),
+            Err(why) => synced.failed.push((name, why.to_string())),
         }
     }
     let targets = folders::targets(scope, agents);

@@ -274,8 +274,22 @@ fn base_files(name: &str, old: &LockedSkill) -> Result<BTreeMap<String, Vec<u8>>
     Ok(folders::files_of(&skill.snapshot))
 }
 
+/// Why a merge's files are no skill to write.
+#[derive(Debug, thiserror::Error)]
+enum Unmerged {
+    /// The merge lost the manifest.
+    #[error("the merge has no `{0}`")]
+    NoManifest(&'static str),
+    /// The merged manifest is not text.
+    #[error("the merged `{0}` is not UTF-8")]
+    NotUtf8(&'static str),
+    /// What the skill model's rules refuse of it, in their words.
+    #[error("{0}")]
+    Invalid(String),
+}
+
 /// A merge's files as a snapshot.
-fn snapshot_of(mut files: BTreeMap<String, Vec<u8>>) -> Result<SkillSnapshot, String> {
+fn snapshot_of(mut files: BTreeMap<String, Vec<u8>>) -> Result<SkillSnapshot, Unmerged> {
     // A skill's, or a package's (a `PACKAGE.md` and no `SKILL.md`).
     let kind = if files.contains_key(Kind::Skill.manifest()) {
         Kind::Skill
@@ -285,9 +299,8 @@ fn snapshot_of(mut files: BTreeMap<String, Vec<u8>>) -> Result<SkillSnapshot, St
     let manifest = kind.manifest();
     let skill_md = files
         .remove(manifest)
-        .ok_or_else(|| format!("the merge has no `{manifest}`"))?;
-    let skill_md =
-        String::from_utf8(skill_md).map_err(|_| format!("the merged `{manifest}` is not UTF-8"))?;
+        .ok_or(Unmerged::NoManifest(manifest))?;
+    let skill_md = String::from_utf8(skill_md).map_err(|_| Unmerged::NotUtf8(manifest))?;
     SkillSnapshot::of_kind(
         kind,
         skill_md,
@@ -296,7 +309,7 @@ fn snapshot_of(mut files: BTreeMap<String, Vec<u8>>) -> Result<SkillSnapshot, St
             .map(|(path, bytes)| SkillFile { path, bytes })
             .collect(),
     )
-    .map_err(|e| e.to_string())
+    .map_err(|e| Unmerged::Invalid(e.to_string()))
 }
 
 /// Paths for people: `a, b`, or `none`.
