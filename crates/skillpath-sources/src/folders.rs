@@ -383,6 +383,13 @@ fn remove_path(path: &Path) -> std::io::Result<()> {
     }
 }
 
+/// `path` relative to `root` when it is inside, for people.
+pub fn shown(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .map(|relative| relative.display().to_string())
+        .unwrap_or_else(|_| path.display().to_string())
+}
+
 /// Whether `path` is the relative symlink to `to` that [`place`] writes.
 pub fn is_link_to(path: &Path, to: &Path) -> bool {
     let Some(dir) = path.parent() else {

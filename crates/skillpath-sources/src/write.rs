@@ -1,7 +1,9 @@
 //! Writing skills into the agents' folders of a scope: [`write_all`] writes each skill into
 //! each folder (the canonical copy first, links to it after), [`write_update`] writes one
 //! updated skill, merged content where a folder's edits were merged, and [`remove_skill`]
-//! takes one out of every folder skillpath wrote it to. What happened to each skill in each
+//! takes one out of every folder skillpath wrote it to; [`plan_update`] decides first whether
+//! an update may be written at all (a folder with local edits is never overwritten without
+//! `--force`; `--merge` merges edits that do not overlap). What happened to each skill in each
 //! folder is a [`Placed`]; a skill that cannot be written into a folder is skipped there with
 //! the reason and the others are written. A folder with local edits, a folder skillpath did
 //! not write, a name that is no folder's and an agent folder reached through a symlink are
@@ -12,8 +14,12 @@ use std::path::PathBuf;
 
 use skillpath_store::SkillSnapshot;
 
+use crate::SourceError;
 use crate::digest::FileDigest;
 use crate::folders::{self, FolderError, Scope, State, Target, Written};
+use crate::lock::LockedSkill;
+use crate::merge::{self, Unmerged};
+use crate::verify::{self, ContentError};
 
 /// What became of one skill in one folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -314,4 +320,179 @@ pub fn remove_skill(
         }
     }
     done
+}
+
+/// Why an updated skill is not written into one of its folders; the update then leaves the
+/// skill as it is everywhere, so that the lock keeps telling what its folders hold.
+#[derive(Debug, thiserror::Error)]
+pub enum Left {
+    /// A name that is no folder's.
+    #[error("{0}")]
+    Name(FolderError),
+    /// A folder skillpath did not write.
+    #[error("`{shown}` {reason}; skillpath did not write it")]
+    NotOurs {
+        /// The folder, for people.
+        shown: String,
+        /// What is there.
+        reason: String,
+    },
+    /// What was installed cannot be read (or differs from the lock), so there is no base.
+    #[error("`{shown}`: what was installed cannot be read to merge: {error}")]
+    NoBase {
+        /// The folder, for people.
+        shown: String,
+        /// Why.
+        error: ContentError,
+    },
+    /// The merge cannot be made.
+    #[error("`{shown}`: {error}")]
+    Merge {
+        /// The folder, for people.
+        shown: String,
+        /// Why.
+        error: SourceError,
+    },
+    /// The edits overlap.
+    #[error("`{shown}`: the edits overlap: {}", conflicts.join("; "))]
+    Overlap {
+        /// The folder, for people.
+        shown: String,
+        /// Each file where they do, with what happened on each side.
+        conflicts: Vec<String>,
+    },
+    /// The merge is no skill.
+    #[error("`{shown}`: {why}")]
+    Unmerged {
+        /// The folder, for people.
+        shown: String,
+        /// Why.
+        why: Unmerged,
+    },
+    /// Local edits, without `--merge` or `--force`.
+    #[error(
+        "`{shown}` has local edits: changed here: {}; changed upstream: {}; changed on both sides: {}",
+        list(here),
+        list(upstream),
+        list(both)
+    )]
+    Edited {
+        /// The folder, for people.
+        shown: String,
+        /// The files changed in the folder.
+        here: Vec<String>,
+        /// The files the update changes.
+        upstream: Vec<String>,
+        /// The files changed on both sides.
+        both: Vec<String>,
+    },
+}
+
+/// Paths for people: `a, b`, or `none`.
+fn list(paths: &[String]) -> String {
+    if paths.is_empty() {
+        "none".to_owned()
+    } else {
+        paths.join(", ")
+    }
+}
+
+/// Whether the update of the locked skill `name` (`old`) to `upstream` may be written into
+/// every one of `targets`, and what: `Ok` with the merged content for each target (by index)
+/// whose local edits were merged (`merge`), the update itself for the others; `Err` with why
+/// not, for each folder that stands in the way. A folder with local edits is replaced only
+/// with `force`; a folder skillpath did not write is never replaced; a link to the canonical
+/// copy follows it.
+pub fn plan_update(
+    scope: &Scope,
+    targets: &[Target],
+    name: &str,
+    old: &LockedSkill,
+    upstream: &SkillSnapshot,
+    force: bool,
+    merge: bool,
+) -> Result<BTreeMap<usize, SkillSnapshot>, Vec<Left>> {
+    let mut merged = BTreeMap::new();
+    let mut refusals = Vec::new();
+    // What the update brings and what was installed, the same for every folder; the
+    // installed files are read from the source once, by the first folder that merges.
+    let upstream_files = folders::files_of(upstream);
+    let upstream_changed: Vec<String> = folders::compare(&upstream_files, &old.files)
+        .iter()
+        .map(|c| c.path().to_owned())
+        .collect();
+    let mut installed: Option<Result<BTreeMap<String, Vec<u8>>, ContentError>> = None;
+    for (index, target) in targets.iter().enumerate() {
+        let path = match folders::skill_folder(&target.dir, name) {
+            Ok(path) => path,
+            Err(why) => {
+                refusals.push(Left::Name(why));
+                continue;
+            }
+        };
+        if scope
+            .link_to(target, name)
+            .is_some_and(|to| folders::is_link_to(&path, &to))
+        {
+            // A link to the canonical copy follows whatever is written there.
+            continue;
+        }
+        let shown = folders::shown(scope.root(), &path);
+        let changes = match folders::state(&path, &old.files, name, None) {
+            State::Modified { changes } => changes,
+            State::Conflicting { reason } => {
+                refusals.push(Left::NotOurs { shown, reason });
+                continue;
+            }
+            State::Clean | State::Missing => continue,
+        };
+        if force {
+            continue;
+        }
+        let local = folders::read_files(&path).unwrap_or_default();
+        let here: Vec<String> = changes.iter().map(|c| c.path().to_owned()).collect();
+        if merge {
+            let base = installed.get_or_insert_with(|| {
+                verify::read_verified(name, old).map(|skill| folders::files_of(&skill.snapshot))
+            });
+            let base = match base {
+                Ok(base) => base,
+                Err(error) => {
+                    let error = error.clone();
+                    refusals.push(Left::NoBase { shown, error });
+                    continue;
+                }
+            };
+            match merge::merge(base, &local, &upstream_files) {
+                Ok(result) if result.conflicts.is_empty() => match result.into_snapshot() {
+                    Ok(snapshot) => {
+                        merged.insert(index, snapshot);
+                    }
+                    Err(why) => refusals.push(Left::Unmerged { shown, why }),
+                },
+                Ok(result) => refusals.push(Left::Overlap {
+                    shown,
+                    conflicts: result.conflicts,
+                }),
+                Err(error) => refusals.push(Left::Merge { shown, error }),
+            }
+            continue;
+        }
+        let both = here
+            .iter()
+            .filter(|p| upstream_changed.contains(p))
+            .cloned()
+            .collect();
+        refusals.push(Left::Edited {
+            shown,
+            here,
+            upstream: upstream_changed.clone(),
+            both,
+        });
+    }
+    if refusals.is_empty() {
+        Ok(merged)
+    } else {
+        Err(refusals)
+    }
 }

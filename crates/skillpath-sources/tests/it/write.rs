@@ -301,3 +301,50 @@ fn a_skill_is_removed_only_where_skillpath_wrote_it() {
     );
     assert!(outside.join("skills/demo/SKILL.md").is_file());
 }
+
+/// An update is written into no folder while one stands in the way: a folder with local edits
+/// (named, with the files changed on each side) unless forced, and a folder skillpath did not
+/// write even when forced.
+#[test]
+fn an_update_never_overwrites_local_edits_or_a_folder_skillpath_did_not_write() {
+    let world = World::new();
+    world.skill("demo", "echo hi\n");
+    let (skill, locked) = (world.read("demo"), world.lock("demo"));
+    let scope = Scope::Project(world.project());
+    let targets = targets(&scope);
+    let demo = ToWrite {
+        name: "demo",
+        snapshot: &skill.snapshot,
+        untouched: &locked.files,
+        rendered: false,
+    };
+    write::write_all(&scope, &targets, &[demo], false, Edits::Replace);
+    let canonical = scope
+        .canonical()
+        .expect("the canonical folder")
+        .join("demo");
+    std::fs::write(canonical.join("scripts/run.sh"), "echo mine\n").expect("edit");
+    world.write("demo/scripts/run.sh", b"echo upstream\n");
+    world.write("demo/notes.md", b"new upstream\n");
+    let upstream = world.read("demo").snapshot;
+
+    let left = write::plan_update(&scope, &targets, "demo", &locked, &upstream, false, false)
+        .expect_err("local edits stand in the way");
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert_eq!(
+        left[0].to_string(),
+        "`.agents/skills/demo` has local edits: changed here: scripts/run.sh; changed upstream: notes.md, scripts/run.sh; changed on both sides: scripts/run.sh"
+    );
+    let forced = write::plan_update(&scope, &targets, "demo", &locked, &upstream, true, false);
+    assert!(forced.is_ok_and(|merged| merged.is_empty()));
+
+    std::fs::remove_dir_all(&canonical).expect("remove");
+    std::fs::write(&canonical, "a file").expect("file");
+    let left = write::plan_update(&scope, &targets, "demo", &locked, &upstream, true, false)
+        .expect_err("a file skillpath did not write");
+    assert_eq!(
+        left[0].to_string(),
+        "`.agents/skills/demo` is a file, not a skill folder; skillpath did not write it"
+    );
+    assert_eq!(std::fs::read_to_string(&canonical).expect("kept"), "a file");
+}

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 
 use skillpath_sources::SourceError;
 use skillpath_sources::digest::{files_of, tree_digest};
+pub(crate) use skillpath_sources::folders::shown;
 use skillpath_sources::folders::{self, Scope};
 use skillpath_sources::lock::{LOCK_FILE, Lock, LockedSkill};
 use skillpath_sources::tree::{self, SourceSkill};
@@ -318,11 +319,4 @@ pub(crate) fn placed_text(root: &Path, placed: &[Placed]) -> String {
         );
     }
     text
-}
-
-/// `path` relative to `root` when it is inside, for people.
-pub(crate) fn shown(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root)
-        .map(|relative| relative.display().to_string())
-        .unwrap_or_else(|_| path.display().to_string())
 }

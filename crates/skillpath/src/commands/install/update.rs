@@ -9,14 +9,12 @@ use std::fmt::Write as _;
 
 use skillpath_sources::SourceError;
 use skillpath_sources::digest::{files_of, tree_digest};
-use skillpath_sources::folders::{self, State};
+use skillpath_sources::folders;
 use skillpath_sources::lock::LockedSkill;
-use skillpath_sources::merge;
 use skillpath_sources::source::{self, Origin};
 use skillpath_sources::tree::SourceSkill;
-use skillpath_sources::verify::{self, ContentError};
 use skillpath_sources::write::{self, Placed};
-use skillpath_store::{Kind, SkillFile, SkillSnapshot};
+use skillpath_store::SkillSnapshot;
 
 use super::Taken;
 use super::sync::Synced;
@@ -79,96 +77,28 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
             current.push(name.clone());
             continue;
         }
-        let mut merged = BTreeMap::new();
-        let mut refusals = Vec::new();
-        // What the update brings and what was installed, the same for every folder; the
-        // installed files are read from the source once, by the first folder that merges.
-        let upstream_files = folders::files_of(&skill.snapshot);
-        let upstream_changed: Vec<String> = folders::compare(&upstream_files, &old.files)
-            .iter()
-            .map(|c| c.path().to_owned())
-            .collect();
-        let mut installed: Option<Result<BTreeMap<String, Vec<u8>>, ContentError>> = None;
-        for (index, target) in targets.iter().enumerate() {
-            let path = match folders::skill_folder(&target.dir, name) {
-                Ok(path) => path,
-                Err(why) => {
-                    refusals.push(why.to_string());
-                    continue;
+        let merged = match write::plan_update(
+            &scope,
+            &targets,
+            name,
+            old,
+            &skill.snapshot,
+            args.force,
+            args.merge,
+        ) {
+            Ok(merged) => merged,
+            Err(refusals) => {
+                for refusal in &refusals {
+                    let _ = writeln!(said, "left: {refusal}");
                 }
-            };
-            if scope
-                .link_to(target, name)
-                .is_some_and(|to| folders::is_link_to(&path, &to))
-            {
-                // A link to the canonical copy follows whatever is written there.
+                let _ = writeln!(
+                    said,
+                    "  = hint: `skillpath update {name} --merge` merges edits that do not overlap; `--force` replaces them"
+                );
+                left.push(name.clone());
                 continue;
             }
-            let changes = match folders::state(&path, &old.files, name, None) {
-                State::Modified { changes } => changes,
-                State::Conflicting { reason } => {
-                    refusals.push(format!(
-                        "`{}` {reason}; skillpath did not write it",
-                        super::shown(scope.root(), &path)
-                    ));
-                    continue;
-                }
-                State::Clean | State::Missing => continue,
-            };
-            if args.force {
-                continue;
-            }
-            let local = folders::read_files(&path).unwrap_or_default();
-            let local_changed: Vec<&str> = changes.iter().map(|c| c.path()).collect();
-            let both: Vec<&str> = local_changed
-                .iter()
-                .copied()
-                .filter(|p| upstream_changed.iter().any(|u| u == p))
-                .collect();
-            let shown = super::shown(scope.root(), &path);
-            if args.merge {
-                let base = match installed.get_or_insert_with(|| base_files(name, old)) {
-                    Ok(base) => base,
-                    Err(error) => {
-                        refusals.push(format!(
-                            "`{shown}`: what was installed cannot be read to merge: {error}"
-                        ));
-                        continue;
-                    }
-                };
-                match merge::merge(base, &local, &upstream_files) {
-                    Ok(result) if result.conflicts.is_empty() => match snapshot_of(result.files) {
-                        Ok(snapshot) => {
-                            merged.insert(index, snapshot);
-                        }
-                        Err(why) => refusals.push(format!("`{shown}`: {why}")),
-                    },
-                    Ok(result) => refusals.push(format!(
-                        "`{shown}`: the edits overlap: {}",
-                        result.conflicts.join("; ")
-                    )),
-                    Err(error) => refusals.push(format!("`{shown}`: {error}")),
-                }
-                continue;
-            }
-            refusals.push(format!(
-                "`{shown}` has local edits: changed here: {}; changed upstream: {}; changed on both sides: {}",
-                list(&local_changed),
-                list(&upstream_changed.iter().map(String::as_str).collect::<Vec<_>>()),
-                list(&both)
-            ));
-        }
-        if !refusals.is_empty() {
-            for refusal in &refusals {
-                let _ = writeln!(said, "left: {refusal}");
-            }
-            let _ = writeln!(
-                said,
-                "  = hint: `skillpath update {name} --merge` merges edits that do not overlap; `--force` replaces them"
-            );
-            left.push(name.clone());
-            continue;
-        }
+        };
         planned.push(Planned {
             name: name.clone(),
             taken: Taken {
@@ -266,57 +196,4 @@ fn newest(old: &LockedSkill) -> Result<(Option<String>, SourceSkill), SourceErro
         &old.path,
     )?;
     Ok((commit, found.skill_at(&old.source, &old.path)?))
-}
-
-/// The files of `name` that were installed, from the source at the locked commit, checked.
-fn base_files(name: &str, old: &LockedSkill) -> Result<BTreeMap<String, Vec<u8>>, ContentError> {
-    let skill = verify::read_verified(name, old)?;
-    Ok(folders::files_of(&skill.snapshot))
-}
-
-/// Why a merge's files are no skill to write.
-#[derive(Debug, thiserror::Error)]
-enum Unmerged {
-    /// The merge lost the manifest.
-    #[error("the merge has no `{0}`")]
-    NoManifest(&'static str),
-    /// The merged manifest is not text.
-    #[error("the merged `{0}` is not UTF-8")]
-    NotUtf8(&'static str),
-    /// What the skill model's rules refuse of it, in their words.
-    #[error("{0}")]
-    Invalid(String),
-}
-
-/// A merge's files as a snapshot.
-fn snapshot_of(mut files: BTreeMap<String, Vec<u8>>) -> Result<SkillSnapshot, Unmerged> {
-    // A skill's, or a package's (a `PACKAGE.md` and no `SKILL.md`).
-    let kind = if files.contains_key(Kind::Skill.manifest()) {
-        Kind::Skill
-    } else {
-        Kind::Package
-    };
-    let manifest = kind.manifest();
-    let skill_md = files
-        .remove(manifest)
-        .ok_or(Unmerged::NoManifest(manifest))?;
-    let skill_md = String::from_utf8(skill_md).map_err(|_| Unmerged::NotUtf8(manifest))?;
-    SkillSnapshot::of_kind(
-        kind,
-        skill_md,
-        files
-            .into_iter()
-            .map(|(path, bytes)| SkillFile { path, bytes })
-            .collect(),
-    )
-    .map_err(|e| Unmerged::Invalid(e.to_string()))
-}
-
-/// Paths for people: `a, b`, or `none`.
-fn list(paths: &[&str]) -> String {
-    if paths.is_empty() {
-        "none".to_owned()
-    } else {
-        paths.join(", ")
-    }
 }
