@@ -89,7 +89,7 @@ impl Budget<'_> {
 
     /// Reads at most one byte over the file limit of `reader`, counting what was read.
     fn read_file(&mut self, reader: impl Read) -> Result<Entry, SourceError> {
-        let limit = crate::git::MAX_FILE_SIZE;
+        let limit = crate::tree::MAX_FILE_SIZE;
         let mut bytes = Vec::new();
         reader
             .take(limit + 1)

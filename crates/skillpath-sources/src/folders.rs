@@ -82,7 +82,7 @@ impl Scope {
     /// Why nothing may be written into `dir`, an agent folder of this scope, if so ([`refusal`],
     /// checked from [`Scope::base_of`]); `Ok(Some(canonical))`: it is a link to the canonical
     /// folder, which holds the skills already.
-    pub fn refusal(&self, dir: &Path) -> Result<Option<PathBuf>, String> {
+    pub fn refusal(&self, dir: &Path) -> Result<Option<PathBuf>, FolderError> {
         match self.canonical() {
             Some(canonical) => refusal(&self.base_of(dir), dir, &canonical),
             None => Ok(None),
@@ -150,19 +150,20 @@ pub fn installed_agents(home: &Path) -> Vec<&'static Agent> {
 /// Why nothing may be written into `dir`, an agent folder of the scope at `root`, if so: a
 /// part of it below `root` is a symlink or not a folder. `Ok(Some(canonical))`: `dir` is a
 /// link to the canonical folder `canonical`, which holds the skills already.
-fn refusal(root: &Path, dir: &Path, canonical: &Path) -> Result<Option<PathBuf>, String> {
-    let relative = dir
-        .strip_prefix(root)
-        .map_err(|_| format!("`{}` is outside `{}`", dir.display(), root.display()))?;
+fn refusal(root: &Path, dir: &Path, canonical: &Path) -> Result<Option<PathBuf>, FolderError> {
+    let relative = dir.strip_prefix(root).map_err(|_| FolderError::Outside {
+        dir: dir.to_path_buf(),
+        root: root.to_path_buf(),
+    })?;
     let mut at = root.to_path_buf();
     for component in relative.components() {
         let Component::Normal(part) = component else {
-            return Err(format!("`{}` is not a plain path", dir.display()));
+            return Err(FolderError::NotPlain(dir.to_path_buf()));
         };
         at.push(part);
         match std::fs::symlink_metadata(&at) {
             Err(error) if error.kind() == ErrorKind::NotFound => return Ok(None),
-            Err(error) => return Err(format!("cannot read `{}`: {error}", at.display())),
+            Err(error) => return Err(FolderError::Read(at, error)),
             Ok(meta) if meta.file_type().is_symlink() => {
                 let real = at.canonicalize().ok();
                 if at == dir && real.is_some() && real == canonical.canonicalize().ok() {
@@ -171,13 +172,10 @@ fn refusal(root: &Path, dir: &Path, canonical: &Path) -> Result<Option<PathBuf>,
                 let target = std::fs::read_link(&at)
                     .map(|t| t.display().to_string())
                     .unwrap_or_default();
-                return Err(format!(
-                    "`{}` is a symlink to `{target}`; skillpath writes nothing through a symlink",
-                    at.display()
-                ));
+                return Err(FolderError::Symlink { at, target });
             }
             Ok(meta) if !meta.is_dir() => {
-                return Err(format!("`{}` is a file, not a folder", at.display()));
+                return Err(FolderError::NotAFolder(at));
             }
             Ok(_) => {}
         }
@@ -191,16 +189,14 @@ fn refusal(root: &Path, dir: &Path, canonical: &Path) -> Result<Option<PathBuf>,
 /// and every source already hold names to, checked again here because this is where a name
 /// becomes a path), and the path must be a child of `dir` (on Windows a name could still be
 /// read as a path of its own). That `dir` itself is no symlink is [`Scope::refusal`]'s.
-pub fn skill_folder(dir: &Path, name: &str) -> Result<PathBuf, String> {
-    skillpath_core::validate::check_folder_name(name)
-        .map_err(|problem| format!("{problem}; nothing is written or removed for it"))?;
+pub fn skill_folder(dir: &Path, name: &str) -> Result<PathBuf, FolderError> {
+    skillpath_core::validate::check_folder_name(name).map_err(FolderError::Name)?;
     let path = dir.join(name);
     if path.parent() != Some(dir) || path.file_name() != Some(std::ffi::OsStr::new(name)) {
-        return Err(format!(
-            "`{}` is not a folder inside `{}`; nothing is written or removed for it",
-            path.display(),
-            dir.display()
-        ));
+        return Err(FolderError::NotInside {
+            path,
+            dir: dir.to_path_buf(),
+        });
     }
     Ok(path)
 }
@@ -225,9 +221,9 @@ pub fn place(
     name: &str,
     snapshot: &SkillSnapshot,
     link_to: Option<&Path>,
-) -> Result<Written, String> {
+) -> Result<Written, FolderError> {
     let target = skill_folder(dir, name)?;
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| FolderError::Create(dir.to_path_buf(), e))?;
     // Staged beside the agent folder, not in it, so that no agent (and no `serve` watching
     // the folder) ever sees the half-written copy as a skill of its own.
     let beside = dir.parent().unwrap_or(dir);
@@ -284,11 +280,12 @@ fn clean_leftovers(dir: &Path, name: &str) {
 }
 
 /// Writes the skill as a new folder at `stage`: every file created new, in folders made here.
-fn write_copy(stage: &Path, snapshot: &SkillSnapshot) -> Result<(), String> {
-    let fail = |path: &Path, e: std::io::Error| format!("cannot write `{}`: {e}", path.display());
+fn write_copy(stage: &Path, snapshot: &SkillSnapshot) -> Result<(), FolderError> {
+    let fail = |path: &Path, e: std::io::Error| FolderError::Write(path.to_path_buf(), e);
     std::fs::create_dir(stage).map_err(|e| fail(stage, e))?;
     for file in &snapshot.files {
-        skillpath_store::model::check_relative_path(&file.path).map_err(|e| e.to_string())?;
+        skillpath_store::model::check_relative_path(&file.path)
+            .map_err(|e| FolderError::FilePath(e.to_string()))?;
     }
     let files = std::iter::once((snapshot.kind.manifest(), snapshot.skill_md.as_bytes())).chain(
         snapshot
@@ -320,10 +317,10 @@ fn write_copy(stage: &Path, snapshot: &SkillSnapshot) -> Result<(), String> {
 
 /// Puts `stage` at `target`: in one exchange when `target` exists, so that it is always the
 /// old folder or the new one; then removes the old one.
-fn swap(stage: &Path, target: &Path) -> Result<(), String> {
+fn swap(stage: &Path, target: &Path) -> Result<(), FolderError> {
     let fail = |e: std::io::Error| {
         let _ = remove_path(stage);
-        format!("cannot write `{}`: {e}", target.display())
+        FolderError::Write(target.to_path_buf(), e)
     };
     match std::fs::symlink_metadata(target) {
         Err(error) if error.kind() == ErrorKind::NotFound => {
@@ -332,8 +329,7 @@ fn swap(stage: &Path, target: &Path) -> Result<(), String> {
         Err(error) => Err(fail(error)),
         Ok(_) => {
             if exchange(stage, target).is_ok() {
-                return remove_path(stage)
-                    .map_err(|e| format!("cannot remove `{}`: {e}", stage.display()));
+                return remove_path(stage).map_err(|e| FolderError::Remove(stage.to_path_buf(), e));
             }
             let old = stage.with_extension("old");
             std::fs::rename(target, &old).map_err(fail)?;
@@ -341,7 +337,7 @@ fn swap(stage: &Path, target: &Path) -> Result<(), String> {
                 let _ = std::fs::rename(&old, target);
                 fail(e)
             })?;
-            remove_path(&old).map_err(|e| format!("cannot remove `{}`: {e}", old.display()))
+            remove_path(&old).map_err(|e| FolderError::Remove(old, e))
         }
     }
 }
@@ -387,6 +383,13 @@ fn remove_path(path: &Path) -> std::io::Result<()> {
     }
 }
 
+/// `path` relative to `root` when it is inside, for people.
+pub fn shown(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .map(|relative| relative.display().to_string())
+        .unwrap_or_else(|_| path.display().to_string())
+}
+
 /// Whether `path` is the relative symlink to `to` that [`place`] writes.
 pub fn is_link_to(path: &Path, to: &Path) -> bool {
     let Some(dir) = path.parent() else {
@@ -416,20 +419,20 @@ const MAX_FILES: usize = 10_000;
 /// Every file of the installed skill folder `dir`, by `/`-separated path, with its bytes.
 /// Symlinks inside are not followed: one is read as the text `symlink -> target`, which no
 /// locked file is, so it shows up as a change.
-pub fn read_files(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, String> {
+pub fn read_files(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, FolderError> {
     let mut files = BTreeMap::new();
     let mut pending = vec![(dir.to_path_buf(), String::new())];
     while let Some((folder, prefix)) = pending.pop() {
-        let entries = std::fs::read_dir(&folder)
-            .map_err(|e| format!("cannot read `{}`: {e}", folder.display()))?;
+        let entries =
+            std::fs::read_dir(&folder).map_err(|e| FolderError::Read(folder.clone(), e))?;
         for entry in entries {
-            let entry = entry.map_err(|e| format!("cannot read `{}`: {e}", folder.display()))?;
+            let entry = entry.map_err(|e| FolderError::Read(folder.clone(), e))?;
             let name = entry.file_name().to_string_lossy().into_owned();
             let relative = format!("{prefix}{name}");
             let path = entry.path();
             let kind = entry
                 .file_type()
-                .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+                .map_err(|e| FolderError::Read(path.clone(), e))?;
             if kind.is_dir() {
                 pending.push((path, format!("{relative}/")));
             } else if kind.is_symlink() {
@@ -439,17 +442,13 @@ pub fn read_files(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, String> {
                     format!("symlink -> {}", target.display()).into_bytes(),
                 );
             } else if kind.is_file() {
-                let bytes = std::fs::read(&path)
-                    .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+                let bytes = std::fs::read(&path).map_err(|e| FolderError::Read(path.clone(), e))?;
                 files.insert(relative, bytes);
             } else {
                 files.insert(relative, b"special file".to_vec());
             }
             if files.len() > MAX_FILES {
-                return Err(format!(
-                    "`{}` holds more than {MAX_FILES} files",
-                    dir.display()
-                ));
+                return Err(FolderError::TooManyFiles(dir.to_path_buf()));
             }
         }
     }
@@ -542,7 +541,11 @@ pub fn state(path: &Path, locked: &[FileDigest], name: &str, link_to: Option<&Pa
     }
     let files = match read_files(path) {
         Ok(files) => files,
-        Err(reason) => return State::Conflicting { reason },
+        Err(error) => {
+            return State::Conflicting {
+                reason: error.to_string(),
+            };
+        }
     };
     let changes = compare(&files, locked);
     if changes.is_empty() {
@@ -599,9 +602,70 @@ fn frontmatter_name(bytes: &[u8]) -> Option<String> {
 }
 
 /// Takes the skill folder (or link) `dir/name` ([`skill_folder`]) away.
-pub fn remove(dir: &Path, name: &str) -> Result<(), String> {
+pub fn remove(dir: &Path, name: &str) -> Result<(), FolderError> {
     let path = skill_folder(dir, name)?;
-    remove_path(&path).map_err(|e| format!("cannot remove `{}`: {e}", path.display()))
+    remove_path(&path).map_err(|e| FolderError::Remove(path, e))
+}
+
+/// Why a skill folder cannot be written, read or removed, or why nothing may be written into
+/// an agent folder: the text a person reads as a skipped skill's reason.
+#[derive(Debug, thiserror::Error)]
+pub enum FolderError {
+    /// An agent folder outside the folder it is checked from.
+    #[error("`{}` is outside `{}`", dir.display(), root.display())]
+    Outside {
+        /// The agent folder.
+        dir: PathBuf,
+        /// The project, home or moved folder it should be under.
+        root: PathBuf,
+    },
+    /// An agent folder whose path has `..` or `.` in it.
+    #[error("`{}` is not a plain path", .0.display())]
+    NotPlain(PathBuf),
+    /// A part of an agent folder's path is a symlink (not the one to the canonical folder).
+    #[error("`{}` is a symlink to `{target}`; skillpath writes nothing through a symlink", at.display())]
+    Symlink {
+        /// The symlink.
+        at: PathBuf,
+        /// Where it leads.
+        target: String,
+    },
+    /// A part of an agent folder's path is a file.
+    #[error("`{}` is a file, not a folder", .0.display())]
+    NotAFolder(PathBuf),
+    /// A skill name that is no folder's name.
+    #[error("{0}; nothing is written or removed for it")]
+    Name(skillpath_core::validate::NotAFolderName),
+    /// A skill name that, joined to its agent folder, is not a child of it.
+    #[error(
+        "`{}` is not a folder inside `{}`; nothing is written or removed for it",
+        path.display(),
+        dir.display()
+    )]
+    NotInside {
+        /// The path the name made.
+        path: PathBuf,
+        /// The agent folder.
+        dir: PathBuf,
+    },
+    /// A file of the skill whose path cannot be written anywhere (the store's path rule).
+    #[error("{0}")]
+    FilePath(String),
+    /// A folder that cannot be read.
+    #[error("cannot read `{path}`: {1}", path = .0.display())]
+    Read(PathBuf, #[source] std::io::Error),
+    /// A folder that cannot be made.
+    #[error("cannot create `{path}`: {1}", path = .0.display())]
+    Create(PathBuf, #[source] std::io::Error),
+    /// A file or folder that cannot be written.
+    #[error("cannot write `{path}`: {1}", path = .0.display())]
+    Write(PathBuf, #[source] std::io::Error),
+    /// A folder or link that cannot be taken away.
+    #[error("cannot remove `{path}`: {1}", path = .0.display())]
+    Remove(PathBuf, #[source] std::io::Error),
+    /// An installed skill folder with more files than [`MAX_FILES`].
+    #[error("`{}` holds more than {max} files", .0.display(), max = MAX_FILES)]
+    TooManyFiles(PathBuf),
 }
 
 #[cfg(test)]
@@ -626,13 +690,16 @@ mod tests {
         let canonical = root.path().join(".agents/skills");
         let claude = root.path().join(".claude/skills");
         let first = snapshot("one\n");
-        assert_eq!(place(&canonical, "demo", &first, None), Ok(Written::Copied));
         assert_eq!(
-            place(&canonical, "demo", &first, None),
-            Ok(Written::Unchanged)
+            place(&canonical, "demo", &first, None).ok(),
+            Some(Written::Copied)
+        );
+        assert_eq!(
+            place(&canonical, "demo", &first, None).ok(),
+            Some(Written::Unchanged)
         );
         let linked = place(&claude, "demo", &first, Some(&canonical.join("demo")));
-        assert_eq!(linked, Ok(Written::Linked));
+        assert_eq!(linked.ok(), Some(Written::Linked));
         let link = std::fs::read_link(claude.join("demo")).expect("a link");
         assert_eq!(link, Path::new("../../.agents/skills/demo"));
         let locked = crate::digest::files_of(&first);
@@ -667,8 +734,8 @@ mod tests {
         );
         let second = snapshot("two\n");
         assert_eq!(
-            place(&canonical, "demo", &second, None),
-            Ok(Written::Copied)
+            place(&canonical, "demo", &second, None).ok(),
+            Some(Written::Copied)
         );
         let files = read_files(&canonical.join("demo")).expect("read");
         assert_eq!(
@@ -711,9 +778,11 @@ mod tests {
             "CON",
             "a\0b",
         ] {
-            let refused = place(&skills, name, &snapshot("x\n"), None).expect_err(name);
+            let refused = place(&skills, name, &snapshot("x\n"), None)
+                .expect_err(name)
+                .to_string();
             assert!(refused.contains("cannot be a folder's name"), "{refused}");
-            let refused = remove(&skills, name).expect_err(name);
+            let refused = remove(&skills, name).expect_err(name).to_string();
             assert!(
                 refused.contains("nothing is written or removed"),
                 "{refused}"
@@ -745,8 +814,8 @@ mod tests {
             ]
         );
         assert_eq!(
-            skill_folder(&skills, "My Skill"),
-            Ok(skills.join("My Skill"))
+            skill_folder(&skills, "My Skill").ok(),
+            Some(skills.join("My Skill"))
         );
     }
 
@@ -762,17 +831,18 @@ mod tests {
         std::os::unix::fs::symlink("../.agents/skills", root.path().join(".claude/skills"))
             .expect("link");
         let file = refusal(root.path(), &root.path().join(".cursor/skills"), &canonical);
-        assert!(file.expect_err("file").contains("is a file"));
+        assert!(file.expect_err("file").to_string().contains("is a file"));
         let link = refusal(root.path(), &root.path().join(".codex/skills"), &canonical);
         assert!(
             link.expect_err("link")
+                .to_string()
                 .contains("writes nothing through a symlink")
         );
         let shared = refusal(root.path(), &root.path().join(".claude/skills"), &canonical);
-        assert_eq!(shared, Ok(Some(canonical.clone())));
+        assert_eq!(shared.ok(), Some(Some(canonical.clone())));
         assert_eq!(
-            refusal(root.path(), &root.path().join(".roo/skills"), &canonical),
-            Ok(None)
+            refusal(root.path(), &root.path().join(".roo/skills"), &canonical).ok(),
+            Some(None)
         );
     }
 }

@@ -14,9 +14,6 @@ use crate::SourceError;
 use crate::cache;
 use crate::tree::{Entry, SourceTree};
 
-/// The largest file read from a repository; a larger one is [`Entry::TooLarge`].
-pub const MAX_FILE_SIZE: u64 = skillpath_core::skill_files::MAX_FILE_SIZE;
-
 /// Most bytes read from one commit in all.
 pub const MAX_TREE_BYTES: u64 = 1 << 30;
 
@@ -184,7 +181,7 @@ impl Repository {
                 ("120000", _) => blobs.push((path, object.to_owned(), true)),
                 (_, "blob") => {
                     let size: u64 = size.parse().unwrap_or(u64::MAX);
-                    if size > MAX_FILE_SIZE {
+                    if size > crate::tree::MAX_FILE_SIZE {
                         tree.entries.insert(path, Entry::TooLarge(size));
                         continue;
                     }

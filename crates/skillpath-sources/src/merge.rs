@@ -7,6 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
+use skillpath_store::{Kind, SkillFile, SkillSnapshot};
+
 use crate::SourceError;
 
 /// The result of a merge.
@@ -16,6 +18,47 @@ pub struct Merged {
     pub files: BTreeMap<String, Vec<u8>>,
     /// The files where the two sides' edits overlap, with what happened on each side.
     pub conflicts: Vec<String>,
+}
+
+impl Merged {
+    /// The merge's files as a skill (a `SKILL.md`), or a package (a `PACKAGE.md` and no
+    /// `SKILL.md`).
+    pub fn into_snapshot(mut self) -> Result<SkillSnapshot, Unmerged> {
+        let kind = if self.files.contains_key(Kind::Skill.manifest()) {
+            Kind::Skill
+        } else {
+            Kind::Package
+        };
+        let manifest = kind.manifest();
+        let skill_md = self
+            .files
+            .remove(manifest)
+            .ok_or(Unmerged::NoManifest(manifest))?;
+        let skill_md = String::from_utf8(skill_md).map_err(|_| Unmerged::NotUtf8(manifest))?;
+        SkillSnapshot::of_kind(
+            kind,
+            skill_md,
+            self.files
+                .into_iter()
+                .map(|(path, bytes)| SkillFile { path, bytes })
+                .collect(),
+        )
+        .map_err(|e| Unmerged::Invalid(e.to_string()))
+    }
+}
+
+/// Why a merge's files are no skill to write.
+#[derive(Debug, thiserror::Error)]
+pub enum Unmerged {
+    /// The merge lost the manifest.
+    #[error("the merge has no `{0}`")]
+    NoManifest(&'static str),
+    /// The merged manifest is not text.
+    #[error("the merged `{0}` is not UTF-8")]
+    NotUtf8(&'static str),
+    /// What the skill model's rules refuse of it, in their words.
+    #[error("{0}")]
+    Invalid(String),
 }
 
 /// Merges `local` and `upstream`, both changed from `base`.

@@ -308,6 +308,30 @@ pub fn read(origin: &Origin, pin: Pin<'_>, path: &str) -> Result<Found, SourceEr
     }
 }
 
+/// The skills of a source as they are now, under `path`: a git source at the newest commit of
+/// `reference` (returned), an archive as `digest` pins it (an archive has no ref to move on),
+/// a folder or a discovery index as it is published.
+pub fn read_newest(
+    origin: &Origin,
+    reference: Option<&str>,
+    digest: Option<&str>,
+    path: &str,
+) -> Result<(Option<String>, Found), SourceError> {
+    let commit = match origin {
+        Origin::Git { url } => Some(Repository::open(url)?.resolve(reference)?),
+        _ => None,
+    };
+    let digest = match origin {
+        Origin::Archive { .. } => digest,
+        _ => None,
+    };
+    let pin = Pin {
+        commit: commit.as_deref(),
+        digest,
+    };
+    Ok((commit.clone(), read(origin, pin, path)?))
+}
+
 /// `scheme://…` with a scheme git fetches from.
 fn is_url(text: &str) -> bool {
     [

@@ -12,6 +12,10 @@ use std::path::Path;
 use skillpath_core::Mode;
 use skillpath_store::{Kind, SkillFile, SkillSnapshot};
 
+/// The largest file of a skill read from a source (a repository, an archive); a larger one is
+/// [`Entry::TooLarge`], and the skill that holds it is skipped.
+pub const MAX_FILE_SIZE: u64 = skillpath_core::skill_files::MAX_FILE_SIZE;
+
 /// One entry of a commit's tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Entry {
@@ -21,7 +25,7 @@ pub enum Entry {
     Symlink(String),
     /// A submodule (a commit of another repository), never fetched.
     Submodule,
-    /// A file over [`crate::git::MAX_FILE_SIZE`], by its size; never read.
+    /// A file over [`MAX_FILE_SIZE`], by its size; never read.
     TooLarge(u64),
 }
 
@@ -68,6 +72,70 @@ pub struct SourceSkill {
     pub digest: Option<String>,
 }
 
+/// Why a skill folder of a source cannot be taken: the reason of its [`Skipped`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ItemError {
+    /// No manifest (`SKILL.md`, or a package's `PACKAGE.md`) in the folder.
+    #[error("it has no `{0}`")]
+    NoManifest(&'static str),
+    /// The manifest is a symlink, a submodule or a file over the limit.
+    #[error("its `{0}` is not a file")]
+    ManifestNotAFile(&'static str),
+    /// The manifest is a Git LFS pointer, whose content skillpath does not fetch.
+    #[error("its `{0}` {lfs}", lfs = LFS_LEFT_OUT)]
+    ManifestLfs(&'static str),
+    /// The manifest's bytes are not UTF-8 from the byte `at` on.
+    #[error("its `{manifest}` is not UTF-8 (at byte {at})")]
+    NotUtf8 {
+        /// The manifest's name.
+        manifest: &'static str,
+        /// The first byte that is not.
+        at: usize,
+    },
+    /// What the skill model's rules refuse of it (a file's path, the content), in their words.
+    #[error("{0}")]
+    Invalid(String),
+    /// Two files whose paths differ only in case.
+    #[error(
+        "`{other}` and `{relative}` differ only in case: they cannot both be written on a case-insensitive file system (macOS, Windows)"
+    )]
+    CaseClash {
+        /// The first one read.
+        other: String,
+        /// The second.
+        relative: String,
+    },
+    /// A file over [`MAX_FILE_SIZE`].
+    #[error(
+        "`{relative}` is {size} bytes, over the limit of {limit} bytes for a skill's file",
+        limit = MAX_FILE_SIZE
+    )]
+    TooLarge {
+        /// Its path in the skill.
+        relative: String,
+        /// Its size.
+        size: u64,
+    },
+    /// A package whose `PACKAGE.md` cannot be read; `.0`: `: [code] message` of the first
+    /// error, or empty.
+    #[error("its `PACKAGE.md` cannot be read{0}")]
+    Package(String),
+    /// A `SKILL.md` a loader refuses, by its first error.
+    #[error("it cannot be loaded: [{code}] {message}")]
+    NotLoadable {
+        /// The diagnostic's code.
+        code: String,
+        /// Its message.
+        message: String,
+    },
+    /// A `SKILL.md` without a `name`.
+    #[error("its `SKILL.md` has no `name`")]
+    NoName,
+    /// A skill folder on disk that the folder reader refuses, in its words.
+    #[error("{0}")]
+    Folder(String),
+}
+
 /// A skill folder of a source that cannot be taken.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skipped {
@@ -84,6 +152,22 @@ pub struct Found {
     pub skills: Vec<SourceSkill>,
     /// The skill folders skipped, with why.
     pub skipped: Vec<Skipped>,
+}
+
+impl Found {
+    /// The skill at `path` of what was read of `source`, or the error that it holds none there.
+    pub fn skill_at(&self, source: &str, path: &str) -> Result<SourceSkill, crate::SourceError> {
+        self.skills
+            .iter()
+            .find(|skill| skill.path == path)
+            .cloned()
+            .ok_or_else(|| {
+                crate::SourceError::new(format!(
+                    "`{source}` holds no skill at `{}` any more",
+                    display_path(path)
+                ))
+            })
+    }
 }
 
 /// The start of a Git LFS pointer file: the content is elsewhere, on an LFS server.
@@ -138,7 +222,7 @@ struct Collected {
 impl Collected {
     /// Adds what was read of the skill folder `path` (its content and what was left out of it,
     /// or why it cannot be taken).
-    fn add(&mut self, path: String, read: Result<(SkillSnapshot, Vec<String>), String>) {
+    fn add(&mut self, path: String, read: Result<(SkillSnapshot, Vec<String>), ItemError>) {
         let named = read.and_then(|(snapshot, left_out)| {
             skill_name(&snapshot, &path).map(|name| (name, snapshot, left_out))
         });
@@ -161,7 +245,10 @@ impl Collected {
                     digest: None,
                 });
             }
-            Err(reason) => self.found.skipped.push(Skipped { path, reason }),
+            Err(error) => self.found.skipped.push(Skipped {
+                path,
+                reason: error.to_string(),
+            }),
         }
     }
 }
@@ -200,7 +287,7 @@ fn read_item(
     dir: &str,
     kind: Kind,
     skill_dirs: &[String],
-) -> Result<(SkillSnapshot, Vec<String>), String> {
+) -> Result<(SkillSnapshot, Vec<String>), ItemError> {
     let prefix = if dir.is_empty() {
         String::new()
     } else {
@@ -228,18 +315,16 @@ fn read_item(
             }),
         Kind::Package => Some(format!("{prefix}{manifest}")),
     }
-    .ok_or_else(|| format!("it has no `{manifest}`"))?;
+    .ok_or(ItemError::NoManifest(manifest))?;
     let Some(Entry::File(skill_md)) = tree.entries.get(&skill_md_path) else {
-        return Err(format!("its `{manifest}` is not a file"));
+        return Err(ItemError::ManifestNotAFile(manifest));
     };
     if is_lfs_pointer(skill_md) {
-        return Err(format!("its `{manifest}` {LFS_LEFT_OUT}"));
+        return Err(ItemError::ManifestLfs(manifest));
     }
-    let skill_md = String::from_utf8(skill_md.clone()).map_err(|e| {
-        format!(
-            "its `{manifest}` is not UTF-8 (at byte {})",
-            e.utf8_error().valid_up_to()
-        )
+    let skill_md = String::from_utf8(skill_md.clone()).map_err(|e| ItemError::NotUtf8 {
+        manifest,
+        at: e.utf8_error().valid_up_to(),
     })?;
     let mut files = Vec::new();
     let mut left_out = Vec::new();
@@ -258,20 +343,21 @@ fn read_item(
             continue;
         }
         if let Err(error) = skillpath_store::model::check_relative_path(relative) {
-            return Err(error.to_string());
+            return Err(ItemError::Invalid(error.to_string()));
         }
         if let Some(other) = lowercase.insert(relative.to_lowercase(), relative.to_owned()) {
-            return Err(format!(
-                "`{other}` and `{relative}` differ only in case: they cannot both be written on a case-insensitive file system (macOS, Windows)"
-            ));
+            return Err(ItemError::CaseClash {
+                other,
+                relative: relative.to_owned(),
+            });
         }
         let bytes = match entry {
             Entry::File(bytes) => bytes.clone(),
             Entry::TooLarge(size) => {
-                return Err(format!(
-                    "`{relative}` is {size} bytes, over the limit of {} bytes for a skill's file",
-                    crate::git::MAX_FILE_SIZE
-                ));
+                return Err(ItemError::TooLarge {
+                    relative: relative.to_owned(),
+                    size: *size,
+                });
             }
             Entry::Submodule => {
                 left_out.push(format!(
@@ -298,7 +384,8 @@ fn read_item(
             bytes,
         });
     }
-    let snapshot = SkillSnapshot::of_kind(kind, skill_md, files).map_err(|e| e.to_string())?;
+    let snapshot = SkillSnapshot::of_kind(kind, skill_md, files)
+        .map_err(|e| ItemError::Invalid(e.to_string()))?;
     Ok((snapshot, left_out))
 }
 
@@ -331,7 +418,7 @@ fn resolve_link(tree: &SourceTree, prefix: &str, path: &str, target: &str) -> Op
 
 /// The skill's `name`, read leniently as a loader reads it (a package's, as its manifest is
 /// read); `Err`: why it cannot be loaded.
-fn skill_name(snapshot: &SkillSnapshot, dir: &str) -> Result<String, String> {
+fn skill_name(snapshot: &SkillSnapshot, dir: &str) -> Result<String, ItemError> {
     if snapshot.kind == Kind::Package {
         let (_, package, diagnostics) = skillpath_core::package::read_manifest(
             Kind::Package.manifest().into(),
@@ -342,7 +429,7 @@ fn skill_name(snapshot: &SkillSnapshot, dir: &str) -> Result<String, String> {
                 .iter()
                 .find(|d| d.severity == skillpath_core::Severity::Error)
                 .map_or_else(String::new, |d| format!(": [{}] {}", d.code, d.message));
-            format!("its `PACKAGE.md` cannot be read{why}")
+            ItemError::Package(why)
         });
     }
     let skill = skillpath_core::skill_md::parse(
@@ -356,16 +443,16 @@ fn skill_name(snapshot: &SkillSnapshot, dir: &str) -> Result<String, String> {
         .iter()
         .find(|d| d.severity == skillpath_core::Severity::Error)
     {
-        return Err(format!(
-            "it cannot be loaded: [{}] {}",
-            error.code, error.message
-        ));
+        return Err(ItemError::NotLoadable {
+            code: error.code.to_string(),
+            message: error.message.clone(),
+        });
     }
     skill
         .text_field("name")
         .map(|name| name.trim().to_owned())
         .filter(|name| !name.is_empty())
-        .ok_or_else(|| "its `SKILL.md` has no `name`".to_owned())
+        .ok_or(ItemError::NoName)
 }
 
 /// Reads the skills of the folder `root` (searched as `import` searches a tree), with their
@@ -400,7 +487,7 @@ pub fn find_folder_skills(root: &Path) -> Found {
             .unwrap_or_default();
         let read = skillpath_store::folder::read_skill_folder(&dir)
             .map(|snapshot| (snapshot, Vec::new()))
-            .map_err(|e| e.to_string());
+            .map_err(|e| ItemError::Folder(e.to_string()));
         collected.add(relative, read);
     }
     let mut found = collected.found;

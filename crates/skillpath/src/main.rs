@@ -5,6 +5,7 @@
 
 mod cli;
 mod commands;
+mod error;
 mod inputs;
 mod logging;
 mod output;

@@ -58,7 +58,8 @@ pub(crate) fn run(args: AuditArgs) -> anyhow::Result<ExitStatus> {
                             return Err(StoreError::NotFound {
                                 name: name.clone(),
                                 revision: None,
-                            });
+                            }
+                            .into());
                         }
                     }
                     let context = Context::new(skills.iter().map(|skill| skill.name.clone()));

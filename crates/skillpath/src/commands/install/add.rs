@@ -8,11 +8,12 @@ use skillpath_sources::SourceError;
 use skillpath_sources::migrate::{self, Request};
 use skillpath_sources::source;
 use skillpath_sources::tree;
-use skillpath_store::ProjectView;
+use skillpath_sources::write::{Edits, Outcome};
 
-use super::{Edits, Taken};
+use super::Taken;
+use super::sync::ToSync;
 use crate::cli::AddArgs;
-use crate::commands::store::{self as store_commands, Access};
+use crate::commands::store as store_commands;
 use crate::output::{self, ExitStatus};
 
 pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
@@ -96,83 +97,78 @@ pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
                 .display()
         ),
     };
-    store_commands::run_in(
-        &args.db,
-        Access::Creates,
-        ProjectView::shared(),
-        move |store| async move {
-            store.set_audit_policy(policy);
-            let (report, locked) =
-                super::import(store.as_ref(), taken, super::change(message)).await?;
-            super::report_audit(&report, policy)?;
-            let names: Vec<String> = locked.keys().cloned().collect();
-            lock.skills.extend(locked);
-            if given_agents {
-                lock.agents.extend(super::ids(&agents));
-            }
-            if let Err(error) = super::write_lock(&scope, &lock) {
-                return super::fail(&error, ExitStatus::UsageOrInternal);
-            }
-            let mut text = format!("added {} skills: {}\n", names.len(), names.join(", "));
-            for source in &sources {
-                let at = source["commit"]
-                    .as_str()
-                    .map_or_else(String::new, |c| format!(" at {}", &c[..12.min(c.len())]));
-                let _ = writeln!(
-                    text,
-                    "  from `{}`{at}",
-                    source["source"].as_str().unwrap_or_default()
-                );
-            }
+    super::with_store(&args.db, Some(policy), move |store| async move {
+        let (report, locked) = super::import(store.as_ref(), taken, super::change(message)).await?;
+        super::report_audit(&report, policy)?;
+        let names: Vec<String> = locked.keys().cloned().collect();
+        lock.skills.extend(locked);
+        if given_agents {
+            lock.agents.extend(super::ids(&agents));
+        }
+        if let Err(error) = super::write_lock(&scope, &lock) {
+            return super::fail(&error, ExitStatus::UsageOrInternal);
+        }
+        let mut text = format!("added {} skills: {}\n", names.len(), names.join(", "));
+        for source in &sources {
+            let at = source["commit"]
+                .as_str()
+                .map_or_else(String::new, |c| format!(" at {}", &c[..12.min(c.len())]));
             let _ = writeln!(
                 text,
-                "locked in `{}`",
-                super::shown(scope.root(), &scope.lock_path())
+                "  from `{}`{at}",
+                source["source"].as_str().unwrap_or_default()
             );
-            let synced = if no_sync {
-                let _ = writeln!(
-                    text,
-                    "run `skillpath sync` to write them into your agents' folders"
-                );
-                None
-            } else {
-                let synced = super::sync::sync(
-                    store.as_ref(),
-                    &scope,
-                    &lock,
-                    Some(&names),
-                    &[],
-                    &agents,
+        }
+        let _ = writeln!(
+            text,
+            "locked in `{}`",
+            super::shown(scope.root(), &scope.lock_path())
+        );
+        let synced = if no_sync {
+            let _ = writeln!(
+                text,
+                "run `skillpath sync` to write them into your agents' folders"
+            );
+            None
+        } else {
+            let synced = super::sync::sync(
+                store.as_ref(),
+                ToSync {
+                    scope: &scope,
+                    lock: &lock,
+                    only: Some(&names),
+                    extra: &[],
+                    agents: &agents,
                     copy,
-                    Edits::Keep,
-                    &super::values::Values::default(),
-                )
-                .await?;
-                text.push_str(&super::placed_text(scope.root(), &synced.folders));
-                Some(synced)
-            };
-            let mut json = serde_json::json!({
-                "sources": sources,
-                "added": names,
-                "refused": report.refused,
-                "lock": scope.lock_path(),
+                    edits: Edits::Keep,
+                    values: &super::values::Values::default(),
+                },
+            )
+            .await?;
+            text.push_str(&super::placed_text(scope.root(), &synced.folders));
+            Some(synced)
+        };
+        let mut json = serde_json::json!({
+            "sources": sources,
+            "added": names,
+            "refused": report.refused,
+            "lock": scope.lock_path(),
+        });
+        if let Some(synced) = &synced {
+            json["synced"] = store_commands::to_json(synced)?;
+        }
+        store_commands::print(format, &json, || text).map_err(store_commands::io)?;
+        let incomplete = skipped_any
+            || !report.refused.is_empty()
+            || synced.is_some_and(|s| {
+                !s.failed.is_empty() || s.folders.iter().any(|p| p.result == Outcome::Skipped)
             });
-            if let Some(synced) = &synced {
-                json["synced"] = store_commands::to_json(synced)?;
-            }
-            store_commands::print(format, &json, || text).map_err(store_commands::io)?;
-            let incomplete = skipped_any
-                || !report.refused.is_empty()
-                || synced.is_some_and(|s| {
-                    !s.failed.is_empty() || s.folders.iter().any(|p| p.result == "skipped")
-                });
-            Ok(if incomplete {
-                ExitStatus::Invalid
-            } else {
-                ExitStatus::Success
-            })
-        },
-    )
+        Ok(if incomplete {
+            ExitStatus::Invalid
+        } else {
+            ExitStatus::Success
+        })
+    })
 }
 
 /// The skills taken from one source.
@@ -200,7 +196,7 @@ fn take(
     }
     source.origin = source::probe(source.origin)?;
     let (commit, found) =
-        super::read_newest(&source.origin, source.reference.as_deref(), digest, path)?;
+        source::read_newest(&source.origin, source.reference.as_deref(), digest, path)?;
     let recorded = source.origin.recorded();
     let mut said = String::new();
     for skipped in &found.skipped {

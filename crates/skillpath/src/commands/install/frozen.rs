@@ -8,13 +8,14 @@ use skillpath_sources::SourceError;
 use skillpath_sources::folders::{self, FileChange, Scope, State, Target};
 use skillpath_sources::lock::Lock;
 use skillpath_sources::tree::SourceSkill;
-use skillpath_store::ProjectView;
+use skillpath_sources::verify;
+use skillpath_sources::write::{self, Edits, ToWrite};
 
+use super::Taken;
 use super::sync::Synced;
-use super::values::Values;
-use super::{Edits, Taken, ToWrite};
+use super::values::{NotRendered, Values};
 use crate::cli::{InstallArgs, OutputFormat};
-use crate::commands::store::{self as store_commands, Access};
+use crate::commands::store as store_commands;
 use crate::output::{self, ExitStatus};
 
 pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
@@ -43,95 +44,92 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
     let format = args.format;
     let copy = args.agents.copy;
     let policy = args.audit.policy(false);
-    store_commands::run_in(
-        &args.db,
-        Access::Creates,
-        ProjectView::shared(),
-        move |store| async move {
-            store.set_audit_policy(policy);
-            let _held = match skillpath_sources::cache::lock_folder(scope.root()) {
-                Ok(held) => held,
-                Err(error) => return super::fail(&error, ExitStatus::UsageOrInternal),
-            };
-            // Every skill's content, checked against the lock, before anything is written.
-            let mut contents = Vec::new();
-            let mut failures = Vec::new();
-            let mut reads = super::SourceReads::default();
-            for (name, locked) in &lock.skills {
-                match super::locked_content(store.as_ref(), &mut reads, name, locked).await {
-                    Ok(snapshot) => contents.push((name.clone(), locked.clone(), snapshot)),
-                    Err(error) => failures.push(error),
+    super::with_store(&args.db, Some(policy), move |store| async move {
+        let _held = match skillpath_sources::cache::lock_folder(scope.root()) {
+            Ok(held) => held,
+            Err(error) => return super::fail(&error, ExitStatus::UsageOrInternal),
+        };
+        // Every skill's content, checked against the lock, before anything is written.
+        let mut contents = Vec::new();
+        let mut failures = Vec::new();
+        let all = lock
+            .skills
+            .iter()
+            .map(|(name, locked)| (name.as_str(), locked))
+            .collect();
+        for item in super::locked_contents(store.as_ref(), all).await {
+            match item.content {
+                Ok(snapshot) => {
+                    contents.push((item.name.to_owned(), item.locked.clone(), snapshot))
                 }
+                Err(error) => failures.push(error),
             }
-            if !failures.is_empty() {
-                let mut text = String::new();
-                for error in &failures {
-                    let _ = writeln!(text, "error: {error}");
-                    if let Some(hint) = &error.hint {
-                        let _ = writeln!(text, "  = hint: {hint}");
-                    }
-                }
-                let _ = writeln!(
-                    text,
-                    "nothing was written: {} of {} locked skills do not match the lock",
-                    failures.len(),
-                    lock.skills.len()
-                );
-                output::stderr(&text).map_err(store_commands::io)?;
-                return Ok(ExitStatus::Invalid);
+        }
+        if !failures.is_empty() {
+            let mut text = String::new();
+            for error in &failures {
+                text.push_str(&super::said(error, error.hint()));
             }
-            let taken: Vec<Taken> = contents
-                .iter()
-                .map(|(name, locked, snapshot)| Taken {
-                    skill: SourceSkill {
-                        name: name.clone(),
-                        path: locked.path.clone(),
-                        snapshot: snapshot.clone(),
-                        left_out: Vec::new(),
-                        digest: locked.digest.clone(),
-                    },
-                    source: locked.source.clone(),
-                    reference: locked.reference.clone(),
-                    commit: locked.commit.clone(),
-                })
-                .collect();
-            let change = super::change("skillpath install --frozen".to_owned());
-            let (report, _) = super::import(store.as_ref(), taken, change).await?;
-            super::report_audit(&report, policy)?;
-            let mut failed: Vec<(String, String)> = report
-                .refused
-                .iter()
-                .map(|r| (r.name.clone(), "refused by the audit policy".to_owned()))
-                .collect();
-            let options =
-                super::values::member_options(contents.iter().map(|(_, _, snapshot)| snapshot));
-            let mut written = Vec::new();
-            for (name, locked, snapshot) in &contents {
-                if report.refused.iter().any(|r| &r.name == name) {
-                    continue;
-                }
-                match values.instance(name, snapshot.clone(), &options) {
-                    Ok((snapshot, rendered)) => written.push((name, locked, snapshot, rendered)),
-                    Err(why) => failed.push((name.clone(), why)),
-                }
+            let _ = writeln!(
+                text,
+                "nothing was written: {} of {} locked skills do not match the lock",
+                failures.len(),
+                lock.skills.len()
+            );
+            output::stderr(&text).map_err(store_commands::io)?;
+            return Ok(ExitStatus::Invalid);
+        }
+        let taken: Vec<Taken> = contents
+            .iter()
+            .map(|(name, locked, snapshot)| Taken {
+                skill: SourceSkill {
+                    name: name.clone(),
+                    path: locked.path.clone(),
+                    snapshot: snapshot.clone(),
+                    left_out: Vec::new(),
+                    digest: locked.digest.clone(),
+                },
+                source: locked.source.clone(),
+                reference: locked.reference.clone(),
+                commit: locked.commit.clone(),
+            })
+            .collect();
+        let change = super::change("skillpath install --frozen".to_owned());
+        let (report, _) = super::import(store.as_ref(), taken, change).await?;
+        super::report_audit(&report, policy)?;
+        let mut failed: Vec<(String, String)> = report
+            .refused
+            .iter()
+            .map(|r| (r.name.clone(), "refused by the audit policy".to_owned()))
+            .collect();
+        let options =
+            super::values::member_options(contents.iter().map(|(_, _, snapshot)| snapshot));
+        let mut written = Vec::new();
+        for (name, locked, snapshot) in &contents {
+            if report.refused.iter().any(|r| &r.name == name) {
+                continue;
             }
-            let skills: Vec<ToWrite<'_>> = written
-                .iter()
-                .map(|(name, locked, snapshot, rendered)| ToWrite {
-                    name,
-                    snapshot,
-                    untouched: &locked.files,
-                    rendered: *rendered,
-                })
-                .collect();
-            let synced = Synced {
-                folders: super::write_all(&scope, &targets, &skills, copy, Edits::Replace),
-                failed,
-                ..Synced::default()
-            };
-            super::sync::print(format, &scope, &synced)
-        },
-    )
+            match values.instance(name, snapshot.clone(), &options) {
+                Ok((snapshot, rendered)) => written.push((name, locked, snapshot, rendered)),
+                Err(why) => failed.push((name.clone(), why.to_string())),
+            }
+        }
+        let skills: Vec<ToWrite<'_>> = written
+            .iter()
+            .map(|(name, locked, snapshot, rendered)| ToWrite {
+                name,
+                snapshot,
+                untouched: &locked.files,
+                rendered: *rendered,
+            })
+            .collect();
+        let synced = Synced {
+            folders: write::write_all(&scope, &targets, &skills, copy, Edits::Replace),
+            failed,
+            ..Synced::default()
+        };
+        super::sync::print(format, &scope, &synced)
+    })
 }
 
 /// One difference between an agent folder and the lock.
@@ -163,7 +161,7 @@ fn check(
                 .files
                 .iter()
                 .any(|file| file.path == package::MANIFEST)
-                && let Ok(item) = super::read_locked(locked)
+                && let Ok(item) = verify::read_locked(locked)
             {
                 packages.push(item.snapshot);
             }
@@ -174,8 +172,8 @@ fn check(
         if !values.names(name) {
             continue;
         }
-        let rendered = super::read_locked(locked)
-            .map_err(|e| format!("cannot be read from its source: {e}"))
+        let rendered = verify::read_locked(locked)
+            .map_err(NotRendered::from)
             .and_then(|skill| values.instance(name, skill.snapshot, &options));
         match rendered {
             Ok((instance, _)) => {
@@ -192,7 +190,7 @@ fn check(
             Err(reason) => {
                 differences.push(Difference {
                     path: super::shown(scope.root(), &target.dir),
-                    difference: reason,
+                    difference: reason.to_string(),
                 });
                 continue;
             }
@@ -205,7 +203,7 @@ fn check(
                 Err(why) => {
                     differences.push(Difference {
                         path: super::shown(scope.root(), &target.dir),
-                        difference: why,
+                        difference: why.to_string(),
                     });
                     continue;
                 }

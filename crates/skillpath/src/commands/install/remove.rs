@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 
 use skillpath_sources::SourceError;
-use skillpath_sources::folders::{self, State};
+use skillpath_sources::folders;
+use skillpath_sources::write;
 use skillpath_store::agents::AGENTS;
 
 use crate::cli::RemoveArgs;
@@ -44,74 +45,19 @@ pub(crate) fn run(args: RemoveArgs) -> anyhow::Result<ExitStatus> {
     let mut removed = Vec::new();
     let mut kept = Vec::new();
     for name in &args.names {
-        let locked = &lock.skills[name];
-        let mut left = false;
-        for target in &targets {
-            let path = match folders::skill_folder(&target.dir, name) {
-                Ok(path) => path,
-                Err(why) => {
-                    kept.push((super::shown(scope.root(), &target.dir), why));
-                    left = true;
-                    continue;
-                }
-            };
-            let shown = super::shown(scope.root(), &path);
-            match scope.refusal(&target.dir) {
-                // What is there through a symlink (or a file) skillpath never wrote: `sync`
-                // writes nothing through one, so `remove` removes nothing through one.
-                Err(reason) => {
-                    if std::fs::symlink_metadata(&path).is_ok() {
-                        kept.push((shown, format!("{reason}; skillpath did not write it")));
-                    }
-                    continue;
-                }
-                // The agent folder is a link to the canonical one, whose copy goes with it.
-                Ok(Some(_)) => continue,
-                Ok(None) => {}
-            }
-            let ours_link = scope
-                .link_to(target, name)
-                .is_some_and(|to| folders::is_link_to(&path, &to));
-            let state = if ours_link {
-                State::Clean
-            } else {
-                folders::state(&path, &locked.files, name, None)
-            };
-            let remove = match state {
-                State::Missing => continue,
-                State::Clean => true,
-                State::Modified { .. } if args.force => true,
-                State::Modified { changes } => {
-                    let files: Vec<&str> = changes.iter().map(|c| c.path()).collect();
-                    kept.push((
-                        shown.clone(),
-                        format!(
-                            "has local edits ({}); `--force` removes it",
-                            files.join(", ")
-                        ),
-                    ));
-                    left = true;
-                    false
-                }
-                State::Conflicting { reason } => {
-                    kept.push((
-                        shown.clone(),
-                        format!("{reason}; skillpath did not write it"),
-                    ));
-                    false
-                }
-            };
-            if remove {
-                match folders::remove(&target.dir, name) {
-                    Ok(()) => removed.push(shown),
-                    Err(why) => {
-                        kept.push((shown, why));
-                        left = true;
-                    }
-                }
-            }
-        }
-        if !left {
+        let done =
+            write::remove_skill(&scope, &targets, name, &lock.skills[name].files, args.force);
+        removed.extend(
+            done.removed
+                .iter()
+                .map(|path| super::shown(scope.root(), path)),
+        );
+        kept.extend(
+            done.kept
+                .into_iter()
+                .map(|(path, why)| (super::shown(scope.root(), &path), why)),
+        );
+        if !done.left {
             lock.skills.remove(name);
         }
     }

@@ -4,11 +4,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use skillpath_sources::SourceError;
 use skillpath_sources::digest::{files_of, tree_digest};
 use skillpath_sources::folders::{self, FileChange, State};
 use skillpath_sources::git::Repository;
 use skillpath_sources::lock::LockedSkill;
-use skillpath_sources::source::Origin;
+use skillpath_sources::source::{self, Origin};
+use skillpath_sources::verify;
 
 use crate::cli::StatusArgs;
 use crate::commands::store as store_commands;
@@ -49,7 +51,8 @@ pub(crate) fn run(args: StatusArgs) -> anyhow::Result<ExitStatus> {
         Err(status) => return Ok(status),
     };
     let targets = folders::targets(&scope, &agents);
-    let mut newest: BTreeMap<(String, Option<String>), Result<String, String>> = BTreeMap::new();
+    let mut newest: BTreeMap<(String, Option<String>), Result<String, SourceError>> =
+        BTreeMap::new();
     let mut statuses = Vec::new();
     for (name, locked) in &lock.skills {
         let (outdated, unknown) = if args.offline {
@@ -57,7 +60,7 @@ pub(crate) fn run(args: StatusArgs) -> anyhow::Result<ExitStatus> {
         } else {
             match outdated(locked, &mut newest) {
                 Ok(outdated) => (outdated, None),
-                Err(why) => (None, Some(why)),
+                Err(why) => (None, Some(why.to_string())),
             }
         };
         let mut status = SkillStatus {
@@ -157,17 +160,15 @@ fn describe(change: &FileChange) -> String {
 /// source: whether its content changed); each source and ref asked once.
 fn outdated(
     locked: &LockedSkill,
-    newest: &mut BTreeMap<(String, Option<String>), Result<String, String>>,
-) -> Result<Option<String>, String> {
+    newest: &mut BTreeMap<(String, Option<String>), Result<String, SourceError>>,
+) -> Result<Option<String>, SourceError> {
     match Origin::from_recorded(&locked.source) {
         Origin::Git { url } => {
             let key = (url.clone(), locked.reference.clone());
             let commit = newest
                 .entry(key)
                 .or_insert_with(|| {
-                    Repository::open(&url)
-                        .and_then(|r| r.resolve(locked.reference.as_deref()))
-                        .map_err(|e| e.to_string())
+                    Repository::open(&url).and_then(|r| r.resolve(locked.reference.as_deref()))
                 })
                 .clone()?;
             Ok((Some(&commit) != locked.commit.as_ref()).then(|| {
@@ -180,9 +181,9 @@ fn outdated(
         }
         origin => {
             let (_, found) =
-                super::read_newest(&origin, None, locked.digest.as_deref(), &locked.path)
-                    .map_err(|e| e.to_string())?;
-            let changed = super::skill_at(&found, &locked.source, &locked.path)
+                source::read_newest(&origin, None, locked.digest.as_deref(), &locked.path)?;
+            let changed = found
+                .skill_at(&locked.source, &locked.path)
                 .map_or(true, |skill| {
                     tree_digest(&files_of(&skill.snapshot)) != locked.tree
                 });
@@ -194,7 +195,7 @@ fn outdated(
 /// The unified diff of the changed text files of the folder at `path` from what was
 /// installed (read from the source at the locked commit); empty when that cannot be read.
 fn diff(locked: &LockedSkill, path: &std::path::Path, changes: &[FileChange]) -> String {
-    let Ok(base) = super::read_locked(locked).map(|skill| folders::files_of(&skill.snapshot))
+    let Ok(base) = verify::read_locked(locked).map(|skill| folders::files_of(&skill.snapshot))
     else {
         return String::new();
     };

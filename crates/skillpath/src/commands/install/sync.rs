@@ -6,13 +6,14 @@ use std::fmt::Write as _;
 use skillpath_sources::digest::files_of;
 use skillpath_sources::folders::{self, Scope};
 use skillpath_sources::lock::Lock;
+use skillpath_sources::write::{self, Edits, Outcome, Placed, ToWrite};
 use skillpath_store::agents::Agent;
-use skillpath_store::{ProjectView, Store, StoreError};
+use skillpath_store::{Store, StoreError};
 
 use super::values::Values;
-use super::{Edits, Placed, ToWrite};
 use crate::cli::{OutputFormat, SyncArgs};
-use crate::commands::store::{self as store_commands, Access};
+use crate::commands::store as store_commands;
+use crate::error::CliError;
 use crate::output::ExitStatus;
 
 pub(crate) fn run(args: SyncArgs) -> anyhow::Result<ExitStatus> {
@@ -32,32 +33,29 @@ pub(crate) fn run(args: SyncArgs) -> anyhow::Result<ExitStatus> {
     let copy = args.agents.copy;
     let extra = args.skills;
     let given_agents = !args.agents.agents.is_empty();
-    store_commands::run_in(
-        &args.db,
-        Access::Creates,
-        ProjectView::shared(),
-        move |store| async move {
-            let mut synced = sync(
-                store.as_ref(),
-                &scope,
-                &lock,
-                None,
-                &extra,
-                &agents,
+    super::with_store(&args.db, None, move |store| async move {
+        let mut synced = sync(
+            store.as_ref(),
+            ToSync {
+                scope: &scope,
+                lock: &lock,
+                only: None,
+                extra: &extra,
+                agents: &agents,
                 copy,
-                Edits::Keep,
-                &values,
-            )
-            .await?;
-            if given_agents {
-                match record_agents(&scope, &agents) {
-                    Ok(recorded) => synced.recorded_agents = recorded,
-                    Err(error) => synced.failed.push((String::new(), error.to_string())),
-                }
+                edits: Edits::Keep,
+                values: &values,
+            },
+        )
+        .await?;
+        if given_agents {
+            match record_agents(&scope, &agents) {
+                Ok(recorded) => synced.recorded_agents = recorded,
+                Err(error) => synced.failed.push((String::new(), error.to_string())),
             }
-            print(format, &scope, &synced)
-        },
-    )
+        }
+        print(format, &scope, &synced)
+    })
 }
 
 /// Adds `agents` to the agents of the scope's lock, as `add --agent` does, so that `install
@@ -97,20 +95,39 @@ pub(crate) struct Synced {
     pub(crate) recorded_agents: Vec<String>,
 }
 
-/// Writes the skills of `lock` (only `only`, when given) and the stored skills `extra` into
-/// the folders of `agents` in `scope`.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn sync(
-    store: &dyn Store,
-    scope: &Scope,
-    lock: &Lock,
-    only: Option<&[String]>,
-    extra: &[String],
-    agents: &[&'static Agent],
-    copy: bool,
-    edits: Edits,
-    values: &Values,
-) -> Result<Synced, StoreError> {
+/// What a sync writes, and where.
+pub(crate) struct ToSync<'a> {
+    /// Whose skills.
+    pub(crate) scope: &'a Scope,
+    /// The skills locked there.
+    pub(crate) lock: &'a Lock,
+    /// Only these of the lock's skills, when given.
+    pub(crate) only: Option<&'a [String]>,
+    /// Stored skills written besides the lock's (`--skill`).
+    pub(crate) extra: &'a [String],
+    /// The agents whose folders are written.
+    pub(crate) agents: &'a [&'static Agent],
+    /// Copies everywhere, no links (`--copy`).
+    pub(crate) copy: bool,
+    /// What becomes of folders with local edits.
+    pub(crate) edits: Edits,
+    /// The values skills are rendered with (`--values`).
+    pub(crate) values: &'a Values,
+}
+
+/// Writes the skills of `lock` (only `only`, when given), each checked against the lock, and
+/// the stored skills `extra` into the folders of `agents` in `scope`.
+pub(crate) async fn sync(store: &dyn Store, to_sync: ToSync<'_>) -> Result<Synced, StoreError> {
+    let ToSync {
+        scope,
+        lock,
+        only,
+        extra,
+        agents,
+        copy,
+        edits,
+        values,
+    } = to_sync;
     let held = skillpath_sources::cache::lock_folder(scope.root());
     let _held = match held {
         Ok(held) => held,
@@ -123,14 +140,20 @@ pub(crate) async fn sync(
     };
     let mut synced = Synced::default();
     let mut contents = Vec::new();
-    let mut reads = super::SourceReads::default();
-    for (name, locked) in &lock.skills {
-        if only.is_some_and(|only| !only.contains(name)) {
-            continue;
-        }
-        match super::locked_content(store, &mut reads, name, locked).await {
-            Ok(snapshot) => contents.push((name.clone(), snapshot, locked.files.clone())),
-            Err(error) => synced.failed.push((name.clone(), error.to_string())),
+    let wanted = lock
+        .skills
+        .iter()
+        .filter(|(name, _)| only.is_none_or(|only| only.contains(name)))
+        .map(|(name, locked)| (name.as_str(), locked))
+        .collect();
+    for item in super::locked_contents(store, wanted).await {
+        match item.content {
+            Ok(snapshot) => {
+                contents.push((item.name.to_owned(), snapshot, item.locked.files.clone()))
+            }
+            Err(error) => synced
+                .failed
+                .push((item.name.to_owned(), error.to_string())),
         }
     }
     for name in extra {
@@ -150,7 +173,7 @@ pub(crate) async fn sync(
     for (name, snapshot, untouched) in contents {
         match values.instance(&name, snapshot, &options) {
             Ok((snapshot, is_rendered)) => rendered.push((name, snapshot, untouched, is_rendered)),
-            Err(why) => synced.failed.push((name, why)),
+            Err(why) => synced.failed.push((name, why.to_string())),
         }
     }
     let targets = folders::targets(scope, agents);
@@ -163,7 +186,7 @@ pub(crate) async fn sync(
             rendered: *rendered,
         })
         .collect();
-    synced.folders = super::write_all(scope, &targets, &skills, copy, edits);
+    synced.folders = write::write_all(scope, &targets, &skills, copy, edits);
     Ok(synced)
 }
 
@@ -172,7 +195,7 @@ pub(crate) fn print(
     format: OutputFormat,
     scope: &Scope,
     synced: &Synced,
-) -> Result<ExitStatus, StoreError> {
+) -> Result<ExitStatus, CliError> {
     let json = store_commands::to_json(synced)?;
     store_commands::print(format, &json, || {
         let mut text = super::placed_text(scope.root(), &synced.folders);
@@ -200,7 +223,7 @@ pub(crate) fn print(
     let skipped = synced
         .folders
         .iter()
-        .any(|placed| placed.result == "skipped");
+        .any(|placed| placed.result == Outcome::Skipped);
     Ok(if skipped || !synced.failed.is_empty() {
         ExitStatus::Invalid
     } else {

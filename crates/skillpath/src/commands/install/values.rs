@@ -75,12 +75,11 @@ impl Values {
         name: &str,
         snapshot: SkillSnapshot,
         options: &HashMap<String, Vec<Arg>>,
-    ) -> Result<(SkillSnapshot, bool), String> {
+    ) -> Result<(SkillSnapshot, bool), NotRendered> {
         let options = options.get(name).map_or(&[][..], Vec::as_slice);
-        match self.render(name, &snapshot, options) {
-            Ok(Some(instance)) => Ok((instance, true)),
-            Ok(None) => Ok((snapshot, false)),
-            Err(why) => Err(format!("cannot be rendered with its values: {why}")),
+        match self.render(name, &snapshot, options)? {
+            Some(instance) => Ok((instance, true)),
+            None => Ok((snapshot, false)),
         }
     }
 
@@ -91,27 +90,24 @@ impl Values {
         name: &str,
         snapshot: &SkillSnapshot,
         options: &[Arg],
-    ) -> Result<Option<SkillSnapshot>, String> {
+    ) -> Result<Option<SkillSnapshot>, NotRendered> {
         let Some(given) = self.0.get(name) else {
             return Ok(None);
         };
         if snapshot.kind == Kind::Package {
-            return Err(
-                "it is an architecture package: give its options in the tables of its member skills"
-                    .to_owned(),
-            );
+            return Err(NotRendered::Package);
         }
         let mut bundle = snapshot.to_bundle(name);
         bundle.package_options = options.to_vec();
         let skill_md = bundle
             .parse_skill_md(LoadOptions::default())
-            .map_err(|d| d.message.clone())?;
+            .map_err(|d| NotRendered::SkillMd(d.message.clone()))?;
         let (golden, diagnostics) = GoldenSkill::read_in(&skill_md, &bundle);
         if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
-            return Err(format!("its arguments cannot be read: {}", error.message));
+            return Err(NotRendered::Arguments(error.message.clone()));
         }
-        let rendered =
-            render::render(&skill_md, &golden, &bundle, given).map_err(|e| e.to_string())?;
+        let rendered = render::render(&skill_md, &golden, &bundle, given)
+            .map_err(|e| NotRendered::Render(e.to_string()))?;
         let text = |key: &str| {
             skill_md
                 .text_field(key)
@@ -128,6 +124,31 @@ impl Values {
         );
         SkillSnapshot::new(instance, snapshot.files.clone())
             .map(Some)
-            .map_err(|e| e.to_string())
+            .map_err(|e| NotRendered::Instance(e.to_string()))
     }
+}
+
+/// Why a skill cannot be rendered with its values (said after the skill's name).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum NotRendered {
+    /// Its content cannot be had to render (`install --check`).
+    #[error("cannot be read from its source: {0}")]
+    Unread(#[from] SourceError),
+    /// A package, whose options are its members' to take.
+    #[error(
+        "cannot be rendered with its values: it is an architecture package: give its options in the tables of its member skills"
+    )]
+    Package,
+    /// Its `SKILL.md` cannot be parsed.
+    #[error("cannot be rendered with its values: {0}")]
+    SkillMd(String),
+    /// Its arguments cannot be read.
+    #[error("cannot be rendered with its values: its arguments cannot be read: {0}")]
+    Arguments(String),
+    /// The values are wrong for its arguments, each problem named.
+    #[error("cannot be rendered with its values: {0}")]
+    Render(String),
+    /// The rendering is no skill the store would keep.
+    #[error("cannot be rendered with its values: {0}")]
+    Instance(String),
 }

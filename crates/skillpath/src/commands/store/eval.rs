@@ -14,6 +14,7 @@ use skillpath_store::sources::FolderSources;
 use skillpath_store::{Change, Kind, Store, StoreError};
 
 use crate::cli::{DbArgs, EvalCommand, EvalOverlapArgs, EvalTriggersArgs, LibraryArgs};
+use crate::error::CliError;
 use crate::inputs;
 use crate::output::{self, ExitStatus, plural};
 
@@ -255,11 +256,9 @@ fn refuse(error: &EvalError) -> anyhow::Result<ExitStatus> {
     Ok(ExitStatus::UsageOrInternal)
 }
 
-fn internal(error: anyhow::Error) -> StoreError {
-    StoreError::Io {
-        context: "cannot write the output".to_owned(),
-        source: std::io::Error::other(error.to_string()),
-    }
+/// A failure to say why an eval file was refused, as a command's error.
+fn internal(error: anyhow::Error) -> CliError {
+    CliError::Output(std::io::Error::other(error.to_string()))
 }
 
 /// Runs `work` with the store that holds the library `args` names and its skills: folders read
@@ -267,7 +266,7 @@ fn internal(error: anyhow::Error) -> StoreError {
 fn with_library<F, Fut>(args: &LibraryArgs, evals: Evals, work: F) -> anyhow::Result<ExitStatus>
 where
     F: FnOnce(Box<dyn Store>, Vec<Skill>) -> Fut,
-    Fut: Future<Output = Result<ExitStatus, StoreError>>,
+    Fut: Future<Output = Result<ExitStatus, CliError>>,
 {
     if args.store {
         return super::run(&args.db, super::Access::Existing, |store| async move {

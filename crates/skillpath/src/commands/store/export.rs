@@ -46,7 +46,8 @@ pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
         {
             return Err(StoreError::InvalidSkill(format!(
                 "a skill cannot be exported: {problem}; nothing is exported (`skillpath delete` the skill, or name the others)"
-            )));
+            ))
+            .into());
         }
         // Folders that cannot take an export (a symlink, a file, one not empty without
         // `--force`) are refused before anything is written, too.
@@ -54,7 +55,7 @@ pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
             .iter()
             .find_map(|name| export_refusal(&to.join(name), force))
         {
-            return Err(StoreError::InvalidState(refusal));
+            return Err(StoreError::InvalidState(refusal).into());
         }
         // A skill that cannot be read or written is named and the others are still exported.
         let mut written = Vec::new();
@@ -73,7 +74,7 @@ pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
                 }
                 Ok(skill) => export_skill_folder(&dir, &skill.snapshot, force),
                 Err(error @ (StoreError::Database(_) | StoreError::Io { .. })) => {
-                    return Err(error);
+                    return Err(error.into());
                 }
                 Err(error) => Err(error),
             };

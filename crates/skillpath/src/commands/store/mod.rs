@@ -17,6 +17,7 @@ use std::future::Future;
 use skillpath_store::{Change, ProjectView, Store, StoreError, location};
 
 use crate::cli::{ChangeArgs, DbArgs, EmbeddingsArgs, OutputFormat};
+use crate::error::CliError;
 use crate::output::{self, ExitStatus};
 
 /// The ranking `--embeddings` asks for: the model it names, read (and checked) before any
@@ -62,7 +63,7 @@ pub(crate) enum Access {
 pub(crate) fn run<F, Fut>(db: &DbArgs, access: Access, work: F) -> anyhow::Result<ExitStatus>
 where
     F: FnOnce(Box<dyn Store>) -> Fut,
-    Fut: Future<Output = Result<ExitStatus, StoreError>>,
+    Fut: Future<Output = Result<ExitStatus, CliError>>,
 {
     run_in(db, access, here()?, work)
 }
@@ -76,7 +77,7 @@ pub(crate) fn run_in<F, Fut>(
 ) -> anyhow::Result<ExitStatus>
 where
     F: FnOnce(Box<dyn Store>) -> Fut,
-    Fut: Future<Output = Result<ExitStatus, StoreError>>,
+    Fut: Future<Output = Result<ExitStatus, CliError>>,
 {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -96,23 +97,8 @@ where
                 text.push_str(&format!("  = hint: {hint}\n"));
             }
             output::stderr(&text)?;
-            Ok(exit_status(&error))
+            Ok(error.exit_status())
         }
-    }
-}
-
-/// The exit status of a command that failed with `error`, the same for every command that
-/// uses the store (`serve` too): 2 when the database cannot be used (it cannot be reached, does
-/// not answer, does not exist, was replaced) or the input is malformed; 1 when the store
-/// refused what was asked (a stale revision, a name not found, content it cannot keep).
-pub(crate) fn exit_status(error: &StoreError) -> ExitStatus {
-    match error {
-        StoreError::Database(_)
-        | StoreError::Io { .. }
-        | StoreError::InvalidCursor(_)
-        | StoreError::NoDatabase(_)
-        | StoreError::DatabaseReplaced(_) => ExitStatus::UsageOrInternal,
-        _ => ExitStatus::Invalid,
     }
 }
 
@@ -141,7 +127,6 @@ pub(crate) fn change(args: &ChangeArgs, default_message: &str) -> Change {
     }
 }
 
-/// A failure to write the output, as a store command's error.
 /// A progress bar of `length` steps on stderr, each said as `doing` and its message (hidden
 /// when stderr is not a terminal).
 pub(crate) fn progress_bar(length: u64, doing: &str) -> indicatif::ProgressBar {
@@ -158,16 +143,14 @@ pub(crate) fn progress_bar(length: u64, doing: &str) -> indicatif::ProgressBar {
     progress
 }
 
-pub(crate) fn io(source: std::io::Error) -> StoreError {
-    StoreError::Io {
-        context: "cannot write the output".to_owned(),
-        source,
-    }
+/// A failure to write the output, as a command's error.
+pub(crate) fn io(source: std::io::Error) -> CliError {
+    CliError::Output(source)
 }
 
 /// `value` as JSON for `--format json`.
-pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Value, StoreError> {
-    serde_json::to_value(value).map_err(|e| StoreError::database(e.to_string()))
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Value, CliError> {
+    serde_json::to_value(value).map_err(CliError::Json)
 }
 
 /// Prints `value` as pretty JSON, or `text` for people.

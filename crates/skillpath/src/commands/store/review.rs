@@ -3,9 +3,10 @@
 //! and reviews every author's drafts.
 
 use skillpath_store::drafts::{DraftFilter, DraftStatus, DraftSummary};
-use skillpath_store::{Change, Store, StoreError};
+use skillpath_store::{Change, Store};
 
 use crate::cli::{ChangeArgs, DraftDecision, PublishArgs, ReviewArgs};
+use crate::error::CliError;
 use crate::output::ExitStatus;
 
 pub(crate) fn review(args: ReviewArgs) -> anyhow::Result<ExitStatus> {
@@ -69,7 +70,7 @@ fn decide(
         &str,
         Option<&str>,
         Change,
-    ) -> Result<(serde_json::Value, String), StoreError>
+    ) -> Result<(serde_json::Value, String), CliError>
     + 'static,
 ) -> anyhow::Result<ExitStatus> {
     let decider = super::change(

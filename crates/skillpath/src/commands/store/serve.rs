@@ -15,6 +15,7 @@ use skillpath_store::{ProjectView, StoreError, location};
 use std::io::IsTerminal;
 
 use crate::cli::{AuthArg, ElicitArg, ReviewArg, ServeArgs, StudioArgs, ToolsArg};
+use crate::error::store_exit_status;
 use crate::inputs;
 use crate::output::{self, ExitStatus};
 
@@ -199,7 +200,7 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
             output::stderr(&format!("error: {error}\n"))?;
             Ok(error
                 .downcast_ref::<StoreError>()
-                .map_or(ExitStatus::UsageOrInternal, super::exit_status))
+                .map_or(ExitStatus::UsageOrInternal, store_exit_status))
         }
     }
 }

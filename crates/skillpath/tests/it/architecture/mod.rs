@@ -125,7 +125,6 @@ fn the_studio_does_not_depend_on_the_store() {
 /// new one fails the test.
 const KNOWN_CIRCLES: &[&str] = &[
     "skillpath-server",
-    "skillpath-sources",
     "skillpath-store",
     "skillpath-studio",
 ];
