@@ -17,9 +17,11 @@ mod builtin;
 pub mod catalog;
 mod catalog_tools;
 mod client_log;
+#[cfg(feature = "conformance-fixtures")]
 mod conformance;
 pub mod direct;
 pub mod elicitation;
+#[cfg(feature = "conformance-fixtures")]
 mod fixtures;
 pub mod folders;
 mod handler;
@@ -54,12 +56,12 @@ pub async fn serve_stdio(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     drain: std::time::Duration,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    #[cfg(feature = "conformance-fixtures")]
     if server.options().conformance_fixtures {
         let handler = conformance::WithFixtures(server.clone());
-        stdio_until(handler, &server, shutdown, drain).await
-    } else {
-        stdio_until(server.clone(), &server, shutdown, drain).await
+        return stdio_until(handler, &server, shutdown, drain).await;
     }
+    stdio_until(server.clone(), &server, shutdown, drain).await
 }
 
 /// [`serve_stdio`] with `handler` answering the requests of `server`'s one session.
@@ -350,9 +352,7 @@ pub async fn serve_http(
     options: HttpOptions,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    use rmcp::transport::streamable_http_server::{
-        StreamableHttpServerConfig, StreamableHttpService,
-    };
+    use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 
     let cancel = tokio_util::sync::CancellationToken::new();
     let config = StreamableHttpServerConfig::default()
@@ -374,19 +374,7 @@ pub async fn serve_http(
         sessions::BoundedSessions::new(options.limits.max_sessions, options.limits.session_idle)
             .into();
     let mcp = axum::Router::new().merge(well_known::routes(server.clone()));
-    let mcp = if server.options().conformance_fixtures {
-        let session = move || Ok(conformance::WithFixtures(server.for_session()));
-        mcp.nest_service(
-            "/mcp",
-            StreamableHttpService::new(session, sessions, config),
-        )
-    } else {
-        let session = move || Ok(server.for_session());
-        mcp.nest_service(
-            "/mcp",
-            StreamableHttpService::new(session, sessions, config),
-        )
-    };
+    let mcp = with_mcp(mcp, server, sessions, config);
     // The studio's pages refuse an oversized form themselves, with a page that says so.
     let mcp = mcp
         .layer(axum::middleware::from_fn(sessions::full_is_unavailable))
@@ -426,6 +414,30 @@ pub async fn serve_http(
     };
     accept(listener, router, options.limits, stopping, answered, drain).await;
     Ok(())
+}
+
+/// `router` with `/mcp`: a session of `server` for each client (with the conformance suite's
+/// fixtures when the server was asked for them), kept in `sessions`.
+fn with_mcp(
+    router: axum::Router,
+    server: SkillServer,
+    sessions: std::sync::Arc<sessions::BoundedSessions>,
+    config: rmcp::transport::streamable_http_server::StreamableHttpServerConfig,
+) -> axum::Router {
+    use rmcp::transport::streamable_http_server::StreamableHttpService;
+    #[cfg(feature = "conformance-fixtures")]
+    if server.options().conformance_fixtures {
+        let session = move || Ok(conformance::WithFixtures(server.for_session()));
+        return router.nest_service(
+            "/mcp",
+            StreamableHttpService::new(session, sessions, config),
+        );
+    }
+    let session = move || Ok(server.for_session());
+    router.nest_service(
+        "/mcp",
+        StreamableHttpService::new(session, sessions, config),
+    )
 }
 
 /// How long a readiness check waits for the database.

@@ -12,7 +12,7 @@ use tokio::sync::broadcast;
 use crate::catalog::Catalog;
 use crate::client_log::{self, Allowance};
 use crate::resources;
-use crate::state::{Announcement, SkillServer};
+use crate::state::SkillServer;
 
 /// Which of the lists a client holds changed between two catalogs.
 #[derive(Debug, Clone, Copy)]
@@ -22,7 +22,9 @@ struct ListChanges {
     resources: bool,
 }
 
+#[cfg(feature = "conformance-fixtures")]
 impl ListChanges {
+    /// Every list (the conformance suite's trigger tools ask for that).
     const EVERY: ListChanges = ListChanges {
         tools: true,
         prompts: true,
@@ -89,7 +91,8 @@ pub(crate) async fn listen(
                 // current catalog still finds every change.
                 let now = server.catalog();
                 let changes = match change {
-                    Ok(Announcement::EveryList) => ListChanges::EVERY,
+                    #[cfg(feature = "conformance-fixtures")]
+                Ok(crate::state::Announcement::EveryList) => ListChanges::EVERY,
                     _ => list_changes(server, &seen, &now),
                 };
                 if notify_listener(&context, &seen, &now, changes).await.is_err() {
@@ -148,7 +151,8 @@ pub(crate) fn follow_for_session(session: &SkillServer, context: NotificationCon
             let now = session.catalog();
             let updated = resources::updated(&seen, &now, &session.subscribed());
             let changes = match signal {
-                Ok(Announcement::EveryList) => ListChanges::EVERY,
+                #[cfg(feature = "conformance-fixtures")]
+                Ok(crate::state::Announcement::EveryList) => ListChanges::EVERY,
                 _ => list_changes(&session, &seen, &now),
             };
             seen = now;

@@ -49,6 +49,7 @@ pub struct ServerOptions {
     /// Items per page of every list.
     pub page_size: usize,
     /// Also serve the MCP conformance suite's fixtures (`fixtures`); for that suite only.
+    #[cfg(feature = "conformance-fixtures")]
     pub conformance_fixtures: bool,
     /// Bounds on every render (a skill's tool, `load_skill`, a prompt). Renders run on the
     /// server's worker threads without waiting, so at most as many run at once as there are
@@ -92,6 +93,7 @@ impl Default for ServerOptions {
             review: false,
             tools: ToolsMode::Auto(DEFAULT_TOOL_THRESHOLD),
             page_size: 100,
+            #[cfg(feature = "conformance-fixtures")]
             conformance_fixtures: false,
             render_limits: RenderLimits::default(),
             content_cache_bytes: DEFAULT_CONTENT_CACHE_BYTES,
@@ -539,6 +541,7 @@ impl SkillServer {
 
     /// Tells every connected client that every list changed, whatever the catalog holds (the
     /// conformance suite's trigger tools ask for that).
+    #[cfg(feature = "conformance-fixtures")]
     pub(crate) fn announce_every_list(&self) {
         let _ = self.inner.changes.send(Announcement::EveryList);
     }
@@ -699,6 +702,7 @@ const MAX_SUBSCRIBED_URI_BYTES: usize = 2048;
 pub(crate) enum Announcement {
     /// What changed between the catalog a listener last saw and the current one.
     Changes,
-    /// Every list, changed or not.
+    /// Every list, changed or not (the conformance suite's trigger tools ask for that).
+    #[cfg(feature = "conformance-fixtures")]
     EveryList,
 }

@@ -10,12 +10,59 @@
 
 use crate::error::{StoreError, StoreResult};
 
-/// One step of a backend's schema.
+/// One step of a backend's schema: the backend's SQL, and what the step means, the same for
+/// every backend.
 pub(crate) struct Migration {
     /// The SQL that makes the step.
     pub(crate) sql: &'static str,
     /// Whether a skillpath that knows only the earlier steps keeps working after this one.
     pub(crate) additive: bool,
+    /// What the rows stored before the step are given as it runs, in its transaction.
+    pub(crate) backfill: Option<Backfill>,
+}
+
+impl Migration {
+    /// A step after which a skillpath that knows only the earlier ones keeps working (a new
+    /// table, a new nullable column).
+    pub(crate) const fn additive(sql: &'static str) -> Migration {
+        Migration {
+            sql,
+            additive: true,
+            backfill: None,
+        }
+    }
+
+    /// A step that an older skillpath cannot work past.
+    pub(crate) const fn breaking(sql: &'static str) -> Migration {
+        Migration {
+            sql,
+            additive: false,
+            backfill: None,
+        }
+    }
+
+    /// This step, giving the rows stored before it what `backfill` says.
+    pub(crate) const fn then(self, backfill: Backfill) -> Migration {
+        Migration {
+            backfill: Some(backfill),
+            ..self
+        }
+    }
+}
+
+/// What a step gives the rows stored before it. Each backend reads and writes the rows its
+/// own way; what each row is given follows the same rules everywhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Backfill {
+    /// Each skill discovered in a project before skills had projects is given its project
+    /// (its provenance's), so it stops being shown in every other project.
+    Projects,
+    /// Every stored revision is given its files' sizes and text flags and the head of its
+    /// `SKILL.md` (frontmatter, digest and size), what listing reads instead of the bytes.
+    Heads,
+    /// The current revision of every live skill is audited, `crate::audit::BACKFILL_BATCH` at
+    /// a time (so that a large store is not read into memory at once), and keeps its audit.
+    Audits,
 }
 
 /// The oldest schema version a skillpath must know to use a database at `version`: the last
@@ -47,7 +94,11 @@ mod tests {
     use super::*;
 
     const fn step(additive: bool) -> Migration {
-        Migration { sql: "", additive }
+        if additive {
+            Migration::additive("")
+        } else {
+            Migration::breaking("")
+        }
     }
 
     #[test]

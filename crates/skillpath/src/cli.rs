@@ -1195,6 +1195,8 @@ pub(crate) struct ServeArgs {
     pub(crate) no_studio: bool,
     /// For the MCP conformance suite only: also serve the test tools, resources and prompts its
     /// scenarios call (`test_simple_text`, `test://static-text`, ...), next to the skills.
+    // Only in a build with the `conformance-fixtures` feature (`scripts/test`'s).
+    #[cfg(feature = "conformance-fixtures")]
     #[arg(long, hide = true)]
     pub(crate) conformance_fixtures: bool,
     #[command(flatten)]

@@ -10,12 +10,12 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::process::Command;
 
 use serde_json::{Value, json};
+use skillpath_test_support::RunExt;
 
 use crate::postgres_support::{Schema, execute};
-use crate::support::{HttpServer, rpc, skillpath_bin};
+use crate::support::{HttpServer, rpc, skillpath};
 
 /// Every built-in tool and the least role that may use it.
 const BUILTINS: [(&str, &str); 23] = [
@@ -59,23 +59,13 @@ fn example_packages_dir() -> PathBuf {
 }
 
 /// Runs `skillpath ARGS --db URL` and returns its stdout, failing on a non-zero exit.
-fn skillpath(db: &str, args: &[&str]) -> String {
-    let output = Command::new(skillpath_bin())
-        .args(args)
-        .args(["--db", db])
-        .output()
-        .expect("run skillpath");
-    assert!(
-        output.status.success(),
-        "skillpath {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("utf-8")
+fn stdout_on(db: &str, args: &[&str]) -> String {
+    skillpath(args).args(["--db", db]).ok_stdout()
 }
 
 /// Creates a key with the CLI and returns it.
 fn create_key(db: &str, name: &str, role: &str) -> String {
-    let out = skillpath(
+    let out = stdout_on(
         db,
         &[
             "keys", "create", "--name", name, "--role", role, "--format", "json",
@@ -265,17 +255,16 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
         }
 
         // What the role wrote carries its key's name; a refused role wrote nothing.
-        let history = Command::new(skillpath_bin())
-            .args([
-                "history",
-                &format!("made-by-{role}"),
-                "--format",
-                "json",
-                "--db",
-                &db,
-            ])
-            .output()
-            .expect("history");
+        let history = skillpath(&[
+            "history",
+            &format!("made-by-{role}"),
+            "--format",
+            "json",
+            "--db",
+            &db,
+        ])
+        .output()
+        .expect("history");
         if rank(role) >= rank("author") {
             let revisions: Value = serde_json::from_slice(&history.stdout).expect("json");
             let authors: Vec<&str> = revisions
@@ -331,7 +320,7 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
         &db,
         "UPDATE api_keys SET expires_at = '2020-01-01T00:00:00.000Z' WHERE name = 'old-key'",
     );
-    skillpath(&db, &["keys", "revoke", "gone-key"]);
+    stdout_on(&db, &["keys", "revoke", "gone-key"]);
     let prefix_of_old = &old[..old.rfind('_').expect("sp_<id>_<secret>")];
     let wrong_secret = format!("{prefix_of_old}_{}", "0".repeat(64));
     let cases: [(Option<&str>, &str, &str); 6] = [
@@ -383,7 +372,7 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
     assert_eq!(server.status("GET", "/healthz", &[], b""), 200);
 
     // Last uses are recorded for used keys only; listings and logs never show a key.
-    let listing = skillpath(&db, &["keys", "list", "--format", "json"]);
+    let listing = stdout_on(&db, &["keys", "list", "--format", "json"]);
     let listed: Value = serde_json::from_str(&listing).expect("json");
     let last_use = |name: &str| {
         listed
@@ -406,7 +395,7 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
         .collect();
     assert!(states.contains(&("old-key", "expired")), "{states:?}");
     assert!(states.contains(&("gone-key", "revoked")), "{states:?}");
-    let text_listing = skillpath(&db, &["keys", "list"]);
+    let text_listing = stdout_on(&db, &["keys", "list"]);
     let log = server.log();
     let all_keys = keys
         .iter()
@@ -472,8 +461,7 @@ fn keys_cli_refuses_bad_names_lifetimes_and_duplicates_with_exit_codes() {
     let work = tempfile::tempdir().expect("tempdir");
     let db = work.path().join("store.db");
     let run = |args: &[&str]| {
-        Command::new(skillpath_bin())
-            .args(args)
+        skillpath(args)
             .args(["--db", db.to_str().expect("utf-8")])
             .output()
             .expect("run")
@@ -581,7 +569,7 @@ fn call_asking(server: &HttpServer, key: &str, retry: Option<&str>) -> Value {
 fn a_request_state_is_bound_to_its_key_not_to_the_keys_name() {
     let work = tempfile::tempdir().expect("tempdir");
     let db = work.path().join("store.db").display().to_string();
-    skillpath(&db, &["import", &examples_dir().display().to_string()]);
+    stdout_on(&db, &["import", &examples_dir().display().to_string()]);
     let first = create_key(&db, "ann", "author");
     let server = HttpServer::start(work.path(), &["--auth", "required"]);
     let asked = call_asking(&server, &first, None);
@@ -599,7 +587,7 @@ fn a_request_state_is_bound_to_its_key_not_to_the_keys_name() {
     let answered = call_asking(&server, &first, Some(&state));
     assert_eq!(answered["result"]["isError"], false, "{answered}");
     assert!(text(&answered).contains("Orders"), "{answered}");
-    skillpath(&db, &["keys", "revoke", "ann"]);
+    stdout_on(&db, &["keys", "revoke", "ann"]);
     let second = create_key(&db, "ann", "author");
     let replayed = call_asking(&server, &second, Some(&state));
     assert_eq!(replayed["error"]["code"], -32602, "{replayed}");

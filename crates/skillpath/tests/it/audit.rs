@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use skillpath_test_support::json;
 
 use crate::support::{corpus_dir, run_in};
 
@@ -28,10 +29,6 @@ fn copy_fixtures(into: &Path, names: &[&str]) -> PathBuf {
         }
     }
     skills
-}
-
-fn json(stdout: &str) -> Value {
-    serde_json::from_str(stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"))
 }
 
 /// The high and critical findings of a JSON report, as `SEVERITY RULE PATH:LINE` relative to

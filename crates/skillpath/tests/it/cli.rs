@@ -7,30 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
+use skillpath_test_support::{Run, RunExt, json};
 
-use crate::support::{corpus_dir, skillpath_bin};
-
-/// What one run of the CLI did.
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `skillpath args...` in `cwd`.
-fn skillpath(cwd: &Path, args: &[&str]) -> Run {
-    let output = Command::new(skillpath_bin())
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run skillpath");
-    Run {
-        code: output.status.code().expect("skillpath exited normally"),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
-}
+use crate::support::{corpus_dir, skillpath, skillpath_bin};
 
 /// The summary line with its timing (`in 0.01s`) replaced by `in T`.
 fn without_time(text: &str) -> String {
@@ -87,12 +66,8 @@ impl Sandbox {
     }
 
     fn run(&self, args: &[&str]) -> Run {
-        skillpath(&self.path(), args)
+        skillpath(args).current_dir(self.path()).run()
     }
-}
-
-fn json(text: &str) -> Value {
-    serde_json::from_str(text).expect("valid JSON on stdout")
 }
 
 // ---------------------------------------------------------------- validate: text output
@@ -227,7 +202,7 @@ fn validate_from_inside_the_skill_folder() {
         &["validate", "SKILL.md"],
         &["validate", "./"],
     ] {
-        let run = skillpath(&inside, args);
+        let run = skillpath(args).current_dir(&inside).run();
         assert_eq!(run.code, 0, "{args:?}: {run:?}");
         assert_eq!(
             without_time(&run.stdout),
@@ -840,7 +815,9 @@ fn validate_recursive_reports_every_skill_of_the_corpus() {
         expected.len()
     );
     let corpus_arg = corpus.to_str().expect("a UTF-8 corpus path");
-    let run = skillpath(&corpus, &["validate", "-r", corpus_arg, "--format", "json"]);
+    let run = skillpath(&["validate", "-r", corpus_arg, "--format", "json"])
+        .current_dir(&corpus)
+        .run();
     assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
     let report = json(&run.stdout);
     let skills = report["skills"].as_array().expect("array");
@@ -1553,11 +1530,13 @@ fn listed_subcommands(help: &str) -> Vec<String> {
 #[test]
 fn completions_name_every_command_and_bash_loads_them() {
     let sandbox = Sandbox::new();
-    let help = skillpath(&sandbox.path(), &["--help"]);
+    let help = skillpath(&["--help"]).current_dir(sandbox.path()).run();
     let commands = listed_subcommands(&help.stdout);
     assert!(commands.len() > 15, "{}", help.stdout);
     for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
-        let run = skillpath(&sandbox.path(), &["completions", shell]);
+        let run = skillpath(&["completions", shell])
+            .current_dir(sandbox.path())
+            .run();
         assert_eq!(run.code, 0, "{shell}: {}", run.stderr);
         for command in &commands {
             assert!(
@@ -1570,7 +1549,10 @@ fn completions_name_every_command_and_bash_loads_them() {
     let script = sandbox.path().join("skillpath.bash");
     fs::write(
         &script,
-        skillpath(&sandbox.path(), &["completions", "bash"]).stdout,
+        skillpath(&["completions", "bash"])
+            .current_dir(sandbox.path())
+            .run()
+            .stdout,
     )
     .expect("write");
     let registered = Command::new("bash")
@@ -1586,7 +1568,9 @@ fn completions_name_every_command_and_bash_loads_them() {
         registered.contains("-F _skillpath") && registered.trim_end().ends_with("skillpath"),
         "{registered}"
     );
-    let unknown = skillpath(&sandbox.path(), &["completions", "tcsh"]);
+    let unknown = skillpath(&["completions", "tcsh"])
+        .current_dir(sandbox.path())
+        .run();
     assert_eq!(unknown.code, 2, "{}", unknown.stderr);
 }
 

@@ -16,15 +16,16 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use skillpath_test_support::RunExt;
 
 use crate::postgres_support::{Schema, query_value};
-use crate::support::{HttpServer, Rng, call_tool, skillpath_bin};
+use crate::support::{HttpServer, Rng, call_tool, skillpath};
 
 /// Skills whose history is not numbered 1..n, or whose current revision's row disagrees with
 /// the skills row. Plain SQL that both backends run alike.
@@ -66,27 +67,14 @@ impl Database {
     }
 
     fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(skillpath_bin());
-        command
-            .args(args)
-            .args(["--db", &self.db])
-            .env("USER", "tester");
+        let mut command = skillpath(args);
+        command.args(["--db", &self.db]).env("USER", "tester");
         command
     }
 
     /// Runs `skillpath ARGS --db DB --format json`, which must exit 0, and parses its output.
     fn json(&self, args: &[&str]) -> Value {
-        let output: Output = self
-            .command(args)
-            .args(["--format", "json"])
-            .output()
-            .expect("run skillpath");
-        assert!(
-            output.status.success(),
-            "skillpath {args:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        serde_json::from_slice(&output.stdout).expect("JSON output")
+        self.command(args).args(["--format", "json"]).ok_json()
     }
 
     /// Every live skill: name → (revision, description). An import killed before it made the

@@ -6,32 +6,21 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{Value, json};
+use skillpath_test_support::{Run, RunExt};
 
-use crate::support::skillpath_bin;
+use crate::support::skillpath;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn skillpath(args: &[&str]) -> Run {
+/// Runs `skillpath args...` in an empty folder that is its home too, with no database named by
+/// the environment.
+fn in_empty_home(args: &[&str]) -> Run {
     let work = tempfile::tempdir().expect("tempdir");
-    let output = Command::new(skillpath_bin())
-        .args(args)
+    skillpath(args)
         .current_dir(work.path())
         .env("HOME", work.path())
         .env_remove("SKILLPATH_DB")
-        .output()
-        .expect("run skillpath");
-    Run {
-        code: output.status.code().expect("exited"),
-        stdout: String::from_utf8(output.stdout).expect("UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("UTF-8"),
-    }
+        .run()
 }
 
 fn skill(root: &Path, name: &str, description: &str, evals: Option<Value>) {
@@ -103,7 +92,7 @@ fn skill_of<'a>(report: &'a Value, name: &str) -> &'a Value {
 
 /// Imports the skills under `root` into the store `db`: the overlap warnings it printed.
 fn import_warnings(root: &str, db: &str) -> Vec<String> {
-    let import = skillpath(&["import", root, "--db", db]);
+    let import = in_empty_home(&["import", root, "--db", db]);
     assert_eq!(import.code, 0, "{}", import.stderr);
     import
         .stdout
@@ -145,7 +134,7 @@ fn the_overlapping_pair_is_the_most_confused_with_figures_counted_by_hand() {
         ]),
     );
     let skills = skills.display().to_string();
-    let run = skillpath(&[
+    let run = in_empty_home(&[
         "eval",
         "triggers",
         &skills,
@@ -219,7 +208,7 @@ fn the_overlapping_pair_is_the_most_confused_with_figures_counted_by_hand() {
     // from the store, with the same figures.
     let db = work.path().join("store.db").display().to_string();
     assert!(import_warnings(&skills, &db).len() == 1);
-    let stored = skillpath(&[
+    let stored = in_empty_home(&[
         "eval",
         "triggers",
         "--store",
@@ -244,12 +233,12 @@ fn the_overlapping_pair_is_the_most_confused_with_figures_counted_by_hand() {
         }
     }
     // Neither folders nor `--store`: a usage error, not the default store.
-    let neither = skillpath(&["eval", "triggers", "--queries", &library_queries]);
+    let neither = in_empty_home(&["eval", "triggers", "--queries", &library_queries]);
     assert_eq!(neither.code, 2, "{}", neither.stderr);
     assert!(neither.stderr.contains("--store"), "{}", neither.stderr);
 
     // The same run as text names the pair and the false trigger.
-    let text = skillpath(&["eval", "triggers", &skills, "--queries", &library_queries]);
+    let text = in_empty_home(&["eval", "triggers", &skills, "--queries", &library_queries]);
     assert_eq!(text.code, 0, "{}", text.stderr);
     assert!(
         text.stdout.contains("pdf-filler ~ pdf-forms: 3"),
@@ -270,7 +259,7 @@ fn the_overlapping_pair_is_the_most_confused_with_figures_counted_by_hand() {
         (["--max-false", "0"], 1),
         (["--max-false", "1"], 0),
     ] {
-        let run = skillpath(&["eval", "triggers", &skills, gate[0], gate[1]]);
+        let run = in_empty_home(&["eval", "triggers", &skills, gate[0], gate[1]]);
         assert_eq!(run.code, code, "{gate:?}: {}\n{}", run.stdout, run.stderr);
         if code == 1 {
             assert!(
@@ -280,11 +269,11 @@ fn the_overlapping_pair_is_the_most_confused_with_figures_counted_by_hand() {
             );
         }
     }
-    let out_of_range = skillpath(&["eval", "triggers", &skills, "--min-recall", "80"]);
+    let out_of_range = in_empty_home(&["eval", "triggers", &skills, "--min-recall", "80"]);
     assert_eq!(out_of_range.code, 2, "{}", out_of_range.stderr);
 
     // The overlap names the same pair, with the words they share.
-    let overlap = skillpath(&["eval", "overlap", &skills, "--format", "json"]);
+    let overlap = in_empty_home(&["eval", "overlap", &skills, "--format", "json"]);
     assert_eq!(overlap.code, 0, "{}", overlap.stderr);
     let overlap: Value = serde_json::from_str(&overlap.stdout).expect("JSON");
     let pairs = overlap["overlaps"].as_array().expect("pairs");
@@ -312,7 +301,7 @@ fn bad_eval_files_are_refused_with_their_file_and_row() {
     let evals = skills.join("slack-gif/evals/trigger-evals.json");
 
     fs::write(&evals, "{not json").expect("write");
-    let run = skillpath(&["eval", "triggers", &root]);
+    let run = in_empty_home(&["eval", "triggers", &root]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
         run.stderr
@@ -322,7 +311,7 @@ fn bad_eval_files_are_refused_with_their_file_and_row() {
     );
 
     fs::write(&evals, r#"[{"query": "gif"}]"#).expect("write");
-    let run = skillpath(&["eval", "triggers", &root]);
+    let run = in_empty_home(&["eval", "triggers", &root]);
     assert_eq!(run.code, 2);
     assert!(
         run.stderr
@@ -335,7 +324,7 @@ fn bad_eval_files_are_refused_with_their_file_and_row() {
     // A library file refused, with the file and the row where one is to blame.
     let refused = |rows: &Value, said: &str| {
         let file = queries(work.path(), rows);
-        let run = skillpath(&["eval", "triggers", &root, "--queries", &file]);
+        let run = in_empty_home(&["eval", "triggers", &root, "--queries", &file]);
         assert_eq!(run.code, 2, "{said}: {}", run.stderr);
         assert!(run.stderr.contains(said), "{said}: {}", run.stderr);
     };
@@ -370,7 +359,7 @@ fn a_library_of_one_skill_evaluates_and_has_no_pairs() {
         ),
     );
     let root = skills.display().to_string();
-    let run = skillpath(&["eval", "triggers", &root, "--format", "json"]);
+    let run = in_empty_home(&["eval", "triggers", &root, "--format", "json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let report: Value = serde_json::from_str(&run.stdout).expect("JSON");
     assert_eq!(
@@ -378,7 +367,7 @@ fn a_library_of_one_skill_evaluates_and_has_no_pairs() {
         Some(1.0)
     );
     assert_eq!(report["confused"], json!([]));
-    let overlap = skillpath(&["eval", "overlap", &root]);
+    let overlap = in_empty_home(&["eval", "overlap", &root]);
     assert_eq!(overlap.code, 0);
     assert!(
         overlap.stdout.starts_with("0 pairs of 1 skill compete"),
@@ -387,7 +376,7 @@ fn a_library_of_one_skill_evaluates_and_has_no_pairs() {
     );
     // A library without queries says so.
     fs::remove_file(skills.join("slack-gif/evals/trigger-evals.json")).expect("remove");
-    let run = skillpath(&["eval", "triggers", &root]);
+    let run = in_empty_home(&["eval", "triggers", &root]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("no queries to run"), "{}", run.stderr);
 }
@@ -413,7 +402,7 @@ fn a_skill_that_competes_with_the_library_is_warned_where_it_is_written() {
         "{}",
         warned[0]
     );
-    let json = skillpath(&["import", &root, "--db", &db, "--format", "json"]);
+    let json = in_empty_home(&["import", &root, "--db", &db, "--format", "json"]);
     let json: Value = serde_json::from_str(&json.stdout).expect("JSON");
     assert_eq!(
         json["overlaps"],
@@ -421,7 +410,7 @@ fn a_skill_that_competes_with_the_library_is_warned_where_it_is_written() {
         "nothing changed, nothing to say again"
     );
 
-    let validate = skillpath(&["validate", &root, "-r"]);
+    let validate = in_empty_home(&["validate", &root, "-r"]);
     assert!(
         validate.stdout.contains("warning[description-overlap]: the description of `pdf-forms` competes with `pdf-filler`'s"),
         "{}",
@@ -477,7 +466,7 @@ fn a_library_of_near_copies_is_warned_within_bounds() {
         "---\nname: copy-00\ndescription: Fill in PDF forms and extract their form fields.\n---\nNew steps.\n",
     )
     .expect("write");
-    let json = skillpath(&["import", &root, "--db", &db, "--format", "json"]);
+    let json = in_empty_home(&["import", &root, "--db", &db, "--format", "json"]);
     let json: Value = serde_json::from_str(&json.stdout).expect("JSON");
     assert_eq!(json["overlaps"].as_array().expect("overlaps").len(), 20);
     assert_eq!(
@@ -487,7 +476,7 @@ fn a_library_of_near_copies_is_warned_within_bounds() {
     );
 
     // `validate` names five competitors a skill, the most similar, and counts the rest.
-    let validate = skillpath(&["validate", &root, "-r", "--format", "json"]);
+    let validate = in_empty_home(&["validate", &root, "-r", "--format", "json"]);
     let report: Value = serde_json::from_str(&validate.stdout).expect("JSON");
     let overlaps_of = |name: &str| -> Vec<String> {
         report["skills"]
@@ -575,7 +564,7 @@ fn the_embedding_model_finds_by_meaning_what_shares_no_word() {
     let report = |extra: &[&str]| -> Value {
         let mut args = vec!["eval", "triggers", root.as_str(), "--format", "json"];
         args.extend(extra);
-        let run = skillpath(&args);
+        let run = in_empty_home(&args);
         assert_eq!(run.code, 0, "{}", run.stderr);
         serde_json::from_str(&run.stdout).expect("JSON")
     };
@@ -598,7 +587,7 @@ fn the_embedding_model_finds_by_meaning_what_shares_no_word() {
     );
 
     // A folder that is not a model is refused, naming the file, before anything runs.
-    let refused = skillpath(&["eval", "triggers", &root, "--embeddings", &root]);
+    let refused = in_empty_home(&["eval", "triggers", &root, "--embeddings", &root]);
     assert_eq!(refused.code, 2, "{}", refused.stderr);
     assert!(
         refused.stderr.contains("config.json`: No such file"),

@@ -3,45 +3,12 @@
 //! (defaults, every enum branch, booleans true and false). Runs the real binary from the
 //! repository root, so the paths in its output are the ones a user types.
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use serde_json::{Value, json};
 
-use crate::support::skillpath_bin;
+use crate::support::{at_root, repo_root};
 
 /// The folder of the example skills, relative to the repository root.
 const EXAMPLES: &str = "examples/skills";
-
-/// What one run of the CLI did.
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// The repository root (where `examples/` is).
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("the repository root exists")
-}
-
-/// Runs `skillpath args...` in the repository root.
-fn skillpath(args: &[&str]) -> Run {
-    let output = Command::new(skillpath_bin())
-        .args(args)
-        .current_dir(repo_root())
-        .output()
-        .expect("run skillpath");
-    Run {
-        code: output.status.code().expect("skillpath exited normally"),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
-}
 
 /// How one render is called: `--arg name=value` pairs and an optional `--args-json` object.
 struct Call<'a> {
@@ -72,7 +39,7 @@ fn command_line(call: &Call<'_>) -> Vec<String> {
 fn render_snapshot(call: &Call<'_>) -> String {
     let line = command_line(call);
     let args: Vec<&str> = line.iter().map(String::as_str).collect();
-    let run = skillpath(&args);
+    let run = at_root(&args);
     assert_eq!(
         (run.code, run.stderr.as_str()),
         (0, ""),
@@ -120,7 +87,7 @@ fn shell_words(line: &[String]) -> String {
 /// Snapshots `skillpath schema` of `skill` and returns it parsed.
 fn schema_snapshot(skill: &str) -> Value {
     let path = format!("{EXAMPLES}/{skill}");
-    let run = skillpath(&["schema", &path]);
+    let run = at_root(&["schema", &path]);
     assert_eq!(
         (run.code, run.stderr.as_str()),
         (0, ""),
@@ -149,7 +116,7 @@ fn example_skills() -> Vec<String> {
 
 #[test]
 fn every_example_validates_without_errors_or_warnings() {
-    let run = skillpath(&["validate", "-r", EXAMPLES]);
+    let run = at_root(&["validate", "-r", EXAMPLES]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let skills = example_skills();
     assert!(skills.len() >= 5, "only {skills:?}");
@@ -415,7 +382,7 @@ fn every_example_has_a_schema() {
 
 #[test]
 fn add_caching_schema_has_typed_enum_and_default() {
-    let run = skillpath(&["schema", "examples/skills/add-caching"]);
+    let run = at_root(&["schema", "examples/skills/add-caching"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let schema: Value = serde_json::from_str(&run.stdout).expect("JSON");
     let properties = &schema["properties"];
@@ -440,7 +407,7 @@ fn add_caching_schema_has_typed_enum_and_default() {
 
 #[test]
 fn bad_arguments_are_all_listed_and_nothing_is_rendered() {
-    let run = skillpath(&[
+    let run = at_root(&[
         "render",
         "examples/skills/add-caching",
         "--arg",
@@ -458,7 +425,7 @@ fn bad_arguments_are_all_listed_and_nothing_is_rendered() {
          - argument `ttl_minutes` must be a number, got \"soon\"\n"
     );
 
-    let run = skillpath(&[
+    let run = at_root(&[
         "render",
         "examples/skills/add-endpoint",
         "--arg",
@@ -483,7 +450,7 @@ fn bad_arguments_are_all_listed_and_nothing_is_rendered() {
         );
     }
 
-    let run = skillpath(&[
+    let run = at_root(&[
         "render",
         "examples/skills/add-fastapi-router",
         "--arg",
@@ -504,7 +471,7 @@ fn bad_arguments_are_all_listed_and_nothing_is_rendered() {
          - argument `page_size` must be a number, got \"many\"\n"
     );
 
-    let run = skillpath(&[
+    let run = at_root(&[
         "render",
         "examples/skills/add-github-workflow",
         "--arg",
@@ -526,7 +493,7 @@ fn bad_arguments_are_all_listed_and_nothing_is_rendered() {
 
 #[test]
 fn add_github_workflow_is_served_under_its_tool_name() {
-    let run = skillpath(&["read-properties", "examples/skills/add-github-workflow"]);
+    let run = at_root(&["read-properties", "examples/skills/add-github-workflow"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let properties: Value = serde_json::from_str(&run.stdout).expect("JSON");
     assert_eq!(properties["name"], json!("add-github-workflow"));

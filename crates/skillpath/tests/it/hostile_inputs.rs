@@ -5,39 +5,30 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use skillpath_test_support::{Run, RunExt, assert_no_panic, json};
 
 use crate::mcp_wire::Server;
-use crate::support::{HttpServer, skillpath_bin};
+use crate::support::{HttpServer, skillpath};
 
 /// A sandbox: a temp folder with its own database, home and temp folder.
 struct Sandbox {
     temp: tempfile::TempDir,
 }
 
-/// One run of the CLI.
-#[derive(Debug)]
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
+/// What a `validate --format json` run reported, read from its stdout.
+trait Report {
+    /// The report's diagnostic codes of the first skill.
+    fn codes(&self) -> Vec<String>;
+    /// The first diagnostic with `code` in the report.
+    fn diagnostic(&self, code: &str) -> Value;
 }
 
-impl Run {
-    /// Asserts the run ended with `code` (not a signal, not a panic).
-    fn exited(&self, code: i32) -> &Run {
-        assert_no_panic(self.code, &self.stderr);
-        assert_eq!(self.code, Some(code), "{self:#?}");
-        self
-    }
-
-    /// The `validate --format json` report's diagnostic codes of the first skill.
+impl Report for Run {
     fn codes(&self) -> Vec<String> {
-        let report: Value = serde_json::from_str(&self.stdout).expect("JSON report");
-        report["skills"][0]["diagnostics"]
+        json(&self.stdout)["skills"][0]["diagnostics"]
             .as_array()
             .expect("diagnostics")
             .iter()
@@ -45,10 +36,8 @@ impl Run {
             .collect()
     }
 
-    /// The first diagnostic with `code` in the `validate --format json` report.
     fn diagnostic(&self, code: &str) -> Value {
-        let report: Value = serde_json::from_str(&self.stdout).expect("JSON report");
-        report["skills"][0]["diagnostics"]
+        json(&self.stdout)["skills"][0]["diagnostics"]
             .as_array()
             .expect("diagnostics")
             .iter()
@@ -56,13 +45,6 @@ impl Run {
             .cloned()
             .unwrap_or_else(|| panic!("no `{code}` in {}", self.stdout))
     }
-}
-
-/// A process ended by itself (no signal) and did not panic.
-fn assert_no_panic(code: Option<i32>, stderr: &str) {
-    assert!(!stderr.contains("panicked at"), "a panic: {stderr}");
-    assert_ne!(code, Some(101), "exit code 101 (a panic): {stderr}");
-    assert!(code.is_some(), "ended by a signal: {stderr}");
 }
 
 impl Sandbox {
@@ -109,8 +91,7 @@ impl Sandbox {
 
     /// Runs skillpath in the folder `dir` of the sandbox, as [`Sandbox::run`] does.
     fn run_at(&self, dir: &str, args: &[&str]) -> Run {
-        let output = Command::new(skillpath_bin())
-            .args(args)
+        skillpath(args)
             .current_dir(self.path().join(dir))
             .env("SKILLPATH_CACHE", self.path().join("home/cache"))
             .env_remove("XDG_CONFIG_HOME")
@@ -121,13 +102,7 @@ impl Sandbox {
             .env("HOME", self.path().join("home"))
             .env("TMPDIR", self.tmp())
             .env("USER", "tester")
-            .output()
-            .expect("run skillpath");
-        Run {
-            code: output.status.code(),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
+            .run()
     }
 
     /// The names in the store, deleted ones included, with their revisions.

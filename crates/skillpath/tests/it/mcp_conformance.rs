@@ -6,7 +6,9 @@
 //!
 //! A second run adds `--conformance-fixtures`, so the scenarios that call the suite's own test
 //! tools, resources and prompts run too; its baseline is
-//! `tests/mcp/conformance-baseline-fixtures.yml`.
+//! `tests/mcp/conformance-baseline-fixtures.yml`. That flag exists only in a build with the
+//! `conformance-fixtures` feature (`--features skillpath/conformance-fixtures`, as
+//! `scripts/test` builds): built without it, the second run fails, saying so, rather than skip.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -81,6 +83,15 @@ fn the_mcp_conformance_suite_passes_but_for_its_baseline() {
 
 #[test]
 fn the_mcp_conformance_suite_passes_with_its_fixtures_but_for_their_baseline() {
+    // The suite first, then the build: each one missing fails, naming its fix.
+    conformance_tools();
+    if !cfg!(feature = "conformance-fixtures") {
+        panic!(
+            "the tests were built without the `conformance-fixtures` feature, so `skillpath \
+             serve` has no `--conformance-fixtures`: run them with `scripts/test`, or pass \
+             `--features skillpath/conformance-fixtures`"
+        );
+    }
     let work = tempfile::tempdir().expect("tempdir");
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/skills");
     let examples = examples.to_str().expect("a UTF-8 path");

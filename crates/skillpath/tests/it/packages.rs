@@ -3,31 +3,16 @@
 //! their schemas with the options' defaults and with overrides (snapshots). Runs the real
 //! binary from the repository root.
 
-use std::path::PathBuf;
-use std::process::Command;
+use skillpath_test_support::RunExt;
 
-use crate::support::skillpath_bin;
+use crate::support::{at_root, repo_root, skillpath};
 
 /// The example package, relative to the repository root.
 const PACKAGE: &str = "examples/packages/dotnet-clean-architecture";
 
-fn skillpath(args: &[&str]) -> (i32, String, String) {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let output = Command::new(skillpath_bin())
-        .args(args)
-        .current_dir(root)
-        .output()
-        .expect("run skillpath");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn the_example_package_and_its_members_validate_cleanly() {
-    let (code, out, err) = skillpath(&["validate", PACKAGE]);
+    let (code, out, err) = at_root(&["validate", PACKAGE]).parts();
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains("3 skills and 1 package checked")
@@ -36,7 +21,7 @@ fn the_example_package_and_its_members_validate_cleanly() {
     );
     // A member alone knows its package's options too.
     let member = format!("{PACKAGE}/skills/add-endpoint");
-    let (code, out, err) = skillpath(&["validate", &member]);
+    let (code, out, err) = at_root(&["validate", &member]).parts();
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("0 errors, 0 warnings"), "{out}");
 }
@@ -52,7 +37,7 @@ fn members_render_with_the_options_defaults_and_with_overrides() {
         "--arg",
         "entity_name=Order",
     ];
-    let (code, defaults, err) = skillpath(&base);
+    let (code, defaults, err) = at_root(&base).parts();
     assert_eq!(code, 0, "{err}");
     assert!(
         defaults.contains("as `minimal-api` endpoints") && defaults.contains("MapOrderEndpoints"),
@@ -62,7 +47,7 @@ fn members_render_with_the_options_defaults_and_with_overrides() {
     insta::assert_snapshot!("add_endpoint_defaults", defaults);
     let mut controller = base.to_vec();
     controller.extend(["--arg", "endpointStyle=controller"]);
-    let (code, overridden, err) = skillpath(&controller);
+    let (code, overridden, err) = at_root(&controller).parts();
     assert_eq!(code, 0, "{err}");
     assert!(
         overridden.contains("OrderController(IOrderRepository repository) : ControllerBase"),
@@ -74,7 +59,7 @@ fn members_render_with_the_options_defaults_and_with_overrides() {
     let entity = format!("{PACKAGE}/skills/add-entity");
     let with_strategy = |strategy: &str| {
         let strategy = format!("idStrategy={strategy}");
-        skillpath(&[
+        at_root(&[
             "render",
             &entity,
             "--arg",
@@ -84,6 +69,7 @@ fn members_render_with_the_options_defaults_and_with_overrides() {
             "--arg",
             &strategy,
         ])
+        .parts()
     };
     let (code, typed, err) = with_strategy("typed-id");
     assert_eq!(code, 0, "{err}");
@@ -103,7 +89,7 @@ fn members_render_with_the_options_defaults_and_with_overrides() {
 
 #[test]
 fn a_members_schema_has_its_arguments_and_the_packages_options() {
-    let (code, out, err) = skillpath(&["schema", &format!("{PACKAGE}/skills/add-endpoint")]);
+    let (code, out, err) = at_root(&["schema", &format!("{PACKAGE}/skills/add-endpoint")]).parts();
     assert_eq!(code, 0, "{err}");
     let schema: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(
@@ -123,15 +109,8 @@ fn a_members_schema_has_its_arguments_and_the_packages_options() {
 fn a_new_package_validates_and_a_broken_manifest_is_named_with_its_line() {
     let temp = tempfile::tempdir().expect("tempdir");
     let run = |args: &[&str]| {
-        let output = Command::new(skillpath_bin())
-            .args(args)
-            .current_dir(temp.path())
-            .output()
-            .expect("run");
-        (
-            output.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&output.stdout).into_owned(),
-        )
+        let (code, stdout, _) = skillpath(args).current_dir(temp.path()).run().parts();
+        (code, stdout)
     };
     let (code, _) = run(&["new", "my-arch", "--package"]);
     assert_eq!(code, 0);
@@ -186,7 +165,7 @@ fn the_example_package_round_trips_through_import_and_export_byte_for_byte() {
     let work = tempfile::tempdir().expect("tempdir");
     let db = work.path().join("store.db");
     let db = db.to_str().expect("utf-8");
-    let (code, out, err) = skillpath(&["import", PACKAGE, "--db", db, "--format", "json"]);
+    let (code, out, err) = at_root(&["import", PACKAGE, "--db", db, "--format", "json"]).parts();
     assert_eq!(code, 0, "{out}{err}");
     let report: serde_json::Value = serde_json::from_str(&out).expect("json");
     let mut created: Vec<&str> = report["created"]
@@ -205,19 +184,20 @@ fn the_example_package_round_trips_through_import_and_export_byte_for_byte() {
             "dotnet-clean-architecture"
         ]
     );
-    let (code, out, _) = skillpath(&["list", "--kind", "package", "--db", db]);
+    let (code, out, _) = at_root(&["list", "--kind", "package", "--db", db]).parts();
     assert_eq!(code, 0);
     assert!(
         out.contains("dotnet-clean-architecture") && !out.contains("add-entity"),
         "{out}"
     );
-    let (_, out, _) = skillpath(&["list", "--kind", "skill", "--db", db]);
+    let (_, out, _) = at_root(&["list", "--kind", "skill", "--db", db]).parts();
     assert!(
         out.contains("add-entity") && !out.contains("dotnet-clean-architecture"),
         "{out}"
     );
     let to = work.path().join("exported");
-    let (code, out, err) = skillpath(&["export", "--to", to.to_str().expect("utf-8"), "--db", db]);
+    let (code, out, err) =
+        at_root(&["export", "--to", to.to_str().expect("utf-8"), "--db", db]).parts();
     assert_eq!(code, 0, "{out}{err}");
     let folders: Vec<String> = std::fs::read_dir(&to)
         .expect("exported")
@@ -230,20 +210,21 @@ fn the_example_package_round_trips_through_import_and_export_byte_for_byte() {
         })
         .collect();
     assert_eq!(folders, ["dotnet-clean-architecture"]);
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = repo_root();
     assert_eq!(
         tree(&to.join("dotnet-clean-architecture")),
         tree(&root.join(PACKAGE))
     );
     let exported = to.join("dotnet-clean-architecture");
-    let (code, out, err) = skillpath(&[
+    let (code, out, err) = at_root(&[
         "import",
         exported.to_str().expect("utf-8"),
         "--db",
         db,
         "--format",
         "json",
-    ]);
+    ])
+    .parts();
     assert_eq!(code, 0, "{out}{err}");
     let report: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(

@@ -5,9 +5,10 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use skillpath_test_support::RunExt;
 
 use crate::postgres_support::{Schema, query_value, server_url};
-use crate::support::skillpath_bin;
+use crate::support::skillpath;
 
 struct Env {
     temp: tempfile::TempDir,
@@ -34,22 +35,25 @@ impl Env {
         .expect("write");
     }
 
-    /// Runs skillpath in the temp folder, with its own database and home.
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(skillpath_bin())
-            .args(args)
+    /// `skillpath args...` in the temp folder, with its own database and home.
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = skillpath(args);
+        command
             .current_dir(self.path())
             .env("SKILLPATH_DB", self.path().join("store.db"))
             .env("HOME", self.path().join("home"))
-            .env("USER", "tester")
-            .output()
-            .expect("run skillpath")
+            .env("USER", "tester");
+        command
     }
 
+    /// Runs skillpath in the temp folder, with its own database and home.
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().expect("run skillpath")
+    }
+
+    /// Runs skillpath as [`Env::run`] does, which must succeed: its stdout as JSON.
     fn json(&self, args: &[&str]) -> Value {
-        let output = self.run(args);
-        assert!(output.status.success(), "{args:?}: {output:?}");
-        serde_json::from_slice(&output.stdout).expect("JSON output")
+        self.command(args).ok_json()
     }
 }
 
@@ -351,8 +355,7 @@ fn scan_and_import_discover_the_standard_folders_with_precedence() {
     let human = text(&human.stdout);
     assert!(human.contains("shadowed: `lint`"), "{human}");
 
-    let import = Command::new(skillpath_bin())
-        .args(["import", "--discover", "--format", "json"])
+    let import = skillpath(&["import", "--discover", "--format", "json"])
         .current_dir(env.path().join("project"))
         .env("SKILLPATH_DB", env.path().join("store.db"))
         .env("HOME", env.path().join("home"))
@@ -370,8 +373,7 @@ fn scan_and_import_discover_the_standard_folders_with_precedence() {
     let outside = env.run(&["show", "lint"]);
     assert_eq!(outside.status.code(), Some(1), "{outside:?}");
     assert!(text(&outside.stderr).contains("no skill named `lint`"));
-    let inside = Command::new(skillpath_bin())
-        .args(["show", "lint", "--format", "json"])
+    let inside = skillpath(&["show", "lint", "--format", "json"])
         .current_dir(env.path().join("project"))
         .env("SKILLPATH_DB", env.path().join("store.db"))
         .output()

@@ -3,16 +3,16 @@
 //! `update_skill` after another process wrote the skill. (More kills: `crash_consistency.rs`.)
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::{HttpServer, call_tool, skillpath_bin};
+use crate::support::{HttpServer, call_tool, skillpath};
 
-fn skillpath(db: &Path, args: &[&str]) -> Output {
-    Command::new(skillpath_bin())
-        .args(args)
+/// Runs `skillpath args...` on the database `db` (named by the environment), as `tester`.
+fn run_on(db: &Path, args: &[&str]) -> Output {
+    skillpath(args)
         .env("SKILLPATH_DB", db)
         .env("USER", "tester")
         .output()
@@ -53,7 +53,7 @@ fn two_processes_writing_one_skill_at_once_one_wins_the_other_is_refused() {
     let temp = tempfile::tempdir().expect("tempdir");
     let db = temp.path().join("store.db");
     write_skill(&temp.path().join("shared"), "shared", 10);
-    let import = skillpath(
+    let import = run_on(
         &db,
         &[
             "import",
@@ -65,22 +65,21 @@ fn two_processes_writing_one_skill_at_once_one_wins_the_other_is_refused() {
         // Both expect revision `round`; both start before either finishes.
         let expect = round.to_string();
         let spawn = || {
-            Command::new(skillpath_bin())
-                .args([
-                    "rollback",
-                    "shared",
-                    "--to",
-                    "1",
-                    "--expect",
-                    &expect,
-                    "--message",
-                    "race",
-                ])
-                .env("SKILLPATH_DB", &db)
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("spawn")
+            skillpath(&[
+                "rollback",
+                "shared",
+                "--to",
+                "1",
+                "--expect",
+                &expect,
+                "--message",
+                "race",
+            ])
+            .env("SKILLPATH_DB", &db)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn")
         };
         let (first, second) = (spawn(), spawn());
         let outputs = [
@@ -102,7 +101,7 @@ fn two_processes_writing_one_skill_at_once_one_wins_the_other_is_refused() {
     }
     let (integrity, skills, revisions) = inspect(&db);
     assert_eq!((integrity.as_str(), skills, revisions), ("ok", 1, 9));
-    let history = skillpath(&db, &["history", "shared", "--format", "json"]);
+    let history = run_on(&db, &["history", "shared", "--format", "json"]);
     let history: serde_json::Value = serde_json::from_slice(&history.stdout).expect("JSON");
     let numbers: Vec<u64> = history
         .as_array()
@@ -120,7 +119,7 @@ fn an_import_killed_mid_transaction_leaves_the_previous_state() {
     // A first, committed import: the state a killed import must fall back to.
     write_skill(&temp.path().join("first/keep"), "keep", 10);
     assert!(
-        skillpath(
+        run_on(
             &db,
             &["import", temp.path().join("first").to_str().expect("utf-8")]
         )
@@ -140,8 +139,7 @@ fn an_import_killed_mid_transaction_leaves_the_previous_state() {
     let mut killed_mid_transaction = 0;
     for attempt in 0..3 {
         let wal_before = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
-        let mut child = Command::new(skillpath_bin())
-            .args(["import", tree.to_str().expect("utf-8")])
+        let mut child = skillpath(&["import", tree.to_str().expect("utf-8")])
             .env("SKILLPATH_DB", &db)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -187,7 +185,7 @@ fn an_import_killed_mid_transaction_leaves_the_previous_state() {
         "no attempt was killed inside the import's transaction"
     );
     // The database is still usable: the same import now completes.
-    let import = skillpath(&db, &["import", tree.to_str().expect("utf-8")]);
+    let import = run_on(&db, &["import", tree.to_str().expect("utf-8")]);
     assert!(import.status.success(), "{import:?}");
     let (integrity, skills, revisions) = inspect(&db);
     assert_eq!(
@@ -225,7 +223,7 @@ fn an_update_through_the_server_keeps_the_revision_another_process_wrote() {
          ## Execution Steps\n\n### Phase 1: Write it\n\nWrite the second version.\n",
     )
     .expect("write");
-    let import = skillpath(&db, &["import", incoming.to_str().expect("utf-8")]);
+    let import = run_on(&db, &["import", incoming.to_str().expect("utf-8")]);
     assert!(import.status.success(), "{import:?}");
     let read = |revision: Option<u64>| -> Value {
         let mut arguments = json!({"name": "merged"});

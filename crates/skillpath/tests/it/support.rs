@@ -3,6 +3,7 @@
 //! nothing is skipped.
 
 use serde_json::{Value, json};
+use skillpath_test_support::{Run, RunExt};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,22 @@ pub(crate) const EMBEDDINGS_VAR: &str = "SKILLPATH_TEST_EMBEDDINGS";
 /// The `skillpath` binary under test.
 pub(crate) fn skillpath_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_skillpath"))
+}
+
+/// `skillpath args...`, to be given a folder, an environment or more arguments and run with
+/// [`skillpath_test_support::RunExt`]: the one way the tests start the binary for a command.
+pub(crate) fn skillpath(args: &[&str]) -> Command {
+    let mut command = Command::new(skillpath_bin());
+    command.args(args);
+    command
+}
+
+/// The repository root (where `examples/` is).
+pub(crate) fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the repository root exists")
 }
 
 /// The Python interpreter with the reference validator.
@@ -85,21 +102,21 @@ pub(crate) fn write_skill(dir: &Path, name: &str, description: &str) {
     .expect("write");
 }
 
+/// Runs `skillpath args...` in the repository root, so the paths in its output are the ones a
+/// user types.
+pub(crate) fn at_root(args: &[&str]) -> Run {
+    skillpath(args).current_dir(repo_root()).run()
+}
+
 /// Runs the binary in `work` with its store in `work/store.db` and `work` as its home folder:
-/// the exit code (-1 for a signal), stdout and stderr.
+/// the exit code, stdout and stderr.
 pub(crate) fn run_in(work: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(skillpath_bin())
-        .args(args)
+    skillpath(args)
         .current_dir(work)
         .env("SKILLPATH_DB", work.join("store.db"))
         .env("HOME", work)
-        .output()
-        .expect("run skillpath");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+        .run()
+        .parts()
 }
 
 /// Whether a `serve`'s stderr says its first folder sync is done (or failed): from then on it

@@ -5,31 +5,23 @@
 //! skills nobody used are named.
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use skillpath_test_support::RunExt;
 
-use crate::support::{HttpServer, rpc, skillpath_bin};
+use crate::support::{HttpServer, rpc, skillpath};
 
 fn examples_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/skills")
 }
 
 /// `skillpath ARGS --format json` on the work folder's database, as JSON.
-fn json(db: &std::path::Path, args: &[&str]) -> Value {
-    let output = Command::new(skillpath_bin())
-        .args(args)
+fn json_on(db: &std::path::Path, args: &[&str]) -> Value {
+    skillpath(args)
         .args(["--format", "json", "--db"])
         .arg(db)
-        .output()
-        .expect("run skillpath");
-    assert!(
-        output.status.success(),
-        "skillpath {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("json")
+        .ok_json()
 }
 
 /// A usage row as (skill, group, calls, loads, prompts, reads).
@@ -83,7 +75,7 @@ fn uses_counted_by_two_servers_on_one_database_add_up() {
     let work = tempfile::tempdir().expect("tempdir");
     let db = work.path().join("store.db");
     let key = {
-        let created = json(
+        let created = json_on(
             &db,
             &["keys", "create", "--name", "ana", "--role", "reader"],
         );
@@ -137,7 +129,7 @@ fn uses_counted_by_two_servers_on_one_database_add_up() {
         ("write-release-notes".to_owned(), None, 3, 0, 1, 0),
     ];
     loop {
-        let rows = json(&db, &["usage"]);
+        let rows = json_on(&db, &["usage"]);
         if sums(&rows) == expected {
             break;
         }
@@ -161,14 +153,14 @@ fn uses_counted_by_two_servers_on_one_database_add_up() {
     assert_eq!(first.terminate(Duration::from_secs(10)), Some(0));
     assert_eq!(second.terminate(Duration::from_secs(10)), Some(0));
     assert_eq!(
-        sums(&json(&db, &["usage"])),
+        sums(&json_on(&db, &["usage"])),
         [
             ("add-caching".to_owned(), None, 0, 3, 0, 1),
             ("write-release-notes".to_owned(), None, 4, 0, 1, 0)
         ]
     );
     assert_eq!(
-        sums(&json(&db, &["usage", "--by", "key"])),
+        sums(&json_on(&db, &["usage", "--by", "key"])),
         [
             ("add-caching".to_owned(), Some(String::new()), 0, 3, 0, 1),
             (
@@ -190,7 +182,7 @@ fn uses_counted_by_two_servers_on_one_database_add_up() {
         ]
     );
     assert_eq!(
-        sums(&json(
+        sums(&json_on(
             &db,
             &[
                 "usage",
@@ -212,7 +204,7 @@ fn uses_counted_by_two_servers_on_one_database_add_up() {
     );
 
     // The skills nobody used, never used at all.
-    let unused = json(&db, &["usage", "--unused", "30"]);
+    let unused = json_on(&db, &["usage", "--unused", "30"]);
     let names: Vec<(&str, &Value)> = unused
         .as_array()
         .expect("unused")
@@ -280,7 +272,7 @@ fn a_second_signal_writes_the_usage_counts_before_ending() {
         server.log()
     );
     assert_eq!(
-        sums(&json(&db, &["usage"])),
+        sums(&json_on(&db, &["usage"])),
         vec![("write-release-notes".to_owned(), None, 2, 0, 0, 0)]
     );
 }

@@ -21,9 +21,8 @@ use crate::time::now_rfc3339;
 /// exceed PostgreSQL's 1 MB limit on a `tsvector`. Each row of `skillpath_migrations` also
 /// records the oldest version that can use the database from then on (see [`crate::schema`]).
 const MIGRATIONS: &[Migration] = &[
-    Migration {
-        additive: false,
-        sql: "CREATE TABLE skills (
+    Migration::breaking(
+        "CREATE TABLE skills (
         id BIGSERIAL PRIMARY KEY,
         name TEXT COLLATE \"C\" NOT NULL UNIQUE,
         description TEXT NOT NULL,
@@ -73,10 +72,9 @@ const MIGRATIONS: &[Migration] = &[
         ) STORED
     );
     CREATE INDEX skill_search_document ON skill_search USING GIN (document);",
-    },
-    Migration {
-        additive: true,
-        sql: "CREATE TABLE api_keys (
+    ),
+    Migration::additive(
+        "CREATE TABLE api_keys (
         id TEXT PRIMARY KEY,
         name TEXT COLLATE \"C\" NOT NULL,
         role TEXT NOT NULL,
@@ -87,25 +85,23 @@ const MIGRATIONS: &[Migration] = &[
         revoked_at TEXT
     );
     CREATE UNIQUE INDEX api_keys_active_name ON api_keys(name) WHERE revoked_at IS NULL;",
-    },
-    Migration {
-        additive: true,
-        sql: "CREATE TABLE folder_stamps (
+    ),
+    Migration::additive(
+        "CREATE TABLE folder_stamps (
         folder TEXT PRIMARY KEY,
         skill_id BIGINT NOT NULL REFERENCES skills(id),
         revision BIGINT NOT NULL,
         stamp TEXT NOT NULL
     );",
-    },
+    ),
     // Skills of a project (see `crate::scopes`): a name is unique per project, `''` being the
     // skills every project shares; `visible_skills(projects)` is what a store whose view has
     // those project folders shows, one skill per name: a live skill over a deleted one, then
     // the nearest project (the longest folder, since a view's folders all contain its start)
     // over the shared skills. Breaking: an older skillpath would serve every project's skills
     // everywhere.
-    Migration {
-        additive: false,
-        sql: "ALTER TABLE skills ADD COLUMN project TEXT COLLATE \"C\" NOT NULL DEFAULT '';
+    Migration::breaking(
+        "ALTER TABLE skills ADD COLUMN project TEXT COLLATE \"C\" NOT NULL DEFAULT '';
     ALTER TABLE skills DROP CONSTRAINT skills_name_key;
     ALTER TABLE skills ADD CONSTRAINT skills_name_project_key UNIQUE (name, project);
     CREATE FUNCTION visible_skills(projects TEXT[]) RETURNS SETOF skills
@@ -119,14 +115,14 @@ const MIGRATIONS: &[Migration] = &[
               AND ((s.deleted AND NOT o.deleted)
                    OR (o.deleted = s.deleted AND length(o.project) > length(s.project))))
     $$;",
-    },
+    )
+    .then(schema::Backfill::Projects),
     // Names, names with descriptions, and bodies in `tsvector`s and GIN indexes of their own
     // (see `crate::search::Scope`), so that a search the names settle reads neither the
     // descriptions' entries of a common word nor any body's `tsvector` from TOAST; made from
     // the text the table keeps. Breaking: an older skillpath would search `document`.
-    Migration {
-        additive: false,
-        sql: "ALTER TABLE skill_search DROP COLUMN document;
+    Migration::breaking(
+        "ALTER TABLE skill_search DROP COLUMN document;
     ALTER TABLE skill_search
         ADD COLUMN name_document TSVECTOR GENERATED ALWAYS AS (
             setweight(to_tsvector('english'::regconfig, name), 'A')
@@ -141,15 +137,13 @@ const MIGRATIONS: &[Migration] = &[
     CREATE INDEX skill_search_name ON skill_search USING GIN (name_document);
     CREATE INDEX skill_search_head ON skill_search USING GIN (head_document);
     CREATE INDEX skill_search_body ON skill_search USING GIN (body_document);",
-    },
+    ),
     // What listing skills needs, kept so that it reads no body and no file's bytes: each
     // revision file's size and whether it is text, and each revision's `SKILL.md` head (its
-    // frontmatter, digest and size). Filled in for the revisions already stored as it runs
-    // ([`record_heads`]). Additive: an older skillpath writes revisions without them, which
-    // are read the old way.
-    Migration {
-        additive: true,
-        sql: "ALTER TABLE revision_files ADD COLUMN size BIGINT;
+    // frontmatter, digest and size). Filled in for the revisions already stored as it runs.
+    // Additive: an older skillpath writes revisions without them, which are read the old way.
+    Migration::additive(
+        "ALTER TABLE revision_files ADD COLUMN size BIGINT;
     ALTER TABLE revision_files ADD COLUMN text BOOLEAN;
     CREATE TABLE revision_heads (
         skill_id BIGINT NOT NULL,
@@ -160,27 +154,27 @@ const MIGRATIONS: &[Migration] = &[
         PRIMARY KEY (skill_id, number),
         FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
     );",
-    },
+    )
+    .then(schema::Backfill::Heads),
     // The audit of each revision, as written with it (`crate::audit`): its findings as JSON.
     // A revision without a row was not audited. Additive: an older skillpath writes
     // revisions without one.
-    Migration {
-        additive: true,
-        sql: "CREATE TABLE revision_audits (
+    Migration::additive(
+        "CREATE TABLE revision_audits (
         skill_id BIGINT NOT NULL,
         number BIGINT NOT NULL,
         findings TEXT NOT NULL,
         PRIMARY KEY (skill_id, number),
         FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
     );",
-    },
+    )
+    .then(schema::Backfill::Audits),
     // Architecture packages (`crate::model::Kind`) kept as items beside skills, and which
     // skills each live package holds: a skill (by name, in a project) is a member of at most
     // one, which the unique index keeps across concurrent writers. Breaking: an older
     // skillpath would serve a package's `PACKAGE.md` as a skill.
-    Migration {
-        additive: false,
-        sql: "ALTER TABLE skills ADD COLUMN kind TEXT NOT NULL DEFAULT 'skill';
+    Migration::breaking(
+        "ALTER TABLE skills ADD COLUMN kind TEXT NOT NULL DEFAULT 'skill';
     CREATE TABLE package_members (
         package_id BIGINT NOT NULL REFERENCES skills(id),
         project TEXT COLLATE \"C\" NOT NULL,
@@ -188,13 +182,12 @@ const MIGRATIONS: &[Migration] = &[
         UNIQUE (project, member)
     );
     CREATE INDEX package_members_package ON package_members(package_id);",
-    },
+    ),
     // Drafts (`crate::drafts`): what authors are working on, one per item and author, their
     // files in one value; read by no query of skills. Additive: an older skillpath ignores
     // them.
-    Migration {
-        additive: true,
-        sql: "CREATE TABLE drafts (
+    Migration::additive(
+        "CREATE TABLE drafts (
         name TEXT COLLATE \"C\" NOT NULL,
         author TEXT COLLATE \"C\" NOT NULL,
         kind TEXT NOT NULL,
@@ -210,20 +203,16 @@ const MIGRATIONS: &[Migration] = &[
         files BYTEA NOT NULL,
         PRIMARY KEY (name, author)
     );",
-    },
+    ),
     // Forks (`crate::forks`): items whose provenance is `forked`, which an older skillpath
     // cannot read. No table changes; breaking, so that an older skillpath refuses the database
     // instead of failing on each forked item.
-    Migration {
-        additive: false,
-        sql: "-- no table changes",
-    },
+    Migration::breaking("-- no table changes"),
     // Usage (`crate::usage`): uses counted per skill, revision, day, key name and kind, added
     // to by every server's batched writes. Additive: an older skillpath neither counts nor reads
     // them.
-    Migration {
-        additive: true,
-        sql: "CREATE TABLE skill_usage (
+    Migration::additive(
+        "CREATE TABLE skill_usage (
         skill TEXT COLLATE \"C\" NOT NULL,
         revision BIGINT NOT NULL,
         day TEXT NOT NULL,
@@ -233,20 +222,8 @@ const MIGRATIONS: &[Migration] = &[
         last_used TEXT NOT NULL,
         PRIMARY KEY (skill, revision, day, key, kind)
     );",
-    },
+    ),
 ];
-
-/// The version whose migration gave skills their project; skills discovered in a project
-/// before it are given theirs as it runs ([`assign_projects`]).
-const PROJECTS_SINCE: usize = 4;
-
-/// The version whose migration kept what listing needs beside each revision; the revisions
-/// stored before it are given theirs as it runs ([`record_heads`]).
-const HEADS_SINCE: usize = 6;
-
-/// The version whose migration kept each revision's audit; the live skills' current revisions
-/// stored before it are audited as it runs ([`record_audits`]).
-const AUDITS_SINCE: usize = 7;
 
 /// The advisory lock key that serializes migrations (any fixed number; this one spells
 /// `skillpat` in ASCII).
@@ -289,14 +266,11 @@ impl PostgresStore {
         schema::check_compatible(version, oldest, MIGRATIONS.len())?;
         for (index, migration) in MIGRATIONS.iter().enumerate().skip(version) {
             transaction.batch_execute(migration.sql).await?;
-            if index + 1 == PROJECTS_SINCE {
-                assign_projects(&transaction).await?;
-            }
-            if index + 1 == HEADS_SINCE {
-                record_heads(&transaction).await?;
-            }
-            if index + 1 == AUDITS_SINCE {
-                record_audits(&transaction).await?;
+            match migration.backfill {
+                Some(schema::Backfill::Projects) => assign_projects(&transaction).await?,
+                Some(schema::Backfill::Heads) => record_heads(&transaction).await?,
+                Some(schema::Backfill::Audits) => record_audits(&transaction).await?,
+                None => {}
             }
             let to_number = |value: usize| {
                 i32::try_from(value).map_err(|_| StoreError::database("too many migrations"))
@@ -327,8 +301,7 @@ impl PostgresStore {
     }
 }
 
-/// Gives each skill discovered in a project before skills had projects its project
-/// ([`Provenance::project`]), so it stops being shown in every other project.
+/// [`schema::Backfill::Projects`], by [`Provenance::project`].
 async fn assign_projects(transaction: &Transaction<'_>) -> StoreResult<()> {
     for row in transaction
         .query("SELECT id, provenance FROM skills", &[])
@@ -347,9 +320,8 @@ async fn assign_projects(transaction: &Transaction<'_>) -> StoreResult<()> {
     Ok(())
 }
 
-/// Gives every stored revision what [`HEADS_SINCE`]'s migration keeps beside it: its files'
-/// sizes and text flags (each blob read once; only the digests of those that are not text are
-/// kept) and the head of its `SKILL.md`.
+/// [`schema::Backfill::Heads`], each blob read once (only the digests of those that are not text are
+/// kept).
 async fn record_heads(transaction: &Transaction<'_>) -> StoreResult<()> {
     let mut binary: Vec<String> = Vec::new();
     let blobs = transaction
@@ -398,8 +370,7 @@ async fn record_heads(transaction: &Transaction<'_>) -> StoreResult<()> {
     Ok(())
 }
 
-/// Audits the current revision of every live skill, [`audit::BACKFILL_BATCH`] at a time (so
-/// that a large store is not read into memory at once), and keeps each audit with it.
+/// [`schema::Backfill::Audits`].
 async fn record_audits(transaction: &Transaction<'_>) -> StoreResult<()> {
     let mut live: Vec<(i64, i64, String)> = Vec::new();
     for row in transaction

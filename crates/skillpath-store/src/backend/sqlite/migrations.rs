@@ -12,9 +12,7 @@ use crate::schema::{self, Migration};
 /// The schema, one entry per version; `PRAGMA user_version` says how many have run, and
 /// `schema_compatibility` (from version 2) the oldest version that can still use the database.
 const MIGRATIONS: &[Migration] = &[
-    Migration {
-        additive: false,
-        sql: "CREATE TABLE skills (
+    Migration::breaking("CREATE TABLE skills (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
         description TEXT NOT NULL,
@@ -55,11 +53,8 @@ const MIGRATIONS: &[Migration] = &[
     CREATE VIRTUAL TABLE skills_fts USING fts5(
         name, description, body,
         tokenize = 'porter unicode61 remove_diacritics 2'
-    );",
-    },
-    Migration {
-        additive: true,
-        sql: "CREATE TABLE api_keys (
+    );"),
+    Migration::additive("CREATE TABLE api_keys (
         id TEXT PRIMARY KEY,
         name TEXT NOT NULL,
         role TEXT NOT NULL,
@@ -71,24 +66,18 @@ const MIGRATIONS: &[Migration] = &[
     );
     CREATE UNIQUE INDEX api_keys_active_name ON api_keys(name) WHERE revoked_at IS NULL;
     CREATE TABLE schema_compatibility (oldest INTEGER NOT NULL);
-    INSERT INTO schema_compatibility (oldest) VALUES (0);",
-    },
-    Migration {
-        additive: true,
-        sql: "CREATE TABLE folder_stamps (
+    INSERT INTO schema_compatibility (oldest) VALUES (0);"),
+    Migration::additive("CREATE TABLE folder_stamps (
         folder TEXT PRIMARY KEY,
         skill_id INTEGER NOT NULL REFERENCES skills(id),
         revision INTEGER NOT NULL,
         stamp TEXT NOT NULL
-    );",
-    },
+    );"),
     // Skills of a project (see `crate::scopes`): a name is unique per project, `''` being the
     // skills every project shares. SQLite cannot drop a column's `UNIQUE`, so the table is
     // made again with its ids (which revisions, files, stamps and the search index use).
     // Breaking: an older skillpath would serve every project's skills everywhere.
-    Migration {
-        additive: false,
-        sql: "CREATE TABLE skills_by_project (
+    Migration::breaking("CREATE TABLE skills_by_project (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL,
         project TEXT NOT NULL DEFAULT '',
@@ -104,15 +93,13 @@ const MIGRATIONS: &[Migration] = &[
     INSERT INTO skills_by_project (id, name, description, tool_name, revision, deleted, content_hash, provenance, updated_at)
         SELECT id, name, description, tool_name, revision, deleted, content_hash, provenance, updated_at FROM skills;
     DROP TABLE skills;
-    ALTER TABLE skills_by_project RENAME TO skills;",
-    },
+    ALTER TABLE skills_by_project RENAME TO skills;")
+    .then(schema::Backfill::Projects),
     // Names and descriptions indexed apart from bodies (see `crate::search::Scope`), so that a
     // common word's entries in the bodies do not weigh on a search that the names settle;
     // made from the text the one index kept. Breaking: an older skillpath would write only
     // the old index.
-    Migration {
-        additive: false,
-        sql: "CREATE VIRTUAL TABLE skills_fts_head USING fts5(
+    Migration::breaking("CREATE VIRTUAL TABLE skills_fts_head USING fts5(
         name, description,
         tokenize = 'porter unicode61 remove_diacritics 2'
     );
@@ -122,16 +109,12 @@ const MIGRATIONS: &[Migration] = &[
     );
     INSERT INTO skills_fts_head (rowid, name, description) SELECT rowid, name, description FROM skills_fts;
     INSERT INTO skills_fts_body (rowid, body) SELECT rowid, body FROM skills_fts;
-    DROP TABLE skills_fts;",
-    },
+    DROP TABLE skills_fts;"),
     // What listing skills needs, kept so that it reads no body and no file's bytes: each
     // revision file's size and whether it is text, and each revision's `SKILL.md` head (its
-    // frontmatter, digest and size). Filled in for the revisions already stored as it runs
-    // ([`record_heads`]). Additive: an older skillpath writes revisions without them, which
-    // are read the old way.
-    Migration {
-        additive: true,
-        sql: "ALTER TABLE revision_files ADD COLUMN size INTEGER;
+    // frontmatter, digest and size). Filled in for the revisions already stored as it runs.
+    // Additive: an older skillpath writes revisions without them, which are read the old way.
+    Migration::additive("ALTER TABLE revision_files ADD COLUMN size INTEGER;
     ALTER TABLE revision_files ADD COLUMN text INTEGER;
     CREATE TABLE revision_heads (
         skill_id INTEGER NOT NULL,
@@ -141,50 +124,40 @@ const MIGRATIONS: &[Migration] = &[
         size INTEGER NOT NULL,
         PRIMARY KEY (skill_id, number),
         FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
-    );",
-    },
+    );")
+    .then(schema::Backfill::Heads),
     // FTS5 keeps up to 32 MiB of a transaction's new search terms in memory before it writes
     // them out as a segment (its default is 1 MiB, taken only as terms come): an import of
     // 10,000 skills wrote its index as dozens of segments and merged them over and over, 7 %
     // of the import's time. A setting kept in each index's own configuration table.
-    Migration {
-        additive: true,
-        sql: "INSERT INTO skills_fts_head (skills_fts_head, rank) VALUES ('hashsize', 33554432);
-    INSERT INTO skills_fts_body (skills_fts_body, rank) VALUES ('hashsize', 33554432);",
-    },
+    Migration::additive("INSERT INTO skills_fts_head (skills_fts_head, rank) VALUES ('hashsize', 33554432);
+    INSERT INTO skills_fts_body (skills_fts_body, rank) VALUES ('hashsize', 33554432);"),
     // The audit of each revision, as written with it (`crate::audit`): its findings as JSON.
     // A revision without a row was not audited. Additive: an older skillpath writes
     // revisions without one.
-    Migration {
-        additive: true,
-        sql: "CREATE TABLE revision_audits (
+    Migration::additive("CREATE TABLE revision_audits (
         skill_id INTEGER NOT NULL,
         number INTEGER NOT NULL,
         findings TEXT NOT NULL,
         PRIMARY KEY (skill_id, number),
         FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
-    );",
-    },
+    );")
+    .then(schema::Backfill::Audits),
     // Architecture packages (`crate::model::Kind`) kept as items beside skills, and which
     // skills each live package holds: a skill (by name, in a project) is a member of at most
     // one. Breaking: an older skillpath would serve a package's `PACKAGE.md` as a skill.
-    Migration {
-        additive: false,
-        sql: "ALTER TABLE skills ADD COLUMN kind TEXT NOT NULL DEFAULT 'skill';
+    Migration::breaking("ALTER TABLE skills ADD COLUMN kind TEXT NOT NULL DEFAULT 'skill';
     CREATE TABLE package_members (
         package_id INTEGER NOT NULL REFERENCES skills(id),
         project TEXT NOT NULL,
         member TEXT NOT NULL,
         UNIQUE (project, member)
     );
-    CREATE INDEX package_members_package ON package_members(package_id);",
-    },
+    CREATE INDEX package_members_package ON package_members(package_id);"),
     // Drafts (`crate::drafts`): what authors are working on, one per item and author, their
     // files in one value; read by no query of skills. Additive: an older skillpath ignores
     // them.
-    Migration {
-        additive: true,
-        sql: "CREATE TABLE drafts (
+    Migration::additive("CREATE TABLE drafts (
         name TEXT NOT NULL,
         author TEXT NOT NULL,
         kind TEXT NOT NULL,
@@ -199,21 +172,15 @@ const MIGRATIONS: &[Migration] = &[
         manifest TEXT NOT NULL,
         files BLOB NOT NULL,
         PRIMARY KEY (name, author)
-    );",
-    },
+    );"),
     // Forks (`crate::forks`): items whose provenance is `forked`, which an older skillpath
     // cannot read. No table changes; breaking, so that an older skillpath refuses the database
     // instead of failing on each forked item.
-    Migration {
-        additive: false,
-        sql: "-- no table changes",
-    },
+    Migration::breaking("-- no table changes"),
     // Usage (`crate::usage`): uses counted per skill, revision, day, key name and kind, added
     // to by every server's batched writes. Additive: an older skillpath neither counts nor reads
     // them.
-    Migration {
-        additive: true,
-        sql: "CREATE TABLE skill_usage (
+    Migration::additive("CREATE TABLE skill_usage (
         skill TEXT NOT NULL,
         revision INTEGER NOT NULL,
         day TEXT NOT NULL,
@@ -222,21 +189,8 @@ const MIGRATIONS: &[Migration] = &[
         count INTEGER NOT NULL,
         last_used TEXT NOT NULL,
         PRIMARY KEY (skill, revision, day, key, kind)
-    );",
-    },
+    );"),
 ];
-
-/// The version whose migration gave skills their project; skills discovered in a project
-/// before it are given theirs as it runs ([`assign_projects`]).
-const PROJECTS_SINCE: usize = 4;
-
-/// The version whose migration kept what listing needs beside each revision; the revisions
-/// stored before it are given theirs as it runs ([`record_heads`]).
-const HEADS_SINCE: usize = 6;
-
-/// The version whose migration kept each revision's audit; the live skills' current revisions
-/// stored before it are audited as it runs ([`record_audits`]).
-const AUDITS_SINCE: usize = 8;
 
 /// What a connection sees of the skills: `visible_skills`, the skills every project shares
 /// and those of the store's [`ProjectView`](crate::scopes::ProjectView) (`visible_projects`),
@@ -287,14 +241,11 @@ fn run_migrations(connection: &mut Connection, known: usize) -> StoreResult<()> 
             return Ok(());
         };
         transaction.execute_batch(migration.sql)?;
-        if version + 1 == PROJECTS_SINCE {
-            assign_projects(&transaction)?;
-        }
-        if version + 1 == HEADS_SINCE {
-            record_heads(&transaction)?;
-        }
-        if version + 1 == AUDITS_SINCE {
-            record_audits(&transaction)?;
+        match migration.backfill {
+            Some(schema::Backfill::Projects) => assign_projects(&transaction)?,
+            Some(schema::Backfill::Heads) => record_heads(&transaction)?,
+            Some(schema::Backfill::Audits) => record_audits(&transaction)?,
+            None => {}
         }
         let broken: Option<String> = transaction
             .query_row("SELECT \"table\" FROM pragma_foreign_key_check", [], |r| {
@@ -319,8 +270,7 @@ fn run_migrations(connection: &mut Connection, known: usize) -> StoreResult<()> 
     }
 }
 
-/// Gives each skill discovered in a project before skills had projects its project
-/// ([`Provenance::project`]), so it stops being shown in every other project.
+/// [`schema::Backfill::Projects`], by [`Provenance::project`].
 fn assign_projects(transaction: &Transaction<'_>) -> StoreResult<()> {
     let mut statement = transaction.prepare("SELECT id, provenance FROM skills")?;
     let rows = statement
@@ -337,8 +287,7 @@ fn assign_projects(transaction: &Transaction<'_>) -> StoreResult<()> {
     Ok(())
 }
 
-/// Gives every stored revision what [`HEADS_SINCE`]'s migration keeps beside it: its files'
-/// sizes and text flags (one blob read at a time) and the head of its `SKILL.md`.
+/// [`schema::Backfill::Heads`], one blob read at a time.
 fn record_heads(transaction: &Transaction<'_>) -> StoreResult<()> {
     // Read first, then written: rows are not changed under a statement that reads them.
     let files: Vec<(i64, i64, bool)> = transaction
@@ -379,8 +328,7 @@ fn record_heads(transaction: &Transaction<'_>) -> StoreResult<()> {
     Ok(())
 }
 
-/// Audits the current revision of every live skill, [`audit::BACKFILL_BATCH`] at a time (so
-/// that a large store is not read into memory at once), and keeps each audit with it.
+/// [`schema::Backfill::Audits`].
 fn record_audits(transaction: &Transaction<'_>) -> StoreResult<()> {
     let live: Vec<(i64, i64, String)> = transaction
         .prepare("SELECT id, revision, name FROM skills WHERE NOT deleted ORDER BY id")?

@@ -74,6 +74,7 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
             ToolsArg::Auto => ToolsMode::Auto(args.tool_threshold),
         },
         page_size: args.page_size,
+        #[cfg(feature = "conformance-fixtures")]
         conformance_fixtures: args.conformance_fixtures,
         render_limits: RenderLimits {
             max_output_bytes: args.max_render_bytes,
