@@ -9,7 +9,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use skillpath_core::package::spec::PackageSpec;
 use skillpath_core::package::{self, Package, fit};
-use skillpath_store::{Change, Kind, Provenance, SkillFile, SkillSnapshot, StoreError};
+use skillpath_model::{Change, Kind, Provenance, SkillFile, SkillSnapshot};
+use skillpath_store::StoreError;
 
 use crate::arguments::{Params, Whole};
 use crate::auth::Caller;

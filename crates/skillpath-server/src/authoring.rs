@@ -19,8 +19,9 @@ use skillpath_core::load::LoadOptions;
 use skillpath_core::overlap::{COMPETE, Library, Overlap, named};
 use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Code, Mode, Severity};
+use skillpath_model::{Change, Kind, Provenance, SkillFile, SkillSnapshot};
+use skillpath_store::StoreError;
 use skillpath_store::forks::ForkRequest;
-use skillpath_store::{Change, Kind, Provenance, SkillFile, SkillSnapshot, StoreError};
 
 use crate::architecture_tools::package_to_join;
 use crate::arguments::{Params, Revision};

@@ -26,10 +26,9 @@ use skillpath_core::golden_path::args::Arg;
 use skillpath_core::package::{self, Package};
 use skillpath_core::skill_md;
 use skillpath_core::tool_names;
+use skillpath_model::{FileMetadata, Kind, Provenance};
 use skillpath_store::usage::UsageQuery;
-use skillpath_store::{
-    FileMetadata, Kind, Provenance, SearchHit, SkillMetadata, Store, StoreError, StoreResult,
-};
+use skillpath_store::{SearchHit, SkillMetadata, Store, StoreError, StoreResult};
 
 use crate::meaning::Meaning;
 use crate::to_mcp::skill_entry;
@@ -494,7 +493,8 @@ fn joined(
 
 #[cfg(test)]
 mod tests {
-    use skillpath_store::{Change, Provenance, SkillSnapshot, SqliteStore};
+    use skillpath_model::{Change, Provenance, SkillSnapshot};
+    use skillpath_store::SqliteStore;
 
     use super::*;
 

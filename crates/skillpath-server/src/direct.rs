@@ -9,9 +9,10 @@ use rmcp::ErrorData as McpError;
 use rmcp::model::JsonObject;
 use skillpath_core::validate::loading;
 use skillpath_core::{Mode, Severity, skill_md};
+use skillpath_model::{Change, Kind, SkillSnapshot};
 use skillpath_store::keys::Role;
 use skillpath_store::usage::UsageKind;
-use skillpath_store::{Change, Kind, SkillSnapshot, Store, StoreError};
+use skillpath_store::{Store, StoreError};
 
 use crate::auth::Caller;
 use crate::builtin::BUILTINS;

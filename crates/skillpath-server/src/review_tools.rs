@@ -8,8 +8,9 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
+use skillpath_model::{Change, Kind, SkillSnapshot};
+use skillpath_store::StoreError;
 use skillpath_store::drafts::{Draft, DraftFilter, DraftSummary, NewDraft};
-use skillpath_store::{Change, Kind, SkillSnapshot, StoreError};
 
 use crate::arguments::{Params, Whole};
 use crate::auth::{Caller, DraftsSeen};

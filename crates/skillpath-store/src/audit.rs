@@ -13,8 +13,8 @@ use skillpath_audit::{AuditRecord, Context, Policy};
 use skillpath_core::bundle::SkillBundle;
 
 use crate::error::{StoreError, StoreResult};
-use crate::model::SkillSnapshot;
 use crate::store::Store;
+use skillpath_model::SkillSnapshot;
 
 /// The most findings a refusal names; the rest are counted.
 const REFUSAL_FINDINGS: usize = 10;

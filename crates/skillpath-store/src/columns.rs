@@ -2,14 +2,15 @@
 //! backend says how its driver reads a column ([`Columns`]); what each kind of row holds, in
 //! the column order both backends select, is said here.
 
+use crate::answers::{SkillMdHead, SkillMetadata, SkillSummary, StoredSkill};
 use crate::audit::stored_record;
 use crate::error::StoreResult;
 use crate::keys::{KeyInfo, Role, StoredKey};
-use crate::model::{
-    FileMetadata, Kind, Operation, Provenance, Revision, SkillFile, SkillMdHead, SkillMetadata,
-    SkillSnapshot, SkillSummary, StoredSkill, is_text,
-};
+use crate::provenance_column::ProvenanceColumn;
 use crate::writes::SkillRow;
+use skillpath_model::{
+    FileMetadata, Kind, Operation, Provenance, Revision, SkillFile, SkillSnapshot, is_text,
+};
 
 /// A row of a query, column by column (from 0), as the type the column holds.
 pub(crate) trait Columns {

@@ -2,7 +2,7 @@
 //! checked before any write, and the frontmatter fields kept in columns and the search index.
 
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Kind, SkillSnapshot};
+use skillpath_model::{Kind, SkillSnapshot};
 
 /// What the store reads from a manifest (a `SKILL.md`, or a package's `PACKAGE.md`).
 pub(crate) struct Meta {

@@ -11,11 +11,12 @@
 //! rejects it with a message, which its author reads with it; the author's next save opens it
 //! again.
 
+use crate::answers::StoredSkill;
 use crate::columns::Columns;
 use crate::content::{checked, meta};
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Change, Kind, SkillFile, SkillSnapshot, StoredSkill};
 use crate::time::now_rfc3339;
+use skillpath_model::{Change, Kind, SkillFile, SkillSnapshot};
 
 /// A draft to save: its content, the revision it was made on, and who made it why.
 #[derive(Debug, Clone)]
@@ -74,7 +75,7 @@ pub struct DraftSummary {
     pub review_message: Option<String>,
     /// When it was last saved or reviewed (RFC 3339, UTC).
     pub updated_at: String,
-    /// The hash of its content, as a revision's ([`crate::model::SkillSnapshot::content_hash`]):
+    /// The hash of its content, as a revision's ([`skillpath_model::SkillSnapshot::content_hash`]):
     /// what a review saw, so that a draft saved again meanwhile is not published unseen.
     pub content_hash: String,
 }

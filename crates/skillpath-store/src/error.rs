@@ -244,6 +244,35 @@ impl std::fmt::Display for DatabaseError {
     }
 }
 
+/// Content that cannot make a snapshot cannot be stored.
+impl From<skillpath_model::SnapshotError> for StoreError {
+    fn from(error: skillpath_model::SnapshotError) -> StoreError {
+        StoreError::InvalidSkill(error.to_string())
+    }
+}
+
+/// A file path a skill may not hold cannot be stored.
+impl From<skillpath_model::PathError> for StoreError {
+    fn from(error: skillpath_model::PathError) -> StoreError {
+        StoreError::InvalidSkill(error.to_string())
+    }
+}
+
+/// A folder's failure as the store's commands report it: a file the system refused, content
+/// that cannot be a skill, or a folder an export may not replace.
+impl From<skillpath_folders::FolderError> for StoreError {
+    fn from(error: skillpath_folders::FolderError) -> StoreError {
+        use skillpath_folders::FolderError;
+        match error {
+            FolderError::Io { context, source } => StoreError::Io { context, source },
+            FolderError::Unloadable(_) | FolderError::Path(_) => {
+                StoreError::InvalidSkill(error.to_string())
+            }
+            FolderError::ExportRefused(refusal) => StoreError::InvalidState(refusal),
+        }
+    }
+}
+
 impl StoreError {
     /// A database failure the store noticed itself, with no driver error behind it.
     pub fn database(message: impl Into<String>) -> StoreError {

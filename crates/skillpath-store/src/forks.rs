@@ -14,11 +14,12 @@
 
 use skillpath_core::package;
 
+use crate::answers::StoredSkill;
 use crate::audit;
 use crate::content::{checked, meta};
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Change, Kind, Provenance, SkillSnapshot, StoredSkill};
 use crate::store::{Store, creation};
+use skillpath_model::{Change, Kind, Provenance, SkillSnapshot};
 
 /// What to fork, and as what.
 #[derive(Debug, Clone)]

@@ -9,7 +9,7 @@
 //! ([`skillpath_audit`], by the store's [`Store::audit_policy`]), keeping the findings with the
 //! revision.
 
-pub mod agents;
+pub mod answers;
 mod audit;
 mod backend;
 mod columns;
@@ -19,13 +19,11 @@ pub mod diff;
 pub mod discovery;
 pub mod drafts;
 pub mod error;
-pub mod folder;
 pub mod forks;
-mod hex;
 mod import;
 pub mod keys;
 pub mod location;
-pub mod model;
+mod provenance_column;
 mod schema;
 pub mod scopes;
 pub mod search;
@@ -35,15 +33,14 @@ pub mod time;
 pub mod usage;
 mod writes;
 
+pub use answers::{
+    AuditedSkill, ImportReport, ListFilter, Page, SearchHit, SkillMetadata, SkillSummary,
+    StoredSkill,
+};
 #[cfg(feature = "postgres")]
 pub use backend::postgres;
 pub use backend::sqlite;
 pub use error::{DatabaseError, StoreError, StoreResult};
-pub use model::{
-    AuditedSkill, Change, FileMetadata, FolderContent, FolderImport, FolderStamp, ImportItem,
-    ImportReport, Kind, ListFilter, Operation, Page, Provenance, RecordedStamp, Revision,
-    SearchHit, ShadowedSkill, SkillFile, SkillMetadata, SkillSnapshot, SkillSummary, StoredSkill,
-};
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
 pub use scopes::ProjectView;

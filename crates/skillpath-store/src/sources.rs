@@ -10,8 +10,8 @@ use skillpath_core::package;
 use skillpath_core::walk::{self, WalkLimits};
 
 use crate::discovery::{self, DiscoveryLimits, Shadowed};
-use crate::folder::{FolderDiagnostics, FolderSource};
-use crate::model::{Provenance, ShadowedSkill};
+use skillpath_folders::folder::{FolderDiagnostics, FolderSource};
+use skillpath_model::{Provenance, ShadowedSkill};
 
 /// Where skills come from on disk.
 #[derive(Debug, Clone, Default)]

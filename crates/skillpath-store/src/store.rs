@@ -3,6 +3,9 @@
 use async_trait::async_trait;
 use skillpath_audit::Policy;
 
+use crate::answers::{
+    ImportReport, ListFilter, Page, SearchHit, SkillMetadata, SkillSummary, StoredSkill,
+};
 use crate::audit::{self, Gate};
 use crate::content::checked;
 use crate::cursor;
@@ -11,13 +14,12 @@ use crate::drafts::{self, Draft, DraftFilter, DraftRecord, DraftRef, DraftSummar
 use crate::error::StoreResult;
 use crate::import;
 use crate::keys::record::{KeyInfo, StoredKey};
-use crate::model::{
-    Change, FolderImport, ImportItem, ImportReport, Kind, ListFilter, Page, Provenance,
-    RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillMetadata, SkillSnapshot, SkillSummary,
-    StoredSkill,
-};
 use crate::usage::{UsageCount, UsageQuery, UsageRow};
 use crate::writes::{Edit, WriteKind};
+use skillpath_model::{
+    Change, FolderImport, ImportItem, Kind, Provenance, RecordedStamp, Revision, ShadowedSkill,
+    SkillSnapshot,
+};
 
 pub use crate::cursor::Listing;
 pub use crate::import::AUDIT_BESIDE_FROM;
@@ -195,7 +197,7 @@ pub trait Store: Send + Sync {
     }
 
     /// [`Store::import`] of skill folders, some of them not read because their stamp says
-    /// they are unchanged (see [`crate::folder::read_folders`]); those are reported unchanged.
+    /// they are unchanged (see [`skillpath_folders::folder::read_folders`]); those are reported unchanged.
     /// The stamp of every folder read is recorded with the revision the import leaves current.
     async fn import_folders(
         &self,

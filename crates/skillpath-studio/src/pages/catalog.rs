@@ -10,9 +10,9 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
+use skillpath_model::Kind;
 use skillpath_server::DraftsSeen;
 use skillpath_server::catalog::CatalogSkill;
-use skillpath_store::Kind;
 use skillpath_store::drafts::DraftFilter;
 
 use super::{Shell, Studio, html};

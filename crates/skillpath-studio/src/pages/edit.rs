@@ -16,9 +16,10 @@ use serde::{Deserialize, Serialize};
 use skillpath_core::load::LoadOptions;
 use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Mode, skill_md};
+use skillpath_model::{Kind, SkillSnapshot};
 use skillpath_server::direct::EditRefused;
 use skillpath_sources::folders::files_of;
-use skillpath_store::{Kind, SkillSnapshot, StoredSkill};
+use skillpath_store::StoredSkill;
 
 use super::{Shell, Studio, encode_path, html, see_other};
 use crate::diff_view;

@@ -8,8 +8,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::{Extension, Form};
 use serde::Deserialize;
+use skillpath_model::Revision;
 use skillpath_sources::folders::files_of;
-use skillpath_store::Revision;
 
 use super::{Shell, Studio, encode_path, html, see_other};
 use crate::diff_view::{self, FileDiff};

@@ -8,10 +8,10 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::{Extension, Form};
 use serde::Deserialize;
+use skillpath_model::{Kind, SkillSnapshot};
 use skillpath_server::DraftsSeen;
 use skillpath_sources::folders::files_of;
 use skillpath_store::drafts::{DraftFilter, DraftSummary};
-use skillpath_store::{Kind, SkillSnapshot};
 
 use super::{Shell, Studio, encode_path, encode_query, html, see_other};
 use crate::diff_view::{self, FileDiff};

@@ -13,9 +13,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{Map, Value};
 use skillpath_core::golden_path::schema::input_schema;
+use skillpath_model::Kind;
 use skillpath_server::catalog::CatalogSkill;
 use skillpath_server::content::SkillContent;
-use skillpath_store::Kind;
 
 use super::{Shell, Studio, encode_path, html, tokens};
 use crate::markdown;
@@ -347,7 +347,7 @@ pub(crate) fn file_href(name: &str, path: &str) -> String {
 }
 
 fn provenance(skill: &CatalogSkill) -> String {
-    use skillpath_store::Provenance;
+    use skillpath_model::Provenance;
     match &skill.provenance {
         Provenance::Imported { path, scope, .. } => format!("imported from {path} ({scope})"),
         Provenance::Api => "written through skillpath".to_owned(),

@@ -6,8 +6,8 @@ use deadpool_postgres::Transaction;
 use super::sql::{cached_execute, cached_query, cached_query_opt, number};
 use crate::drafts::{self, DRAFT_COLUMNS, Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary};
 use crate::error::StoreResult;
-use crate::model::Change;
 use crate::time::now_rfc3339;
+use skillpath_model::Change;
 
 /// Keeps `record` in place of its author's draft of the item.
 pub(super) async fn put(transaction: &Transaction<'_>, record: &DraftRecord) -> StoreResult<()> {

@@ -5,8 +5,8 @@ use rusqlite::{Connection, Transaction, params};
 
 use crate::drafts::{self, DRAFT_COLUMNS, Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary};
 use crate::error::StoreResult;
-use crate::model::Change;
 use crate::time::now_rfc3339;
+use skillpath_model::Change;
 
 /// Keeps `record` in place of its author's draft of the item.
 pub(super) fn put(transaction: &Transaction<'_>, record: &DraftRecord) -> StoreResult<()> {

@@ -16,6 +16,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use skillpath_model::agents::{self, Agent};
+use skillpath_model::{Change, ImportItem, Provenance, SkillSnapshot};
 use skillpath_sources::SourceError;
 use skillpath_sources::digest::{FileDigest, files_of, tree_digest};
 use skillpath_sources::folders::{self, Scope, State, Target, Written};
@@ -23,11 +25,8 @@ use skillpath_sources::git::Repository;
 use skillpath_sources::lock::{LOCK_FILE, Lock, LockedSkill};
 use skillpath_sources::source::{self, Origin, Pin};
 use skillpath_sources::tree::{self, SourceSkill};
-use skillpath_store::agents::{self, Agent};
 use skillpath_store::discovery;
-use skillpath_store::{
-    Change, ImportItem, ImportReport, Provenance, SkillSnapshot, Store, StoreError,
-};
+use skillpath_store::{ImportReport, Store, StoreError};
 
 use crate::cli::{AgentArgs, InstallScopeArgs};
 use crate::output::{self, ExitStatus};

@@ -4,9 +4,9 @@
 
 use std::fmt::Write as _;
 
+use skillpath_model::agents::AGENTS;
 use skillpath_sources::SourceError;
 use skillpath_sources::folders::{self, State};
-use skillpath_store::agents::AGENTS;
 
 use crate::cli::RemoveArgs;
 use crate::commands::store as store_commands;

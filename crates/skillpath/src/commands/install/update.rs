@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use skillpath_model::{Kind, SkillFile, SkillSnapshot};
 use skillpath_sources::SourceError;
 use skillpath_sources::digest::{files_of, tree_digest};
 use skillpath_sources::folders::{self, State};
@@ -14,7 +15,7 @@ use skillpath_sources::lock::LockedSkill;
 use skillpath_sources::merge;
 use skillpath_sources::source::Origin;
 use skillpath_sources::tree::SourceSkill;
-use skillpath_store::{Kind, ProjectView, SkillFile, SkillSnapshot};
+use skillpath_store::ProjectView;
 
 use super::sync::Synced;
 use super::{Placed, Taken};
