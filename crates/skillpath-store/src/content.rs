@@ -111,3 +111,17 @@ fn package_meta(snapshot: &SkillSnapshot) -> StoreResult<Meta> {
         members,
     })
 }
+
+/// New content for `name` must be of its kind: a skill stays a skill, a package a package.
+pub(crate) fn check_keeps_kind(name: &str, stored: Kind, new: Kind) -> StoreResult<()> {
+    if stored != new {
+        return Err(StoreError::InvalidSkill(format!(
+            "`{name}` is a {} in the store, and the new content is a {}'s (its manifest is `{}`); an item keeps its kind: give the {} another name",
+            stored.as_str(),
+            new.as_str(),
+            new.manifest(),
+            new.as_str()
+        )));
+    }
+    Ok(())
+}

@@ -8,7 +8,7 @@ use skillpath_audit::AuditRecord;
 
 use crate::answers::{SkillMdHead, StoredSkill};
 use crate::audit::Gate;
-use crate::content::{Meta, meta};
+use crate::content::{Meta, check_keeps_kind, meta};
 use crate::drafts::DraftRef;
 use crate::error::{StoreError, StoreResult};
 use crate::provenance_column::ProvenanceColumn;
@@ -558,20 +558,6 @@ fn check_state(name: &str, deleted: bool, operation: Operation) -> StoreResult<(
     Err(StoreError::InvalidState(format!(
         "skill `{name}` {refusal}"
     )))
-}
-
-/// New content for `name` must be of its kind: a skill stays a skill, a package a package.
-pub(crate) fn check_keeps_kind(name: &str, stored: Kind, new: Kind) -> StoreResult<()> {
-    if stored != new {
-        return Err(StoreError::InvalidSkill(format!(
-            "`{name}` is a {} in the store, and the new content is a {}'s (its manifest is `{}`); an item keeps its kind: give the {} another name",
-            stored.as_str(),
-            new.as_str(),
-            new.manifest(),
-            new.as_str()
-        )));
-    }
-    Ok(())
 }
 
 /// New content for `name` must keep the name: a skill's identity in the store is its name.
