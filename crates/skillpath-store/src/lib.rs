@@ -1,5 +1,6 @@
-//! Skill storage: every skill with its files and full revision history, search, import and
-//! export of skill folders, and discovery of the standard skill folders.
+//! Skill storage, and persistence only: every skill with its files and full revision history,
+//! drafts, forks, keys and usage, search, and imports of what `skillpath-folders` read. The
+//! skill model is `skillpath-model`'s; folders on disk are `skillpath-folders`'.
 //!
 //! Start with the [`Store`] trait; [`SqliteStore`] is the embedded backend,
 //! [`PostgresStore`] the shared one. Writes carry the
@@ -16,7 +17,6 @@ mod columns;
 mod content;
 mod cursor;
 pub mod diff;
-pub mod discovery;
 pub mod drafts;
 pub mod error;
 pub mod forks;
@@ -27,7 +27,6 @@ mod provenance_column;
 mod schema;
 pub mod scopes;
 pub mod search;
-pub mod sources;
 pub mod store;
 pub mod time;
 pub mod usage;

@@ -37,9 +37,9 @@
 
 use std::path::Path;
 
-use crate::discovery::{self, Discovery};
 use crate::error::{StoreError, StoreResult};
 use crate::store::Store;
+use skillpath_folders::discovery::{self, Discovery};
 use skillpath_model::{Provenance, ShadowedSkill};
 
 pub(crate) mod precedence;

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use skillpath_folders::folder::{export_package_folder, read_folders};
+use skillpath_folders::sources::FolderSources;
 use skillpath_model::{ImportItem, Kind, SkillFile, SkillSnapshot};
-use skillpath_store::sources::FolderSources;
 use skillpath_store::{ListFilter, Store, StoreError};
 
 use crate::support::{by, fails, history_of, imported, list_all, rev, skill};

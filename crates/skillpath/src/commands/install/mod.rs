@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use skillpath_folders::discovery;
 use skillpath_model::agents::{self, Agent};
 use skillpath_model::{Change, ImportItem, Provenance, SkillSnapshot};
 use skillpath_sources::SourceError;
@@ -25,7 +26,6 @@ use skillpath_sources::git::Repository;
 use skillpath_sources::lock::{LOCK_FILE, Lock, LockedSkill};
 use skillpath_sources::source::{self, Origin, Pin};
 use skillpath_sources::tree::{self, SourceSkill};
-use skillpath_store::discovery;
 use skillpath_store::{ImportReport, Store, StoreError};
 
 use crate::cli::{AgentArgs, InstallScopeArgs};

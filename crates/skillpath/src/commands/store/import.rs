@@ -10,8 +10,8 @@ use skillpath_audit::Severity;
 use skillpath_core::Code;
 use skillpath_core::overlap::{COMPETE, Library, Overlap};
 use skillpath_folders::folder::{FolderDiagnostics, read_folders};
+use skillpath_folders::sources::FolderSources;
 use skillpath_store::ImportReport;
-use skillpath_store::sources::FolderSources;
 
 use crate::cli::ImportArgs;
 use crate::inputs;

@@ -20,8 +20,8 @@
 //!
 //! The first skill with a given `name` wins. Every later skill with the same `name` is reported
 //! in [`Discovery::shadowed`] together with the winner, never dropped silently. Where discovered
-//! skills stand against the store's own, and which project's skills a store shows, is
-//! [`crate::scopes`].
+//! skills stand against the store's own, and which project's skills a store shows, is the
+//! store's `scopes` module.
 //!
 //! # Bounds and safety
 //!
@@ -41,9 +41,9 @@ use serde::Serialize;
 use skillpath_core::load::{self, LoadOptions};
 use skillpath_core::{Code, Diagnostic, Mode};
 
+use crate::folder::FolderDiagnostics;
+use crate::home::user_folder;
 use skillpath_core::walk::{self, WalkLimits};
-use skillpath_folders::folder::FolderDiagnostics;
-use skillpath_folders::home::user_folder;
 use skillpath_model::agents::{PROJECT_LOCATIONS, USER_LOCATIONS};
 
 /// Whose skills: the project's or the user's.

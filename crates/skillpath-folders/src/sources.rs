@@ -10,7 +10,7 @@ use skillpath_core::package;
 use skillpath_core::walk::{self, WalkLimits};
 
 use crate::discovery::{self, DiscoveryLimits, Shadowed};
-use skillpath_folders::folder::{FolderDiagnostics, FolderSource};
+use crate::folder::{FolderDiagnostics, FolderSource};
 use skillpath_model::{Provenance, ShadowedSkill};
 
 /// Where skills come from on disk.
