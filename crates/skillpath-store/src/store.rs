@@ -509,7 +509,7 @@ pub(crate) async fn member_writes<S: Store + ?Sized>(
 
 /// The gate `store`'s writes are audited with: its policy, and the names of its skills (read
 /// only when the policy audits), with `more` (the skills of an import, audited together).
-pub(crate) async fn audit_gate<S: Store + ?Sized>(
+async fn audit_gate<S: Store + ?Sized>(
     store: &S,
     more: impl IntoIterator<Item = String>,
 ) -> StoreResult<Gate> {
