@@ -37,8 +37,9 @@ use skillpath_core::load::{LoadOptions, load_skill_md};
 use skillpath_core::skill_md::{self, SkillMd};
 use skillpath_core::validate::{ValidateOptions, validate_dir};
 use skillpath_core::walk::{WalkLimits, find_skill_dirs};
-use skillpath_store::folder::read_skill_folder;
-use skillpath_store::{Change, ImportItem, Provenance, SqliteStore, Store};
+use skillpath_folders::folder::read_skill_folder;
+use skillpath_model::{Change, ImportItem, Provenance};
+use skillpath_store::{SqliteStore, Store};
 
 // ---------------------------------------------------------------------------------------------
 // Inputs

@@ -10,7 +10,8 @@ use std::time::Duration;
 use libfuzzer_sys::fuzz_target;
 use rmcp::ServiceExt;
 use skillpath_server::{ServerOptions, SkillServer};
-use skillpath_store::{SkillSnapshot, Store};
+use skillpath_store::Store;
+use skillpath_model::SkillSnapshot;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 #[path = "common/seeded_store.rs"]
@@ -34,7 +35,7 @@ fn fixture() -> &'static Fixture {
         let skill_md = "---\nname: add-caching\ndescription: Add caching to a service.\nargs:\n  - name: service_name\n    description: The service.\n    required: true\n  - name: cache\n    description: Which cache.\n    enum: [redis, memory]\n    default: memory\n---\n# Add caching\n\n## Execution Steps\n\n### Phase 1: Write it\n\n**Template:** `templates/cache.md`\n**Target:** `src/{ServiceName}/Cache.cs`\n**Condition:** cache == redis\n";
         let snapshot = SkillSnapshot::new(
             skill_md.to_owned(),
-            vec![skillpath_store::SkillFile {
+            vec![skillpath_model::SkillFile {
                 path: "templates/cache.md".into(),
                 bytes: b"{{#if redis}}Redis for {ServiceName}{{/if}}\n".to_vec(),
             }],

@@ -5,7 +5,8 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use skillpath_store::{SkillSnapshot, SqliteStore, Store};
+use skillpath_store::{SqliteStore, Store};
+use skillpath_model::SkillSnapshot;
 
 #[path = "common/seeded_store.rs"]
 mod seeded_store;

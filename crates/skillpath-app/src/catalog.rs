@@ -29,10 +29,9 @@ use skillpath_core::golden_path::args::Arg;
 use skillpath_core::package::{self, Package};
 use skillpath_core::skill_md::{self, SkillMd};
 use skillpath_core::tool_names;
+use skillpath_model::{FileMetadata, Kind, Provenance};
 use skillpath_store::usage::UsageQuery;
-use skillpath_store::{
-    FileMetadata, Kind, Provenance, SearchHit, SkillMetadata, Store, StoreError, StoreResult,
-};
+use skillpath_store::{SearchHit, SkillMetadata, Store, StoreError, StoreResult};
 
 use crate::meaning::Meaning;
 
@@ -533,7 +532,8 @@ fn joined<E: Derived>(
 
 #[cfg(test)]
 mod tests {
-    use skillpath_store::{Change, Provenance, SkillSnapshot, SqliteStore};
+    use skillpath_model::{Change, Provenance, SkillSnapshot};
+    use skillpath_store::SqliteStore;
 
     use super::*;
 

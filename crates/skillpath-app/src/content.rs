@@ -153,7 +153,7 @@ impl ContentCache {
 
 #[cfg(test)]
 mod tests {
-    use skillpath_store::{Provenance, SkillFile, SkillSnapshot};
+    use skillpath_model::{Provenance, SkillFile, SkillSnapshot};
 
     use super::*;
 

@@ -27,7 +27,8 @@ pub use rules::Operation;
 
 // The domain's types the operations take and answer with, so that a front end needs no
 // other crate to name them.
+pub use skillpath_model::{Kind, Provenance, Revision, SkillSnapshot};
 pub use skillpath_store::drafts::{Draft, DraftSummary};
 pub use skillpath_store::forks::ForkRequest;
 pub use skillpath_store::keys::{AuthError, CreatedKey, KeyInfo, Role};
-pub use skillpath_store::{Kind, Provenance, Revision, SkillSnapshot, StoreError, StoredSkill};
+pub use skillpath_store::{StoreError, StoredSkill};

@@ -8,7 +8,8 @@ use skillpath_app::{
     App, AppError, AppOptions, Caller, ForkRequest, Meaning, Operation, Provenance, Role,
     SkillSnapshot, StoreError, Written, read_spec,
 };
-use skillpath_store::{Change, SqliteStore, Store};
+use skillpath_model::Change;
+use skillpath_store::{SqliteStore, Store};
 
 /// An application over a new store in `dir`, and how many times it announced a change.
 async fn app(dir: &tempfile::TempDir, options: AppOptions) -> (App, Arc<AtomicUsize>) {

@@ -14,8 +14,9 @@ use serde::Deserialize;
 use serde_json::Value;
 use skillpath_app::Written;
 use skillpath_core::golden_path::spec::SkillSpec;
+use skillpath_model::Provenance;
+use skillpath_store::StoreError;
 use skillpath_store::forks::ForkRequest;
-use skillpath_store::{Provenance, StoreError};
 
 use crate::arguments::{Params, Revision};
 use crate::auth::Caller;

@@ -5,7 +5,7 @@
 use skillpath_app::Derived;
 use skillpath_audit::AuditRecord;
 use skillpath_core::skill_md::SkillMd;
-use skillpath_store::{FileMetadata, Kind};
+use skillpath_model::{FileMetadata, Kind};
 
 pub use skillpath_app::catalog::{Collision, Membership};
 

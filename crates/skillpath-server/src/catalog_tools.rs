@@ -185,7 +185,7 @@ impl Params for GetSkill {
 }
 
 /// A skill's files as `get_skill` lists them: path, size and digest, never the bytes.
-pub(crate) fn files_json(files: &[skillpath_store::SkillFile]) -> Vec<Value> {
+pub(crate) fn files_json(files: &[skillpath_model::SkillFile]) -> Vec<Value> {
     files
         .iter()
         .map(|f| serde_json::json!({"path": f.path, "size": f.bytes.len(), "sha256": f.sha256()}))

@@ -13,10 +13,11 @@ use std::time::Duration;
 
 use notify::{RecursiveMode, Watcher};
 use skillpath_core::{Code, Diagnostic};
-use skillpath_store::discovery::{self, DiscoveryLimits};
-use skillpath_store::folder::{FolderDiagnostics, read_folders};
-use skillpath_store::sources::FolderSources;
-use skillpath_store::{Change, ImportReport, Provenance, ShadowedSkill, Store, StoreError};
+use skillpath_folders::discovery::{self, DiscoveryLimits};
+use skillpath_folders::folder::{FolderDiagnostics, read_folders};
+use skillpath_folders::sources::FolderSources;
+use skillpath_model::{Change, Provenance, ShadowedSkill};
+use skillpath_store::{ImportReport, Store, StoreError};
 
 use crate::SkillServer;
 use crate::catalog::Catalog;

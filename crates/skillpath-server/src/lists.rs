@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use rmcp::model::{Resource, Tool};
-use skillpath_store::FileMetadata;
+use skillpath_model::FileMetadata;
 use skillpath_store::keys::Role as KeyRole;
 
 use crate::builtin::{BUILTINS, Builtin};

@@ -14,8 +14,8 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_perc
 use rmcp::ErrorData as McpError;
 use rmcp::model::{Resource, ResourceContents};
 
-use skillpath_store::FileMetadata;
-use skillpath_store::model::is_text;
+use skillpath_model::FileMetadata;
+use skillpath_model::is_text;
 use skillpath_store::usage::UsageKind;
 
 use crate::catalog::{Addressed, Catalog, CatalogSkill};

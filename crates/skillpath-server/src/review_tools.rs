@@ -7,7 +7,7 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use skillpath_store::Kind;
+use skillpath_model::Kind;
 use skillpath_store::drafts::{Draft, DraftSummary};
 
 use crate::arguments::{Params, Whole};

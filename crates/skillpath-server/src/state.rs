@@ -10,8 +10,9 @@ use rmcp::model::JsonObject;
 use skillpath_core::claude_args::ClaudeArgs;
 use skillpath_core::golden_path::GoldenSkill;
 use skillpath_core::golden_path::render::{self, RenderLimits};
-use skillpath_store::folder::FolderDiagnostics;
-use skillpath_store::{ShadowedSkill, Store, StoreError};
+use skillpath_folders::folder::FolderDiagnostics;
+use skillpath_model::ShadowedSkill;
+use skillpath_store::{Store, StoreError};
 use tokio::sync::broadcast;
 
 use crate::catalog::{App, Catalog, CatalogSkill};

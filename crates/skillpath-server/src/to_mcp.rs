@@ -14,7 +14,8 @@ use skillpath_app::AppError;
 use skillpath_audit::AuditRecord;
 use skillpath_core::golden_path::schema;
 use skillpath_core::skill_md::SkillMd;
-use skillpath_store::{FileMetadata, StoreError};
+use skillpath_model::FileMetadata;
+use skillpath_store::StoreError;
 
 use crate::catalog::{Addressed, Catalog, CatalogSkill};
 use crate::resources::{self, encoded_path};

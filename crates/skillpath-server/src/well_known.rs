@@ -150,7 +150,7 @@ impl Published {
                 )
                 .collect();
         let bytes = archive::tar_gz(&files).map_err(|e| e.to_string())?;
-        let digest = skillpath_store::model::sha256_hex(&bytes);
+        let digest = skillpath_model::sha256_hex(&bytes);
         if let Ok(mut digests) = self.digests.lock() {
             digests.insert(
                 skill.name.clone(),

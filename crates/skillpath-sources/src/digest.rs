@@ -10,7 +10,7 @@
 //! server gives each file in the Skills extension and in the discovery index.
 
 use sha2::{Digest, Sha256};
-use skillpath_store::SkillSnapshot;
+use skillpath_model::SkillSnapshot;
 
 /// One file of a skill as the lock pins it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
@@ -29,7 +29,7 @@ impl FileDigest {
         FileDigest {
             path: path.to_owned(),
             size: bytes.len() as u64,
-            sha256: skillpath_store::model::sha256_hex(bytes),
+            sha256: skillpath_model::sha256_hex(bytes),
         }
     }
 }

@@ -15,8 +15,9 @@ use std::collections::BTreeMap;
 use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 
-use skillpath_store::agents::{self, Agent};
-use skillpath_store::{Kind, SkillSnapshot};
+use skillpath_folders::home;
+use skillpath_model::agents::{self, Agent};
+use skillpath_model::{Kind, SkillSnapshot};
 
 use crate::digest::FileDigest;
 use crate::lock::LOCK_FILE;
@@ -46,7 +47,7 @@ impl Scope {
     pub fn lock_path(&self) -> PathBuf {
         match self {
             Scope::Project(root) => root.join(LOCK_FILE),
-            Scope::User(home) => agents::user_folder(".config/skillpath", home).join(LOCK_FILE),
+            Scope::User(home) => home::user_folder(".config/skillpath", home).join(LOCK_FILE),
         }
     }
 
@@ -69,7 +70,7 @@ impl Scope {
     pub fn folder_of(&self, agent: &Agent) -> PathBuf {
         match self {
             Scope::Project(root) => root.join(agent.project[0]),
-            Scope::User(home) => agents::user_folder(agent.user[0], home),
+            Scope::User(home) => home::user_folder(agent.user[0], home),
         }
     }
 
@@ -143,7 +144,7 @@ pub fn installed_agents(home: &Path) -> Vec<&'static Agent> {
     agents::AGENTS
         .iter()
         .filter(|agent| agent.id != CANONICAL_AGENT && !agent.detect.is_empty())
-        .filter(|agent| agents::installed(agent, home))
+        .filter(|agent| home::installed(agent, home))
         .collect()
 }
 
@@ -284,7 +285,7 @@ fn write_copy(stage: &Path, snapshot: &SkillSnapshot) -> Result<(), FolderError>
     let fail = |path: &Path, e: std::io::Error| FolderError::Write(path.to_path_buf(), e);
     std::fs::create_dir(stage).map_err(|e| fail(stage, e))?;
     for file in &snapshot.files {
-        skillpath_store::model::check_relative_path(&file.path)
+        skillpath_model::check_relative_path(&file.path)
             .map_err(|e| FolderError::FilePath(e.to_string()))?;
     }
     let files = std::iter::once((snapshot.kind.manifest(), snapshot.skill_md.as_bytes())).chain(
@@ -671,7 +672,7 @@ pub enum FolderError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skillpath_store::SkillFile;
+    use skillpath_model::SkillFile;
 
     fn snapshot(body: &str) -> SkillSnapshot {
         SkillSnapshot::new(

@@ -136,7 +136,7 @@ pub fn fetch_entry(index: &str, entry: &IndexEntry) -> Result<SourceTree, Source
             entry.name
         ))
     })?;
-    let digest = skillpath_store::model::sha256_hex(&bytes);
+    let digest = skillpath_model::sha256_hex(&bytes);
     if digest != entry.digest {
         return Err(SourceError::new(format!(
             "`{url}` has the digest {digest}, not the index's {}: refused",

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
-use skillpath_store::{Kind, SkillFile, SkillSnapshot};
+use skillpath_model::{Kind, SkillFile, SkillSnapshot};
 
 use crate::SourceError;
 

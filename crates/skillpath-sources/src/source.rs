@@ -247,7 +247,7 @@ pub fn read(origin: &Origin, pin: Pin<'_>, path: &str) -> Result<Found, SourceEr
                 std::fs::read(location)
                     .map_err(|e| SourceError::io("read", Path::new(location), &e))?
             };
-            let digest = skillpath_store::model::sha256_hex(&bytes);
+            let digest = skillpath_model::sha256_hex(&bytes);
             match pin.digest {
                 Some(expected) if expected != digest => {
                     return Err(SourceError::new(format!(

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use skillpath_core::Mode;
-use skillpath_store::{Kind, SkillFile, SkillSnapshot};
+use skillpath_model::{Kind, SkillFile, SkillSnapshot};
 
 /// The largest file of a skill read from a source (a repository, an archive); a larger one is
 /// [`Entry::TooLarge`], and the skill that holds it is skipped.
@@ -342,7 +342,7 @@ fn read_item(
             }
             continue;
         }
-        if let Err(error) = skillpath_store::model::check_relative_path(relative) {
+        if let Err(error) = skillpath_model::check_relative_path(relative) {
             return Err(ItemError::Invalid(error.to_string()));
         }
         if let Some(other) = lowercase.insert(relative.to_lowercase(), relative.to_owned()) {
@@ -485,7 +485,7 @@ pub fn find_folder_skills(root: &Path) -> Found {
             .or_else(|_| dir.strip_prefix(&root_real))
             .map(|p| p.to_string_lossy().replace('\\', "/"))
             .unwrap_or_default();
-        let read = skillpath_store::folder::read_skill_folder(&dir)
+        let read = skillpath_folders::folder::read_skill_folder(&dir)
             .map(|snapshot| (snapshot, Vec::new()))
             .map_err(|e| ItemError::Folder(e.to_string()));
         collected.add(relative, read);

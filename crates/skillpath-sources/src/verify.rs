@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use skillpath_store::SkillSnapshot;
+use skillpath_model::SkillSnapshot;
 
 use crate::SourceError;
 use crate::digest::{FileDigest, files_of, tree_digest};

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use skillpath_store::SkillSnapshot;
+use skillpath_model::SkillSnapshot;
 
 use crate::SourceError;
 use crate::digest::FileDigest;

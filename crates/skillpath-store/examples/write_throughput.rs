@@ -30,9 +30,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use skillpath_store::{
-    Change, ImportItem, PostgresStore, Provenance, SkillFile, SkillSnapshot, SqliteStore, Store,
-};
+use skillpath_model::{Change, ImportItem, Provenance, SkillFile, SkillSnapshot};
+use skillpath_store::{PostgresStore, SqliteStore, Store};
 use tokio::task::JoinSet;
 use tokio_postgres::{Client, NoTls};
 

@@ -4,7 +4,6 @@
 //! and refused when the store's [`Policy`] says so ([`StoreError::AuditRefused`]). A deletion
 //! keeps the findings of the content it deletes and is never refused.
 
-use std::fmt::{self, Write as _};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -13,11 +12,7 @@ use skillpath_audit::{AuditRecord, Context, Policy};
 use skillpath_core::bundle::SkillBundle;
 
 use crate::error::{StoreError, StoreResult};
-use crate::model::SkillSnapshot;
-use crate::store::Store;
-
-/// The most findings a refusal names; the rest are counted.
-const REFUSAL_FINDINGS: usize = 10;
+use skillpath_model::SkillSnapshot;
 
 /// A policy and what the auditor knows of the store's skills: what a write is audited with.
 #[derive(Debug, Clone, Default)]
@@ -109,20 +104,6 @@ impl Gate {
     }
 }
 
-/// The gate `store`'s writes are audited with: its policy, and the names of its skills (read
-/// only when the policy audits), with `more` (the skills of an import, audited together).
-pub(crate) async fn gate<S: Store + ?Sized>(
-    store: &S,
-    more: impl IntoIterator<Item = String>,
-) -> StoreResult<Gate> {
-    let policy = store.audit_policy();
-    if !policy.audits() {
-        return Ok(Gate::new(policy, []));
-    }
-    let names = store.current_revisions().await?.into_iter().map(|(n, _)| n);
-    Ok(Gate::new(policy, names.chain(more)))
-}
-
 /// Audits running beside a write ([`Gate::audit_beside`]).
 pub(crate) struct Pending(std::thread::JoinHandle<Vec<(usize, AuditRecord)>>);
 
@@ -159,45 +140,6 @@ impl PolicySetting {
         // Fewer policies than a byte counts.
         self.0.store(index as u8, Ordering::Relaxed);
     }
-}
-
-/// The sentence of [`StoreError::AuditRefused`]: the policy, the findings that refuse the
-/// skill (the first [`REFUSAL_FINDINGS`]), and what to do.
-pub(crate) fn write_refusal(
-    f: &mut fmt::Formatter<'_>,
-    name: &str,
-    policy: Policy,
-    record: &AuditRecord,
-) -> fmt::Result {
-    let refusing = policy.refusing(record);
-    let threshold = policy.threshold().map_or("", |s| s.as_str());
-    write!(
-        f,
-        "skill `{name}` is refused by the audit policy `{policy}`: {} at or above {threshold} ({})",
-        match refusing.len() {
-            1 => "1 finding".to_owned(),
-            n => format!("{n} findings"),
-        },
-        record.summary(),
-    )?;
-    let mut listed = String::new();
-    for finding in refusing.iter().take(REFUSAL_FINDINGS) {
-        let _ = write!(
-            listed,
-            "; {}[{}] {}: {}",
-            finding.severity,
-            finding.rule,
-            finding.place(),
-            finding.message
-        );
-    }
-    f.write_str(&listed)?;
-    if refusing.len() > REFUSAL_FINDINGS {
-        write!(f, "; and {} more", refusing.len() - REFUSAL_FINDINGS)?;
-    }
-    f.write_str(
-        ". Fix what they name (`skillpath audit` on the folder says why each matters and how), or have whoever runs this store review the skill and write it with a policy that allows it",
-    )
 }
 
 /// How many skills the migration that keeps audits reads and audits at once.

@@ -2,14 +2,16 @@
 //! backend says how its driver reads a column ([`Columns`]); what each kind of row holds, in
 //! the column order both backends select, is said here.
 
+use crate::answers::{SkillMdHead, SkillMetadata, SkillSummary, StoredSkill};
 use crate::audit::stored_record;
+use crate::drafts::{Draft, DraftStatus, DraftSummary, decode_files};
 use crate::error::StoreResult;
-use crate::keys::{KeyInfo, Role, StoredKey};
-use crate::model::{
-    FileMetadata, Kind, Operation, Provenance, Revision, SkillFile, SkillMdHead, SkillMetadata,
-    SkillSnapshot, SkillSummary, StoredSkill, is_text,
-};
+use crate::keys::record::{KeyInfo, Role, StoredKey};
+use crate::provenance_column::ProvenanceColumn;
 use crate::writes::SkillRow;
+use skillpath_model::{
+    FileMetadata, Kind, Operation, Provenance, Revision, SkillFile, SkillSnapshot, is_text,
+};
 
 /// A row of a query, column by column (from 0), as the type the column holds.
 pub(crate) trait Columns {
@@ -210,5 +212,43 @@ pub(crate) fn summary(row: &impl Columns) -> StoreResult<SkillSummary> {
         deleted: row.flag(4)?,
         updated_at: row.text(5)?,
         provenance: Provenance::listed(&row.text(6)?),
+    })
+}
+
+/// A draft's summary from `SELECT` [`DRAFT_COLUMNS`](crate::drafts::DRAFT_COLUMNS).
+pub(crate) fn draft_summary(row: &impl Columns) -> StoreResult<DraftSummary> {
+    let status = row.text(6)?;
+    Ok(DraftSummary {
+        name: row.text(0)?,
+        kind: kind(row, 1)?,
+        base: row.revision(2)?,
+        package: row.optional_text(3)?,
+        author: row.text(4)?,
+        message: row.text(5)?,
+        // A status this version does not know (written by a newer skillpath) reads as open:
+        // the draft stays in the queue.
+        status: if status == DraftStatus::Rejected.as_str() {
+            DraftStatus::Rejected
+        } else {
+            DraftStatus::Open
+        },
+        reviewer: row.optional_text(7)?,
+        review_message: row.optional_text(8)?,
+        updated_at: row.text(9)?,
+        content_hash: row.text(10)?,
+    })
+}
+
+/// A draft from `SELECT` [`DRAFT_COLUMNS`](crate::drafts::DRAFT_COLUMNS)`, manifest, files`.
+pub(crate) fn draft(row: &impl Columns) -> StoreResult<Draft> {
+    let summary = draft_summary(row)?;
+    let files = decode_files(&row.bytes(12)?)?;
+    Ok(Draft {
+        snapshot: SkillSnapshot {
+            kind: summary.kind,
+            skill_md: row.text(11)?,
+            files,
+        },
+        summary,
     })
 }

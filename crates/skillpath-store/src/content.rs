@@ -2,7 +2,7 @@
 //! checked before any write, and the frontmatter fields kept in columns and the search index.
 
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Kind, SkillSnapshot};
+use skillpath_model::{Kind, SkillSnapshot};
 
 /// What the store reads from a manifest (a `SKILL.md`, or a package's `PACKAGE.md`).
 pub(crate) struct Meta {
@@ -110,4 +110,18 @@ fn package_meta(snapshot: &SkillSnapshot) -> StoreResult<Meta> {
         body: manifest.body().to_owned(),
         members,
     })
+}
+
+/// New content for `name` must be of its kind: a skill stays a skill, a package a package.
+pub(crate) fn check_keeps_kind(name: &str, stored: Kind, new: Kind) -> StoreResult<()> {
+    if stored != new {
+        return Err(StoreError::InvalidSkill(format!(
+            "`{name}` is a {} in the store, and the new content is a {}'s (its manifest is `{}`); an item keeps its kind: give the {} another name",
+            stored.as_str(),
+            new.as_str(),
+            new.manifest(),
+            new.as_str()
+        )));
+    }
+    Ok(())
 }

@@ -1,9 +1,9 @@
 //! Listing pages and their cursors, the same for every backend: a cursor is the last name of a
 //! page, in hex, so it says nothing a client should rely on and is checked when it comes back.
 
+use crate::answers::{ListFilter, Page, SkillSummary};
 use crate::error::{StoreError, StoreResult};
-use crate::hex;
-use crate::model::{ListFilter, Page, SkillSummary};
+use skillpath_model::hex;
 
 /// The most items a page holds, whatever the caller asks for.
 const MOST: usize = 1000;

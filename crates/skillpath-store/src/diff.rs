@@ -2,7 +2,7 @@
 
 use similar::TextDiff;
 
-use crate::model::SkillSnapshot;
+use skillpath_model::SkillSnapshot;
 
 /// The unified diff from `old` to `new`, file by file (the manifest first, then files in path
 /// order); binary files that differ get a one-line note. Empty when the contents are equal.
@@ -91,7 +91,7 @@ fn push_text_diff(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::SkillFile;
+    use skillpath_model::SkillFile;
 
     #[test]
     fn diffs_skill_md_and_files() {

@@ -11,11 +11,11 @@
 //! rejects it with a message, which its author reads with it; the author's next save opens it
 //! again.
 
-use crate::columns::Columns;
+use crate::answers::StoredSkill;
 use crate::content::{checked, meta};
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Change, Kind, SkillFile, SkillSnapshot, StoredSkill};
 use crate::time::now_rfc3339;
+use skillpath_model::{Change, Kind, SkillFile, SkillSnapshot};
 
 /// A draft to save: its content, the revision it was made on, and who made it why.
 #[derive(Debug, Clone)]
@@ -74,7 +74,7 @@ pub struct DraftSummary {
     pub review_message: Option<String>,
     /// When it was last saved or reviewed (RFC 3339, UTC).
     pub updated_at: String,
-    /// The hash of its content, as a revision's ([`crate::model::SkillSnapshot::content_hash`]):
+    /// The hash of its content, as a revision's ([`skillpath_model::SkillSnapshot::content_hash`]):
     /// what a review saw, so that a draft saved again meanwhile is not published unseen.
     pub content_hash: String,
 }
@@ -126,47 +126,10 @@ pub struct DraftRef {
     pub(crate) content_hash: String,
 }
 
-/// The columns of [`summary`] and, with `manifest, files` after them, of [`draft`], in the
-/// order both backends select.
+/// The columns of a draft's summary and, with `manifest, files` after them, of a draft
+/// ([`crate::columns::draft_summary`], [`crate::columns::draft`]), in the order both backends
+/// select.
 pub(crate) const DRAFT_COLUMNS: &str = "name, kind, base, package, author, message, status, reviewer, review_message, updated_at, content_hash";
-
-/// A draft's summary from `SELECT` [`DRAFT_COLUMNS`].
-pub(crate) fn summary(row: &impl Columns) -> StoreResult<DraftSummary> {
-    let status = row.text(6)?;
-    Ok(DraftSummary {
-        name: row.text(0)?,
-        kind: crate::columns::kind(row, 1)?,
-        base: row.revision(2)?,
-        package: row.optional_text(3)?,
-        author: row.text(4)?,
-        message: row.text(5)?,
-        // A status this version does not know (written by a newer skillpath) reads as open:
-        // the draft stays in the queue.
-        status: if status == DraftStatus::Rejected.as_str() {
-            DraftStatus::Rejected
-        } else {
-            DraftStatus::Open
-        },
-        reviewer: row.optional_text(7)?,
-        review_message: row.optional_text(8)?,
-        updated_at: row.text(9)?,
-        content_hash: row.text(10)?,
-    })
-}
-
-/// A draft from `SELECT` [`DRAFT_COLUMNS`]`, manifest, files`.
-pub(crate) fn draft(row: &impl Columns) -> StoreResult<Draft> {
-    let summary = summary(row)?;
-    let files = decode_files(&row.bytes(12)?)?;
-    Ok(Draft {
-        snapshot: SkillSnapshot {
-            kind: summary.kind,
-            skill_md: row.text(11)?,
-            files,
-        },
-        summary,
-    })
-}
 
 /// A draft's files as one value: for each, the path's length (4 bytes, big-endian), the path,
 /// the content's length (8 bytes) and the content. A draft is read and written whole, so its
@@ -252,7 +215,7 @@ pub(crate) fn record(draft: NewDraft, current: Option<&StoredSkill>) -> StoreRes
                     "`{name}` is deleted: restore it before drafting a change"
                 )));
             }
-            crate::writes::check_keeps_kind(&name, item.snapshot.kind, snapshot.kind)?;
+            crate::content::check_keeps_kind(&name, item.snapshot.kind, snapshot.kind)?;
         }
     }
     if draft.package.is_some() && (draft.base != 0 || snapshot.kind != Kind::Skill) {
@@ -277,40 +240,6 @@ pub(crate) fn record(draft: NewDraft, current: Option<&StoredSkill>) -> StoreRes
         files: encode_files(&snapshot.files),
         manifest: snapshot.skill_md,
     })
-}
-
-/// The one draft of `name` in `store` that `author` asks for: the author's, or, when no author
-/// is given, the only one.
-pub(crate) async fn chosen<S: crate::Store + ?Sized>(
-    store: &S,
-    name: &str,
-    author: Option<&str>,
-) -> StoreResult<DraftSummary> {
-    let filter = DraftFilter {
-        name: Some(name.to_owned()),
-        author: None,
-    };
-    let mut matching: Vec<DraftSummary> = store
-        .drafts(filter)
-        .await?
-        .into_iter()
-        .filter(|draft| author.is_none_or(|author| draft.author == author))
-        .collect();
-    match matching.len() {
-        0 => Err(StoreError::DraftNotFound {
-            name: name.to_owned(),
-            author: author.map(str::to_owned),
-        }),
-        1 => Ok(matching.remove(0)),
-        _ => Err(StoreError::InvalidState(format!(
-            "`{name}` has drafts by {}: name the author of the one you mean",
-            matching
-                .iter()
-                .map(|draft| format!("`{}`", draft.author))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
-    }
 }
 
 /// The change a published draft's revision records: the draft's author and message, and who

@@ -1,5 +1,9 @@
 //! The store's errors, written for a person (and a model reading a tool result).
 
+use std::fmt::{self, Write as _};
+
+use skillpath_audit::{AuditRecord, Policy};
+
 /// Why a store operation failed.
 #[derive(Debug)]
 pub enum StoreError {
@@ -143,7 +147,7 @@ impl std::fmt::Display for StoreError {
                 name,
                 policy,
                 record,
-            } => crate::audit::write_refusal(f, name, *policy, record),
+            } => write_refusal(f, name, *policy, record),
             StoreError::InvalidCursor(cursor) => write!(
                 f,
                 "the cursor `{cursor}` is not valid; start again without one"
@@ -182,6 +186,48 @@ impl std::error::Error for StoreError {
             _ => None,
         }
     }
+}
+
+/// The most findings a refusal names; the rest are counted.
+const REFUSAL_FINDINGS: usize = 10;
+
+/// The sentence of [`StoreError::AuditRefused`]: the policy, the findings that refuse the
+/// skill (the first [`REFUSAL_FINDINGS`]), and what to do.
+fn write_refusal(
+    f: &mut fmt::Formatter<'_>,
+    name: &str,
+    policy: Policy,
+    record: &AuditRecord,
+) -> fmt::Result {
+    let refusing = policy.refusing(record);
+    let threshold = policy.threshold().map_or("", |s| s.as_str());
+    write!(
+        f,
+        "skill `{name}` is refused by the audit policy `{policy}`: {} at or above {threshold} ({})",
+        match refusing.len() {
+            1 => "1 finding".to_owned(),
+            n => format!("{n} findings"),
+        },
+        record.summary(),
+    )?;
+    let mut listed = String::new();
+    for finding in refusing.iter().take(REFUSAL_FINDINGS) {
+        let _ = write!(
+            listed,
+            "; {}[{}] {}: {}",
+            finding.severity,
+            finding.rule,
+            finding.place(),
+            finding.message
+        );
+    }
+    f.write_str(&listed)?;
+    if refusing.len() > REFUSAL_FINDINGS {
+        write!(f, "; and {} more", refusing.len() - REFUSAL_FINDINGS)?;
+    }
+    f.write_str(
+        ". Fix what they name (`skillpath audit` on the folder says why each matters and how), or have whoever runs this store review the skill and write it with a policy that allows it",
+    )
 }
 
 /// A database failure: the sentence shown, and the driver's error it came from, if any, kept
@@ -241,6 +287,35 @@ impl From<&str> for DatabaseError {
 impl std::fmt::Display for DatabaseError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)
+    }
+}
+
+/// Content that cannot make a snapshot cannot be stored.
+impl From<skillpath_model::SnapshotError> for StoreError {
+    fn from(error: skillpath_model::SnapshotError) -> StoreError {
+        StoreError::InvalidSkill(error.to_string())
+    }
+}
+
+/// A file path a skill may not hold cannot be stored.
+impl From<skillpath_model::PathError> for StoreError {
+    fn from(error: skillpath_model::PathError) -> StoreError {
+        StoreError::InvalidSkill(error.to_string())
+    }
+}
+
+/// A folder's failure as the store's commands report it: a file the system refused, content
+/// that cannot be a skill, or a folder an export may not replace.
+impl From<skillpath_folders::FolderError> for StoreError {
+    fn from(error: skillpath_folders::FolderError) -> StoreError {
+        use skillpath_folders::FolderError;
+        match error {
+            FolderError::Io { context, source } => StoreError::Io { context, source },
+            FolderError::Unloadable(_) | FolderError::Path(_) => {
+                StoreError::InvalidSkill(error.to_string())
+            }
+            FolderError::ExportRefused(refusal) => StoreError::InvalidState(refusal),
+        }
     }
 }
 

@@ -14,11 +14,10 @@
 
 use skillpath_core::package;
 
-use crate::audit;
-use crate::content::{checked, meta};
+use crate::answers::StoredSkill;
+use crate::content::meta;
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Change, Kind, Provenance, SkillSnapshot, StoredSkill};
-use crate::store::{Store, creation};
+use skillpath_model::{Provenance, SkillSnapshot};
 
 /// What to fork, and as what.
 #[derive(Debug, Clone)]
@@ -34,48 +33,30 @@ pub struct ForkRequest {
     pub member_prefix: Option<String>,
 }
 
-/// The copies [`ForkRequest`] asks for, created in one transaction: the fork first, then, for
-/// a package, its members' forks in the manifest's order.
-pub(crate) async fn fork<S: Store + ?Sized>(
-    store: &S,
-    request: ForkRequest,
-    change: Change,
-) -> StoreResult<Vec<StoredSkill>> {
-    let ForkRequest {
-        from,
-        revision,
-        name,
-        member_prefix,
-    } = request;
-    let source = live(store, &from, revision).await?;
-    let mut copies = Vec::new();
-    match source.snapshot.kind {
-        Kind::Skill => copies.push(copy(&source, &name)?),
-        Kind::Package => {
-            let prefix = member_prefix.unwrap_or_else(|| format!("{name}-"));
-            let (_, manifest, _) =
-                package::read_manifest(package::MANIFEST.into(), source.snapshot.skill_md.clone());
-            let members = manifest.map(|m| m.member_names()).unwrap_or_default();
-            let text = package::spec::forked(&source.snapshot.skill_md, &name, |member| {
-                format!("{prefix}{member}")
-            })
-            .map_err(|error| {
-                StoreError::InvalidSkill(format!("`{from}` cannot be forked: {error}"))
-            })?;
-            let snapshot = SkillSnapshot::package(text, source.snapshot.files.clone())?;
-            copies.push((snapshot, origin(&source)));
-            for member in members {
-                let current = live(store, &member, None).await.map_err(|error| {
-                    StoreError::InvalidState(format!(
-                        "the member `{member}` of `{from}` cannot be forked with it: {error}"
-                    ))
-                })?;
-                copies.push(copy(&current, &format!("{prefix}{member}"))?);
-            }
-        }
-    }
+/// The fork `name` of the package `source`: its manifest listing each member under `prefix`,
+/// and the members' names, which are forked with it.
+pub(crate) fn package_copy(
+    source: &StoredSkill,
+    name: &str,
+    prefix: &str,
+) -> StoreResult<((SkillSnapshot, Provenance), Vec<String>)> {
+    let (_, manifest, _) =
+        package::read_manifest(package::MANIFEST.into(), source.snapshot.skill_md.clone());
+    let members = manifest.map(|m| m.member_names()).unwrap_or_default();
+    let text = package::spec::forked(&source.snapshot.skill_md, name, |member| {
+        format!("{prefix}{member}")
+    })
+    .map_err(|error| {
+        StoreError::InvalidSkill(format!("`{}` cannot be forked: {error}", source.name))
+    })?;
+    let snapshot = SkillSnapshot::package(text, source.snapshot.files.clone())?;
+    Ok(((snapshot, origin(source)), members))
+}
+
+/// The names of `copies`, each checked to be one a fork may take.
+pub(crate) fn names(copies: &[(SkillSnapshot, Provenance)]) -> StoreResult<Vec<String>> {
     let mut names = Vec::with_capacity(copies.len());
-    for (snapshot, _) in &copies {
+    for (snapshot, _) in copies {
         let copy = meta(snapshot)?.name;
         if !package::is_valid_name(&copy) {
             return Err(StoreError::InvalidSkill(format!(
@@ -84,38 +65,11 @@ pub(crate) async fn fork<S: Store + ?Sized>(
         }
         names.push(copy);
     }
-    let gate = audit::gate(store, names).await?;
-    let mut writes = Vec::with_capacity(copies.len());
-    for (snapshot, provenance) in copies {
-        writes.push(creation(
-            checked(snapshot)?,
-            provenance,
-            change.clone(),
-            gate.clone(),
-            None,
-        ));
-    }
-    store.write_all(writes).await
-}
-
-/// Revision `revision` (or the current one) of `name`, which must hold live content.
-async fn live<S: Store + ?Sized>(
-    store: &S,
-    name: &str,
-    revision: Option<u64>,
-) -> StoreResult<StoredSkill> {
-    let item = store.get(name, revision).await?;
-    if item.deleted {
-        return Err(StoreError::InvalidState(format!(
-            "`{name}` is deleted at revision {}: restore it, or fork a revision it was live at",
-            item.revision
-        )));
-    }
-    Ok(item)
+    Ok(names)
 }
 
 /// `item`'s content under the name `name`, and where it came from.
-fn copy(item: &StoredSkill, name: &str) -> StoreResult<(SkillSnapshot, Provenance)> {
+pub(crate) fn copy(item: &StoredSkill, name: &str) -> StoreResult<(SkillSnapshot, Provenance)> {
     let text = skillpath_core::skill_md::renamed(&item.snapshot.skill_md, name).map_err(|why| {
         StoreError::InvalidSkill(format!("`{}` cannot be forked: {why}", item.name))
     })?;

@@ -12,17 +12,16 @@ use skillpath_audit::AuditRecord;
 
 use skillpath_core::bundle::SkillBundle;
 
+use crate::answers::{AuditedSkill, ImportReport};
 use crate::audit::{Gate, Pending};
-use crate::content::checked_named;
+use crate::content::{check_keeps_kind, checked_named};
 use crate::error::{StoreError, StoreResult};
-use crate::model::{
-    AuditedSkill, Change, FolderContent, FolderImport, ImportReport, Kind, Operation, Provenance,
-    ShadowedSkill,
-};
 use crate::scopes::precedence::left_out_for;
 use crate::writes::{
-    AuditRow, Claimed, NewRevision, StampRecord, WriteTransaction, check_keeps_kind,
-    write_revisions,
+    AuditRow, Claimed, NewRevision, StampRecord, WriteTransaction, write_revisions,
+};
+use skillpath_model::{
+    Change, FolderContent, FolderImport, Kind, Operation, Provenance, ShadowedSkill,
 };
 
 /// How many skills an import under a policy that refuses nothing must hold for its audits to

@@ -11,9 +11,9 @@
 use sha2::{Digest, Sha256};
 
 use crate::error::{StoreError, StoreResult};
-use crate::hex;
 use crate::store::Store;
 use crate::time::{now_rfc3339, rfc3339_from_now};
+use skillpath_model::hex;
 
 pub(crate) mod record;
 

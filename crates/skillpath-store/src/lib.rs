@@ -1,5 +1,6 @@
-//! Skill storage: every skill with its files and full revision history, search, import and
-//! export of skill folders, and discovery of the standard skill folders.
+//! Skill storage, and persistence only: every skill with its files and full revision history,
+//! drafts, forks, keys and usage, search, and imports of what `skillpath-folders` read. The
+//! skill model is `skillpath-model`'s; folders on disk are `skillpath-folders`'.
 //!
 //! Start with the [`Store`] trait; [`SqliteStore`] is the embedded backend,
 //! [`PostgresStore`] the shared one. Writes carry the
@@ -9,41 +10,36 @@
 //! ([`skillpath_audit`], by the store's [`Store::audit_policy`]), keeping the findings with the
 //! revision.
 
-pub mod agents;
+pub mod answers;
 mod audit;
 mod backend;
 mod columns;
 mod content;
 mod cursor;
 pub mod diff;
-pub mod discovery;
 pub mod drafts;
 pub mod error;
-pub mod folder;
 pub mod forks;
-mod hex;
 mod import;
 pub mod keys;
 pub mod location;
-pub mod model;
+mod provenance_column;
 mod schema;
 pub mod scopes;
 pub mod search;
-pub mod sources;
 pub mod store;
 pub mod time;
 pub mod usage;
 mod writes;
 
+pub use answers::{
+    AuditedSkill, ImportReport, ListFilter, Page, SearchHit, SkillMetadata, SkillSummary,
+    StoredSkill,
+};
 #[cfg(feature = "postgres")]
 pub use backend::postgres;
 pub use backend::sqlite;
 pub use error::{DatabaseError, StoreError, StoreResult};
-pub use model::{
-    AuditedSkill, Change, FileMetadata, FolderContent, FolderImport, FolderStamp, ImportItem,
-    ImportReport, Kind, ListFilter, Operation, Page, Provenance, RecordedStamp, Revision,
-    SearchHit, ShadowedSkill, SkillFile, SkillMetadata, SkillSnapshot, SkillSummary, StoredSkill,
-};
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
 pub use scopes::ProjectView;

@@ -18,7 +18,7 @@
 //! # Precedence
 //!
 //! When several skills a view shows share a name, the first of these wins and every other is
-//! reported as shadowed by it ([`crate::Store::shadowed`], [`crate::model::ImportReport::shadowed`]):
+//! reported as shadowed by it ([`crate::Store::shadowed`], [`crate::answers::ImportReport::shadowed`]):
 //!
 //! 1. **the project's skills**, the nearest project folder first (a package's skills override
 //!    the repository's), as discovery orders them. The standard says project over user; a
@@ -37,14 +37,14 @@
 
 use std::path::Path;
 
-use crate::discovery::{self, Discovery};
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Provenance, ShadowedSkill};
 use crate::store::Store;
+use skillpath_folders::discovery::{self, Discovery};
+use skillpath_model::{Provenance, ShadowedSkill};
 
 pub(crate) mod precedence;
 
-use precedence::import_may_replace;
+use skillpath_model::provenance::import_may_replace;
 
 /// The project folders whose skills a store shows: a project folder and each parent up to the
 /// repository root, as [`discovery::project_dirs`] finds them, so exactly the skills that

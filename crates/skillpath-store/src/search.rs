@@ -12,8 +12,9 @@
 
 use std::borrow::Cow;
 
+use crate::answers::SearchHit;
 use crate::error::StoreResult;
-use crate::model::{Kind, SearchHit};
+use skillpath_model::Kind;
 
 /// Words that carry no topic. Only dropped when the query has other words.
 const STOPWORDS: &[&str] = &[

@@ -3,21 +3,24 @@
 use async_trait::async_trait;
 use skillpath_audit::Policy;
 
-use crate::audit::{self, Gate};
+use crate::answers::{
+    ImportReport, ListFilter, Page, SearchHit, SkillMetadata, SkillSummary, StoredSkill,
+};
+use crate::audit::Gate;
 use crate::content::checked;
 use crate::cursor;
 use crate::diff::unified_diff;
 use crate::drafts::{self, Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary, NewDraft};
-use crate::error::StoreResult;
+use crate::error::{StoreError, StoreResult};
+use crate::forks::{self, ForkRequest};
 use crate::import;
 use crate::keys::record::{KeyInfo, StoredKey};
-use crate::model::{
-    Change, FolderImport, ImportItem, ImportReport, Kind, ListFilter, Page, Provenance,
-    RecordedStamp, Revision, SearchHit, ShadowedSkill, SkillMetadata, SkillSnapshot, SkillSummary,
-    StoredSkill,
-};
 use crate::usage::{UsageCount, UsageQuery, UsageRow};
 use crate::writes::{Edit, WriteKind};
+use skillpath_model::{
+    Change, FolderImport, ImportItem, Kind, Provenance, RecordedStamp, Revision, ShadowedSkill,
+    SkillSnapshot,
+};
 
 pub use crate::cursor::Listing;
 pub use crate::import::AUDIT_BESIDE_FROM;
@@ -57,7 +60,7 @@ pub trait Store: Send + Sync {
         change: Change,
     ) -> StoreResult<StoredSkill> {
         let snapshot = checked(snapshot)?;
-        let gate = audit::gate(self, []).await?;
+        let gate = audit_gate(self, []).await?;
         self.write(creation(snapshot, provenance, change, gate, None))
             .await
     }
@@ -100,7 +103,7 @@ pub trait Store: Send + Sync {
         change: Change,
     ) -> StoreResult<StoredSkill> {
         let snapshot = checked(snapshot)?;
-        let gate = audit::gate(self, []).await?;
+        let gate = audit_gate(self, []).await?;
         self.write(revise(name, expected, Edit::Update(snapshot), change, gate))
             .await
     }
@@ -115,7 +118,7 @@ pub trait Store: Send + Sync {
 
     /// Brings a deleted skill back with the content it had, when at `expected`.
     async fn restore(&self, name: &str, expected: u64, change: Change) -> StoreResult<StoredSkill> {
-        let gate = audit::gate(self, []).await?;
+        let gate = audit_gate(self, []).await?;
         self.write(revise(name, expected, Edit::Restore, change, gate))
             .await
     }
@@ -128,7 +131,7 @@ pub trait Store: Send + Sync {
         expected: u64,
         change: Change,
     ) -> StoreResult<StoredSkill> {
-        let gate = audit::gate(self, []).await?;
+        let gate = audit_gate(self, []).await?;
         self.write(revise(name, expected, Edit::Rollback { to }, change, gate))
             .await
     }
@@ -195,7 +198,7 @@ pub trait Store: Send + Sync {
     }
 
     /// [`Store::import`] of skill folders, some of them not read because their stamp says
-    /// they are unchanged (see [`crate::folder::read_folders`]); those are reported unchanged.
+    /// they are unchanged (see [`skillpath_folders::folder::read_folders`]); those are reported unchanged.
     /// The stamp of every folder read is recorded with the revision the import leaves current.
     async fn import_folders(
         &self,
@@ -203,7 +206,7 @@ pub trait Store: Send + Sync {
         change: Change,
     ) -> StoreResult<ImportReport> {
         let mut plan = import::plan(items)?;
-        plan.audit(audit::gate(self, plan.names()).await?)?;
+        plan.audit(audit_gate(self, plan.names()).await?)?;
         self.import_planned(plan, change).await
     }
 
@@ -230,12 +233,8 @@ pub trait Store: Send + Sync {
     /// Copies a skill or a package under a new name ([`crate::forks`]): the fork, then a
     /// package's members' forks, created in one transaction, each recording what it was copied
     /// from. Refused when a name is taken (even by a deleted item) or the source is deleted.
-    async fn fork(
-        &self,
-        request: crate::forks::ForkRequest,
-        change: Change,
-    ) -> StoreResult<Vec<StoredSkill>> {
-        crate::forks::fork(self, request, change).await
+    async fn fork(&self, request: ForkRequest, change: Change) -> StoreResult<Vec<StoredSkill>> {
+        fork(self, request, change).await
     }
 
     /// Saves `draft` as its author's draft of its item, in place of the one they had (a
@@ -268,7 +267,7 @@ pub trait Store: Send + Sync {
 
     /// The draft of `name` by `author` or, with no author given, its only draft.
     async fn draft(&self, name: &str, author: Option<&str>) -> StoreResult<Draft> {
-        let chosen = drafts::chosen(self, name, author).await?;
+        let chosen = chosen_draft(self, name, author).await?;
         self.read_draft(name, &chosen.author).await?.ok_or_else(|| {
             crate::StoreError::DraftNotFound {
                 name: name.to_owned(),
@@ -321,7 +320,7 @@ pub trait Store: Send + Sync {
                 member_writes(self, snapshot, Provenance::Api, package, change, closes).await?
             }
             (None, 0) => {
-                let gate = audit::gate(self, [summary.name.clone()]).await?;
+                let gate = audit_gate(self, [summary.name.clone()]).await?;
                 vec![creation(
                     checked(snapshot)?,
                     Provenance::Api,
@@ -331,7 +330,7 @@ pub trait Store: Send + Sync {
                 )]
             }
             (None, base) => {
-                let gate = audit::gate(self, []).await?;
+                let gate = audit_gate(self, []).await?;
                 let mut write = revise(name, base, Edit::Update(checked(snapshot)?), change, gate);
                 write.closes = closes;
                 vec![write]
@@ -359,7 +358,7 @@ pub trait Store: Send + Sync {
                 "say why the draft is rejected: its author reads the message".to_owned(),
             ));
         }
-        let chosen = drafts::chosen(self, name, author).await?;
+        let chosen = chosen_draft(self, name, author).await?;
         let reviewed = self
             .review_draft(&chosen.reference(), &reviewer)
             .await?
@@ -500,10 +499,119 @@ pub(crate) async fn member_writes<S: Store + ?Sized>(
         crate::StoreError::InvalidSkill(format!("`{name}` cannot join `{package}`: {error}"))
     })?;
     let update = SkillSnapshot::package(listed, current.snapshot.files)?;
-    let gate = audit::gate(store, [name]).await?;
+    let gate = audit_gate(store, [name]).await?;
     let expected = expected.unwrap_or(current.revision);
     Ok(vec![
         creation(snapshot, provenance, change.clone(), gate.clone(), closes),
         revise(package, expected, Edit::Update(update), change, gate),
     ])
+}
+
+/// The gate `store`'s writes are audited with: its policy, and the names of its skills (read
+/// only when the policy audits), with `more` (the skills of an import, audited together).
+async fn audit_gate<S: Store + ?Sized>(
+    store: &S,
+    more: impl IntoIterator<Item = String>,
+) -> StoreResult<Gate> {
+    let policy = store.audit_policy();
+    if !policy.audits() {
+        return Ok(Gate::new(policy, []));
+    }
+    let names = store.current_revisions().await?.into_iter().map(|(n, _)| n);
+    Ok(Gate::new(policy, names.chain(more)))
+}
+
+/// The one draft of `name` in `store` that `author` asks for: the author's, or, when no author
+/// is given, the only one.
+async fn chosen_draft<S: Store + ?Sized>(
+    store: &S,
+    name: &str,
+    author: Option<&str>,
+) -> StoreResult<DraftSummary> {
+    let filter = DraftFilter {
+        name: Some(name.to_owned()),
+        author: None,
+    };
+    let mut matching: Vec<DraftSummary> = store
+        .drafts(filter)
+        .await?
+        .into_iter()
+        .filter(|draft| author.is_none_or(|author| draft.author == author))
+        .collect();
+    match matching.len() {
+        0 => Err(crate::StoreError::DraftNotFound {
+            name: name.to_owned(),
+            author: author.map(str::to_owned),
+        }),
+        1 => Ok(matching.remove(0)),
+        _ => Err(crate::StoreError::InvalidState(format!(
+            "`{name}` has drafts by {}: name the author of the one you mean",
+            matching
+                .iter()
+                .map(|draft| format!("`{}`", draft.author))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+/// The copies [`ForkRequest`] asks for, created in one transaction: the fork first, then, for
+/// a package, its members' forks in the manifest's order (what each copy is: [`forks`]).
+async fn fork<S: Store + ?Sized>(
+    store: &S,
+    request: ForkRequest,
+    change: Change,
+) -> StoreResult<Vec<StoredSkill>> {
+    let ForkRequest {
+        from,
+        revision,
+        name,
+        member_prefix,
+    } = request;
+    let source = live(store, &from, revision).await?;
+    let mut copies = Vec::new();
+    match source.snapshot.kind {
+        Kind::Skill => copies.push(forks::copy(&source, &name)?),
+        Kind::Package => {
+            let prefix = member_prefix.unwrap_or_else(|| format!("{name}-"));
+            let (package, members) = forks::package_copy(&source, &name, &prefix)?;
+            copies.push(package);
+            for member in members {
+                let current = live(store, &member, None).await.map_err(|error| {
+                    StoreError::InvalidState(format!(
+                        "the member `{member}` of `{from}` cannot be forked with it: {error}"
+                    ))
+                })?;
+                copies.push(forks::copy(&current, &format!("{prefix}{member}"))?);
+            }
+        }
+    }
+    let gate = audit_gate(store, forks::names(&copies)?).await?;
+    let mut writes = Vec::with_capacity(copies.len());
+    for (snapshot, provenance) in copies {
+        writes.push(creation(
+            checked(snapshot)?,
+            provenance,
+            change.clone(),
+            gate.clone(),
+            None,
+        ));
+    }
+    store.write_all(writes).await
+}
+
+/// Revision `revision` (or the current one) of `name`, which must hold live content.
+async fn live<S: Store + ?Sized>(
+    store: &S,
+    name: &str,
+    revision: Option<u64>,
+) -> StoreResult<StoredSkill> {
+    let item = store.get(name, revision).await?;
+    if item.deleted {
+        return Err(StoreError::InvalidState(format!(
+            "`{name}` is deleted at revision {}: restore it, or fork a revision it was live at",
+            item.revision
+        )));
+    }
+    Ok(item)
 }

@@ -6,15 +6,16 @@
 
 use skillpath_audit::AuditRecord;
 
+use crate::answers::{SkillMdHead, StoredSkill};
 use crate::audit::Gate;
-use crate::content::{Meta, meta};
+use crate::content::{Meta, check_keeps_kind, meta};
 use crate::drafts::DraftRef;
 use crate::error::{StoreError, StoreResult};
-use crate::model::{
-    Change, FileMetadata, FolderStamp, Kind, Operation, Provenance, SkillMdHead, SkillSnapshot,
-    StoredSkill,
-};
+use crate::provenance_column::ProvenanceColumn;
 use crate::time::now_rfc3339;
+use skillpath_model::{
+    Change, FileMetadata, FolderStamp, Kind, Operation, Provenance, SkillSnapshot,
+};
 
 /// A write of one skill, as the [`crate::Store`] methods that write make it; a backend runs
 /// it with `writes::apply` inside its transaction ([`crate::Store::write`]).
@@ -181,7 +182,7 @@ pub(crate) enum Claimed {
     Existing(SkillRow),
 }
 
-/// A file's bytes as stored once, under their digest ([`crate::model::SkillFile::sha256`]).
+/// A file's bytes as stored once, under their digest ([`skillpath_model::SkillFile::sha256`]).
 pub(crate) struct Blob<'a> {
     pub(crate) sha256: &'a str,
     pub(crate) bytes: &'a [u8],
@@ -557,20 +558,6 @@ fn check_state(name: &str, deleted: bool, operation: Operation) -> StoreResult<(
     Err(StoreError::InvalidState(format!(
         "skill `{name}` {refusal}"
     )))
-}
-
-/// New content for `name` must be of its kind: a skill stays a skill, a package a package.
-pub(crate) fn check_keeps_kind(name: &str, stored: Kind, new: Kind) -> StoreResult<()> {
-    if stored != new {
-        return Err(StoreError::InvalidSkill(format!(
-            "`{name}` is a {} in the store, and the new content is a {}'s (its manifest is `{}`); an item keeps its kind: give the {} another name",
-            stored.as_str(),
-            new.as_str(),
-            new.manifest(),
-            new.as_str()
-        )));
-    }
-    Ok(())
 }
 
 /// New content for `name` must keep the name: a skill's identity in the store is its name.

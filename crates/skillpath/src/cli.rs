@@ -793,11 +793,11 @@ pub(crate) enum ItemKind {
     Package,
 }
 
-impl From<ItemKind> for skillpath_store::Kind {
+impl From<ItemKind> for skillpath_model::Kind {
     fn from(kind: ItemKind) -> Self {
         match kind {
-            ItemKind::Skill => skillpath_store::Kind::Skill,
-            ItemKind::Package => skillpath_store::Kind::Package,
+            ItemKind::Skill => skillpath_model::Kind::Skill,
+            ItemKind::Package => skillpath_model::Kind::Package,
         }
     }
 }

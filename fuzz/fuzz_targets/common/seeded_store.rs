@@ -1,7 +1,8 @@
 //! A SQLite store holding given skills, for the targets that need one (each target is a binary
 //! of its own, so they include this file rather than share a library).
 
-use skillpath_store::{Change, Provenance, SkillSnapshot, SqliteStore, Store};
+use skillpath_store::{SqliteStore, Store};
+use skillpath_model::{Change, Provenance, SkillSnapshot};
 
 /// A store in a new temporary folder (which lives as long as the returned `TempDir`), with
 /// `skills` created in it on `runtime`.

@@ -11,9 +11,8 @@ use skillpath_core::package::spec::PackageSpec;
 use skillpath_core::package::{self, Package};
 use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Code, Mode, Severity};
-use skillpath_store::{
-    Change, Kind, Provenance, SkillFile, SkillSnapshot, StoreError, StoredSkill,
-};
+use skillpath_model::{Change, Kind, Provenance, SkillFile, SkillSnapshot};
+use skillpath_store::{StoreError, StoredSkill};
 
 use crate::app::App;
 use crate::caller::Caller;
@@ -209,8 +208,8 @@ impl<E: Derived> App<E> {
                 bytes: page.content.into_bytes(),
             })
             .collect();
-        let snapshot =
-            SkillSnapshot::package(written.manifest, files).map_err(AppError::Snapshot)?;
+        let snapshot = SkillSnapshot::package(written.manifest, files)
+            .map_err(|error| AppError::Snapshot(error.into()))?;
         let message = format!("create architecture {}", spec.name);
         if self.drafted(caller) {
             let saved = self
@@ -260,7 +259,8 @@ fn checked_snapshot<E>(
             bytes: f.content.clone().into_bytes(),
         })
         .collect();
-    let snapshot = SkillSnapshot::new(written.skill_md, files).map_err(AppError::Snapshot)?;
+    let snapshot = SkillSnapshot::new(written.skill_md, files)
+        .map_err(|error| AppError::Snapshot(error.into()))?;
     // Validated in memory, in a folder named as the skill; messages name files as the skill
     // knows them (`SKILL.md`, `templates/x.cs`), so the bundle is shown at no path.
     let mut bundle = snapshot.to_bundle(&spec.name);

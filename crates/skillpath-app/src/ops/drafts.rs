@@ -4,8 +4,9 @@
 //! a maintainer every one; a draft one may not see is answered as one that does not exist,
 //! so that nothing says it does.
 
+use skillpath_model::{Change, SkillSnapshot};
 use skillpath_store::drafts::{Draft, DraftFilter, DraftSummary, NewDraft};
-use skillpath_store::{Change, SkillSnapshot, StoreError, StoredSkill};
+use skillpath_store::{StoreError, StoredSkill};
 
 use crate::app::App;
 use crate::caller::{Caller, DraftsSeen};

@@ -3,7 +3,7 @@
 
 use skillpath_core::validate::loading;
 use skillpath_core::{Mode, Severity, skill_md};
-use skillpath_store::{Change, Kind, SkillSnapshot};
+use skillpath_model::{Change, Kind, SkillSnapshot};
 
 use crate::app::App;
 use crate::caller::Caller;

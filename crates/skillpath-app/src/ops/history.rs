@@ -1,9 +1,10 @@
 //! A skill's revisions: its timeline, any one of them, a rollback to one, its deletion (it stays
 //! in history) and its fork under a new name.
 
+use skillpath_model::{Change, Revision};
+use skillpath_store::StoredSkill;
 use skillpath_store::drafts::DraftSummary;
 use skillpath_store::forks::ForkRequest;
-use skillpath_store::{Change, Revision, StoredSkill};
 
 use crate::app::App;
 use crate::caller::Caller;

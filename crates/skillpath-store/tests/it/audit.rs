@@ -2,13 +2,14 @@
 //! found in, and the policy that refuses a write, which then changes nothing.
 
 use skillpath_audit::{Policy, Severity};
-use skillpath_store::{ImportItem, Store, StoreError};
+use skillpath_model::ImportItem;
+use skillpath_store::{Store, StoreError};
 
 use crate::support::{by, fails, imported, live_names, md, skill, snapshot};
 
 /// A skill that pipes a download into a shell in its prerequisites (`fetch-and-execute`,
 /// high), named `name`.
-fn fetching(name: &str) -> skillpath_store::SkillSnapshot {
+fn fetching(name: &str) -> skillpath_model::SkillSnapshot {
     skill(
         name,
         "Use when setting up the tools.",
@@ -17,7 +18,7 @@ fn fetching(name: &str) -> skillpath_store::SkillSnapshot {
 }
 
 /// A skill whose script sends the user's cloud credentials away (`exfiltration`, critical).
-fn exfiltrating(name: &str) -> skillpath_store::SkillSnapshot {
+fn exfiltrating(name: &str) -> skillpath_model::SkillSnapshot {
     snapshot(
         md(name, "Use when reporting.", "Run `scripts/report.sh`."),
         &[(
@@ -27,7 +28,7 @@ fn exfiltrating(name: &str) -> skillpath_store::SkillSnapshot {
     )
 }
 
-fn clean(name: &str) -> skillpath_store::SkillSnapshot {
+fn clean(name: &str) -> skillpath_model::SkillSnapshot {
     skill(
         name,
         "Use when formatting dates.",
@@ -50,7 +51,7 @@ pub(crate) async fn writes_keep_their_findings_with_the_revision(store: &dyn Sto
     let created = store
         .create(
             fetching("setup"),
-            skillpath_store::Provenance::Api,
+            skillpath_model::Provenance::Api,
             by("a", "new"),
         )
         .await
@@ -105,7 +106,7 @@ pub(crate) async fn writes_keep_their_findings_with_the_revision(store: &dyn Sto
     let unaudited = store
         .create(
             exfiltrating("report"),
-            skillpath_store::Provenance::Api,
+            skillpath_model::Provenance::Api,
             by("a", "new"),
         )
         .await
@@ -118,7 +119,7 @@ pub(crate) async fn a_blocking_policy_refuses_writes_and_changes_nothing(store: 
     store.set_audit_policy(Policy::BlockHigh);
     let refused = fails(store.create(
         fetching("setup"),
-        skillpath_store::Provenance::Api,
+        skillpath_model::Provenance::Api,
         by("a", "new"),
     ))
     .await;
@@ -153,7 +154,7 @@ pub(crate) async fn a_blocking_policy_refuses_writes_and_changes_nothing(store: 
     store
         .create(
             clean("setup"),
-            skillpath_store::Provenance::Api,
+            skillpath_model::Provenance::Api,
             by("a", "new"),
         )
         .await
@@ -210,7 +211,7 @@ pub(crate) async fn an_import_leaves_out_what_the_policy_refuses(store: &dyn Sto
     store
         .create(
             clean("kept"),
-            skillpath_store::Provenance::Api,
+            skillpath_model::Provenance::Api,
             by("a", "new"),
         )
         .await
@@ -277,7 +278,7 @@ pub(crate) async fn names_are_audited_against_the_stores_skills(store: &dyn Stor
     store
         .create(
             clean("github-tools"),
-            skillpath_store::Provenance::Api,
+            skillpath_model::Provenance::Api,
             by("a", "new"),
         )
         .await

@@ -9,11 +9,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use skillpath_core::walk::{WalkLimits, find_skill_dirs};
-use skillpath_store::folder::{read_folders, read_skill_folder, write_skill_folder};
-use skillpath_store::sources::FolderSources;
-use skillpath_store::{
-    FolderContent, ImportItem, ImportReport, ListFilter, Provenance, SkillSnapshot, Store,
-};
+use skillpath_folders::folder::{read_folders, read_skill_folder, write_skill_folder};
+use skillpath_folders::sources::FolderSources;
+use skillpath_model::{FolderContent, ImportItem, Provenance, SkillSnapshot};
+use skillpath_store::{ImportReport, ListFilter, Store};
 
 use crate::support::{Backend, by, list_all};
 

@@ -5,8 +5,9 @@
 
 use std::sync::Arc;
 
+use skillpath_model::{Kind, Provenance, SkillSnapshot};
 use skillpath_store::drafts::{DraftFilter, DraftStatus, NewDraft};
-use skillpath_store::{Kind, ListFilter, Provenance, SkillSnapshot, Store, StoreError};
+use skillpath_store::{ListFilter, Store, StoreError};
 
 use crate::packages::package;
 use crate::support::{by, fails, list_all, search_names, skill};

@@ -2,8 +2,9 @@
 //! where it came from, every byte but the name kept, a package forked with its members, and no
 //! way to close a cycle of forks.
 
+use skillpath_model::{Kind, Provenance};
 use skillpath_store::forks::ForkRequest;
-use skillpath_store::{Kind, Provenance, Store, StoreError};
+use skillpath_store::{Store, StoreError};
 
 use crate::packages::package;
 use crate::support::{by, fails, skill, snapshot};

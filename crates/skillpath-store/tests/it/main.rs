@@ -11,6 +11,8 @@
 //!
 //! `packages` holds the tests of architecture packages in the store (both backends).
 //!
+//! `modules` checks that no module of the store imports one that imports it back.
+//!
 //! `scopes` opens stores with the views of several projects on one database (both backends).
 //!
 //! `corpus` runs the real-world skills corpus (`$SKILLPATH_CORPUS`, else `../shared/corpus` next

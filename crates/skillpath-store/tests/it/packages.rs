@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use skillpath_store::folder::{export_package_folder, read_folders};
-use skillpath_store::sources::FolderSources;
-use skillpath_store::{ImportItem, Kind, ListFilter, SkillFile, SkillSnapshot, Store, StoreError};
+use skillpath_folders::folder::{export_package_folder, read_folders};
+use skillpath_folders::sources::FolderSources;
+use skillpath_model::{ImportItem, Kind, SkillFile, SkillSnapshot};
+use skillpath_store::{ListFilter, Store, StoreError};
 
 use crate::support::{by, fails, history_of, imported, list_all, rev, skill};
 

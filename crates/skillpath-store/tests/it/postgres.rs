@@ -6,7 +6,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use skillpath_store::{PostgresStore, Provenance, Store};
+use skillpath_model::Provenance;
+use skillpath_store::{PostgresStore, Store};
 
 use crate::support::{Backend, by, skill};
 
@@ -347,7 +348,7 @@ async fn committed_writes_in_a_schema_reach_its_watchers_and_no_others() {
         .expect("create elsewhere");
     let unchanged = writer
         .import(
-            vec![skillpath_store::ImportItem {
+            vec![skillpath_model::ImportItem {
                 snapshot: skill("seen", "d2", "b"),
                 provenance: Provenance::Api,
             }],
@@ -398,7 +399,7 @@ async fn kept_search_counts_follow_another_stores_writes() {
     let schema = Schema::create().await;
     let searcher = PostgresStore::open(&schema.url()).await.expect("open");
     let writer = PostgresStore::open(&schema.url()).await.expect("open");
-    let item = |name: String, description: String| skillpath_store::ImportItem {
+    let item = |name: String, description: String| skillpath_model::ImportItem {
         snapshot: skill(&name, &description, "Steps."),
         provenance: Provenance::Api,
     };

@@ -6,7 +6,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use skillpath_store::{ImportItem, ListFilter, ProjectView, Provenance, ShadowedSkill, Store};
+use skillpath_model::{ImportItem, Provenance, ShadowedSkill};
+use skillpath_store::{ListFilter, ProjectView, Store};
 
 use crate::support::{Backend, by, imported, list_all, search_names, skill};
 

@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use skillpath_store::{ImportItem, ListFilter, Provenance, SqliteStore, Store, StoreError};
+use skillpath_model::{ImportItem, Provenance};
+use skillpath_store::{ListFilter, SqliteStore, Store, StoreError};
 
 use crate::support::{
     Backend, by, history_of, imported, list_all, md, search_names, skill, snapshot,
@@ -316,7 +317,7 @@ async fn identical_files_are_stored_once() {
     // One blob for the license, one per `own.txt`.
     assert_eq!(count(&db, "SELECT count(*) FROM blobs"), 4);
     assert_eq!(count(&db, "SELECT count(*) FROM revision_files"), 9);
-    let sha = skillpath_store::model::sha256_hex(&license);
+    let sha = skillpath_model::sha256_hex(&license);
     assert_eq!(
         count(
             &db,
@@ -411,7 +412,7 @@ async fn identical_files_are_stored_once() {
         .collect::<Result<Vec<_>, _>>()
         .expect("rows");
     for (sha, size, bytes) in rows {
-        assert_eq!(sha, skillpath_store::model::sha256_hex(&bytes));
+        assert_eq!(sha, skillpath_model::sha256_hex(&bytes));
         assert_eq!(size, bytes.len() as i64);
     }
 }

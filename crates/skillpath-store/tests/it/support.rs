@@ -6,10 +6,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use skillpath_store::{
-    Change, ListFilter, ProjectView, Provenance, Revision, SkillFile, SkillSnapshot, SkillSummary,
-    Store, StoreResult,
-};
+use skillpath_model::{Change, Provenance, Revision, SkillFile, SkillSnapshot};
+use skillpath_store::{ListFilter, ProjectView, SkillSummary, Store, StoreResult};
 
 /// Opens another store on the backend's database, with a view of some projects.
 pub(crate) type OpenIn =

@@ -231,7 +231,7 @@ fn sarif_carries_artifact_hashes_and_never_a_secret() {
     for artifact in artifacts {
         let uri = artifact["location"]["uri"].as_str().expect("uri");
         let bytes = std::fs::read(uri).expect("the artifact's file");
-        let digest = skillpath_store::model::sha256_hex(&bytes);
+        let digest = skillpath_model::sha256_hex(&bytes);
         let hex = digest.strip_prefix("sha256:").unwrap_or(&digest);
         assert_eq!(artifact["hashes"]["sha-256"], hex, "{uri}");
     }

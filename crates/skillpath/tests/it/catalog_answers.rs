@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Value, json};
-use skillpath_store::model::sha256_hex;
+use skillpath_model::sha256_hex;
 
 use crate::mcp_wire::Server;
 use crate::support::{corpus_dir, skillpath_bin};

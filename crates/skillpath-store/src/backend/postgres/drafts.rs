@@ -4,10 +4,11 @@
 use deadpool_postgres::Transaction;
 
 use super::sql::{cached_execute, cached_query, cached_query_opt, number};
-use crate::drafts::{self, DRAFT_COLUMNS, Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary};
+use crate::columns;
+use crate::drafts::{DRAFT_COLUMNS, Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary};
 use crate::error::StoreResult;
-use crate::model::Change;
 use crate::time::now_rfc3339;
+use skillpath_model::Change;
 
 /// Keeps `record` in place of its author's draft of the item.
 pub(super) async fn put(transaction: &Transaction<'_>, record: &DraftRecord) -> StoreResult<()> {
@@ -54,7 +55,7 @@ pub(super) async fn list(
     )
     .await?
     .iter()
-    .map(drafts::summary)
+    .map(columns::draft_summary)
     .collect()
 }
 
@@ -73,7 +74,7 @@ pub(super) async fn read(
     )
     .await?
     .as_ref()
-    .map(drafts::draft)
+    .map(columns::draft)
     .transpose()
 }
 
@@ -100,7 +101,7 @@ pub(super) async fn reject(
     )
     .await?
     .as_ref()
-    .map(drafts::summary)
+    .map(columns::draft_summary)
     .transpose()
 }
 

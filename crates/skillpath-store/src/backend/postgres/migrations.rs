@@ -7,12 +7,14 @@ use futures_util::TryStreamExt as _;
 use std::collections::HashMap;
 
 use super::PostgresStore;
+use crate::answers::SkillMdHead;
 use crate::audit;
 use crate::columns;
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Kind, Provenance, SkillFile, SkillMdHead, SkillSnapshot, is_text};
+use crate::provenance_column::ProvenanceColumn;
 use crate::schema::{self, Migration};
 use crate::time::now_rfc3339;
+use skillpath_model::{Kind, Provenance, SkillFile, SkillSnapshot, is_text};
 
 /// The schema, one entry per version; `skillpath_migrations` records the versions that ran.
 ///
@@ -169,7 +171,7 @@ const MIGRATIONS: &[Migration] = &[
     );",
     )
     .then(schema::Backfill::Audits),
-    // Architecture packages (`crate::model::Kind`) kept as items beside skills, and which
+    // Architecture packages (`skillpath_model::Kind`) kept as items beside skills, and which
     // skills each live package holds: a skill (by name, in a project) is a member of at most
     // one, which the unique index keeps across concurrent writers. Breaking: an older
     // skillpath would serve a package's `PACKAGE.md` as a skill.

@@ -42,22 +42,23 @@ use skillpath_audit::Policy;
 use tokio::sync::broadcast;
 use tokio_postgres::IsolationLevel;
 
+use crate::answers::{ImportReport, SearchHit, SkillMetadata, SkillSummary, StoredSkill};
 use crate::audit::PolicySetting;
 use crate::columns;
 use crate::drafts::{Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary};
 use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
 use crate::keys::{KEY_COLUMNS, KeyInfo, StoredKey};
-use crate::model::{
-    Change, FileMetadata, ImportReport, Kind, Provenance, RecordedStamp, Revision, SearchHit,
-    ShadowedSkill, SkillFile, SkillMetadata, SkillSummary, StoredSkill,
-};
+use crate::provenance_column::ProvenanceColumn;
 use crate::scopes::ProjectView;
 use crate::search::{self, Scope};
 use crate::store::{ImportPlan, Listing, Store};
 use crate::time::now_rfc3339;
 use crate::usage::{self, UsageCount, UsageQuery, UsageRow};
 use crate::writes::{self, SkillWrite};
+use skillpath_model::{
+    Change, FileMetadata, Kind, Provenance, RecordedStamp, Revision, ShadowedSkill, SkillFile,
+};
 
 mod changes;
 mod counts;

@@ -6,9 +6,9 @@ use deadpool_postgres::Transaction;
 use tokio_postgres::Row as PgRow;
 
 use super::sql::{cached_query, cached_query_opt, revision_of};
+use crate::answers::StoredSkill;
 use crate::columns::{self, Columns};
 use crate::error::{StoreError, StoreResult};
-use crate::model::StoredSkill;
 use crate::writes::SkillRow;
 
 impl Columns for PgRow {

@@ -8,13 +8,15 @@ use deadpool_postgres::Transaction;
 
 use super::reads;
 use super::sql::{cached_execute, cached_query, cached_query_opt, number};
+use crate::answers::StoredSkill;
 use crate::columns;
 use crate::drafts::DraftRef;
 use crate::error::{StoreError, StoreResult};
-use crate::model::{FileMetadata, Kind, Provenance, StoredSkill};
+use crate::provenance_column::ProvenanceColumn;
 use crate::writes::{
     AuditRow, Blob, Claimed, RevisionRecord, SkillRow, StampRecord, WriteTransaction,
 };
+use skillpath_model::{FileMetadata, Kind, Provenance};
 
 /// A write transaction as the rules of [`crate::writes`] and [`crate::import`] drive it, on
 /// the view of the project folders `projects`.

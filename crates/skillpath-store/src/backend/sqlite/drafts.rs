@@ -3,10 +3,11 @@
 
 use rusqlite::{Connection, Transaction, params};
 
-use crate::drafts::{self, DRAFT_COLUMNS, Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary};
+use crate::columns;
+use crate::drafts::{DRAFT_COLUMNS, Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary};
 use crate::error::StoreResult;
-use crate::model::Change;
 use crate::time::now_rfc3339;
+use skillpath_model::Change;
 
 /// Keeps `record` in place of its author's draft of the item.
 pub(super) fn put(transaction: &Transaction<'_>, record: &DraftRecord) -> StoreResult<()> {
@@ -48,7 +49,7 @@ pub(super) fn list(
     ))?;
     statement
         .query_and_then(params![filter.name, filter.author], |row| {
-            drafts::summary(row)
+            columns::draft_summary(row)
         })?
         .collect()
 }
@@ -63,7 +64,7 @@ pub(super) fn read(
         .prepare_cached(&format!(
             "SELECT {DRAFT_COLUMNS}, manifest, files FROM drafts WHERE name = ?1 AND author = ?2"
         ))?
-        .query_and_then(params![name, author], |row| drafts::draft(row))?
+        .query_and_then(params![name, author], |row| columns::draft(row))?
         .next()
         .transpose()
 }
@@ -88,7 +89,7 @@ pub(super) fn reject(
                 draft.author,
                 draft.content_hash
             ],
-            |row| drafts::summary(row),
+            |row| columns::draft_summary(row),
         )?
         .next()
         .transpose()

@@ -3,11 +3,13 @@
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
+use crate::answers::SkillMdHead;
 use crate::audit;
 use crate::columns;
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Kind, Provenance, SkillMdHead, SkillSnapshot, is_text};
+use crate::provenance_column::ProvenanceColumn;
 use crate::schema::{self, Migration};
+use skillpath_model::{Kind, Provenance, SkillSnapshot, is_text};
 
 /// The schema, one entry per version; `PRAGMA user_version` says how many have run, and
 /// `schema_compatibility` (from version 2) the oldest version that can still use the database.
@@ -143,7 +145,7 @@ const MIGRATIONS: &[Migration] = &[
         FOREIGN KEY (skill_id, number) REFERENCES revisions(skill_id, number)
     );")
     .then(schema::Backfill::Audits),
-    // Architecture packages (`crate::model::Kind`) kept as items beside skills, and which
+    // Architecture packages (`skillpath_model::Kind`) kept as items beside skills, and which
     // skills each live package holds: a skill (by name, in a project) is a member of at most
     // one. Breaking: an older skillpath would serve a package's `PACKAGE.md` as a skill.
     Migration::breaking("ALTER TABLE skills ADD COLUMN kind TEXT NOT NULL DEFAULT 'skill';

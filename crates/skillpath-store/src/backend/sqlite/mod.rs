@@ -13,22 +13,21 @@ use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use skillpath_audit::Policy;
 
+use crate::answers::{ImportReport, SearchHit, SkillMetadata, SkillSummary, StoredSkill};
 use crate::audit::PolicySetting;
 use crate::columns;
 use crate::drafts::{Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary};
 use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
 use crate::keys::{KEY_COLUMNS, KeyInfo, StoredKey};
-use crate::model::{
-    Change, ImportReport, Kind, Provenance, RecordedStamp, Revision, SearchHit, ShadowedSkill,
-    SkillMetadata, SkillSummary, StoredSkill,
-};
+use crate::provenance_column::ProvenanceColumn;
 use crate::scopes::ProjectView;
 use crate::search::{self, Scope};
 use crate::store::{ImportPlan, Listing, Store};
 use crate::time::now_rfc3339;
 use crate::usage::{self, UsageCount, UsageQuery, UsageRow};
 use crate::writes::{self, SkillWrite};
+use skillpath_model::{Change, Kind, Provenance, RecordedStamp, Revision, ShadowedSkill};
 
 mod changes;
 mod drafts;

@@ -3,9 +3,9 @@
 
 use rusqlite::{Connection, params};
 
+use crate::answers::StoredSkill;
 use crate::columns::{self, Columns};
 use crate::error::{StoreError, StoreResult};
-use crate::model::StoredSkill;
 use crate::writes::SkillRow;
 
 impl Columns for rusqlite::Row<'_> {

@@ -8,10 +8,12 @@ use std::task::{Context, Poll, Waker};
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::reads;
+use crate::answers::StoredSkill;
 use crate::drafts::DraftRef;
 use crate::error::{StoreError, StoreResult};
-use crate::model::{Kind, Provenance, StoredSkill};
+use crate::provenance_column::ProvenanceColumn;
 use crate::writes::{AuditRow, Blob, RevisionRecord, SkillRow, StampRecord, WriteTransaction};
+use skillpath_model::{Kind, Provenance};
 
 /// A write transaction as the rules of [`crate::writes`] and [`crate::import`] drive it.
 pub(super) struct SqliteWrite<'a> {

@@ -17,6 +17,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use skillpath_folders::discovery;
+use skillpath_model::agents::{self, Agent};
+use skillpath_model::{Change, ImportItem, Provenance};
 use skillpath_sources::SourceError;
 use skillpath_sources::digest::{files_of, tree_digest};
 pub(crate) use skillpath_sources::folders::shown;
@@ -25,11 +28,7 @@ use skillpath_sources::lock::{LOCK_FILE, Lock, LockedSkill};
 use skillpath_sources::tree::{self, SourceSkill};
 use skillpath_sources::verify::{self, LockedContent};
 use skillpath_sources::write::{Outcome, Placed};
-use skillpath_store::agents::{self, Agent};
-use skillpath_store::discovery;
-use skillpath_store::{
-    Change, ImportItem, ImportReport, ProjectView, Provenance, Store, StoreError,
-};
+use skillpath_store::{ImportReport, ProjectView, Store, StoreError};
 
 use crate::cli::{AgentArgs, DbArgs, InstallScopeArgs};
 use crate::commands::store::{self as store_commands, Access};

@@ -4,10 +4,9 @@
 
 use std::fmt::Write as _;
 
-use skillpath_sources::SourceError;
-use skillpath_sources::folders;
-use skillpath_sources::write;
-use skillpath_store::agents::AGENTS;
+use skillpath_model::agents::AGENTS;
+use skillpath_sources::folders::{self};
+use skillpath_sources::{SourceError, write};
 
 use crate::cli::RemoveArgs;
 use crate::commands::store as store_commands;

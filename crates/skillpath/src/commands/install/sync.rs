@@ -3,11 +3,11 @@
 
 use std::fmt::Write as _;
 
+use skillpath_model::agents::Agent;
 use skillpath_sources::digest::files_of;
 use skillpath_sources::folders::{self, Scope};
 use skillpath_sources::lock::Lock;
 use skillpath_sources::write::{self, Edits, Outcome, Placed, ToWrite};
-use skillpath_store::agents::Agent;
 use skillpath_store::{Store, StoreError};
 
 use super::values::Values;

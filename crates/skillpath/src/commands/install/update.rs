@@ -7,14 +7,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use skillpath_sources::SourceError;
+use skillpath_model::SkillSnapshot;
 use skillpath_sources::digest::{files_of, tree_digest};
-use skillpath_sources::folders;
 use skillpath_sources::lock::LockedSkill;
 use skillpath_sources::source::{self, Origin};
 use skillpath_sources::tree::SourceSkill;
 use skillpath_sources::write::{self, Placed};
-use skillpath_store::SkillSnapshot;
+use skillpath_sources::{SourceError, folders};
 
 use super::Taken;
 use super::sync::Synced;

@@ -14,8 +14,8 @@ use skillpath_core::golden_path::args::Arg;
 use skillpath_core::golden_path::{GoldenSkill, render};
 use skillpath_core::load::LoadOptions;
 use skillpath_core::package;
+use skillpath_model::{Kind, SkillSnapshot};
 use skillpath_sources::SourceError;
-use skillpath_store::{Kind, SkillSnapshot};
 
 /// The options of the packages among `items`, by the name of each member skill: the arguments
 /// a member's table may set besides its own.

@@ -9,9 +9,10 @@ use std::path::PathBuf;
 use skillpath_core::overlap::{Library, NEAR_COPY};
 use skillpath_eval::cases::{self, Case, EvalError, TRIGGER_EVALS};
 use skillpath_eval::score::{self, DEPTH, Ranked, Report};
-use skillpath_store::folder::read_folders;
-use skillpath_store::sources::FolderSources;
-use skillpath_store::{Change, Kind, Store, StoreError};
+use skillpath_folders::folder::read_folders;
+use skillpath_folders::sources::FolderSources;
+use skillpath_model::{Change, Kind};
+use skillpath_store::{Store, StoreError};
 
 use crate::cli::{DbArgs, EvalCommand, EvalOverlapArgs, EvalTriggersArgs, LibraryArgs};
 use crate::error::CliError;

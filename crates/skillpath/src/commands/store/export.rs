@@ -3,8 +3,9 @@
 
 use std::collections::HashSet;
 
-use skillpath_store::folder::{export_package_folder, export_refusal, export_skill_folder};
-use skillpath_store::{Kind, ListFilter, SkillSnapshot, Store, StoreError, StoredSkill};
+use skillpath_folders::folder::{export_package_folder, export_refusal, export_skill_folder};
+use skillpath_model::{Kind, SkillSnapshot};
+use skillpath_store::{ListFilter, Store, StoreError, StoredSkill};
 
 use crate::cli::ExportArgs;
 use crate::output::ExitStatus;
@@ -71,8 +72,11 @@ pub(crate) fn run(args: ExportArgs) -> anyhow::Result<ExitStatus> {
                         "message": format!("package `{name}` lists the skill `{member}`, which is not in the store: its folder is left out"),
                     })));
                     export_package_folder(&dir, &package.snapshot, &members, force)
+                        .map_err(StoreError::from)
                 }
-                Ok(skill) => export_skill_folder(&dir, &skill.snapshot, force),
+                Ok(skill) => {
+                    export_skill_folder(&dir, &skill.snapshot, force).map_err(StoreError::from)
+                }
                 Err(error @ (StoreError::Database(_) | StoreError::Io { .. })) => {
                     return Err(error.into());
                 }

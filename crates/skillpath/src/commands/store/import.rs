@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use skillpath_audit::Severity;
 use skillpath_core::Code;
 use skillpath_core::overlap::{COMPETE, Library, Overlap};
+use skillpath_folders::folder::{FolderDiagnostics, read_folders};
+use skillpath_folders::sources::FolderSources;
 use skillpath_store::ImportReport;
-use skillpath_store::folder::{FolderDiagnostics, read_folders};
-use skillpath_store::sources::FolderSources;
 
 use crate::cli::ImportArgs;
 use crate::inputs;
@@ -41,7 +41,7 @@ async fn competing(
         .current_metadata()
         .await?
         .into_iter()
-        .filter(|skill| skill.kind == skillpath_store::Kind::Skill)
+        .filter(|skill| skill.kind == skillpath_model::Kind::Skill)
         .map(|skill| (skill.name, skill.description))
         .collect();
     let library = Library::new(skills.iter().map(|(n, d)| (n.as_str(), d.as_str())));

@@ -3,7 +3,8 @@
 use std::fmt::Write as _;
 
 use skillpath_audit::AuditRecord;
-use skillpath_store::{Kind, ListFilter, Provenance};
+use skillpath_model::{Kind, Provenance};
+use skillpath_store::ListFilter;
 
 use super::{io, print, shorten, table, to_json};
 use crate::cli::{DiffArgs, ListArgs, NameArgs, SearchArgs, ShowArgs};

@@ -14,7 +14,8 @@ pub(crate) mod usage;
 
 use std::future::Future;
 
-use skillpath_store::{Change, ProjectView, Store, StoreError, location};
+use skillpath_model::Change;
+use skillpath_store::{ProjectView, Store, StoreError, location};
 
 use crate::cli::{ChangeArgs, DbArgs, EmbeddingsArgs, OutputFormat};
 use crate::error::CliError;

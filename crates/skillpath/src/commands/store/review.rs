@@ -2,8 +2,9 @@
 //! `reject` ([`skillpath_store::drafts`]). The command line is the store's owner: it sees
 //! and reviews every author's drafts.
 
+use skillpath_model::Change;
+use skillpath_store::Store;
 use skillpath_store::drafts::{DraftFilter, DraftStatus, DraftSummary};
-use skillpath_store::{Change, Store};
 
 use crate::cli::{ChangeArgs, DraftDecision, PublishArgs, ReviewArgs};
 use crate::error::CliError;

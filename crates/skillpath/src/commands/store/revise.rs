@@ -1,8 +1,9 @@
 //! The store commands that write a revision: `rollback`, `delete`, `restore`, and `fork`, which
 //! writes the first revisions of copies.
 
+use skillpath_model::Provenance;
 use skillpath_store::forks::ForkRequest;
-use skillpath_store::{Provenance, Store, StoreError, StoredSkill};
+use skillpath_store::{Store, StoreError, StoredSkill};
 
 use crate::cli::{ForkArgs, ReviseArgs, ReviseOptions, RollbackArgs};
 use crate::output::ExitStatus;
@@ -65,7 +66,7 @@ async fn apply(
     name: &str,
     what: Revise,
     expected: u64,
-    change: skillpath_store::Change,
+    change: skillpath_model::Change,
 ) -> Result<StoredSkill, StoreError> {
     match what {
         Revise::Delete => store.delete(name, expected, change).await,

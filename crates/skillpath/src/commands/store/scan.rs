@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use skillpath_core::Mode;
 use skillpath_core::load::{self, LoadOptions};
 use skillpath_core::tool_names::{self, Collision};
-use skillpath_store::discovery::{self, Discovery, DiscoveryLimits};
-use skillpath_store::model::ShadowedSkill;
+use skillpath_folders::discovery::{self, Discovery, DiscoveryLimits};
+use skillpath_model::ShadowedSkill;
 use skillpath_store::{ProjectView, StoreError, location, scopes};
 
 use super::{print, table};

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use skillpath_core::golden_path::render::RenderLimits;
+use skillpath_folders::sources::FolderSources;
 use skillpath_server::folders::{FolderSync, begin, watch};
 use skillpath_server::{
     ElicitMode, HttpLimits, KeyPolicy, MIN_STATE_KEY_BYTES, ServerOptions, SkillServer, ToolsMode,
 };
-use skillpath_store::sources::FolderSources;
 use skillpath_store::{ProjectView, StoreError, location};
 
 use std::io::IsTerminal;

@@ -47,16 +47,19 @@ const LAYERS: &[(&str, u8)] = &[
     ("skillpath-core", 0),
     ("skillpath-embed", 0),
     ("skillpath-test-support", 0),
+    ("skillpath-model", 1),
     ("skillpath-audit", 1),
     ("skillpath-eval", 1),
-    ("skillpath-store", 2),
+    ("skillpath-folders", 2),
+    // Sources beside the store, not above it: what reads skills from disk and from sources
+    // never links the store (nor, with it, a database and a runtime).
+    ("skillpath-store", 3),
     ("skillpath-sources", 3),
     ("skillpath-app", 4),
     ("skillpath-server", 5),
     ("skillpath-studio", 6),
     ("skillpath", 7),
 ];
-
 #[test]
 fn every_crate_depends_only_on_lower_layers() {
     let layers: BTreeMap<&str, u8> = LAYERS.iter().copied().collect();
@@ -124,7 +127,7 @@ fn the_studio_does_not_depend_on_the_store() {
 
 /// Import circles that are known and being taken apart; each must shrink to nothing, and a
 /// new one fails the test.
-const KNOWN_CIRCLES: &[&str] = &["skillpath-server", "skillpath-store", "skillpath-studio"];
+const KNOWN_CIRCLES: &[&str] = &["skillpath-server", "skillpath-studio"];
 
 #[test]
 fn no_crate_has_an_import_circle() {

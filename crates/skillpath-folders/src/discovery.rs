@@ -20,8 +20,8 @@
 //!
 //! The first skill with a given `name` wins. Every later skill with the same `name` is reported
 //! in [`Discovery::shadowed`] together with the winner, never dropped silently. Where discovered
-//! skills stand against the store's own, and which project's skills a store shows, is
-//! [`crate::scopes`].
+//! skills stand against the store's own, and which project's skills a store shows, is the
+//! store's `scopes` module.
 //!
 //! # Bounds and safety
 //!
@@ -36,15 +36,15 @@ use std::collections::HashMap;
 use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
-use std::sync::LazyLock;
 
 use serde::Serialize;
 use skillpath_core::load::{self, LoadOptions};
 use skillpath_core::{Code, Diagnostic, Mode};
 
-use crate::agents;
 use crate::folder::FolderDiagnostics;
+use crate::home::user_folder;
 use skillpath_core::walk::{self, WalkLimits};
+use skillpath_model::agents::{PROJECT_LOCATIONS, USER_LOCATIONS};
 
 /// Whose skills: the project's or the user's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -75,19 +75,6 @@ pub struct Location {
     /// The folder, relative to the project folder (or home folder), with `/` separators.
     pub relative: &'static str,
 }
-
-/// Where agents look for project skills, relative to each project folder, in precedence order:
-/// every project folder of [`crate::agents::AGENTS`], once, in the table's order (the
-/// cross-client `.agents/skills` first).
-pub static PROJECT_LOCATIONS: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| agents::every_folder(|agent| agent.project));
-
-/// Where agents look for the user's skills, relative to the home folder, in precedence order:
-/// every user folder of [`crate::agents::AGENTS`], once, in the table's order; an agent's
-/// environment variable moves its folders ([`crate::agents::user_folder`]). Folders outside
-/// the home folder (`/etc/codex/skills`) can still be imported by naming them.
-pub static USER_LOCATIONS: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| agents::every_folder(|agent| agent.user));
 
 /// Every standard location: the project ones, then the user ones, each in precedence order.
 pub fn locations() -> Vec<Location> {
@@ -210,7 +197,7 @@ pub fn discover(project: Option<&Path>, home: Option<&Path>, limits: DiscoveryLi
     }
     if let Some(home) = home {
         for relative in USER_LOCATIONS.iter() {
-            roots.push((Scope::User, agents::user_folder(relative, home)));
+            roots.push((Scope::User, user_folder(relative, home)));
         }
     }
     let mut search = Search {
@@ -896,7 +883,7 @@ mod tests {
         let mut table = String::from(
             "| id | agent | project folders | user folders | installed when |\n|---|---|---|---|---|\n",
         );
-        for agent in crate::agents::AGENTS {
+        for agent in skillpath_model::agents::AGENTS {
             let detect = if agent.detect.is_empty() {
                 "always".to_owned()
             } else {

@@ -1,8 +1,8 @@
-//! Lowercase hexadecimal, the one spelling of bytes as text in the store: content and file
+//! Lowercase hexadecimal, the one spelling of bytes as text: content and file
 //! digests, API keys and their ids, and listing cursors.
 
 /// `bytes` as lowercase hex, two digits a byte.
-pub(crate) fn encode(bytes: &[u8]) -> String {
+pub fn encode(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut text = String::with_capacity(bytes.len() * 2);
     for byte in bytes {
@@ -14,7 +14,7 @@ pub(crate) fn encode(bytes: &[u8]) -> String {
 
 /// The bytes `text` spells in hex (either case), or `None` when it is not an even number of
 /// hex digits.
-pub(crate) fn decode(text: &str) -> Option<Vec<u8>> {
+pub fn decode(text: &str) -> Option<Vec<u8>> {
     let digit = |c: u8| {
         char::from(c)
             .to_digit(16)

@@ -11,7 +11,7 @@ use skillpath_core::walk::{self, WalkLimits};
 
 use crate::discovery::{self, DiscoveryLimits, Shadowed};
 use crate::folder::{FolderDiagnostics, FolderSource};
-use crate::model::{Provenance, ShadowedSkill};
+use skillpath_model::{Provenance, ShadowedSkill};
 
 /// Where skills come from on disk.
 #[derive(Debug, Clone, Default)]

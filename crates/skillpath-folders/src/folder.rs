@@ -19,17 +19,21 @@ use skillpath_core::skill_files::{self, FileEntry, FolderRead};
 use skillpath_core::walk::FoundSkill;
 use skillpath_core::{Diagnostic, Mode};
 
-use crate::error::{StoreError, StoreResult};
-use crate::model::{
+use skillpath_model::{
     FolderContent, FolderImport, FolderStamp, Kind, Provenance, RecordedStamp, SkillFile,
     SkillSnapshot, check_relative_path,
 };
 
+use crate::error::FolderError;
+
+/// What reading or writing a folder gives.
+pub type FolderResult<T> = Result<T, FolderError>;
+
 /// Largest file a skill may hold.
 pub const MAX_FILE_SIZE: u64 = skill_files::MAX_FILE_SIZE;
 
-fn io(context: String) -> impl FnOnce(std::io::Error) -> StoreError {
-    move |source| StoreError::Io { context, source }
+fn io(context: String) -> impl FnOnce(std::io::Error) -> FolderError {
+    move |source| FolderError::Io { context, source }
 }
 
 /// A skill folder's diagnostics: why it was skipped, or what was left out of it.
@@ -92,7 +96,7 @@ impl FolderDiagnostics {
 
 /// Reads the skill folder `dir`; a folder that cannot be loaded is an error that names its
 /// first problem.
-pub fn read_skill_folder(dir: &Path) -> StoreResult<SkillSnapshot> {
+pub fn read_skill_folder(dir: &Path) -> FolderResult<SkillSnapshot> {
     let listing = listed(dir, None).map_err(refused)?;
     read_listed(dir, &listing)
         .map(|(snapshot, _)| snapshot)
@@ -100,12 +104,12 @@ pub fn read_skill_folder(dir: &Path) -> StoreResult<SkillSnapshot> {
 }
 
 /// The error for a folder that cannot be loaded: its first error's message.
-fn refused(diagnostics: Vec<Diagnostic>) -> StoreError {
+fn refused(diagnostics: Vec<Diagnostic>) -> FolderError {
     let message = diagnostics
         .into_iter()
         .find(Diagnostic::is_error)
         .map_or_else(|| "the folder cannot be read".to_owned(), |d| d.message);
-    StoreError::InvalidSkill(message)
+    FolderError::Unloadable(message)
 }
 
 /// A skill folder's `SKILL.md` metadata and files, listed (nothing read yet); or a package
@@ -227,7 +231,7 @@ const RACY_WINDOW: Duration = Duration::from_secs(2);
 /// it. `None` when a file changed too recently for its times to be trusted (see
 /// [`RACY_WINDOW`]). Take the stamp *before* reading the folder, so a change made while
 /// reading shows as a different stamp next time.
-pub fn folder_stamp(dir: &Path) -> StoreResult<Option<FolderStamp>> {
+pub fn folder_stamp(dir: &Path) -> FolderResult<Option<FolderStamp>> {
     stamp_trusting_times_older_than(dir, RACY_WINDOW)
 }
 
@@ -235,7 +239,7 @@ pub fn folder_stamp(dir: &Path) -> StoreResult<Option<FolderStamp>> {
 fn stamp_trusting_times_older_than(
     dir: &Path,
     racy_window: Duration,
-) -> StoreResult<Option<FolderStamp>> {
+) -> FolderResult<Option<FolderStamp>> {
     let listing = listed(dir, None).map_err(refused)?;
     Ok(stamp_of(&listing, racy_window))
 }
@@ -355,12 +359,10 @@ pub struct FoldersRead {
 }
 
 /// Reads the skill folders `sources` for an import, skipping those whose stamp equals the one
-/// `recorded` with their skill's current revision (see [`Store::folder_stamps`]): those are
+/// `recorded` with their skill's current revision (the store's `folder_stamps`): those are
 /// given to the import unread, by name. `progress` is called once per folder. Folders are read
 /// on every core: an import of many skills waits mostly on the disk. A folder that cannot be
 /// loaded is skipped with its diagnostics; it never stops the others.
-///
-/// [`Store::folder_stamps`]: crate::Store::folder_stamps
 pub fn read_folders(
     sources: Vec<FolderSource>,
     recorded: &[RecordedStamp],
@@ -438,7 +440,7 @@ pub fn read_folders(
 /// (`SKILL.md`, or a package's `PACKAGE.md`) and every file, creating sub-folders. Each file is created new (never opened if something is
 /// already there, so never written through a symlink), and every path is checked by the rule
 /// of what a skill may hold first.
-pub fn write_skill_folder(dir: &Path, snapshot: &SkillSnapshot) -> StoreResult<()> {
+pub fn write_skill_folder(dir: &Path, snapshot: &SkillSnapshot) -> FolderResult<()> {
     for file in &snapshot.files {
         check_relative_path(&file.path)?;
     }
@@ -462,7 +464,7 @@ pub fn write_skill_folder(dir: &Path, snapshot: &SkillSnapshot) -> StoreResult<(
 }
 
 /// Creates the file `path` with `bytes`; refused when anything (a file, a symlink) is there.
-fn create_new(path: &Path, bytes: &[u8]) -> StoreResult<()> {
+fn create_new(path: &Path, bytes: &[u8]) -> FolderResult<()> {
     use std::io::Write as _;
     fs::OpenOptions::new()
         .write(true)
@@ -502,7 +504,11 @@ pub fn export_refusal(dir: &Path, replace: bool) -> Option<String> {
 /// same parent), then put in its place by renaming, so a failed export leaves `dir` as it was
 /// and a replaced folder keeps no stale file of the skill it held. Refused as
 /// [`export_refusal`] says.
-pub fn export_skill_folder(dir: &Path, snapshot: &SkillSnapshot, replace: bool) -> StoreResult<()> {
+pub fn export_skill_folder(
+    dir: &Path,
+    snapshot: &SkillSnapshot,
+    replace: bool,
+) -> FolderResult<()> {
     export_folder(dir, replace, |staging| {
         write_skill_folder(staging, snapshot)
     })
@@ -516,7 +522,7 @@ pub fn export_package_folder(
     package: &SkillSnapshot,
     members: &[(String, SkillSnapshot)],
     replace: bool,
-) -> StoreResult<()> {
+) -> FolderResult<()> {
     for (folder, _) in members {
         check_relative_path(folder)?;
     }
@@ -536,10 +542,10 @@ pub fn export_package_folder(
 fn export_folder(
     dir: &Path,
     replace: bool,
-    write: impl FnOnce(&Path) -> StoreResult<()>,
-) -> StoreResult<()> {
+    write: impl FnOnce(&Path) -> FolderResult<()>,
+) -> FolderResult<()> {
     if let Some(refusal) = export_refusal(dir, replace) {
-        return Err(StoreError::InvalidState(refusal));
+        return Err(FolderError::ExportRefused(refusal));
     }
     let parent = dir.parent().unwrap_or(Path::new("."));
     let name = dir
@@ -570,7 +576,7 @@ fn export_folder(
     };
     put.map_err(|error| {
         let _ = fs::remove_dir_all(&staging);
-        StoreError::Io {
+        FolderError::Io {
             context: format!("cannot put the export in place at `{}`", dir.display()),
             source: error,
         }

@@ -1,9 +1,12 @@
 //! The agents skillpath knows, in one table: each agent's id (the one the `skills` CLI and
 //! `gh skill` name it by on the command line), its name, and the skill folders it reads in a
 //! project and in the user's home folder, its own first. Discovery searches every folder of
-//! the table, in the table's order ([`crate::discovery::PROJECT_LOCATIONS`],
-//! [`crate::discovery::USER_LOCATIONS`]), so every folder an agent reads skillpath reads too, and
-//! the README's lists are made from this table.
+//! the table, in the table's order ([`PROJECT_LOCATIONS`], [`USER_LOCATIONS`]), so every folder
+//! an agent reads skillpath reads too, and the README's lists are made from this table. Where a
+//! user folder is on a machine (the home folder, the environment) is read by
+//! `skillpath-folders`; the rule that places it is [`user_folder_in`].
+
+use std::sync::LazyLock;
 
 /// An agent and where it reads skills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,7 +19,7 @@ pub struct Agent {
     pub project: &'static [&'static str],
     /// The skill folders it reads of the user, relative to the home folder, its own first.
     pub user: &'static [&'static str],
-    /// Folders of the user's (relative to the home folder, resolved as [`user_folder`] does)
+    /// Folders of the user's (relative to the home folder, resolved as [`user_folder_in`] does)
     /// whose presence says the agent is installed; none: always counted as installed.
     pub detect: &'static [&'static str],
 }
@@ -146,12 +149,8 @@ pub const MOVED_BY_ENVIRONMENT: &[(&str, &str)] = &[
 ];
 
 /// Where the user folder `relative` (one of an agent's `user` or `detect` folders) is for the
-/// user whose home folder is `home`, with [`MOVED_BY_ENVIRONMENT`] applied.
-pub fn user_folder(relative: &str, home: &std::path::Path) -> std::path::PathBuf {
-    user_folder_in(relative, home, |name| std::env::var_os(name))
-}
-
-/// [`user_folder`] with the environment given.
+/// user whose home folder is `home`, with [`MOVED_BY_ENVIRONMENT`] applied, the environment's
+/// variables read by `env`.
 pub fn user_folder_in(
     relative: &str,
     home: &std::path::Path,
@@ -179,18 +178,8 @@ pub fn user_folder_in(
     home.join(relative)
 }
 
-/// Whether `agent` is installed for the user whose home folder is `home`: one of its
-/// `detect` folders exists (an agent that names none always is).
-pub fn installed(agent: &Agent, home: &std::path::Path) -> bool {
-    agent.detect.is_empty()
-        || agent
-            .detect
-            .iter()
-            .any(|folder| user_folder(folder, home).is_dir())
-}
-
 /// Every folder of `folders` of every agent, each once, in the table's order.
-pub(crate) fn every_folder(folders: fn(&Agent) -> &'static [&'static str]) -> Vec<&'static str> {
+pub fn every_folder(folders: fn(&Agent) -> &'static [&'static str]) -> Vec<&'static str> {
     let mut every: Vec<&'static str> = Vec::new();
     for agent in AGENTS {
         for &folder in folders(agent) {
@@ -201,6 +190,19 @@ pub(crate) fn every_folder(folders: fn(&Agent) -> &'static [&'static str]) -> Ve
     }
     every
 }
+
+/// Where agents look for project skills, relative to each project folder, in precedence order:
+/// every project folder of [`AGENTS`], once, in the table's order (the cross-client
+/// `.agents/skills` first).
+pub static PROJECT_LOCATIONS: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| every_folder(|agent| agent.project));
+
+/// Where agents look for the user's skills, relative to the home folder, in precedence order:
+/// every user folder of [`AGENTS`], once, in the table's order; an agent's environment
+/// variable moves its folders ([`user_folder_in`]). Folders outside the home folder
+/// (`/etc/codex/skills`) can still be imported by naming them.
+pub static USER_LOCATIONS: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| every_folder(|agent| agent.user));
 
 #[cfg(test)]
 mod tests {

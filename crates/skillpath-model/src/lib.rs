@@ -1,0 +1,22 @@
+//! The skill model, below every other skillpath crate but core: what a skill (or a package) is
+//! as content, its digests, where it came from, its revisions, and the agents' skill folders.
+//! Types and pure rules only, no I/O and no async, so that the store, the sources and every
+//! front end share one definition of each without linking a database or a runtime.
+
+pub mod agents;
+pub mod digest;
+pub mod hex;
+pub mod import;
+pub mod kind;
+pub mod path;
+pub mod provenance;
+pub mod revision;
+pub mod skill;
+
+pub use digest::sha256_hex;
+pub use import::{FolderContent, FolderImport, FolderStamp, ImportItem, RecordedStamp};
+pub use kind::Kind;
+pub use path::{PathError, check_relative_path};
+pub use provenance::{Provenance, ShadowedSkill};
+pub use revision::{Change, Operation, Revision};
+pub use skill::{FileMetadata, SkillFile, SkillSnapshot, SnapshotError, is_text};
