@@ -218,3 +218,19 @@ fn the_code_map_names_every_crate_and_only_those() {
         );
     }
 }
+
+#[test]
+fn architecture_md_has_no_line_over_120_characters() {
+    let map = std::fs::read_to_string(workspace().join("ARCHITECTURE.md")).expect("read");
+    let long: Vec<String> = map
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| line.chars().count() > 120)
+        .map(|(number, line)| format!("line {}: {} characters", number + 1, line.chars().count()))
+        .collect();
+    assert!(
+        long.is_empty(),
+        "ARCHITECTURE.md has long lines:\n{}",
+        long.join("\n")
+    );
+}
