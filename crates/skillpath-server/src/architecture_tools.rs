@@ -16,7 +16,7 @@ use crate::catalog::{Addressed, CatalogSkill};
 use crate::pagination::paginate;
 use crate::review_tools::draft_saved;
 use crate::state::SkillServer;
-use crate::to_mcp::{app_error, store_error};
+use crate::tool_error::{app_error, store_error};
 use skillpath_app::{AppError, Written};
 
 /// `list_architectures`: a page of the packages.

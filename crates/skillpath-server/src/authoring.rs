@@ -23,7 +23,7 @@ use crate::auth::Caller;
 use crate::review_tools::draft_saved;
 use crate::schemas::spec_schema;
 use crate::state::SkillServer;
-use crate::to_mcp::{app_error, store_error};
+use crate::tool_error::{app_error, store_error};
 use skillpath_app::SkillContent;
 
 /// A skill's structured data as a tool's argument, refused as the application refuses it.

@@ -30,7 +30,7 @@ impl Derived for SkillsEntry {
         files: &[FileMetadata],
         audit: Option<&AuditRecord>,
     ) -> Self {
-        SkillsEntry(crate::to_mcp::skill_entry(
+        SkillsEntry(crate::skill_entry::skill_entry(
             name,
             skill_md,
             skill_md_file,
@@ -51,7 +51,7 @@ pub(crate) trait Addressed {
     /// The URI scheme of its resources: `skill`, or `package`.
     fn scheme(&self) -> &'static str;
 
-    /// The resource URI of its file `path` (its manifest's too; [`crate::resources::uri`]).
+    /// The resource URI of its file `path` (its manifest's too; [`crate::uri::uri`]).
     fn uri(&self, path: &str) -> String;
 
     /// A package's documentation pages that it holds, as resource URIs, in its manifest's
@@ -68,7 +68,7 @@ impl Addressed for CatalogSkill {
     }
 
     fn uri(&self, path: &str) -> String {
-        crate::resources::uri(self.scheme(), &self.name, path)
+        crate::uri::uri(self.scheme(), &self.name, path)
     }
 
     fn doc_uris(&self) -> Vec<String> {

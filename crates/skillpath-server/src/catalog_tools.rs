@@ -15,7 +15,8 @@ use crate::arguments::{Params, Revision, Whole};
 use crate::auth::Caller;
 use crate::review_tools::draft_view;
 use crate::state::{STILL_SYNCING, SkillServer};
-use crate::to_mcp::{app_error, skill_content, store_error};
+use crate::to_mcp::{files_json, skill_content};
+use crate::tool_error::{app_error, store_error};
 
 /// `list_skills`: a page of the skills, with what the folder sync could not load or left out.
 #[derive(Deserialize, JsonSchema)]
@@ -182,14 +183,6 @@ impl Params for GetSkill {
         }))
         .unwrap_or_default())
     }
-}
-
-/// A skill's files as `get_skill` lists them: path, size and digest, never the bytes.
-pub(crate) fn files_json(files: &[skillpath_model::SkillFile]) -> Vec<Value> {
-    files
-        .iter()
-        .map(|f| serde_json::json!({"path": f.path, "size": f.bytes.len(), "sha256": f.sha256()}))
-        .collect()
 }
 
 /// `load_skill`: a skill's instructions, rendered with the arguments given.

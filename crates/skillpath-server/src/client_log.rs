@@ -27,10 +27,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
-use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
-
-use crate::state::SkillServer;
 
 /// The most messages a session is sent at once.
 pub(crate) const BURST: f64 = 20.0;
@@ -180,26 +177,6 @@ pub(crate) async fn send(
             .with_logger(log.logger.to_owned()),
     )
     .await
-}
-
-impl SkillServer {
-    /// Tells `log` to the client of `context`, about what its request did: a 2026 request
-    /// that named a log level, or a legacy session at its level. Nothing when neither.
-    pub(crate) async fn tell_requester(
-        &self,
-        context: &RequestContext<RoleServer>,
-        log: ClientLog,
-    ) {
-        let level = if crate::elicitation::is_modern(context) {
-            context.meta.log_level()
-        } else {
-            Some(self.session_level().get())
-        };
-        if let Some(level) = level {
-            // A request sends a message or two; the session's own allowance is its listener's.
-            let _ = send(&context.peer, level, &mut Allowance::default(), &log).await;
-        }
-    }
 }
 
 #[cfg(test)]

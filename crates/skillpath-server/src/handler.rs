@@ -20,7 +20,7 @@ use skillpath_store::keys::Role as KeyRole;
 use skillpath_store::usage::UsageKind;
 
 use crate::builtin::BUILTINS;
-use crate::client_log::{ClientLog, Level};
+use crate::client_log::{self, ClientLog, Level};
 use crate::direct::ToolAnswer;
 use crate::elicitation::{Asked, Retry};
 use crate::lists::ToolEntry;
@@ -389,5 +389,31 @@ impl ServerHandler for SkillServer {
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         notifications::follow_for_session(self, context);
+    }
+}
+
+impl SkillServer {
+    /// Tells `log` to the client of `context`, about what its request did: a 2026 request
+    /// that named a log level, or a legacy session at its level. Nothing when neither.
+    pub(crate) async fn tell_requester(
+        &self,
+        context: &RequestContext<RoleServer>,
+        log: ClientLog,
+    ) {
+        let level = if crate::elicitation::is_modern(context) {
+            context.meta.log_level()
+        } else {
+            Some(self.session_level().get())
+        };
+        if let Some(level) = level {
+            // A request sends a message or two; the session's own allowance is its listener's.
+            let _ = client_log::send(
+                &context.peer,
+                level,
+                &mut client_log::Allowance::default(),
+                &log,
+            )
+            .await;
+        }
     }
 }

@@ -8,7 +8,7 @@ use skillpath_store::keys::Role;
 use crate::arguments::Params;
 use crate::auth::Caller;
 use crate::state::SkillServer;
-use crate::to_mcp::app_error;
+use crate::tool_error::app_error;
 
 /// `list_api_keys`: every key, never the keys themselves.
 #[derive(Deserialize, JsonSchema)]

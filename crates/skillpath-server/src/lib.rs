@@ -20,6 +20,7 @@ mod client_log;
 #[cfg(feature = "conformance-fixtures")]
 mod conformance;
 pub mod direct;
+mod elicit_state;
 pub mod elicitation;
 #[cfg(feature = "conformance-fixtures")]
 mod fixtures;
@@ -33,17 +34,20 @@ mod resources;
 mod review_tools;
 mod schemas;
 mod sessions;
+mod skill_entry;
 mod state;
 mod to_mcp;
+mod tool_error;
+mod uri;
 mod usage;
 mod well_known;
 
 pub use auth::{Caller, DraftsSeen, KeyPolicy};
-pub use elicitation::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, MIN_STATE_KEY_BYTES};
+pub use elicit_state::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, MIN_STATE_KEY_BYTES};
 pub use skillpath_app::DEFAULT_CONTENT_CACHE_BYTES;
 pub use skillpath_app::Meaning;
 pub use state::{DEFAULT_SYNC_WAIT, DEFAULT_TOOL_THRESHOLD, ServerOptions, SkillServer, ToolsMode};
-pub use to_mcp::app_error;
+pub use tool_error::app_error;
 
 /// How long a stdio server, once asked to stop, goes on reading requests already sent.
 const STDIO_SETTLE: std::time::Duration = std::time::Duration::from_millis(100);

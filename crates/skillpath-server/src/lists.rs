@@ -7,12 +7,11 @@
 use std::sync::Arc;
 
 use rmcp::model::{Resource, Tool};
-use skillpath_model::FileMetadata;
 use skillpath_store::keys::Role as KeyRole;
 
 use crate::builtin::{BUILTINS, Builtin};
 use crate::catalog::{Catalog, CatalogSkill};
-use crate::resources;
+use crate::resources::{self, ResourceEntry};
 use crate::state::SkillServer;
 use crate::to_mcp::{skill_prompt, skill_tool};
 
@@ -40,10 +39,6 @@ impl ToolEntry<'_> {
         }
     }
 }
-
-/// A resource as listed: a skill's `SKILL.md` (a package's `PACKAGE.md`; `None`) or one of its
-/// files.
-pub(crate) type ResourceEntry<'a> = (&'a CatalogSkill, Option<&'a FileMetadata>);
 
 impl SkillServer {
     /// The tools `role` may see, in listing order: built-ins by their role, then the skills'

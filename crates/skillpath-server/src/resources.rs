@@ -3,14 +3,14 @@
 //! documentation pages). Paths are looked up among the item's stored files only, so nothing
 //! outside a skill or package can be read.
 //!
-//! Every URI the server gives is an RFC 3986 URI ([`uri`]): the name and each path segment
+//! Every URI the server gives is an RFC 3986 URI ([`crate::uri::uri`]): the name and each path segment
 //! percent-encoded but for the unreserved characters, so a name with a space, `#`, `?`, `%` or
 //! a letter outside ASCII still makes one URI that every client parses. A URI is read back in
 //! that form or raw (as clients that kept a URI from before the encoding hold it).
 
 use std::borrow::Cow;
 
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
+use percent_encoding::percent_decode_str;
 use rmcp::ErrorData as McpError;
 use rmcp::model::{Resource, ResourceContents};
 
@@ -19,36 +19,13 @@ use skillpath_model::is_text;
 use skillpath_store::usage::UsageKind;
 
 use crate::catalog::{Addressed, Catalog, CatalogSkill};
-use crate::lists::ResourceEntry;
 use crate::state::SkillServer;
-use crate::to_mcp::store_error;
 
-/// What a name or a path segment has percent-encoded in a URI: everything but RFC 3986's
-/// unreserved characters (ASCII letters and digits, `-`, `.`, `_`, `~`), which mean the same
-/// encoded or not; so a URI never holds a delimiter (`/`, `?`, `#`, `%`) of the name's own.
-const ENCODED: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
+use crate::tool_error::store_error;
 
-/// The URI of the file `path` (`/`-separated) of the skill or package `name`, under `scheme`
-/// (`skill`, `package`): `scheme://<name>/<path>`, the name and every segment of the path
-/// percent-encoded. An empty `path` gives the item's directory, `scheme://<name>/`.
-pub(crate) fn uri(scheme: &str, name: &str, path: &str) -> String {
-    let mut uri = format!("{scheme}://{}/", utf8_percent_encode(name, ENCODED));
-    uri.push_str(&encoded_path(path));
-    uri
-}
-
-/// `path` (`/`-separated, relative) with every segment percent-encoded: a relative reference
-/// to the file from its skill's directory.
-pub(crate) fn encoded_path(path: &str) -> String {
-    path.split('/')
-        .map(|segment| utf8_percent_encode(segment, ENCODED).to_string())
-        .collect::<Vec<_>>()
-        .join("/")
-}
+/// A resource as listed: a skill's `SKILL.md` (a package's `PACKAGE.md`; `None`) or one of its
+/// files.
+pub(crate) type ResourceEntry<'a> = (&'a CatalogSkill, Option<&'a FileMetadata>);
 
 /// The ways `part` of a URI may spell a name or a path: percent-decoded first (the form this
 /// server gives), then as it is (a raw URI from before the encoding).
@@ -63,7 +40,7 @@ fn spellings(part: &str) -> impl Iterator<Item = Cow<'_, str>> {
 }
 
 /// A resource as listed: a skill's `SKILL.md` (`None`: named after the skill, SEP-2640) or one
-/// of its files ([`crate::lists::ResourceEntry`]).
+/// of its files ([`ResourceEntry`]).
 pub(crate) fn resource((skill, file): ResourceEntry<'_>) -> Resource {
     let name = &skill.name;
     match file {

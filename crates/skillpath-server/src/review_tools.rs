@@ -12,10 +12,10 @@ use skillpath_store::drafts::{Draft, DraftSummary};
 
 use crate::arguments::{Params, Whole};
 use crate::auth::Caller;
-use crate::catalog_tools::files_json;
 use crate::pagination::paginate;
 use crate::state::SkillServer;
-use crate::to_mcp::app_error;
+use crate::to_mcp::files_json;
+use crate::tool_error::app_error;
 
 /// What a write that saved the draft `saved` answers.
 pub(crate) fn draft_saved(saved: &DraftSummary) -> String {

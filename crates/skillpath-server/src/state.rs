@@ -17,8 +17,8 @@ use tokio::sync::broadcast;
 
 use crate::catalog::{App, Catalog, CatalogSkill};
 use crate::client_log::{ClientLog, Level, SessionLevel};
-use crate::elicitation::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, Elicitation};
-use crate::to_mcp::store_error;
+use crate::elicit_state::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, Elicitation};
+use crate::tool_error::store_error;
 use skillpath_app::AppOptions;
 use skillpath_app::Meaning;
 use skillpath_app::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};

@@ -35,7 +35,7 @@ static URLS: LazyLock<Vec<(&'static str, String)>> = LazyLock::new(|| {
         .iter()
         .map(|asset| {
             let digest = Sha256::digest(asset.content.as_bytes());
-            let version = crate::visitor::hex(&digest[..8]);
+            let version = crate::encode::hex(&digest[..8]);
             (asset.name, format!("/assets/{}?v={version}", asset.name))
         })
         .collect()

@@ -7,7 +7,7 @@
 //! it. Skill content is hostile input: markdown is rendered through a sanitiser
 //! ([`markdown`]), every other text is escaped by the templates, and the pages are served
 //! under a Content-Security-Policy that allows only the studio's own script and styles
-//! ([`visitor`]). What a page reads and writes goes through the application layer's operations
+//! ([`gate`]). What a page reads and writes goes through the application layer's operations
 //! ([`skillpath_app::App`]), which decide who may do what (roles, review, read-only) as they do
 //! for MCP's tools; the studio decides no rule of its own and never reaches the store.
 //!
@@ -15,6 +15,8 @@
 
 mod assets;
 mod diff_view;
+mod encode;
+mod gate;
 mod markdown;
 mod pages;
 mod visitor;
@@ -38,7 +40,7 @@ pub struct StudioOptions {
 /// The studio's routes, to merge beside `/mcp`: `/` (the catalog), `/skills/<name>` and the
 /// pages under it, `/review`, `/new`, `/settings/keys`, `/connect`, `/login`, and `/assets/`.
 pub fn routes(server: SkillServer, options: StudioOptions) -> axum::Router {
-    let state = pages::Studio {
+    let state = pages::common::Studio {
         server,
         sessions: Arc::new(visitor::Sessions::new()),
         keys: options.keys,

@@ -21,7 +21,7 @@ pub(crate) fn to_html(markdown: &str, skill: &str) -> String {
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_FOOTNOTES;
     html::push_html(&mut rendered, Parser::new_ext(markdown, options));
-    let base = format!("/skills/{}/files/", crate::pages::encode_path(skill));
+    let base = format!("/skills/{}/files/", crate::encode::encode_path(skill));
     let mut cleaned = ammonia::Builder::default()
         .url_relative(ammonia::UrlRelative::Custom(Box::new(FileLinks(base))))
         .link_rel(Some("noopener noreferrer nofollow"))

@@ -1,30 +1,23 @@
-//! Who is visiting, and what protects them: the `Host` check (DNS rebinding), the session
-//! cookie, sign-in with an API key, the CSRF token of every write, and the security headers of
-//! every answer.
+//! Who is visiting: the session cookie, the sessions of visitors signed in with an API key, and
+//! the CSRF token of every page.
 //!
 //! Every visitor has a cookie, `skillpath_studio` (HttpOnly, SameSite=Strict): a random value
 //! that holds nothing. A visitor who signs in with an API key gets a new value, which the
-//! server maps to the key in memory ([`Sessions`]); the key is checked again on every request,
-//! so a revoked or expired key ends its sessions at once, and a cookie the server does not know
-//! (forged, or from before a restart) is a visitor who has not signed in. The CSRF token of a
-//! page is an HMAC of the cookie under a secret of this process: a form posted from another
-//! site has neither the cookie (SameSite) nor the token, and one posted with a token that is
-//! not this cookie's is refused before any handler runs.
+//! server maps to the key in memory ([`Sessions`]); the key is checked again on every request
+//! (by [`crate::gate`]), so a revoked or expired key ends its sessions at once, and a cookie the
+//! server does not know (forged, or from before a restart) is a visitor who has not signed in.
+//! The CSRF token of a page is an HMAC of the cookie under a secret of this process. This
+//! module imports no page, so the pages and the gate in front of them can both name a
+//! [`Visitor`].
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Redirect, Response};
 use sha2::{Digest, Sha256};
-use skillpath_app::AuthError;
-use skillpath_server::{Caller, KeyPolicy};
+use skillpath_server::Caller;
 
-use crate::pages::Studio;
+use crate::encode::hex;
 
 /// The most signed-in sessions kept at once; signing in past it ends the one least recently
 /// used.
@@ -33,16 +26,6 @@ pub const MAX_SESSIONS: usize = 10_000;
 pub const SESSION_IDLE: Duration = Duration::from_secs(12 * 3600);
 /// How long a signed-in session lasts at most.
 pub const SESSION_LIFETIME: Duration = Duration::from_secs(7 * 24 * 3600);
-
-/// The cookie's name.
-const COOKIE: &str = "skillpath_studio";
-
-/// The largest form a write may post (a `SKILL.md` being edited fits many times over).
-pub(crate) const MAX_FORM_BYTES: usize = skillpath_server::MAX_REQUEST_BODY;
-
-/// The Content-Security-Policy of every answer: the studio's own script, styles and images
-/// only; no inline script or style, no plugin, no frame, forms posted only to the studio.
-const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /// The signed-in sessions of this process, and the secret of its CSRF tokens.
 pub(crate) struct Sessions {
@@ -71,7 +54,7 @@ impl Sessions {
     }
 
     /// Whether `token` is the CSRF token of `cookie` (compared in constant time).
-    fn csrf_matches(&self, cookie: &str, token: &str) -> bool {
+    pub(crate) fn csrf_matches(&self, cookie: &str, token: &str) -> bool {
         let expected = self.csrf(cookie);
         expected.len() == token.len()
             && expected
@@ -115,7 +98,7 @@ impl Sessions {
     }
 
     /// The key the session of `cookie` signed in with, while it lasts.
-    fn key_of(&self, cookie: &str) -> Option<String> {
+    pub(crate) fn key_of(&self, cookie: &str) -> Option<String> {
         let now = Instant::now();
         let mut sessions = self.signed_in.lock().ok()?;
         let session = sessions.get_mut(cookie)?;
@@ -156,290 +139,6 @@ impl Visitor {
     }
 }
 
-/// Axum middleware: every request of the studio passes through it, and its answer says how long
-/// the server took (`Server-Timing: app;dur=<ms>`). It refuses a `Host` not
-/// allowed (403), works out the [`Visitor`], refuses a write without its CSRF token or from
-/// another origin (403), sends a visitor who must sign in to `/login`, and adds the cookie and
-/// the security headers to the answer.
-pub(crate) async fn visit(State(studio): State<Studio>, request: Request, next: Next) -> Response {
-    let started = Instant::now();
-    let mut response = answer(studio, request, next).await;
-    // How long the server took, for the browser's developer tools and the benchmark.
-    let took = started.elapsed().as_secs_f64() * 1000.0;
-    if let Ok(timing) = HeaderValue::from_str(&format!("app;dur={took:.2}")) {
-        response.headers_mut().insert("server-timing", timing);
-    }
-    response
-}
-
-async fn answer(studio: Studio, request: Request, next: Next) -> Response {
-    if !host_allowed(request.headers(), &studio.allowed_hosts) {
-        return secured(
-            (
-                StatusCode::FORBIDDEN,
-                "this host name is not one this server answers to; add it with `--allowed-host`\n",
-            )
-                .into_response(),
-        );
-    }
-    let cookie = cookie_of(request.headers());
-    let fresh = cookie.is_none();
-    let cookie = cookie.unwrap_or_else(new_cookie);
-    let mut visitor = Visitor {
-        csrf: studio.sessions.csrf(&cookie),
-        cookie: cookie.clone(),
-        caller: (studio.keys == KeyPolicy::Optional).then(Caller::local),
-        signed_in: None,
-        notice: None,
-    };
-    if let Some(key) = studio.sessions.key_of(&cookie) {
-        match studio.server.app().authenticate(&key).await {
-            Ok(caller) => {
-                visitor.signed_in = caller.key.clone();
-                visitor.caller = Some(caller);
-            }
-            Err(AuthError::Store(error)) => {
-                return secured(
-                    (
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        format!("cannot check your API key now: {error}\n"),
-                    )
-                        .into_response(),
-                );
-            }
-            Err(error) => {
-                studio.sessions.sign_out(&cookie);
-                visitor.notice = Some(format!("You were signed out: {error}."));
-            }
-        }
-    }
-    let writes = !matches!(*request.method(), Method::GET | Method::HEAD);
-    let path = request.uri().path().to_owned();
-    let public = path == "/login" || path.starts_with("/assets/");
-    let request = if writes {
-        match checked_write(&studio, &visitor, fresh, request).await {
-            Ok(request) => request,
-            Err(refusal) => return secured(refusal),
-        }
-    } else {
-        request
-    };
-    if visitor.caller.is_none() && !public {
-        return secured(must_sign_in(&request, writes));
-    }
-    let mut request = request;
-    request.extensions_mut().insert(visitor);
-    let mut response = next.run(request).await;
-    if fresh {
-        set_cookie(&mut response, &cookie, None);
-    }
-    secured(response)
-}
-
-/// Where a visitor who has not signed in goes: a page is sent to `/login` (and back after);
-/// a write is refused.
-fn must_sign_in(request: &Request, writes: bool) -> Response {
-    if writes {
-        return (
-            StatusCode::UNAUTHORIZED,
-            "sign in with an API key first (`/login`)\n",
-        )
-            .into_response();
-    }
-    // A link followed from another site (a chat) comes without the SameSite=Strict cookie:
-    // the page reloads itself from this site, where the cookie is sent, before asking anyone
-    // to sign in again.
-    let cross_site = request
-        .headers()
-        .get("sec-fetch-site")
-        .is_some_and(|site| site == "cross-site");
-    if cross_site {
-        let mut response = Response::new(Body::from(
-            "<!doctype html><meta http-equiv=\"refresh\" content=\"0\"><title>skillpath</title>",
-        ));
-        response.headers_mut().insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("text/html; charset=utf-8"),
-        );
-        return response;
-    }
-    let back = request
-        .uri()
-        .path_and_query()
-        .map_or("/", |target| target.as_str());
-    let mut url = String::from("/login?next=");
-    url.push_str(&crate::pages::encode_query(back));
-    Redirect::to(&url).into_response()
-}
-
-/// The request of a write, once it is known to come from a page of this studio: from this
-/// origin (`Sec-Fetch-Site`, `Origin`), with this cookie's CSRF token in the `x-csrf-token`
-/// header or the form's `csrf` field. The body is read (within [`MAX_FORM_BYTES`]: one that
-/// announces more is refused before any of it is read) to find the field, and handed on
-/// unchanged.
-async fn checked_write(
-    studio: &Studio,
-    visitor: &Visitor,
-    fresh: bool,
-    request: Request,
-) -> Result<Request, Response> {
-    let cookie = visitor.cookie.as_str();
-    let forbidden = |why: &str| (StatusCode::FORBIDDEN, format!("{why}\n")).into_response();
-    let headers = request.headers();
-    if let Some(site) = headers.get("sec-fetch-site")
-        && site != "same-origin"
-        && site != "none"
-    {
-        return Err(forbidden(
-            "refused: this form was sent from another site; open the studio and send it from there",
-        ));
-    }
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-        let same = origin
-            .to_str()
-            .ok()
-            .zip(host)
-            .is_some_and(|(origin, host)| {
-                origin
-                    .split_once("://")
-                    .is_some_and(|(_, authority)| authority == host)
-            });
-        if !same {
-            return Err(forbidden(
-                "refused: this form was sent from another origin; open the studio and send it from there",
-            ));
-        }
-    }
-    if fresh {
-        return Err(forbidden(
-            "refused: this form came without the studio's cookie; reload the page and send it again",
-        ));
-    }
-    let header_token = headers
-        .get("x-csrf-token")
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_owned);
-    let announced = skillpath_server::announced_body_length(headers);
-    if announced.is_some_and(|length| length > MAX_FORM_BYTES as u64) {
-        return Err(too_large(studio, visitor, request.uri().path(), announced));
-    }
-    let (parts, body) = request.into_parts();
-    let bytes = axum::body::to_bytes(body, MAX_FORM_BYTES)
-        .await
-        .map_err(|_| too_large(studio, visitor, parts.uri.path(), None))?;
-    let token = header_token.or_else(|| form_field(&bytes, "csrf"));
-    if !token.is_some_and(|token| studio.sessions.csrf_matches(cookie, &token)) {
-        return Err(forbidden(
-            "refused: this form's security token is missing or is not this session's (it may be from before you signed in or out); reload the page and send it again",
-        ));
-    }
-    Ok(Request::from_parts(parts, Body::from(bytes)))
-}
-
-/// The page (413) for a form over [`MAX_FORM_BYTES`] sent to `path` (`announced` bytes, when
-/// its length was announced): the limit named, and the way back to the page it came from
-/// (the editor's, for a save).
-fn too_large(studio: &Studio, visitor: &Visitor, path: &str, announced: Option<u64>) -> Response {
-    let size = announced.map_or_else(String::new, |bytes| format!(" (this one is {bytes} bytes)"));
-    let mut links = Vec::new();
-    if path.ends_with("/edit") || path == "/new" {
-        links.push(("Back to the form".to_owned(), path.to_owned()));
-    }
-    links.push(("Back to the catalog".to_owned(), "/".to_owned()));
-    let heading = "Too large to send";
-    let page = crate::pages::MessagePage {
-        shell: studio.shell(visitor, heading.to_owned(), ""),
-        heading: heading.to_owned(),
-        text: format!(
-            "Nothing was saved: a form of the studio holds at most 16 MiB ({MAX_FORM_BYTES} bytes){size}, and the editor saves at most 4 MiB ({} bytes) in one file. Import a folder for larger files (`skillpath import`).",
-            crate::pages::edit::MAX_EDITED_BYTES
-        ),
-        links,
-    };
-    crate::pages::html_status(StatusCode::PAYLOAD_TOO_LARGE, &page)
-}
-
-/// The value of the field `name` of a URL-encoded form (`None` when it has none). Only for
-/// values that need no decoding (the CSRF token is hex).
-fn form_field(body: &[u8], name: &str) -> Option<String> {
-    let text = std::str::from_utf8(body).ok()?;
-    text.split('&').find_map(|pair| {
-        let (key, value) = pair.split_once('=')?;
-        (key == name).then(|| value.to_owned())
-    })
-}
-
-/// Whether the request's `Host` is one of `allowed` (an entry without a port allows any).
-fn host_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
-    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
-        return false;
-    };
-    let name = host_name(host);
-    allowed.iter().any(|entry| {
-        entry.eq_ignore_ascii_case(host) || (!has_port(entry) && entry.eq_ignore_ascii_case(name))
-    })
-}
-
-/// `host` without its port (`[::1]:8080` → `::1`).
-fn host_name(host: &str) -> &str {
-    if let Some(rest) = host.strip_prefix('[') {
-        return rest.split(']').next().unwrap_or(rest);
-    }
-    match host.rsplit_once(':') {
-        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) && !name.contains(':') => {
-            name
-        }
-        _ => host,
-    }
-}
-
-fn has_port(entry: &str) -> bool {
-    host_name(entry) != entry.trim_start_matches('[').trim_end_matches(']')
-}
-
-/// The studio's cookie in `headers`, when it looks like one this studio hands out.
-fn cookie_of(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE)
-        .map(|(_, value)| value.to_owned())
-        .filter(|value| value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit()))
-}
-
-/// Sets the studio's cookie to `value` on `response` (HttpOnly, SameSite=Strict, the whole
-/// site); `max_age`, in seconds, ends it sooner than the browser session.
-pub(crate) fn set_cookie(response: &mut Response, value: &str, max_age: Option<u64>) {
-    let age = max_age.map_or(String::new(), |age| format!("; Max-Age={age}"));
-    let cookie = format!("{COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict{age}");
-    if let Ok(cookie) = HeaderValue::from_str(&cookie) {
-        response.headers_mut().append(header::SET_COOKIE, cookie);
-    }
-}
-
-/// `response` with the security headers every answer of the studio has; pages that hold a
-/// session's token or content are not cached (assets set their own caching).
-fn secured(mut response: Response) -> Response {
-    let headers = response.headers_mut();
-    for (name, value) in [
-        ("content-security-policy", CSP),
-        ("x-content-type-options", "nosniff"),
-        ("referrer-policy", "same-origin"),
-        ("x-frame-options", "DENY"),
-        ("cross-origin-opener-policy", "same-origin"),
-    ] {
-        headers.insert(name, HeaderValue::from_static(value));
-    }
-    headers
-        .entry(header::CACHE_CONTROL)
-        .or_insert(HeaderValue::from_static("no-store"));
-    response
-}
-
 /// A new random cookie value (64 hex digits).
 pub(crate) fn new_cookie() -> String {
     hex(&random_bytes())
@@ -477,10 +176,6 @@ fn hmac_sha256(key: &[u8; 32], message: &[u8]) -> [u8; 32] {
         .into()
 }
 
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -495,27 +190,6 @@ mod tests {
             hex(&hmac_sha256(&key, b"what do ya want for nothing?")),
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
         );
-    }
-
-    #[test]
-    fn hosts_match_with_and_without_ports() {
-        let allowed = [
-            "localhost".to_owned(),
-            "example.com:8443".to_owned(),
-            "::1".to_owned(),
-        ];
-        let check = |host: &str| {
-            let mut headers = HeaderMap::new();
-            headers.insert(header::HOST, HeaderValue::from_str(host).expect("a header"));
-            host_allowed(&headers, &allowed)
-        };
-        assert!(check("localhost:7777"));
-        assert!(check("LOCALHOST"));
-        assert!(check("[::1]:80"));
-        assert!(check("example.com:8443"));
-        assert!(!check("example.com:80"));
-        assert!(!check("evil.example:7777"));
-        assert!(!check("localhost.evil.example"));
     }
 
     #[test]

@@ -13,7 +13,8 @@ use serde::Deserialize;
 use skillpath_app::Kind;
 use skillpath_server::catalog::CatalogSkill;
 
-use super::{Shell, Studio, html};
+use super::common::{Shell, Studio, html, html_status};
+use crate::encode::{encode_path, encode_query, escape_html};
 use crate::visitor::Visitor;
 
 /// Skills on one page of the catalog.
@@ -173,7 +174,7 @@ pub(crate) async fn page(
         error,
     };
     if query.fragment == "1" {
-        return super::html(&results);
+        return html(&results);
     }
     let packages: Vec<String> = catalog.packages().map(|p| p.name.clone()).collect();
     let counts = Counts {
@@ -199,7 +200,7 @@ pub(crate) async fn page(
         counts,
     };
     if page.results.error.is_some() {
-        return super::html_status(StatusCode::SERVICE_UNAVAILABLE, &page);
+        return html_status(StatusCode::SERVICE_UNAVAILABLE, &page);
     }
     html(&page)
 }
@@ -264,7 +265,7 @@ impl CatalogQuery {
             ("drafts", &self.drafts),
         ] {
             if !value.is_empty() {
-                url.push_str(&format!("{key}={}&", super::encode_query(value)));
+                url.push_str(&format!("{key}={}&", encode_query(value)));
             }
         }
         url
@@ -283,7 +284,7 @@ fn valid(skill: &CatalogSkill) -> bool {
 fn row(skill: &CatalogSkill, snippet: Option<String>, drafted: &BTreeSet<String>) -> Row {
     let (description, _) = crate::markdown::within(&skill.description, 300);
     Row {
-        href: format!("/skills/{}", super::encode_path(&skill.name)),
+        href: format!("/skills/{}", encode_path(&skill.name)),
         name: skill.name.clone(),
         description: description.to_owned(),
         kind: match (skill.kind, skill.golden_path) {
@@ -302,7 +303,7 @@ fn row(skill: &CatalogSkill, snippet: Option<String>, drafted: &BTreeSet<String>
 
 /// A search snippet as HTML: its text escaped, and each match (between `[` and `]`) marked.
 fn marked(snippet: &str) -> String {
-    let escaped = super::escape_html(snippet);
+    let escaped = escape_html(snippet);
     escaped.replace('[', "<mark>").replace(']', "</mark>")
 }
 

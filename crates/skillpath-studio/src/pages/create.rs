@@ -17,7 +17,8 @@ use skillpath_app::{Operation, Written, read_spec};
 use skillpath_core::golden_path::spec::SkillSpec;
 use skillpath_server::app_error;
 
-use super::{Shell, Studio, encode_path, html, html_status, see_other};
+use super::common::{Shell, Studio, html, html_status, see_other};
+use crate::encode::encode_path;
 use crate::visitor::Visitor;
 
 /// Blank rows of each table the page starts with.

@@ -20,8 +20,9 @@ use skillpath_core::{Mode, skill_md};
 use skillpath_server::app_error;
 use skillpath_sources::folders::files_of;
 
-use super::{Shell, Studio, encode_path, html, see_other};
+use super::common::{Shell, Studio, html, html_status, see_other};
 use crate::diff_view;
+use crate::encode::{encode_path, encode_query, escape_html};
 use crate::markdown;
 use crate::visitor::Visitor;
 
@@ -150,7 +151,7 @@ fn edit_page(
             let href = format!(
                 "/skills/{}/edit?file={}",
                 encode_path(&name),
-                super::encode_query(&path)
+                encode_query(&path)
             );
             let current = path == file;
             (path, href, current)
@@ -265,7 +266,7 @@ fn check_text(snapshot: &SkillSnapshot, name: &str, file: &str, text: &str) -> C
     } else {
         format!(
             "<pre>{}</pre>",
-            super::escape_html(markdown::within(text, 64 * 1024).0)
+            escape_html(markdown::within(text, 64 * 1024).0)
         )
     };
     Checked {
@@ -355,7 +356,7 @@ pub(crate) async fn save(
             None,
             Some(why),
         );
-        return super::html_status(StatusCode::PAYLOAD_TOO_LARGE, &page);
+        return html_status(StatusCode::PAYLOAD_TOO_LARGE, &page);
     }
     let Some(snapshot) = with_text(&base.snapshot, &form.file, &text) else {
         return studio.message(
@@ -409,7 +410,7 @@ pub(crate) async fn save(
                 Some(merge.0),
                 None,
             );
-            super::html_status(StatusCode::CONFLICT, &page)
+            html_status(StatusCode::CONFLICT, &page)
         }
         Err(error) => {
             let why = app_error(error);
@@ -423,7 +424,7 @@ pub(crate) async fn save(
                 None,
                 Some(why),
             );
-            super::html_status(StatusCode::UNPROCESSABLE_ENTITY, &page)
+            html_status(StatusCode::UNPROCESSABLE_ENTITY, &page)
         }
     }
 }

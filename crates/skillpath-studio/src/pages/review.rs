@@ -12,8 +12,9 @@ use skillpath_app::{AppError, DraftSummary, Operation, SkillSnapshot};
 use skillpath_server::app_error;
 use skillpath_sources::folders::files_of;
 
-use super::{Shell, Studio, encode_path, encode_query, html, see_other};
+use super::common::{Shell, Studio, html, see_other};
 use crate::diff_view::{self, FileDiff};
+use crate::encode::{encode_path, encode_query};
 use crate::visitor::Visitor;
 
 #[derive(Template)]

@@ -11,7 +11,8 @@ use serde::Deserialize;
 use skillpath_app::{AppError, KeyInfo, Role};
 use skillpath_server::app_error;
 
-use super::{Shell, Studio, html, html_status, see_other};
+use super::common::{Shell, Studio, html, html_status, see_other};
+use crate::gate;
 use crate::visitor::{self, Visitor};
 
 #[derive(Template)]
@@ -271,10 +272,10 @@ pub(crate) async fn login(
             studio.sessions.sign_out(&visitor.cookie);
             let cookie = studio.sessions.sign_in(key);
             let mut response = see_other(&local_path(&form.next));
-            visitor::set_cookie(
+            gate::set_cookie(
                 &mut response,
                 &cookie,
-                Some(crate::SESSION_LIFETIME.as_secs()),
+                Some(crate::visitor::SESSION_LIFETIME.as_secs()),
             );
             response
         }
@@ -296,6 +297,6 @@ pub(crate) async fn logout(
 ) -> Response {
     studio.sessions.sign_out(&visitor.cookie);
     let mut response = see_other("/login");
-    visitor::set_cookie(&mut response, &visitor::new_cookie(), None);
+    gate::set_cookie(&mut response, &visitor::new_cookie(), None);
     response
 }

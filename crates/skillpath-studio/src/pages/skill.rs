@@ -17,7 +17,8 @@ use skillpath_app::{Kind, Operation};
 use skillpath_core::golden_path::schema::input_schema;
 use skillpath_server::catalog::CatalogSkill;
 
-use super::{Shell, Studio, encode_path, html, tokens};
+use super::common::{Shell, Studio, html, tokens};
+use crate::encode::{encode_path, encode_query};
 use crate::markdown;
 use crate::visitor::Visitor;
 
@@ -458,7 +459,7 @@ pub(crate) async fn file(
         edit_href: format!(
             "/skills/{}/edit?file={}",
             encode_path(&name),
-            super::encode_query(&path)
+            encode_query(&path)
         ),
         may_write: studio
             .server
