@@ -26,8 +26,8 @@ pub enum AppError {
     #[error("`{0}` is not a role: use `reader`, `author` or `admin`")]
     NotARole(String),
     /// A key's lifetime that does not read ([`skillpath_store::keys::parse_lifetime`]).
-    #[error("{0}")]
-    Lifetime(String),
+    #[error(transparent)]
+    Lifetime(skillpath_store::keys::LifetimeError),
     /// A skill whose `SKILL.md` a loader would skip, with the errors why (each with its line).
     #[error(
         "the skill could not be loaded, so nothing was saved; fix these and save again: {}",

@@ -82,6 +82,38 @@ impl fmt::Display for EvalError {
 
 impl std::error::Error for EvalError {}
 
+/// What is wrong with what a row expects; the message of its [`EvalError`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum WrongExpectation {
+    /// `should_trigger` is there but not a boolean: what it is, shortened.
+    ShouldTriggerNotBool(String),
+    /// No `should_trigger`.
+    NoShouldTrigger,
+    /// `skill` is there but neither a name nor null: what it is, shortened.
+    SkillNotName(String),
+    /// No `skill`.
+    NoSkill,
+}
+
+impl fmt::Display for WrongExpectation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WrongExpectation::ShouldTriggerNotBool(other) => {
+                write!(f, "`should_trigger` is {other}; it must be true or false")
+            }
+            WrongExpectation::NoShouldTrigger => {
+                f.write_str("no `should_trigger`; give true or false")
+            }
+            WrongExpectation::SkillNotName(other) => {
+                write!(f, "`skill` is {other}; it must be a skill's name or null")
+            }
+            WrongExpectation::NoSkill => {
+                f.write_str("no `skill`; give a skill's name, or null when no skill is right")
+            }
+        }
+    }
+}
+
 /// Reads the trigger evals of the skill `owner` from `bytes`, the file `file`.
 pub fn read_trigger_evals(owner: &str, file: &str, bytes: &[u8]) -> Result<Vec<Case>, EvalError> {
     read_rows(
@@ -91,10 +123,8 @@ pub fn read_trigger_evals(owner: &str, file: &str, bytes: &[u8]) -> Result<Vec<C
         |row| match row.get("should_trigger") {
             Some(serde_json::Value::Bool(true)) => Ok(Expected::Skill(owner.to_owned())),
             Some(serde_json::Value::Bool(false)) => Ok(Expected::NotSkill(owner.to_owned())),
-            Some(other) => Err(format!(
-                "`should_trigger` is {other}; it must be true or false"
-            )),
-            None => Err("no `should_trigger`; give true or false".to_owned()),
+            Some(other) => Err(WrongExpectation::ShouldTriggerNotBool(other.to_string())),
+            None => Err(WrongExpectation::NoShouldTrigger),
         },
     )
 }
@@ -107,13 +137,8 @@ pub fn read_library(file: &str, bytes: &[u8]) -> Result<Vec<Case>, EvalError> {
                 Ok(Expected::Skill(name.clone()))
             }
             Some(serde_json::Value::Null) => Ok(Expected::Nothing),
-            Some(other) => Err(format!(
-                "`skill` is {}; it must be a skill's name or null",
-                shorten(&other.to_string())
-            )),
-            None => {
-                Err("no `skill`; give a skill's name, or null when no skill is right".to_owned())
-            }
+            Some(other) => Err(WrongExpectation::SkillNotName(shorten(&other.to_string()))),
+            None => Err(WrongExpectation::NoSkill),
         }
     })
 }
@@ -158,7 +183,7 @@ fn read_rows(
     file: &str,
     bytes: &[u8],
     wants: &str,
-    expected: impl Fn(&serde_json::Map<String, serde_json::Value>) -> Result<Expected, String>,
+    expected: impl Fn(&serde_json::Map<String, serde_json::Value>) -> Result<Expected, WrongExpectation>,
 ) -> Result<Vec<Case>, EvalError> {
     let refuse = |row: Option<usize>, message: String| EvalError {
         file: file.to_owned(),
@@ -232,7 +257,8 @@ fn read_rows(
                     ),
                 ));
             }
-            let expected = expected(row).map_err(|message| refuse(Some(number), message))?;
+            let expected =
+                expected(row).map_err(|wrong| refuse(Some(number), wrong.to_string()))?;
             Ok(Case {
                 query: query.clone(),
                 expected,

@@ -172,8 +172,23 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 /// they sort as text).
 const MAX_LIFETIME_SECS: u64 = 36_500 * 86_400;
 
+/// Why a key's lifetime does not read; each names the text as written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LifetimeError {
+    /// Over [`MAX_LIFETIME_SECS`].
+    #[error(
+        "`{0}` is too long a lifetime: at most 100 years; leave `--expires` out for a key that does not expire"
+    )]
+    TooLong(String),
+    /// Not a number and a unit.
+    #[error(
+        "`{0}` is not a lifetime: write a number and a unit, as in `90m`, `12h`, `30d` or `2w`"
+    )]
+    NotALifetime(String),
+}
+
 /// A lifetime such as `30d`, `12h`, `90m` or `2w`, in seconds.
-pub fn parse_lifetime(text: &str) -> Result<u64, String> {
+pub fn parse_lifetime(text: &str) -> Result<u64, LifetimeError> {
     let text = text.trim();
     let split = text
         .find(|c: char| !c.is_ascii_digit())
@@ -190,12 +205,8 @@ pub fn parse_lifetime(text: &str) -> Result<u64, String> {
         Ok(count) if count > 0 && unit_secs > 0 => count
             .checked_mul(unit_secs)
             .filter(|secs| *secs <= MAX_LIFETIME_SECS)
-            .ok_or_else(|| {
-                format!("`{text}` is too long a lifetime: at most 100 years; leave `--expires` out for a key that does not expire")
-            }),
-        _ => Err(format!(
-            "`{text}` is not a lifetime: write a number and a unit, as in `90m`, `12h`, `30d` or `2w`"
-        )),
+            .ok_or_else(|| LifetimeError::TooLong(text.to_owned())),
+        _ => Err(LifetimeError::NotALifetime(text.to_owned())),
     }
 }
 
