@@ -11,7 +11,7 @@ use crate::catalog::{Catalog, CatalogSkill, Derived};
 use crate::content::{ContentCache, DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 use crate::error::AppError;
 use crate::meaning::Meaning;
-use crate::rules::Operation;
+use crate::rules::{Operation, Permit};
 
 /// What the server allows, beside the roles.
 #[derive(Debug, Clone)]
@@ -137,8 +137,10 @@ impl<E> App<E> {
     }
 
     /// Whether `caller` may ask for `operation` here: refused on a read-only server when it
-    /// writes, and when the caller's role is less than the operation's.
-    pub fn may(&self, caller: &Caller, operation: Operation) -> Result<(), AppError> {
+    /// writes, and when the caller's role is less than the operation's. The [`Permit`] it
+    /// answers with is what the operation takes, so that the rule is decided once, here,
+    /// before any operation runs.
+    pub fn may(&self, caller: &Caller, operation: Operation) -> Result<Permit, AppError> {
         if operation.writes() && self.shared.options.read_only {
             return Err(AppError::ReadOnly(operation));
         }
@@ -149,7 +151,24 @@ impl<E> App<E> {
                 role: caller.role,
             });
         }
-        Ok(())
+        Ok(Permit {
+            caller: caller.clone(),
+            operation,
+        })
+    }
+
+    /// The caller `permit` lets ask for `operation`: the permit's own, decided by [`App::may`];
+    /// a permit for another operation (a page reading the revision it saves on) is decided
+    /// again for this one, so that no permit lets through more than its rule allows.
+    pub(crate) fn permitted<'p>(
+        &self,
+        permit: &'p Permit,
+        operation: Operation,
+    ) -> Result<&'p Caller, AppError> {
+        if permit.operation != operation {
+            self.may(&permit.caller, operation)?;
+        }
+        Ok(&permit.caller)
     }
 
     /// Whether `caller` may ask for `operation` here ([`App::may`]).
@@ -174,11 +193,11 @@ impl<E> App<E> {
     /// [`Catalog::search`] ranks every search.
     pub async fn search(
         &self,
-        caller: &Caller,
+        permit: &Permit,
         query: &str,
         limit: usize,
     ) -> Result<Vec<SearchHit>, AppError> {
-        self.may(caller, Operation::SearchSkills)?;
+        self.permitted(permit, Operation::SearchSkills)?;
         Ok(self.catalog().search(self.store(), query, limit).await?)
     }
 

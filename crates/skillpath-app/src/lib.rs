@@ -4,7 +4,8 @@
 //!
 //! Start with [`App`]: the store, the [`Catalog`] and its ranking (the one every search goes
 //! through), the rules of who may do what ([`Operation`], [`App::may`]) and the typed
-//! operations, each taking the [`Caller`] and answering with typed results or an
+//! operations, each taking the [`Permit`] `App::may` gave the caller (so that the rule is
+//! decided once, before the operation runs) and answering with typed results or an
 //! [`AppError`]. No protocol type (MCP, HTTP) enters this crate.
 
 mod app;
@@ -23,7 +24,7 @@ pub use content::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 pub use error::AppError;
 pub use meaning::Meaning;
 pub use ops::{Checked, Created, Written, read_spec};
-pub use rules::Operation;
+pub use rules::{Operation, Permit};
 
 // The domain's types the operations take and answer with, so that a front end needs no
 // other crate to name them.

@@ -147,6 +147,27 @@ impl Operation {
     }
 }
 
+/// Proof that the rules let a caller ask for an operation: made only by [`crate::App::may`],
+/// and taken by every operation instead of the caller, so that no operation runs before the
+/// rule is decided and none decides it again.
+#[derive(Debug, Clone)]
+pub struct Permit {
+    pub(crate) caller: Caller,
+    pub(crate) operation: Operation,
+}
+
+impl Permit {
+    /// Who the permit is for.
+    pub fn caller(&self) -> &Caller {
+        &self.caller
+    }
+
+    /// What it lets them ask for.
+    pub fn operation(&self) -> Operation {
+        self.operation
+    }
+}
+
 impl Caller {
     /// Whether the caller's role is enough for `operation`, whatever the server allows (a
     /// read-only server refuses every write anyway: [`crate::App::may`]).

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use skillpath_app::{
-    App, AppError, AppOptions, Caller, ForkRequest, Meaning, Operation, Provenance, Role,
+    App, AppError, AppOptions, Caller, ForkRequest, Meaning, Operation, Permit, Provenance, Role,
     SkillSnapshot, StoreError, Written, read_spec,
 };
 use skillpath_model::Change;
@@ -32,6 +32,11 @@ fn key(name: &str, role: Role) -> Caller {
         key_id: None,
         role,
     }
+}
+
+/// The permit the rules give `caller` for `operation`, which the test expects them to give.
+fn permit(app: &App, caller: &Caller, operation: Operation) -> Permit {
+    app.may(caller, operation).expect("permitted")
 }
 
 fn skill(name: &str, description: &str) -> SkillSnapshot {
@@ -103,8 +108,7 @@ async fn a_read_only_server_refuses_every_write() {
     let admin = key("root", Role::Admin);
     assert!(app.allows(&admin, Operation::GetSkill));
     let refused = app
-        .create_key(&admin, "ci", "reader", None)
-        .await
+        .may(&admin, Operation::CreateApiKey)
         .expect_err("refused");
     assert!(matches!(
         refused,
@@ -114,16 +118,7 @@ async fn a_read_only_server_refuses_every_write() {
         refused.to_string(),
         "`create_api_key` writes, and this server is read-only"
     );
-    let refused = app
-        .save_files(
-            &admin,
-            "any",
-            1,
-            skill("any", "Use when testing."),
-            String::new(),
-        )
-        .await
-        .expect_err("refused");
+    let refused = app.may(&admin, Operation::SaveFiles).expect_err("refused");
     assert_eq!(
         refused.to_string(),
         "this server is read-only: it writes no skill"
@@ -138,7 +133,12 @@ async fn admins_manage_keys() {
     let (app, _) = app(&dir, AppOptions::default()).await;
     let admin = key("root", Role::Admin);
     let created = app
-        .create_key(&admin, "ci", "maintainer", Some("30d"))
+        .create_key(
+            &permit(&app, &admin, Operation::CreateApiKey),
+            "ci",
+            "maintainer",
+            Some("30d"),
+        )
         .await
         .expect("create");
     assert_eq!(created.info.name, "ci");
@@ -148,19 +148,26 @@ async fn admins_manage_keys() {
         (Some("ci"), Role::Maintainer)
     );
 
-    let listed = app.list_keys(&admin).await.expect("list");
+    let listed = app
+        .list_keys(&permit(&app, &admin, Operation::ListApiKeys))
+        .await
+        .expect("list");
     assert_eq!(
         listed.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(),
         ["ci"]
     );
     let refused = app
-        .list_keys(&key("r", Role::Reader))
-        .await
+        .may(&key("r", Role::Reader), Operation::ListApiKeys)
         .expect_err("refused");
     assert!(matches!(refused, AppError::Forbidden { .. }));
 
     let wrong = app
-        .create_key(&admin, "x", "owner", None)
+        .create_key(
+            &permit(&app, &admin, Operation::CreateApiKey),
+            "x",
+            "owner",
+            None,
+        )
         .await
         .expect_err("refused");
     assert_eq!(
@@ -168,12 +175,19 @@ async fn admins_manage_keys() {
         "`owner` is not a role: use `reader`, `author` or `admin`"
     );
     let wrong = app
-        .create_key(&admin, "x", "reader", Some("soon"))
+        .create_key(
+            &permit(&app, &admin, Operation::CreateApiKey),
+            "x",
+            "reader",
+            Some("soon"),
+        )
         .await
         .expect_err("refused");
     assert!(matches!(wrong, AppError::Lifetime(_)), "{wrong}");
 
-    app.revoke_key(&admin, "ci").await.expect("revoke");
+    app.revoke_key(&permit(&app, &admin, Operation::RevokeApiKey), "ci")
+        .await
+        .expect("revoke");
     assert!(app.authenticate(&created.key).await.is_err());
 }
 
@@ -195,7 +209,13 @@ async fn a_reviewer_publishes_an_authors_draft() {
 
     let edited = skill("greet", "Use when greeting someone.");
     let written = app
-        .save_files(&alice, "greet", 1, edited, "say when".to_owned())
+        .save_files(
+            &permit(&app, &alice, Operation::SaveFiles),
+            "greet",
+            1,
+            edited,
+            "say when".to_owned(),
+        )
         .await
         .expect("save");
     assert!(matches!(written, Written::Drafted(ref d) if d.author == "alice" && d.base == 1));
@@ -205,7 +225,7 @@ async fn a_reviewer_publishes_an_authors_draft() {
         let app = app.clone();
         let caller = caller.clone();
         async move {
-            let drafts = app.drafts(&caller, None).await.expect("drafts");
+            let drafts = app.drafts_seen_by(&caller, None).await.expect("drafts");
             drafts.into_iter().map(|d| d.author).collect::<Vec<_>>()
         }
     };
@@ -214,7 +234,11 @@ async fn a_reviewer_publishes_an_authors_draft() {
     assert!(seen(&key("r", Role::Reader)).await.is_empty());
     assert_eq!(seen(&reviewer).await, ["alice"]);
     let hidden = app
-        .draft(&bob, "greet", Some("alice"))
+        .draft(
+            &permit(&app, &bob, Operation::GetSkill),
+            "greet",
+            Some("alice"),
+        )
         .await
         .expect_err("hidden");
     assert!(matches!(
@@ -222,10 +246,7 @@ async fn a_reviewer_publishes_an_authors_draft() {
         AppError::Store(StoreError::DraftNotFound { author: None, .. })
     ));
 
-    let refused = app
-        .publish(&bob, "greet", Some("alice"), String::new())
-        .await
-        .expect_err("refused");
+    let refused = app.may(&bob, Operation::PublishSkill).expect_err("refused");
     assert!(matches!(
         refused,
         AppError::Forbidden {
@@ -236,7 +257,12 @@ async fn a_reviewer_publishes_an_authors_draft() {
 
     let before = announced.load(Ordering::SeqCst);
     let published = app
-        .publish(&reviewer, "greet", Some("alice"), "looks right".to_owned())
+        .publish(
+            &permit(&app, &reviewer, Operation::PublishSkill),
+            "greet",
+            Some("alice"),
+            "looks right".to_owned(),
+        )
         .await
         .expect("publish");
     assert_eq!(published.revision, 2);
@@ -259,11 +285,12 @@ async fn rollbacks_and_stale_saves() {
     create(&app, "greet").await;
     let maintainer = key("m", Role::Maintainer);
     let edited = skill("greet", "Use when greeting someone.");
-    app.save_files(&maintainer, "greet", 1, edited.clone(), String::new())
+    let saving = permit(&app, &maintainer, Operation::SaveFiles);
+    app.save_files(&saving, "greet", 1, edited.clone(), String::new())
         .await
         .expect("save");
     let stale = app
-        .save_files(&maintainer, "greet", 1, edited, String::new())
+        .save_files(&saving, "greet", 1, edited, String::new())
         .await
         .expect_err("stale");
     assert!(matches!(
@@ -272,23 +299,47 @@ async fn rollbacks_and_stale_saves() {
     ));
 
     let written = app
-        .rollback(&maintainer, "greet", 1, 2)
+        .rollback(
+            &permit(&app, &maintainer, Operation::RollbackSkill),
+            "greet",
+            1,
+            2,
+        )
         .await
         .expect("rollback");
     assert!(matches!(written, Written::Stored(ref s) if s.revision == 3));
-    let history = app.history(&maintainer, "greet").await.expect("history");
+    let history = app
+        .history(&permit(&app, &maintainer, Operation::SkillHistory), "greet")
+        .await
+        .expect("history");
     assert_eq!(history.len(), 3);
     let back = app
-        .revision(&maintainer, "greet", None)
+        .revision(
+            &permit(&app, &maintainer, Operation::GetSkill),
+            "greet",
+            None,
+        )
         .await
         .expect("read");
     assert_eq!(back.description, "Use when testing.");
 
     let refused = app
-        .rollback(&key("r", Role::Reader), "greet", 1, 3)
-        .await
+        .may(&key("r", Role::Reader), Operation::RollbackSkill)
         .expect_err("refused");
     assert!(matches!(refused, AppError::Forbidden { .. }));
+    // A permit for another operation lets through no more than this one's rule allows.
+    let reading = permit(&app, &key("r", Role::Reader), Operation::GetSkill);
+    let refused = app
+        .rollback(&reading, "greet", 1, 3)
+        .await
+        .expect_err("refused");
+    assert!(matches!(
+        refused,
+        AppError::Forbidden {
+            operation: Operation::RollbackSkill,
+            ..
+        }
+    ));
 }
 
 /// A save whose `SKILL.md` a loader would skip stores nothing and says why.
@@ -300,7 +351,13 @@ async fn an_unloadable_save_is_refused() {
     let broken =
         SkillSnapshot::new("---\nname: other\n---\n".to_owned(), Vec::new()).expect("a snapshot");
     let refused = app
-        .save_files(&Caller::local(), "greet", 1, broken, String::new())
+        .save_files(
+            &permit(&app, &Caller::local(), Operation::SaveFiles),
+            "greet",
+            1,
+            broken,
+            String::new(),
+        )
         .await
         .expect_err("refused");
     assert!(matches!(refused, AppError::Unloadable(_)), "{refused}");
@@ -325,10 +382,16 @@ async fn skills_from_structured_data_are_created_forked_and_deleted() {
         "summary": "Adds a cache.",
     }))
     .expect("a spec");
-    let checked = library.validate_skill(&author, &spec).expect("valid");
+    let checked = library
+        .validate_skill(&permit(&library, &author, Operation::ValidateSkill), &spec)
+        .expect("valid");
     assert!(checked.to_string().starts_with("The skill is valid"));
     let created = library
-        .create_skill(&author, &spec, None)
+        .create_skill(
+            &permit(&library, &author, Operation::CreateSkill),
+            &spec,
+            None,
+        )
         .await
         .expect("create");
     assert!(matches!(created.written, Written::Stored(ref s) if s.revision == 1));
@@ -340,10 +403,17 @@ async fn skills_from_structured_data_are_created_forked_and_deleted() {
         name: "add-redis-caching".to_owned(),
         member_prefix: None,
     };
-    let forks = library.fork(&author, request).await.expect("fork");
+    let forks = library
+        .fork(&permit(&library, &author, Operation::ForkSkill), request)
+        .await
+        .expect("fork");
     assert_eq!(forks.len(), 1);
     let deleted = library
-        .delete(&author, "add-caching", 1)
+        .delete(
+            &permit(&library, &author, Operation::DeleteSkill),
+            "add-caching",
+            1,
+        )
         .await
         .expect("delete");
     assert!(deleted.deleted);
@@ -365,7 +435,11 @@ async fn skills_from_structured_data_are_created_forked_and_deleted() {
     let (reviewed, _) = app(&dir, reviewing).await;
     create(&reviewed, "greet").await;
     let refused = reviewed
-        .delete(&author, "greet", 1)
+        .delete(
+            &permit(&reviewed, &author, Operation::DeleteSkill),
+            "greet",
+            1,
+        )
         .await
         .expect_err("refused");
     assert_eq!(

@@ -11,12 +11,12 @@ use skillpath_core::package::spec::PackageSpec;
 use skillpath_core::package::{Package, fit};
 
 use crate::arguments::{Params, Whole};
-use crate::auth::Caller;
 use crate::catalog::{Addressed, CatalogSkill};
 use crate::pagination::paginate;
 use crate::review_tools::draft_saved;
 use crate::state::SkillServer;
 use crate::tool_error::{app_error, store_error};
+use skillpath_app::Permit;
 use skillpath_app::{AppError, Written};
 
 /// `list_architectures`: a page of the packages.
@@ -28,7 +28,7 @@ pub(crate) struct ListArchitectures {
 }
 
 impl Params for ListArchitectures {
-    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, String> {
         let catalog = server.catalog();
         let limit = self.limit.map_or(100, Whole::count);
         let (items, next) = paginate(catalog.packages(), self.cursor.as_deref(), limit, summary)
@@ -63,7 +63,7 @@ pub(crate) struct GetArchitecture {
 }
 
 impl Params for GetArchitecture {
-    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, String> {
         let catalog = server.catalog();
         let name = self.name.as_str();
         let Some(package) = catalog.package(name) else {
@@ -125,7 +125,7 @@ pub(crate) struct AnalyzeRequirements {
 }
 
 impl Params for AnalyzeRequirements {
-    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, String> {
         let catalog = server.catalog();
         let packages: Vec<Package> = catalog
             .packages()
@@ -167,7 +167,7 @@ pub(crate) struct PlanArchitecture {
 }
 
 impl Params for PlanArchitecture {
-    async fn run(self, _: &SkillServer, _: &Caller) -> Result<String, String> {
+    async fn run(self, _: &SkillServer, _: &Permit) -> Result<String, String> {
         Ok(plan(&self.repository))
     }
 }
@@ -246,8 +246,8 @@ impl JsonSchema for CreateArchitecture {
 }
 
 impl Params for CreateArchitecture {
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
-        let stored = match server.app().create_architecture(caller, &self.0).await {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
+        let stored = match server.app().create_architecture(permit, &self.0).await {
             Ok(Written::Stored(stored)) => stored,
             Ok(Written::Drafted(saved)) => return Ok(draft_saved(&saved)),
             Err(error) => return Err(app_error(error)),

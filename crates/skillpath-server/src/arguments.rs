@@ -10,8 +10,8 @@ use rmcp::model::JsonObject;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::{self, DeserializeOwned, Deserializer, Unexpected};
 
-use crate::auth::Caller;
 use crate::state::SkillServer;
+use skillpath_app::Permit;
 
 /// The parameters of a built-in tool: its input schema (derived), how its arguments are read,
 /// and its work.
@@ -22,12 +22,12 @@ pub(crate) trait Params: DeserializeOwned + JsonSchema + Send {
         from_arguments(arguments)
     }
 
-    /// Runs the tool for `caller` (who may use it): the text of its result, or an error the
-    /// model can fix.
+    /// Runs the tool with the permit the rules gave its caller: the text of its result, or an
+    /// error the model can fix.
     fn run(
         self,
         server: &SkillServer,
-        caller: &Caller,
+        permit: &Permit,
     ) -> impl Future<Output = Result<String, String>> + Send;
 }
 

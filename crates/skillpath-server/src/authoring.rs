@@ -19,12 +19,12 @@ use skillpath_store::StoreError;
 use skillpath_store::forks::ForkRequest;
 
 use crate::arguments::{Params, Revision};
-use crate::auth::Caller;
 use crate::review_tools::draft_saved;
 use crate::schemas::spec_schema;
 use crate::state::SkillServer;
 use crate::tool_error::{app_error, store_error};
 use skillpath_app::SkillContent;
+use skillpath_app::{Caller, Permit};
 
 /// A skill's structured data as a tool's argument, refused as the application refuses it.
 fn parse_spec(value: Value) -> Result<SkillSpec, String> {
@@ -40,7 +40,7 @@ pub(crate) struct PlanSkill {
 }
 
 impl Params for PlanSkill {
-    async fn run(self, _: &SkillServer, _: &Caller) -> Result<String, String> {
+    async fn run(self, _: &SkillServer, _: &Permit) -> Result<String, String> {
         Ok(plan(&self.goal))
     }
 }
@@ -60,10 +60,10 @@ impl Params for ValidateSkill {
         Ok(ValidateSkill { skill })
     }
 
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
         let checked = server
             .app()
-            .validate_skill(caller, &self.skill)
+            .validate_skill(permit, &self.skill)
             .map_err(app_error)?;
         Ok(checked.to_string())
     }
@@ -114,10 +114,10 @@ impl Params for CreateSkill {
         Ok(CreateSkill { spec, package })
     }
 
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
         let created = server
             .app()
-            .create_skill(caller, &self.spec, self.package.as_deref())
+            .create_skill(permit, &self.spec, self.package.as_deref())
             .await
             .map_err(app_error)?;
         let warnings = with_warnings(&created.checked.warnings);
@@ -174,12 +174,12 @@ impl JsonSchema for UpdateSkill {
 }
 
 impl Params for UpdateSkill {
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
         let skill_name = self.name.as_str();
         let expected = self.expected_revision.get();
-        let drafts = server.app().drafted(caller);
+        let drafts = server.app().drafted(permit.caller());
         let current = match drafts {
-            true => own_draft_base(server, caller, skill_name, expected).await?,
+            true => own_draft_base(server, permit.caller(), skill_name, expected).await?,
             false => None,
         };
         let current = match current {
@@ -201,7 +201,7 @@ impl Params for UpdateSkill {
         let spec = parse_spec(merged)?;
         let updated = server
             .app()
-            .update_skill(caller, skill_name, expected, &spec)
+            .update_skill(permit, skill_name, expected, &spec)
             .await
             .map_err(app_error)?;
         let warnings = with_warnings(&updated.checked.warnings);
@@ -254,10 +254,10 @@ pub(crate) struct DeleteSkill {
 }
 
 impl Params for DeleteSkill {
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
         let stored = server
             .app()
-            .delete(caller, &self.name, self.expected_revision.get())
+            .delete(permit, &self.name, self.expected_revision.get())
             .await
             .map_err(app_error)?;
         Ok(format!(
@@ -277,11 +277,11 @@ pub(crate) struct RollbackSkill {
 }
 
 impl Params for RollbackSkill {
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
         let to = self.to_revision.get();
         let written = server
             .app()
-            .rollback(caller, &self.name, to, self.expected_revision.get())
+            .rollback(permit, &self.name, to, self.expected_revision.get())
             .await
             .map_err(app_error)?;
         let stored = match written {
@@ -312,7 +312,7 @@ pub(crate) struct ForkSkill {
 }
 
 impl Params for ForkSkill {
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
         let request = ForkRequest {
             from: self.from,
             revision: self.revision.map(|revision| revision.get()),
@@ -321,7 +321,7 @@ impl Params for ForkSkill {
         };
         let written = server
             .app()
-            .fork(caller, request)
+            .fork(permit, request)
             .await
             .map_err(app_error)?;
         let catalog = server.catalog();

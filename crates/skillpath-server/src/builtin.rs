@@ -11,14 +11,13 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
-use skillpath_app::Operation;
+use skillpath_app::{Operation, Permit};
 use skillpath_store::keys::Role;
 
 use crate::architecture_tools::{
     AnalyzeRequirements, CreateArchitecture, GetArchitecture, ListArchitectures, PlanArchitecture,
 };
 use crate::arguments::Params;
-use crate::auth::Caller;
 use crate::authoring::{
     CreateSkill, DeleteSkill, ForkSkill, PlanSkill, RollbackSkill, UpdateSkill, ValidateSkill,
 };
@@ -45,7 +44,7 @@ pub(crate) struct Builtin {
 /// names the type once).
 struct Parameters {
     schema: fn() -> JsonObject,
-    run: for<'a> fn(&'a SkillServer, &'a Caller, &'a JsonObject) -> Running<'a>,
+    run: for<'a> fn(&'a SkillServer, &'a Permit, &'a JsonObject) -> Running<'a>,
 }
 
 /// The parameters of type `P`.
@@ -87,23 +86,24 @@ impl Builtin {
         )
     }
 
-    /// Reads `arguments` as the tool's parameters and runs it for `caller` (who may use it).
+    /// Reads `arguments` as the tool's parameters and runs it with `permit`, the rules'
+    /// answer for its operation ([`skillpath_app::App::may`]).
     pub(crate) fn run<'a>(
         &self,
         server: &'a SkillServer,
-        caller: &'a Caller,
+        permit: &'a Permit,
         arguments: &'a JsonObject,
     ) -> Running<'a> {
-        (self.parameters.run)(server, caller, arguments)
+        (self.parameters.run)(server, permit, arguments)
     }
 }
 
 fn run<'a, P: Params + 'static>(
     server: &'a SkillServer,
-    caller: &'a Caller,
+    permit: &'a Permit,
     arguments: &'a JsonObject,
 ) -> Running<'a> {
-    Box::pin(async move { P::parse(arguments)?.run(server, caller).await })
+    Box::pin(async move { P::parse(arguments)?.run(server, permit).await })
 }
 
 /// Every built-in tool, in listing order.
@@ -382,7 +382,8 @@ mod tests {
         ] {
             let builtin = BUILTINS.iter().find(|b| b.name() == tool).expect("a tool");
             let arguments = arguments.as_object().cloned().unwrap_or_default();
-            let refused = builtin.run(&server, &caller, &arguments).await;
+            let permit = server.app().may(&caller, builtin.operation).expect("permitted");
+            let refused = builtin.run(&server, &permit, &arguments).await;
             assert_eq!(refused, Err(message), "{tool}");
         }
     }

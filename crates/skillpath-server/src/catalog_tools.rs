@@ -12,11 +12,11 @@ use skillpath_store::ListFilter;
 use skillpath_store::usage::{UsageKind, UsageQuery};
 
 use crate::arguments::{Params, Revision, Whole};
-use crate::auth::Caller;
 use crate::review_tools::draft_view;
 use crate::state::{STILL_SYNCING, SkillServer};
 use crate::to_mcp::{files_json, skill_content};
 use crate::tool_error::{app_error, store_error};
+use skillpath_app::Permit;
 
 /// `list_skills`: a page of the skills, with what the folder sync could not load or left out.
 #[derive(Deserialize, JsonSchema)]
@@ -27,7 +27,7 @@ pub(crate) struct ListSkills {
 }
 
 impl Params for ListSkills {
-    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, String> {
         let limit = self.limit.map_or(100, Whole::count);
         let page = server
             .store()
@@ -83,12 +83,12 @@ pub(crate) struct SearchSkills {
 }
 
 impl Params for SearchSkills {
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
         let query = self.query.as_str();
         let limit = self.limit.map_or(10, Whole::count);
         let hits = server
             .app()
-            .search(caller, query, limit)
+            .search(permit, query, limit)
             .await
             .map_err(app_error)?;
         // Past `sync_wait`, the first folder sync may not be in yet: said first, so that no
@@ -143,9 +143,9 @@ pub(crate) struct GetSkill {
 }
 
 impl Params for GetSkill {
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
         if self.draft == Some(true) {
-            return draft_view(server, caller, &self.name, self.author.as_deref()).await;
+            return draft_view(server, permit, &self.name, self.author.as_deref()).await;
         }
         let skill = server
             .store()
@@ -194,7 +194,7 @@ pub(crate) struct LoadSkill {
 }
 
 impl Params for LoadSkill {
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
         let skill_name = self.name.as_str();
         let catalog = server.catalog();
         let skill = catalog.skill(skill_name).ok_or_else(|| {
@@ -205,7 +205,7 @@ impl Params for LoadSkill {
         let markdown = server
             .render_skill(skill, &self.arguments.unwrap_or_default())
             .await?;
-        server.count_use(skill, caller.key.as_deref(), UsageKind::Load);
+        server.count_use(skill, permit.caller().key.as_deref(), UsageKind::Load);
         Ok(skill_content(skill, &markdown))
     }
 }
@@ -219,7 +219,7 @@ pub(crate) struct SkillHistory {
 }
 
 impl Params for SkillHistory {
-    async fn run(self, server: &SkillServer, _: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, String> {
         let revisions = server
             .store()
             .history(&self.name)

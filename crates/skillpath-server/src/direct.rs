@@ -46,11 +46,12 @@ impl SkillServer {
         };
         if let Some(builtin) = BUILTINS.iter().find(|b| b.name() == name) {
             // A protocol error, before the arguments are read, as MCP has always refused; the
-            // operation the tool runs asks the same rule again, as it does for every front end.
-            if let Err(refusal) = self.app().may(caller, builtin.operation) {
-                return Err(McpError::invalid_params(refusal.to_string(), None));
-            }
-            return Ok(answer(builtin.run(self, caller, arguments).await));
+            // permit is what the tool's operation takes, so the rule is decided here only.
+            let permit = self
+                .app()
+                .may(caller, builtin.operation)
+                .map_err(|refusal| McpError::invalid_params(refusal.to_string(), None))?;
+            return Ok(answer(builtin.run(self, &permit, arguments).await));
         }
         let catalog = self.catalog();
         let Some(skill) = catalog.tool(name) else {

@@ -6,9 +6,9 @@ use serde::Deserialize;
 use skillpath_store::keys::Role;
 
 use crate::arguments::Params;
-use crate::auth::Caller;
 use crate::state::SkillServer;
 use crate::tool_error::app_error;
+use skillpath_app::Permit;
 
 /// `list_api_keys`: every key, never the keys themselves.
 #[derive(Deserialize, JsonSchema)]
@@ -16,8 +16,8 @@ use crate::tool_error::app_error;
 pub(crate) struct ListApiKeys {}
 
 impl Params for ListApiKeys {
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
-        let keys = server.app().list_keys(caller).await.map_err(app_error)?;
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
+        let keys = server.app().list_keys(permit).await.map_err(app_error)?;
         serde_json::to_string_pretty(&serde_json::json!({ "keys": keys }))
             .map_err(|error| error.to_string())
     }
@@ -42,10 +42,10 @@ fn role_names(_: &mut SchemaGenerator) -> Schema {
 }
 
 impl Params for CreateApiKey {
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
         let created = server
             .app()
-            .create_key(caller, &self.name, &self.role, self.expires.as_deref())
+            .create_key(permit, &self.name, &self.role, self.expires.as_deref())
             .await
             .map_err(app_error)?;
         serde_json::to_string_pretty(&created).map_err(|error| error.to_string())
@@ -61,10 +61,10 @@ pub(crate) struct RevokeApiKey {
 }
 
 impl Params for RevokeApiKey {
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
         let info = server
             .app()
-            .revoke_key(caller, &self.name)
+            .revoke_key(permit, &self.name)
             .await
             .map_err(app_error)?;
         Ok(format!(

@@ -11,11 +11,11 @@ use skillpath_model::Kind;
 use skillpath_store::drafts::{Draft, DraftSummary};
 
 use crate::arguments::{Params, Whole};
-use crate::auth::Caller;
 use crate::pagination::paginate;
 use crate::state::SkillServer;
 use crate::to_mcp::files_json;
 use crate::tool_error::app_error;
+use skillpath_app::Permit;
 
 /// What a write that saved the draft `saved` answers.
 pub(crate) fn draft_saved(saved: &DraftSummary) -> String {
@@ -40,10 +40,10 @@ pub(crate) struct ListDrafts {
 }
 
 impl Params for ListDrafts {
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
         let drafts = server
             .app()
-            .drafts(caller, self.name)
+            .drafts(permit, self.name)
             .await
             .map_err(app_error)?;
         let limit = self.limit.map_or(100, Whole::count);
@@ -65,13 +65,13 @@ fn listing(drafts: Vec<DraftSummary>, next: Option<String>) -> String {
 /// `draft: true` shows it: its review state, content and diff from the revision it was made on.
 pub(crate) async fn draft_view(
     server: &SkillServer,
-    caller: &Caller,
+    permit: &Permit,
     name: &str,
     author: Option<&str>,
 ) -> Result<String, String> {
     let (draft, diff) = server
         .app()
-        .draft_diff(caller, name, author)
+        .draft_diff(permit, name, author)
         .await
         .map_err(app_error)?;
     let Draft { summary, snapshot } = draft;
@@ -99,11 +99,11 @@ pub(crate) struct PublishSkill {
 }
 
 impl Params for PublishSkill {
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
         let message = self.message.unwrap_or_default();
         let published = server
             .app()
-            .publish(caller, &self.name, self.author.as_deref(), message)
+            .publish(permit, &self.name, self.author.as_deref(), message)
             .await
             .map_err(app_error)?;
         let what = match published.snapshot.kind {
@@ -130,10 +130,10 @@ pub(crate) struct RejectSkill {
 }
 
 impl Params for RejectSkill {
-    async fn run(self, server: &SkillServer, caller: &Caller) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
         let rejected = server
             .app()
-            .reject(caller, &self.name, self.author.as_deref(), self.message)
+            .reject(permit, &self.name, self.author.as_deref(), self.message)
             .await
             .map_err(app_error)?;
         Ok(format!(

@@ -15,11 +15,10 @@ use skillpath_model::{Change, Kind, Provenance, SkillFile, SkillSnapshot};
 use skillpath_store::{StoreError, StoredSkill};
 
 use crate::app::App;
-use crate::caller::Caller;
 use crate::catalog::{Catalog, Derived};
 use crate::error::AppError;
 use crate::ops::Written;
-use crate::rules::Operation;
+use crate::rules::{Operation, Permit};
 
 /// A skill that passed the checks: its warnings, as text (one `- code: message` line each;
 /// empty when there are none).
@@ -60,8 +59,8 @@ pub fn read_spec(value: serde_json::Value) -> Result<SkillSpec, AppError> {
 impl<E> App<E> {
     /// `spec` checked as the skill it writes would be stored (its package's options, if it is
     /// a member, and the library's descriptions it would compete with).
-    pub fn validate_skill(&self, caller: &Caller, spec: &SkillSpec) -> Result<Checked, AppError> {
-        self.may(caller, Operation::ValidateSkill)?;
+    pub fn validate_skill(&self, permit: &Permit, spec: &SkillSpec) -> Result<Checked, AppError> {
+        self.permitted(permit, Operation::ValidateSkill)?;
         let catalog = self.catalog();
         let options = options_of(&catalog, &spec.name);
         checked_snapshot(spec, &options, &catalog).map(|(_, checked)| checked)
@@ -100,11 +99,11 @@ impl<E: Derived> App<E> {
     /// published).
     pub async fn create_skill(
         &self,
-        caller: &Caller,
+        permit: &Permit,
         spec: &SkillSpec,
         package: Option<&str>,
     ) -> Result<Created, AppError> {
-        self.may(caller, Operation::CreateSkill)?;
+        let caller = self.permitted(permit, Operation::CreateSkill)?;
         let message = format!("create {}", spec.name);
         let catalog = self.catalog();
         let (snapshot, checked, joined) = match package {
@@ -155,12 +154,12 @@ impl<E: Derived> App<E> {
     /// where the caller's writes are).
     pub async fn update_skill(
         &self,
-        caller: &Caller,
+        permit: &Permit,
         name: &str,
         expected: u64,
         spec: &SkillSpec,
     ) -> Result<Created, AppError> {
-        self.may(caller, Operation::UpdateSkill)?;
+        let caller = self.permitted(permit, Operation::UpdateSkill)?;
         let catalog = self.catalog();
         let options = options_of(&catalog, name);
         let (snapshot, checked) = checked_snapshot(spec, &options, &catalog)?;
@@ -195,10 +194,10 @@ impl<E: Derived> App<E> {
     /// (drafted for review where the caller's writes are).
     pub async fn create_architecture(
         &self,
-        caller: &Caller,
+        permit: &Permit,
         spec: &PackageSpec,
     ) -> Result<Written, AppError> {
-        self.may(caller, Operation::CreateArchitecture)?;
+        let caller = self.permitted(permit, Operation::CreateArchitecture)?;
         let written = spec.write().map_err(AppError::UnwritablePackage)?;
         let files = written
             .docs

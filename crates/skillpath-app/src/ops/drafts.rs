@@ -12,32 +12,49 @@ use crate::app::App;
 use crate::caller::{Caller, DraftsSeen};
 use crate::catalog::Derived;
 use crate::error::AppError;
-use crate::rules::Operation;
+use crate::rules::{Operation, Permit};
 
 impl<E> App<E> {
     /// The drafts `caller` may see (of the item `name` only, when given), by name then
-    /// author: none for a reader.
-    pub async fn drafts(
+    /// author: none for a reader, whom the rules would refuse the listing
+    /// ([`Operation::ListDrafts`]); any other caller as [`App::drafts`] answers.
+    pub async fn drafts_seen_by(
         &self,
         caller: &Caller,
         name: Option<String>,
     ) -> Result<Vec<DraftSummary>, AppError> {
+        if caller.drafts_seen() == DraftsSeen::None {
+            return Ok(Vec::new());
+        }
+        let permit = self.may(caller, Operation::ListDrafts)?;
+        self.drafts(&permit, name).await
+    }
+
+    /// The drafts the permit's caller may see (of the item `name` only, when given), by name
+    /// then author.
+    pub async fn drafts(
+        &self,
+        permit: &Permit,
+        name: Option<String>,
+    ) -> Result<Vec<DraftSummary>, AppError> {
+        let caller = self.permitted(permit, Operation::ListDrafts)?;
         let author = match caller.drafts_seen() {
             DraftsSeen::None => return Ok(Vec::new()),
             DraftsSeen::Own(author) => Some(author),
             DraftsSeen::All => None,
         };
-        self.may(caller, Operation::ListDrafts)?;
         Ok(self.store().drafts(DraftFilter { name, author }).await?)
     }
 
-    /// The draft of `name` by `author` (or its only one `caller` may see).
+    /// The draft of `name` by `author` (or its only one the permit's caller may see), read as
+    /// a skill is ([`Operation::GetSkill`]).
     pub async fn draft(
         &self,
-        caller: &Caller,
+        permit: &Permit,
         name: &str,
         author: Option<&str>,
     ) -> Result<Draft, AppError> {
+        let caller = self.permitted(permit, Operation::GetSkill)?;
         let author = seen_author(caller, name, author)?;
         self.store()
             .draft(name, author.as_deref())
@@ -48,10 +65,11 @@ impl<E> App<E> {
     /// [`App::draft`] with its diff from the revision it was made on, as unified text.
     pub async fn draft_diff(
         &self,
-        caller: &Caller,
+        permit: &Permit,
         name: &str,
         author: Option<&str>,
     ) -> Result<(Draft, String), AppError> {
+        let caller = self.permitted(permit, Operation::GetSkill)?;
         let author = seen_author(caller, name, author)?;
         self.store()
             .draft_diff(name, author.as_deref())
@@ -62,7 +80,7 @@ impl<E> App<E> {
     /// Saves `snapshot` as `caller`'s draft, made on revision `base` (`0`: a new item), a new
     /// skill joining `package` when published. The store's error as it is: a stale base is
     /// [`StoreError::StaleRevision`], which the studio answers with a merge.
-    pub async fn save_draft(
+    pub(crate) async fn save_draft(
         &self,
         caller: &Caller,
         (snapshot, base, package): (SkillSnapshot, u64, Option<String>),
@@ -84,12 +102,12 @@ impl<E> App<E> {
     /// The draft of `name` by `author` sent back to them with why (`message`).
     pub async fn reject(
         &self,
-        caller: &Caller,
+        permit: &Permit,
         name: &str,
         author: Option<&str>,
         message: String,
     ) -> Result<DraftSummary, AppError> {
-        self.may(caller, Operation::RejectSkill)?;
+        let caller = self.permitted(permit, Operation::RejectSkill)?;
         let reviewer = Change {
             author: caller.author(),
             message,
@@ -103,12 +121,12 @@ impl<E: Derived> App<E> {
     /// `message` (what the review found) is kept in the revision's.
     pub async fn publish(
         &self,
-        caller: &Caller,
+        permit: &Permit,
         name: &str,
         author: Option<&str>,
         message: String,
     ) -> Result<StoredSkill, AppError> {
-        self.may(caller, Operation::PublishSkill)?;
+        let caller = self.permitted(permit, Operation::PublishSkill)?;
         let publisher = Change {
             author: caller.author(),
             message,

@@ -6,11 +6,10 @@ use skillpath_core::{Mode, Severity, skill_md};
 use skillpath_model::{Change, Kind, SkillSnapshot};
 
 use crate::app::App;
-use crate::caller::Caller;
 use crate::catalog::Derived;
 use crate::error::AppError;
 use crate::ops::Written;
-use crate::rules::Operation;
+use crate::rules::{Operation, Permit};
 
 impl<E: Derived> App<E> {
     /// Writes `snapshot` as the skill `name`'s next revision, made from revision `expected`,
@@ -21,13 +20,13 @@ impl<E: Derived> App<E> {
     /// again.
     pub async fn save_files(
         &self,
-        caller: &Caller,
+        permit: &Permit,
         name: &str,
         expected: u64,
         snapshot: SkillSnapshot,
         message: String,
     ) -> Result<Written, AppError> {
-        self.may(caller, Operation::SaveFiles)?;
+        let caller = self.permitted(permit, Operation::SaveFiles)?;
         unloadable(&snapshot, name)?;
         if self.drafted(caller) {
             let draft = (snapshot, expected, None);

@@ -7,10 +7,9 @@ use skillpath_store::drafts::DraftSummary;
 use skillpath_store::forks::ForkRequest;
 
 use crate::app::App;
-use crate::caller::Caller;
 use crate::catalog::Derived;
 use crate::error::AppError;
-use crate::rules::Operation;
+use crate::rules::{Operation, Permit};
 
 /// What a write wrote: the item's new revision, or, for an author's key on a server that
 /// reviews, the author's draft.
@@ -24,19 +23,19 @@ pub enum Written {
 
 impl<E> App<E> {
     /// Every revision of the skill `name`, oldest first.
-    pub async fn history(&self, caller: &Caller, name: &str) -> Result<Vec<Revision>, AppError> {
-        self.may(caller, Operation::SkillHistory)?;
+    pub async fn history(&self, permit: &Permit, name: &str) -> Result<Vec<Revision>, AppError> {
+        self.permitted(permit, Operation::SkillHistory)?;
         Ok(self.store().history(name).await?)
     }
 
     /// The skill `name` at `revision` (`None`: its current one).
     pub async fn revision(
         &self,
-        caller: &Caller,
+        permit: &Permit,
         name: &str,
         revision: Option<u64>,
     ) -> Result<StoredSkill, AppError> {
-        self.may(caller, Operation::GetSkill)?;
+        self.permitted(permit, Operation::GetSkill)?;
         Ok(self.store().get(name, revision).await?)
     }
 }
@@ -46,12 +45,12 @@ impl<E: Derived> App<E> {
     /// revision `expected`; drafted, a rollback is an update to that content.
     pub async fn rollback(
         &self,
-        caller: &Caller,
+        permit: &Permit,
         name: &str,
         to: u64,
         expected: u64,
     ) -> Result<Written, AppError> {
-        self.may(caller, Operation::RollbackSkill)?;
+        let caller = self.permitted(permit, Operation::RollbackSkill)?;
         let message = format!("roll {name} back to revision {to}");
         if self.drafted(caller) {
             let earlier = self.store().get(name, Some(to)).await?;
@@ -73,11 +72,11 @@ impl<E: Derived> App<E> {
     /// content to review: on a reviewing server it is a maintainer's.
     pub async fn delete(
         &self,
-        caller: &Caller,
+        permit: &Permit,
         name: &str,
         expected: u64,
     ) -> Result<StoredSkill, AppError> {
-        self.may(caller, Operation::DeleteSkill)?;
+        let caller = self.permitted(permit, Operation::DeleteSkill)?;
         if self.drafted(caller) {
             return Err(AppError::NotReviewable {
                 what: "a deletion",
@@ -99,10 +98,10 @@ impl<E: Derived> App<E> {
     /// reviewing server it is a maintainer's.
     pub async fn fork(
         &self,
-        caller: &Caller,
+        permit: &Permit,
         request: ForkRequest,
     ) -> Result<Vec<StoredSkill>, AppError> {
-        self.may(caller, Operation::ForkSkill)?;
+        let caller = self.permitted(permit, Operation::ForkSkill)?;
         if self.drafted(caller) {
             return Err(AppError::NotReviewable {
                 what: "a fork",

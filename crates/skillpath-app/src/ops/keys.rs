@@ -5,12 +5,12 @@ use skillpath_store::keys::{self, AuthError, CreatedKey, KeyInfo, Role};
 use crate::app::App;
 use crate::caller::Caller;
 use crate::error::AppError;
-use crate::rules::Operation;
+use crate::rules::{Operation, Permit};
 
 impl<E> App<E> {
     /// Every key, never the keys themselves.
-    pub async fn list_keys(&self, caller: &Caller) -> Result<Vec<KeyInfo>, AppError> {
-        self.may(caller, Operation::ListApiKeys)?;
+    pub async fn list_keys(&self, permit: &Permit) -> Result<Vec<KeyInfo>, AppError> {
+        self.permitted(permit, Operation::ListApiKeys)?;
         Ok(self.store().list_keys().await?)
     }
 
@@ -18,12 +18,12 @@ impl<E> App<E> {
     /// `30d`, `2w`; `None`: until revoked).
     pub async fn create_key(
         &self,
-        caller: &Caller,
+        permit: &Permit,
         name: &str,
         role: &str,
         expires: Option<&str>,
     ) -> Result<CreatedKey, AppError> {
-        self.may(caller, Operation::CreateApiKey)?;
+        self.permitted(permit, Operation::CreateApiKey)?;
         let role = Role::parse(role).ok_or_else(|| AppError::NotARole(role.to_owned()))?;
         let lifetime = match expires {
             Some(text) => Some(keys::parse_lifetime(text).map_err(AppError::Lifetime)?),
@@ -33,8 +33,8 @@ impl<E> App<E> {
     }
 
     /// The active key named `name`, refused from now on.
-    pub async fn revoke_key(&self, caller: &Caller, name: &str) -> Result<KeyInfo, AppError> {
-        self.may(caller, Operation::RevokeApiKey)?;
+    pub async fn revoke_key(&self, permit: &Permit, name: &str) -> Result<KeyInfo, AppError> {
+        self.permitted(permit, Operation::RevokeApiKey)?;
         Ok(self.store().revoke_key(name).await?)
     }
 

@@ -1,5 +1,5 @@
-//! The typed operations, grouped by what they act on. Each takes the caller, asks the rules
-//! ([`crate::App::may`]) and answers with the store's own types or an [`crate::AppError`].
+//! The typed operations, grouped by what they act on. Each takes the [`crate::Permit`] the rules
+//! gave the caller ([`crate::App::may`]) and answers with the store's own types or an [`crate::AppError`].
 
 mod authoring;
 mod drafts;

@@ -10,7 +10,7 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
-use skillpath_app::Kind;
+use skillpath_app::{Kind, Operation};
 use skillpath_server::catalog::CatalogSkill;
 
 use super::common::{Shell, Studio, html, html_status};
@@ -121,12 +121,15 @@ pub(crate) async fn page(
     let hits: Option<Vec<(String, String)>> = if q.is_empty() {
         None
     } else {
-        match studio
-            .server
-            .app()
-            .search(&visitor.caller(), q, query.hits_wanted())
-            .await
-        {
+        let searched = async {
+            let permit = studio.permit(&visitor, Operation::SearchSkills)?;
+            studio
+                .server
+                .app()
+                .search(&permit, q, query.hits_wanted())
+                .await
+        };
+        match searched.await {
             Ok(hits) => Some(hits.into_iter().map(|h| (h.name, h.snippet)).collect()),
             Err(failure) => {
                 error = Some(format!("The search failed: {failure}"));
@@ -309,7 +312,12 @@ fn marked(snippet: &str) -> String {
 
 /// The names of the items with drafts the visitor may see.
 pub(crate) async fn drafted(studio: &Studio, visitor: &Visitor) -> BTreeSet<String> {
-    match studio.server.app().drafts(&visitor.caller(), None).await {
+    match studio
+        .server
+        .app()
+        .drafts_seen_by(&visitor.caller(), None)
+        .await
+    {
         Ok(drafts) => drafts.into_iter().map(|d| d.name).collect(),
         Err(_) => BTreeSet::new(),
     }

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use askama::Template;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use skillpath_app::Operation;
 use skillpath_app::SkillContent;
+use skillpath_app::{AppError, Operation, Permit};
 use skillpath_server::catalog::CatalogSkill;
 use skillpath_server::{KeyPolicy, SkillServer};
 
@@ -44,6 +44,16 @@ pub(crate) struct Shell {
 }
 
 impl Studio {
+    /// The permit the rules give `visitor` for `operation` ([`skillpath_app::App::may`]): what
+    /// the operation takes, so that the rule is decided once, before it runs.
+    pub(crate) fn permit(
+        &self,
+        visitor: &Visitor,
+        operation: Operation,
+    ) -> Result<Permit, AppError> {
+        self.server.app().may(&visitor.caller(), operation)
+    }
+
     /// The frame of a page titled `title` in `section`, for `visitor`.
     pub(crate) fn shell(&self, visitor: &Visitor, title: String, section: &'static str) -> Shell {
         let caller = visitor.caller();

@@ -284,15 +284,13 @@ pub(crate) async fn submit(
     let app = studio.server.app();
     let (ok, text) = if creating {
         let joins = Some(package.as_str()).filter(|package| !package.is_empty());
-        // Refused for the caller before the form is read, as `create_skill` refuses.
-        let spec = app
-            .may(&caller, Operation::CreateSkill)
-            .and_then(|()| read_spec(spec));
-        let created = match spec {
-            Ok(spec) => app.create_skill(&caller, &spec, joins).await,
-            Err(error) => Err(error),
+        // Refused for the caller before the form is read, as MCP refuses `create_skill`.
+        let created = async {
+            let permit = app.may(&caller, Operation::CreateSkill)?;
+            let spec = read_spec(spec)?;
+            app.create_skill(&permit, &spec, joins).await
         };
-        match created {
+        match created.await {
             Ok(created) => {
                 let name = posted.one("name");
                 return match created.written {
@@ -303,7 +301,11 @@ pub(crate) async fn submit(
             Err(error) => (false, app_error(error)),
         }
     } else {
-        match read_spec(spec).and_then(|spec| app.validate_skill(&caller, &spec)) {
+        let checked = read_spec(spec).and_then(|spec| {
+            let permit = app.may(&caller, Operation::ValidateSkill)?;
+            app.validate_skill(&permit, &spec)
+        });
+        match checked {
             Ok(checked) => (true, checked.to_string()),
             Err(error) => (false, app_error(error)),
         }

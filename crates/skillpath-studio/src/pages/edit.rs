@@ -13,7 +13,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form, Json};
 use serde::{Deserialize, Serialize};
-use skillpath_app::{AppError, Kind, SkillSnapshot, StoreError, StoredSkill, Written};
+use skillpath_app::{AppError, Kind, Operation, SkillSnapshot, StoreError, StoredSkill, Written};
 use skillpath_core::load::LoadOptions;
 use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Mode, skill_md};
@@ -90,12 +90,11 @@ pub(crate) async fn page(
     Path(name): Path<String>,
     Query(query): Query<FileQuery>,
 ) -> Response {
-    let stored = match studio
-        .server
-        .app()
-        .revision(&visitor.caller(), &name, None)
-        .await
-    {
+    let stored = async {
+        let permit = studio.permit(&visitor, Operation::GetSkill)?;
+        studio.server.app().revision(&permit, &name, None).await
+    };
+    let stored = match stored.await {
         Ok(stored) if !stored.deleted => stored,
         _ => return studio.no_skill(&visitor, &name),
     };
@@ -330,7 +329,11 @@ pub(crate) async fn save(
 ) -> Response {
     let app = studio.server.app();
     let caller = visitor.caller();
-    let base = match app.revision(&caller, &name, Some(form.base)).await {
+    let base = async {
+        let permit = app.may(&caller, Operation::GetSkill)?;
+        app.revision(&permit, &name, Some(form.base)).await
+    };
+    let base = match base.await {
         Ok(base) => base,
         Err(_) => return studio.no_skill(&visitor, &name),
     };
@@ -370,10 +373,12 @@ pub(crate) async fn save(
         "" => format!("edit {} in the studio", form.file),
         given => given.to_owned(),
     };
-    match app
-        .save_files(&caller, &name, form.base, snapshot, message.clone())
-        .await
-    {
+    let saved = async {
+        let permit = app.may(&caller, Operation::SaveFiles)?;
+        app.save_files(&permit, &name, form.base, snapshot, message.clone())
+            .await
+    };
+    match saved.await {
         Ok(Written::Drafted(_)) => see_other(&format!("/review/{}", encode_path(&name))),
         Ok(Written::Stored(_)) => see_other(&format!("/skills/{}/history", encode_path(&name))),
         // Someone wrote the skill since the revision the edit started from: nothing of either
@@ -381,7 +386,11 @@ pub(crate) async fn save(
         Err(AppError::Store(StoreError::StaleRevision {
             actual: current, ..
         })) => {
-            let theirs = match app.revision(&caller, &name, None).await {
+            let theirs = async {
+                let permit = app.may(&caller, Operation::GetSkill)?;
+                app.revision(&permit, &name, None).await
+            };
+            let theirs = match theirs.await {
                 Ok(theirs) => theirs,
                 Err(error) => {
                     return studio.message(
@@ -392,8 +401,11 @@ pub(crate) async fn save(
                     );
                 }
             };
-            let author = app
-                .history(&caller, &name)
+            let history = async {
+                let permit = app.may(&caller, Operation::SkillHistory)?;
+                app.history(&permit, &name).await
+            };
+            let author = history
                 .await
                 .ok()
                 .and_then(|history| history.into_iter().find(|r| r.number == current))

@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::{Extension, Form};
 use serde::Deserialize;
-use skillpath_app::{Operation, Revision, Written};
+use skillpath_app::{AppError, Operation, Revision, Written};
 use skillpath_server::app_error;
 use skillpath_sources::folders::files_of;
 
@@ -33,7 +33,11 @@ pub(crate) async fn page(
     Extension(visitor): Extension<Visitor>,
     Path(name): Path<String>,
 ) -> Response {
-    let mut revisions = match studio.server.app().history(&visitor.caller(), &name).await {
+    let revisions = async {
+        let permit = studio.permit(&visitor, Operation::SkillHistory)?;
+        studio.server.app().history(&permit, &name).await
+    };
+    let mut revisions = match revisions.await {
         Ok(revisions) if !revisions.is_empty() => revisions,
         _ => return studio.no_skill(&visitor, &name),
     };
@@ -78,13 +82,15 @@ pub(crate) async fn diff(
     Query(query): Query<DiffQuery>,
 ) -> Response {
     let app = studio.server.app();
-    let caller = visitor.caller();
-    let (old, new) = match (
-        app.revision(&caller, &name, Some(query.from)).await,
-        app.revision(&caller, &name, Some(query.to)).await,
-    ) {
-        (Ok(old), Ok(new)) => (old, new),
-        (Err(error), _) | (_, Err(error)) => {
+    let both = async {
+        let reading = studio.permit(&visitor, Operation::GetSkill)?;
+        let old = app.revision(&reading, &name, Some(query.from)).await?;
+        let new = app.revision(&reading, &name, Some(query.to)).await?;
+        Ok::<_, AppError>((old, new))
+    };
+    let (old, new) = match both.await {
+        Ok(both) => both,
+        Err(error) => {
             return studio.message(
                 &visitor,
                 StatusCode::NOT_FOUND,
@@ -124,11 +130,15 @@ pub(crate) async fn rollback(
     Path(name): Path<String>,
     Form(form): Form<RollbackForm>,
 ) -> Response {
-    let written = studio
-        .server
-        .app()
-        .rollback(&visitor.caller(), &name, form.to, form.current)
-        .await;
+    let written = async {
+        let permit = studio.permit(&visitor, Operation::RollbackSkill)?;
+        studio
+            .server
+            .app()
+            .rollback(&permit, &name, form.to, form.current)
+            .await
+    };
+    let written = written.await;
     match written {
         Ok(Written::Drafted(_)) => see_other(&format!("/review/{}", encode_path(&name))),
         Ok(Written::Stored(_)) => see_other(&format!("/skills/{}/history", encode_path(&name))),

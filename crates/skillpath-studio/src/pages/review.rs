@@ -37,7 +37,12 @@ pub(crate) async fn queue(
     State(studio): State<Studio>,
     Extension(visitor): Extension<Visitor>,
 ) -> Response {
-    let drafts = match studio.server.app().drafts(&visitor.caller(), None).await {
+    let drafts = match studio
+        .server
+        .app()
+        .drafts_seen_by(&visitor.caller(), None)
+        .await
+    {
         Ok(drafts) => drafts,
         Err(error) => {
             return studio.message(
@@ -88,7 +93,11 @@ pub(crate) async fn draft(
     let app = studio.server.app();
     let caller = visitor.caller();
     // A draft the visitor may not see is answered as one nobody made.
-    let draft = match app.draft(&caller, &name, query.author.as_deref()).await {
+    let draft = async {
+        let permit = app.may(&caller, Operation::GetSkill)?;
+        app.draft(&permit, &name, query.author.as_deref()).await
+    };
+    let draft = match draft.await {
         Ok(draft) => draft,
         Err(_) => {
             return studio.message(
@@ -105,7 +114,12 @@ pub(crate) async fn draft(
             skill_md: String::new(),
             files: Vec::new(),
         },
-        base => match app.revision(&caller, &name, Some(base)).await {
+        base => match async {
+            let permit = app.may(&caller, Operation::GetSkill)?;
+            app.revision(&permit, &name, Some(base)).await
+        }
+        .await
+        {
             Ok(stored) => stored.snapshot,
             Err(error) => {
                 return studio.message(
@@ -149,11 +163,15 @@ pub(crate) async fn publish(
     Path(name): Path<String>,
     Form(form): Form<DecisionForm>,
 ) -> Response {
-    let published = studio
-        .server
-        .app()
-        .publish(&visitor.caller(), &name, Some(&form.author), form.message)
-        .await;
+    let published = async {
+        let permit = studio.permit(&visitor, Operation::PublishSkill)?;
+        studio
+            .server
+            .app()
+            .publish(&permit, &name, Some(&form.author), form.message)
+            .await
+    };
+    let published = published.await;
     if let Err(error) = published {
         return refused(&studio, &visitor, error);
     }
@@ -170,11 +188,15 @@ pub(crate) async fn reject(
     Path(name): Path<String>,
     Form(form): Form<DecisionForm>,
 ) -> Response {
-    let rejected = studio
-        .server
-        .app()
-        .reject(&visitor.caller(), &name, Some(&form.author), form.message)
-        .await;
+    let rejected = async {
+        let permit = studio.permit(&visitor, Operation::RejectSkill)?;
+        studio
+            .server
+            .app()
+            .reject(&permit, &name, Some(&form.author), form.message)
+            .await
+    };
+    let rejected = rejected.await;
     match rejected {
         Ok(_) => see_other("/review"),
         Err(error) => refused(&studio, &visitor, error),

@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use axum::{Extension, Form};
 use serde::Deserialize;
-use skillpath_app::{AppError, KeyInfo, Role};
+use skillpath_app::{AppError, KeyInfo, Operation, Role};
 use skillpath_server::app_error;
 
 use super::common::{Shell, Studio, html, html_status, see_other};
@@ -36,7 +36,11 @@ async fn keys_page(
     created: Option<(String, String)>,
     error: Option<String>,
 ) -> Response {
-    let keys = match studio.server.app().list_keys(&visitor.caller()).await {
+    let keys = async {
+        let permit = studio.permit(visitor, Operation::ListApiKeys)?;
+        studio.server.app().list_keys(&permit).await
+    };
+    let keys = match keys.await {
         Ok(keys) => keys,
         Err(AppError::Forbidden { .. }) => {
             return studio.message(
@@ -91,11 +95,13 @@ pub(crate) async fn create_key(
     Form(form): Form<NewKey>,
 ) -> Response {
     let expires = Some(form.expires.trim()).filter(|expires| !expires.is_empty());
-    let created = studio
-        .server
-        .app()
-        .create_key(&visitor.caller(), form.name.trim(), &form.role, expires)
-        .await;
+    let created = async {
+        let permit = studio.permit(&visitor, Operation::CreateApiKey)?;
+        let app = studio.server.app();
+        app.create_key(&permit, form.name.trim(), &form.role, expires)
+            .await
+    };
+    let created = created.await;
     match created {
         Ok(created) => {
             let shown = (created.info.name, created.key);
@@ -116,11 +122,11 @@ pub(crate) async fn revoke_key(
     Extension(visitor): Extension<Visitor>,
     Form(form): Form<RevokeForm>,
 ) -> Response {
-    let revoked = studio
-        .server
-        .app()
-        .revoke_key(&visitor.caller(), &form.name)
-        .await;
+    let revoked = async {
+        let permit = studio.permit(&visitor, Operation::RevokeApiKey)?;
+        studio.server.app().revoke_key(&permit, &form.name).await
+    };
+    let revoked = revoked.await;
     match revoked {
         Ok(_) => see_other("/settings/keys"),
         Err(error) => keys_page(&studio, &visitor, None, Some(app_error(error))).await,
