@@ -4,6 +4,7 @@
 
 use std::sync::{Arc, RwLock};
 
+use skillpath_core::golden_path::render::RenderLimits;
 use skillpath_store::{SearchHit, Store, StoreError};
 
 use crate::caller::Caller;
@@ -24,15 +25,20 @@ pub struct AppOptions {
     /// The most bytes of skill content (`SKILL.md` and files) kept in memory for the skills
     /// called, read and shown most recently ([`crate::content`]).
     pub content_cache_bytes: u64,
+    /// Bounds on every render ([`App::render`]): renders run on the front end's worker
+    /// threads without waiting, so at most as many run at once as there are workers, each
+    /// within these bounds.
+    pub render_limits: RenderLimits,
 }
 
 impl Default for AppOptions {
-    /// Writes allowed, no review, the default content cache.
+    /// Writes allowed, no review, the default content cache and render limits.
     fn default() -> Self {
         AppOptions {
             read_only: false,
             review: false,
             content_cache_bytes: DEFAULT_CONTENT_CACHE_BYTES,
+            render_limits: RenderLimits::default(),
         }
     }
 }

@@ -52,6 +52,14 @@ pub enum AppError {
     /// A skill with errors, one `- code: message` line each.
     #[error("the skill has errors; fix them and try again:\n{0}")]
     Invalid(String),
+    /// A skill whose `SKILL.md` is not in the structured form an update's fields merge into.
+    #[error("`{name}` cannot be edited as structured data: {source}")]
+    NotStructured {
+        /// The skill.
+        name: String,
+        /// What keeps it from the structured form.
+        source: skillpath_core::golden_path::spec::SpecError,
+    },
     /// A package to join that is none.
     #[error("{}", not_a_package(name, *is_skill))]
     NotAPackage {
@@ -75,6 +83,9 @@ pub enum AppError {
         /// The item it was asked for.
         name: String,
     },
+    /// A skill's arguments that do not fit its parameters (a render limit among them).
+    #[error(transparent)]
+    Render(#[from] skillpath_core::golden_path::render::ArgumentsError),
     /// What the store said.
     #[error(transparent)]
     Store(#[from] StoreError),

@@ -15,7 +15,7 @@ use crate::catalog::{Addressed, CatalogSkill};
 use crate::pagination::paginate;
 use crate::review_tools::draft_saved;
 use crate::state::SkillServer;
-use crate::tool_error::{app_error, store_error};
+use crate::tool_error::ToolError;
 use skillpath_app::Permit;
 use skillpath_app::{AppError, Written};
 
@@ -28,11 +28,10 @@ pub(crate) struct ListArchitectures {
 }
 
 impl Params for ListArchitectures {
-    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, ToolError> {
         let catalog = server.catalog();
         let limit = self.limit.map_or(100, Whole::count);
-        let (items, next) = paginate(catalog.packages(), self.cursor.as_deref(), limit, summary)
-            .map_err(|error| error.message.to_string())?;
+        let (items, next) = paginate(catalog.packages(), self.cursor.as_deref(), limit, summary)?;
         Ok(pretty(&serde_json::json!({
             "architectures": items,
             "next_cursor": next,
@@ -63,16 +62,19 @@ pub(crate) struct GetArchitecture {
 }
 
 impl Params for GetArchitecture {
-    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, ToolError> {
         let catalog = server.catalog();
         let name = self.name.as_str();
         let Some(package) = catalog.package(name) else {
-            return Err(not_a_package(name, catalog.skill(name).is_some()));
+            let is_skill = catalog.skill(name).is_some();
+            let name = name.to_owned();
+            return Err(AppError::NotAPackage { name, is_skill }.into());
         };
-        let read = package.manifest.as_deref().ok_or_else(|| {
-            format!("the manifest of package `{name}` cannot be read; `skillpath validate` names its problems")
-        })?;
-        let content = server.content(package).await.map_err(store_error)?;
+        let read = package
+            .manifest
+            .as_deref()
+            .ok_or_else(|| ToolError::UnreadableManifest(name.to_owned()))?;
+        let content = server.content(package).await?;
         let manifest = &content.stored.snapshot.skill_md;
         let overview = &manifest[skillpath_core::frontmatter::head(manifest).len()..];
         let skills: Vec<Value> = read
@@ -107,12 +109,6 @@ impl Params for GetArchitecture {
     }
 }
 
-/// The error for `name`, which is no package: a skill of that name, or nothing.
-fn not_a_package(name: &str, is_skill: bool) -> String {
-    let name = name.to_owned();
-    AppError::NotAPackage { name, is_skill }.to_string()
-}
-
 /// `analyze_requirements`: the packages that fit a project, ranked, each with why.
 #[derive(Deserialize, JsonSchema)]
 #[schemars(extend("additionalProperties" = false))]
@@ -125,7 +121,7 @@ pub(crate) struct AnalyzeRequirements {
 }
 
 impl Params for AnalyzeRequirements {
-    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, ToolError> {
         let catalog = server.catalog();
         let packages: Vec<Package> = catalog
             .packages()
@@ -167,7 +163,7 @@ pub(crate) struct PlanArchitecture {
 }
 
 impl Params for PlanArchitecture {
-    async fn run(self, _: &SkillServer, _: &Permit) -> Result<String, String> {
+    async fn run(self, _: &SkillServer, _: &Permit) -> Result<String, ToolError> {
         Ok(plan(&self.repository))
     }
 }
@@ -246,11 +242,11 @@ impl JsonSchema for CreateArchitecture {
 }
 
 impl Params for CreateArchitecture {
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let stored = match server.app().create_architecture(permit, &self.0).await {
             Ok(Written::Stored(stored)) => stored,
             Ok(Written::Drafted(saved)) => return Ok(draft_saved(&saved)),
-            Err(error) => return Err(app_error(error)),
+            Err(error) => return Err(error.into()),
         };
         Ok(format!(
             "Created the architecture package `{}` at revision {}. Add its skills with `create_skill` and `package: \"{}\"`; its documentation pages are the resources `package://{}/<path>`.",

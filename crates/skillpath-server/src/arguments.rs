@@ -11,6 +11,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::{self, DeserializeOwned, Deserializer, Unexpected};
 
 use crate::state::SkillServer;
+use crate::tool_error::{ArgumentError, ToolError};
 use skillpath_app::Permit;
 
 /// The parameters of a built-in tool: its input schema (derived), how its arguments are read,
@@ -18,8 +19,8 @@ use skillpath_app::Permit;
 pub(crate) trait Params: DeserializeOwned + JsonSchema + Send {
     /// Reads the tool's arguments: as JSON into the parameters ([`from_arguments`]), unless
     /// the tool says otherwise.
-    fn parse(arguments: &JsonObject) -> Result<Self, String> {
-        from_arguments(arguments)
+    fn parse(arguments: &JsonObject) -> Result<Self, ToolError> {
+        Ok(from_arguments(arguments)?)
     }
 
     /// Runs the tool with the permit the rules gave its caller: the text of its result, or an
@@ -28,22 +29,22 @@ pub(crate) trait Params: DeserializeOwned + JsonSchema + Send {
         self,
         server: &SkillServer,
         permit: &Permit,
-    ) -> impl Future<Output = Result<String, String>> + Send;
+    ) -> impl Future<Output = Result<String, ToolError>> + Send;
 }
 
 /// `arguments` read as `P`; an error names the argument that does not fit (`limit`,
 /// `arguments`) and what it must be.
-pub(crate) fn from_arguments<P: DeserializeOwned>(arguments: &JsonObject) -> Result<P, String> {
+pub(crate) fn from_arguments<P: DeserializeOwned>(
+    arguments: &JsonObject,
+) -> Result<P, ArgumentError> {
     let value = serde_json::Value::Object(arguments.clone());
     serde_path_to_error::deserialize(&value).map_err(|error| {
         let path = error.path().to_string();
+        let problem = error.into_inner().to_string();
         if path == "." {
-            format!(
-                "the arguments are not in the expected shape: {}",
-                error.inner()
-            )
+            ArgumentError::Shape(problem)
         } else {
-            format!("argument `{path}`: {}", error.inner())
+            ArgumentError::Field { path, problem }
         }
     })
 }
@@ -122,6 +123,7 @@ mod tests {
     use serde_json::json;
 
     use super::{Revision, Whole, from_arguments};
+    use crate::tool_error::ArgumentError;
 
     #[derive(Debug, serde::Deserialize)]
     struct Limited {
@@ -129,7 +131,7 @@ mod tests {
         revision: Option<Revision>,
     }
 
-    fn read(arguments: serde_json::Value) -> Result<Limited, String> {
+    fn read(arguments: serde_json::Value) -> Result<Limited, ArgumentError> {
         from_arguments(arguments.as_object().expect("an object"))
     }
 
@@ -177,7 +179,7 @@ mod tests {
                 "argument `revision`: invalid value: integer `9223372036854775808`, expected a whole number from 1 to 9223372036854775807",
             ),
         ] {
-            assert_eq!(read(arguments).expect_err("refused"), message);
+            assert_eq!(read(arguments).expect_err("refused").to_string(), message);
         }
     }
 }

@@ -6,7 +6,6 @@
 //! `isError` result that says what to do.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use rmcp::model::JsonObject;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
@@ -15,20 +14,18 @@ use serde_json::Value;
 use skillpath_app::Written;
 use skillpath_core::golden_path::spec::SkillSpec;
 use skillpath_model::Provenance;
-use skillpath_store::StoreError;
 use skillpath_store::forks::ForkRequest;
 
 use crate::arguments::{Params, Revision};
 use crate::review_tools::draft_saved;
 use crate::schemas::spec_schema;
 use crate::state::SkillServer;
-use crate::tool_error::{app_error, store_error};
-use skillpath_app::SkillContent;
-use skillpath_app::{Caller, Permit};
+use crate::tool_error::{ArgumentError, ToolError};
+use skillpath_app::Permit;
 
 /// A skill's structured data as a tool's argument, refused as the application refuses it.
-fn parse_spec(value: Value) -> Result<SkillSpec, String> {
-    skillpath_app::read_spec(value).map_err(app_error)
+fn parse_spec(value: Value) -> Result<SkillSpec, ToolError> {
+    Ok(skillpath_app::read_spec(value)?)
 }
 
 /// `plan_skill`: the format guide and a plan template for a goal.
@@ -40,7 +37,7 @@ pub(crate) struct PlanSkill {
 }
 
 impl Params for PlanSkill {
-    async fn run(self, _: &SkillServer, _: &Permit) -> Result<String, String> {
+    async fn run(self, _: &SkillServer, _: &Permit) -> Result<String, ToolError> {
         Ok(plan(&self.goal))
     }
 }
@@ -55,16 +52,13 @@ pub(crate) struct ValidateSkill {
 
 impl Params for ValidateSkill {
     /// The skill as [`parse_spec`] reads it, so that its errors read as `create_skill`'s.
-    fn parse(arguments: &JsonObject) -> Result<Self, String> {
+    fn parse(arguments: &JsonObject) -> Result<Self, ToolError> {
         let skill = parse_spec(arguments.get("skill").cloned().unwrap_or(Value::Null))?;
         Ok(ValidateSkill { skill })
     }
 
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
-        let checked = server
-            .app()
-            .validate_skill(permit, &self.skill)
-            .map_err(app_error)?;
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
+        let checked = server.app().validate_skill(permit, &self.skill)?;
         Ok(checked.to_string())
     }
 }
@@ -99,27 +93,28 @@ impl JsonSchema for CreateSkill {
 }
 
 impl Params for CreateSkill {
-    fn parse(arguments: &JsonObject) -> Result<Self, String> {
+    fn parse(arguments: &JsonObject) -> Result<Self, ToolError> {
         let mut fields = arguments.clone();
         let package = match fields.remove("package") {
             None | Some(Value::Null) => None,
             Some(Value::String(name)) => Some(name),
             Some(other) => {
-                return Err(format!(
-                    "argument `package`: a package's name is a string, not `{other}`"
-                ));
+                return Err(ArgumentError::Field {
+                    path: "package".to_owned(),
+                    problem: format!("a package's name is a string, not `{other}`"),
+                }
+                .into());
             }
         };
         let spec = parse_spec(Value::Object(fields))?;
         Ok(CreateSkill { spec, package })
     }
 
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let created = server
             .app()
             .create_skill(permit, &self.spec, self.package.as_deref())
-            .await
-            .map_err(app_error)?;
+            .await?;
         let warnings = with_warnings(&created.checked.warnings);
         Ok(match created.written {
             Written::Drafted(saved) => format!("{}{warnings}", draft_saved(&saved)),
@@ -174,36 +169,12 @@ impl JsonSchema for UpdateSkill {
 }
 
 impl Params for UpdateSkill {
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
-        let skill_name = self.name.as_str();
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let expected = self.expected_revision.get();
-        let drafts = server.app().drafted(permit.caller());
-        let current = match drafts {
-            true => own_draft_base(server, permit.caller(), skill_name, expected).await?,
-            false => None,
-        };
-        let current = match current {
-            Some(draft) => draft,
-            None => merge_base(server, skill_name, expected).await?,
-        };
-        let files = current.files();
-        let base = SkillSpec::from_skill(&current.skill_md, &current.golden, |path| {
-            files
-                .get(path)
-                .and_then(|bytes| String::from_utf8(bytes.to_vec()).ok())
-        })
-        .map_err(|error| format!("`{skill_name}` cannot be edited as structured data: {error}"))?;
-        let mut merged = serde_json::to_value(&base).map_err(|e| e.to_string())?;
-        if let Some(object) = merged.as_object_mut() {
-            object.insert("name".to_owned(), Value::from(skill_name));
-            object.extend(self.fields);
-        }
-        let spec = parse_spec(merged)?;
         let updated = server
             .app()
-            .update_skill(permit, skill_name, expected, &spec)
-            .await
-            .map_err(app_error)?;
+            .update_fields(permit, &self.name, expected, self.fields)
+            .await?;
         let warnings = with_warnings(&updated.checked.warnings);
         Ok(match updated.written {
             Written::Drafted(saved) => format!("{}{warnings}", draft_saved(&saved)),
@@ -215,36 +186,6 @@ impl Params for UpdateSkill {
     }
 }
 
-/// The caller's own draft of `name`, when it was made on revision `expected`, as the content
-/// an `update_skill` that writes a draft merges into: an author works on their draft, not on
-/// the published revision beneath it. `None` when they have no such draft.
-async fn own_draft_base(
-    server: &SkillServer,
-    caller: &Caller,
-    name: &str,
-    expected: u64,
-) -> Result<Option<Arc<SkillContent>>, String> {
-    let author = caller.author();
-    let Some(draft) = server
-        .store()
-        .read_draft(name, &author)
-        .await
-        .map_err(store_error)?
-    else {
-        return Ok(None);
-    };
-    if draft.summary.base != expected {
-        return Ok(None);
-    }
-    let mut stored = server
-        .store()
-        .get(name, Some(expected))
-        .await
-        .map_err(store_error)?;
-    stored.snapshot = draft.snapshot;
-    Ok(Some(Arc::new(SkillContent::new(stored))))
-}
-
 /// `delete_skill`: the skill deleted at the revision the caller read; it stays in history.
 #[derive(Deserialize, JsonSchema)]
 #[schemars(extend("additionalProperties" = false))]
@@ -254,12 +195,11 @@ pub(crate) struct DeleteSkill {
 }
 
 impl Params for DeleteSkill {
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let stored = server
             .app()
             .delete(permit, &self.name, self.expected_revision.get())
-            .await
-            .map_err(app_error)?;
+            .await?;
         Ok(format!(
             "Deleted `{}` (revision {}); it stays in history.",
             stored.name, stored.revision
@@ -277,13 +217,12 @@ pub(crate) struct RollbackSkill {
 }
 
 impl Params for RollbackSkill {
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let to = self.to_revision.get();
         let written = server
             .app()
             .rollback(permit, &self.name, to, self.expected_revision.get())
-            .await
-            .map_err(app_error)?;
+            .await?;
         let stored = match written {
             Written::Drafted(saved) => return Ok(draft_saved(&saved)),
             Written::Stored(stored) => stored,
@@ -312,18 +251,14 @@ pub(crate) struct ForkSkill {
 }
 
 impl Params for ForkSkill {
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let request = ForkRequest {
             from: self.from,
             revision: self.revision.map(|revision| revision.get()),
             name: self.name,
             member_prefix: self.member_prefix,
         };
-        let written = server
-            .app()
-            .fork(permit, request)
-            .await
-            .map_err(app_error)?;
+        let written = server.app().fork(permit, request).await?;
         let catalog = server.catalog();
         let mut text = String::new();
         for item in &written {
@@ -370,39 +305,6 @@ and a structured body, and become MCP tools whose parameters are the arguments.
 Then call `validate_skill` with the structured skill, fix what it reports, and call `create_skill`.
 "
     )
-}
-
-/// The skill `update_skill` merges the caller's fields into: revision `expected` itself, from
-/// the catalog when it holds that revision, else read from the store.
-///
-/// The catalog can be behind the store: a write by another process (`skillpath import` on
-/// SQLite, which has no change signals; another replica on PostgreSQL until its catalog
-/// follows), or a concurrent call that has committed but not yet refreshed the catalog. A
-/// caller who read revision N from the store (`get_skill` reads it there) and updates with
-/// `expected_revision` N would otherwise have its fields merged into an older revision, and
-/// the write, accepted as made at revision N, would silently undo every change since that
-/// older one. When the store's current revision is not `expected` the update is refused as
-/// stale here, as the store would refuse it.
-async fn merge_base(
-    server: &SkillServer,
-    name: &str,
-    expected: u64,
-) -> Result<Arc<SkillContent>, String> {
-    let catalog = server.catalog();
-    if let Some(skill) = catalog.skill(name)
-        && skill.revision == expected
-    {
-        return server.content(skill).await.map_err(store_error);
-    }
-    let stored = server.store().get(name, None).await.map_err(store_error)?;
-    if stored.revision != expected {
-        return Err(store_error(StoreError::StaleRevision {
-            name: name.to_owned(),
-            expected,
-            actual: stored.revision,
-        }));
-    }
-    Ok(Arc::new(SkillContent::new(stored)))
 }
 
 /// How the skill `name` can be called now, by the catalog's tool table: as its tool, or,

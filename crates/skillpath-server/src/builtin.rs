@@ -26,9 +26,10 @@ use crate::key_tools::{CreateApiKey, ListApiKeys, RevokeApiKey};
 use crate::review_tools::{ListDrafts, PublishSkill, RejectSkill};
 use crate::schemas::input_schema;
 use crate::state::SkillServer;
+use crate::tool_error::ToolError;
 
 /// A built-in tool being run: the text of its result, or an error the model can fix.
-pub(crate) type Running<'a> = Pin<Box<dyn Future<Output = Result<String, String>> + Send + 'a>>;
+pub(crate) type Running<'a> = Pin<Box<dyn Future<Output = Result<String, ToolError>> + Send + 'a>>;
 
 /// A built-in tool's name, description, whether it writes, the least role that may see and
 /// call it, and its parameters.
@@ -384,7 +385,7 @@ mod tests {
             let arguments = arguments.as_object().cloned().unwrap_or_default();
             let permit = server.app().may(&caller, builtin.operation).expect("permitted");
             let refused = builtin.run(&server, &permit, &arguments).await;
-            assert_eq!(refused, Err(message), "{tool}");
+            assert_eq!(refused.map_err(|error| error.to_string()), Err(message), "{tool}");
         }
     }
 }

@@ -7,6 +7,8 @@ use skillpath_audit::AuditRecord;
 use skillpath_core::skill_md::SkillMd;
 use skillpath_model::{FileMetadata, Kind};
 
+use crate::skill_entry::Unlisted;
+
 pub use skillpath_app::catalog::{Collision, Membership};
 
 /// The catalog with each skill's Skills-extension entry.
@@ -20,7 +22,7 @@ pub type App = skillpath_app::App<SkillsEntry>;
 
 /// A skill's Skills-extension entry (`skills/list`), or why the extension cannot carry it.
 #[derive(Debug)]
-pub struct SkillsEntry(pub Result<rmcp::model::Skill, String>);
+pub struct SkillsEntry(pub Result<rmcp::model::Skill, Unlisted>);
 
 impl Derived for SkillsEntry {
     fn skill(
@@ -40,9 +42,7 @@ impl Derived for SkillsEntry {
     }
 
     fn package(name: &str) -> Self {
-        SkillsEntry(Err(format!(
-            "`{name}` is an architecture package, not a skill"
-        )))
+        SkillsEntry(Err(Unlisted::Package(name.to_owned())))
     }
 }
 

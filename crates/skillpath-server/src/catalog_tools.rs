@@ -15,7 +15,7 @@ use crate::arguments::{Params, Revision, Whole};
 use crate::review_tools::draft_view;
 use crate::state::{STILL_SYNCING, SkillServer};
 use crate::to_mcp::{files_json, skill_content};
-use crate::tool_error::{app_error, store_error};
+use crate::tool_error::ToolError;
 use skillpath_app::Permit;
 
 /// `list_skills`: a page of the skills, with what the folder sync could not load or left out.
@@ -27,13 +27,12 @@ pub(crate) struct ListSkills {
 }
 
 impl Params for ListSkills {
-    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, ToolError> {
         let limit = self.limit.map_or(100, Whole::count);
         let page = server
             .store()
             .list(ListFilter::default(), self.cursor, limit)
-            .await
-            .map_err(store_error)?;
+            .await?;
         let catalog = server.catalog();
         let items: Vec<Value> = page
             .items
@@ -43,7 +42,7 @@ impl Params for ListSkills {
                 // A skill the Skills extension's clients would refuse is still this server's
                 // tool, prompt and resources; its user learns why `skills/list` leaves it out.
                 if let Some(why) = catalog.skill(&s.name).and_then(|skill| skill.entry.0.as_ref().err()) {
-                    item["not_in_skills_list"] = Value::String(why.clone());
+                    item["not_in_skills_list"] = Value::String(why.to_string());
                 }
                 item
             })
@@ -57,7 +56,7 @@ impl Params for ListSkills {
             .iter()
             .map(|folder| folder.to_json())
             .collect();
-        let shadowed = server.shadowed().await.map_err(store_error)?;
+        let shadowed = server.shadowed().await?;
         let mut answer = serde_json::json!({
             "skills": items,
             "next_cursor": page.next_cursor,
@@ -83,14 +82,10 @@ pub(crate) struct SearchSkills {
 }
 
 impl Params for SearchSkills {
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let query = self.query.as_str();
         let limit = self.limit.map_or(10, Whole::count);
-        let hits = server
-            .app()
-            .search(permit, query, limit)
-            .await
-            .map_err(app_error)?;
+        let hits = server.app().search(permit, query, limit).await?;
         // Past `sync_wait`, the first folder sync may not be in yet: said first, so that no
         // match is not taken for no such skill.
         let mut text = if server.syncing() {
@@ -143,15 +138,14 @@ pub(crate) struct GetSkill {
 }
 
 impl Params for GetSkill {
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         if self.draft == Some(true) {
             return draft_view(server, permit, &self.name, self.author.as_deref()).await;
         }
         let skill = server
-            .store()
-            .get(&self.name, self.revision.map(Whole::get))
-            .await
-            .map_err(store_error)?;
+            .app()
+            .revision(permit, &self.name, self.revision.map(Whole::get))
+            .await?;
         let files = files_json(&skill.snapshot.files);
         let usage = server
             .store()
@@ -160,7 +154,7 @@ impl Params for GetSkill {
                 ..UsageQuery::default()
             })
             .await
-            .map_err(store_error)?
+            ?
             .pop()
             .map_or_else(
                 || serde_json::json!({"calls": 0, "loads": 0, "prompts": 0, "reads": 0, "last_used": null}),
@@ -194,16 +188,15 @@ pub(crate) struct LoadSkill {
 }
 
 impl Params for LoadSkill {
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let skill_name = self.name.as_str();
         let catalog = server.catalog();
-        let skill = catalog.skill(skill_name).ok_or_else(|| {
-            format!(
-                "no skill named `{skill_name}`; find skills with `search_skills` or `list_skills`"
-            )
-        })?;
+        let skill = catalog
+            .skill(skill_name)
+            .ok_or_else(|| ToolError::NoSuchSkill(skill_name.to_owned()))?;
         let markdown = server
-            .render_skill(skill, &self.arguments.unwrap_or_default())
+            .app()
+            .render(permit, skill, &self.arguments.unwrap_or_default())
             .await?;
         server.count_use(skill, permit.caller().key.as_deref(), UsageKind::Load);
         Ok(skill_content(skill, &markdown))
@@ -219,12 +212,8 @@ pub(crate) struct SkillHistory {
 }
 
 impl Params for SkillHistory {
-    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, String> {
-        let revisions = server
-            .store()
-            .history(&self.name)
-            .await
-            .map_err(store_error)?;
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
+        let revisions = server.app().history(permit, &self.name).await?;
         Ok(serde_json::to_string_pretty(&revisions).unwrap_or_default())
     }
 }

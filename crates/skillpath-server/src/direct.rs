@@ -7,10 +7,13 @@ use rmcp::ErrorData as McpError;
 use rmcp::model::JsonObject;
 use skillpath_store::usage::UsageKind;
 
+use skillpath_app::Operation;
+
 use crate::auth::Caller;
 use crate::builtin::BUILTINS;
 use crate::state::SkillServer;
 use crate::to_mcp::{skill_content, skill_tool};
+use crate::tool_error::ToolError;
 
 /// A tool call's answer: its text, and whether it is an error result (`isError`). A call the
 /// protocol refuses (an unknown tool, a role that may not use it) is an error result whose
@@ -34,13 +37,13 @@ impl SkillServer {
         arguments: &JsonObject,
         counted: bool,
     ) -> Result<ToolAnswer, McpError> {
-        let answer = |result: Result<String, String>| match result {
+        let answer = |result: Result<String, ToolError>| match result {
             Ok(text) => ToolAnswer {
                 text,
                 is_error: false,
             },
-            Err(text) => ToolAnswer {
-                text,
+            Err(error) => ToolAnswer {
+                text: error.to_string(),
                 is_error: true,
             },
         };
@@ -60,12 +63,19 @@ impl SkillServer {
                 None,
             ));
         };
-        let rendered = self.render_skill(skill, arguments).await;
+        // A skill's tool is its rendering: the rule is `load_skill`'s, decided here once.
+        let permit = self
+            .app()
+            .may(caller, Operation::LoadSkill)
+            .map_err(|refusal| McpError::invalid_params(refusal.to_string(), None))?;
+        let rendered = self.app().render(&permit, skill, arguments).await;
         if rendered.is_ok() && counted {
             self.count_use(skill, caller.key.as_deref(), UsageKind::Call);
         }
         Ok(answer(
-            rendered.map(|markdown| skill_content(skill, &markdown)),
+            rendered
+                .map(|markdown| skill_content(skill, &markdown))
+                .map_err(ToolError::from),
         ))
     }
 

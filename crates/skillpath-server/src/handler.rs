@@ -15,6 +15,7 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use skillpath_app::Operation;
 use skillpath_store::keys::Role as KeyRole;
 
 use skillpath_store::usage::UsageKind;
@@ -31,6 +32,7 @@ use crate::to_mcp::{
     completion, error_result, instructions, resource_templates, skill_content, skill_prompt,
     text_result,
 };
+use crate::tool_error::app_error;
 use crate::{notifications, resources};
 
 /// The largest `initialize` parameters a session keeps (what a client says of itself, with
@@ -240,15 +242,17 @@ impl ServerHandler for SkillServer {
             Asked::InputRequired(result) => return Ok(result.into()),
             Asked::Render { arguments, note } => (arguments, note),
         };
+        let caller = crate::auth::caller_of(&context);
+        let permit = self
+            .app()
+            .may(&caller, Operation::LoadSkill)
+            .map_err(|refusal| McpError::invalid_params(refusal.to_string(), None))?;
         let markdown = self
-            .render_skill(skill, &arguments)
+            .app()
+            .render(&permit, skill, &arguments)
             .await
-            .map_err(|error| McpError::invalid_params(after_note(note, error), None))?;
-        self.count_use(
-            skill,
-            crate::auth::caller_of(&context).key.as_deref(),
-            UsageKind::Prompt,
-        );
+            .map_err(|error| McpError::invalid_params(after_note(note, app_error(error)), None))?;
+        self.count_use(skill, caller.key.as_deref(), UsageKind::Prompt);
         Ok(GetPromptResult::new(vec![PromptMessage::new_text(
             Role::User,
             skill_content(skill, &markdown),

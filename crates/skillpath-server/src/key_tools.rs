@@ -7,7 +7,7 @@ use skillpath_store::keys::Role;
 
 use crate::arguments::Params;
 use crate::state::SkillServer;
-use crate::tool_error::app_error;
+use crate::tool_error::ToolError;
 use skillpath_app::Permit;
 
 /// `list_api_keys`: every key, never the keys themselves.
@@ -16,10 +16,11 @@ use skillpath_app::Permit;
 pub(crate) struct ListApiKeys {}
 
 impl Params for ListApiKeys {
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
-        let keys = server.app().list_keys(permit).await.map_err(app_error)?;
-        serde_json::to_string_pretty(&serde_json::json!({ "keys": keys }))
-            .map_err(|error| error.to_string())
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
+        let keys = server.app().list_keys(permit).await?;
+        Ok(serde_json::to_string_pretty(
+            &serde_json::json!({ "keys": keys }),
+        )?)
     }
 }
 
@@ -42,13 +43,12 @@ fn role_names(_: &mut SchemaGenerator) -> Schema {
 }
 
 impl Params for CreateApiKey {
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let created = server
             .app()
             .create_key(permit, &self.name, &self.role, self.expires.as_deref())
-            .await
-            .map_err(app_error)?;
-        serde_json::to_string_pretty(&created).map_err(|error| error.to_string())
+            .await?;
+        Ok(serde_json::to_string_pretty(&created)?)
     }
 }
 
@@ -61,12 +61,8 @@ pub(crate) struct RevokeApiKey {
 }
 
 impl Params for RevokeApiKey {
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
-        let info = server
-            .app()
-            .revoke_key(permit, &self.name)
-            .await
-            .map_err(app_error)?;
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
+        let info = server.app().revoke_key(permit, &self.name).await?;
         Ok(format!(
             "Revoked the API key `{}` ({}).",
             info.name, info.prefix

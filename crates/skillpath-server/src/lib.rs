@@ -34,7 +34,7 @@ mod resources;
 mod review_tools;
 mod schemas;
 mod sessions;
-mod skill_entry;
+pub mod skill_entry;
 mod state;
 mod to_mcp;
 mod tool_error;

@@ -17,6 +17,11 @@ pub(crate) const PAGE_BYTES: usize = 256 * 1024;
 /// so the budget holds for the whole message as sent.
 const PAGE_ENVELOPE_BYTES: usize = 4 * 1024;
 
+/// A cursor this server did not hand out (or one past the end of the list).
+#[derive(Debug, thiserror::Error)]
+#[error("invalid cursor `{0}`")]
+pub(crate) struct InvalidCursor(pub(crate) String);
+
 /// One page after `cursor` (an offset this server handed out) of the items `entries` stand
 /// for: at most `page_size` items, and at most [`PAGE_BYTES`] bytes as sent (the items, their
 /// commas and the envelope), but never empty while items remain. Only the page's items are
@@ -27,13 +32,8 @@ pub(crate) fn paginate<E, T: serde::Serialize>(
     cursor: Option<&str>,
     page_size: usize,
     mut make: impl FnMut(E) -> T,
-) -> Result<(Vec<T>, Option<String>), McpError> {
-    let invalid = || {
-        McpError::invalid_params(
-            format!("invalid cursor `{}`", cursor.unwrap_or_default()),
-            None,
-        )
-    };
+) -> Result<(Vec<T>, Option<String>), InvalidCursor> {
+    let invalid = || InvalidCursor(cursor.unwrap_or_default().to_owned());
     let start = match cursor {
         None => 0,
         Some(cursor) => cursor
@@ -93,7 +93,7 @@ paged!(
 );
 
 /// The page after `cursor` of the items `entries` stand for, as the list result `R`
-/// ([`paginate`]).
+/// ([`paginate`]); an invalid cursor is the protocol's invalid params.
 pub(crate) fn page_of<E, T, R>(
     entries: impl Iterator<Item = E>,
     cursor: Option<&str>,
@@ -104,13 +104,16 @@ where
     T: serde::Serialize,
     R: Paged<T>,
 {
-    let (items, next) = paginate(entries, cursor, page_size, make)?;
+    let (items, next) = paginate(entries, cursor, page_size, make)
+        .map_err(|invalid| McpError::invalid_params(invalid.to_string(), None))?;
     Ok(R::of_page(items, next))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{PAGE_BYTES, paginate};
+    use rmcp::model::ListToolsResult;
+
+    use super::{PAGE_BYTES, page_of, paginate};
 
     /// Every page of `items`, following the cursors.
     fn pages(items: &[String], page_size: usize) -> Vec<Vec<String>> {
@@ -158,7 +161,9 @@ mod tests {
     #[test]
     fn a_cursor_this_server_did_not_hand_out_is_invalid_params() {
         for cursor in ["x", "o99", "o-1"] {
-            let error = paginate([1, 2, 3].iter(), Some(cursor), 2, |n| *n).expect_err("invalid");
+            let tools = std::iter::empty::<rmcp::model::Tool>();
+            let error = page_of::<_, _, ListToolsResult>(tools, Some(cursor), 2, |tool| tool)
+                .expect_err("invalid");
             assert_eq!(
                 error.code,
                 rmcp::model::ErrorCode::INVALID_PARAMS,

@@ -74,7 +74,7 @@ pub(crate) async fn read(
     let content = server
         .content(skill)
         .await
-        .map_err(|error| McpError::internal_error(store_error(error), None))?;
+        .map_err(|error| McpError::internal_error(store_error(&error), None))?;
     let bytes = content.bytes(path).ok_or_else(not_found)?;
     let mime = mime_type(path, is_text(bytes));
     server.count_use(skill, key, UsageKind::Read);

@@ -14,7 +14,7 @@ use crate::arguments::{Params, Whole};
 use crate::pagination::paginate;
 use crate::state::SkillServer;
 use crate::to_mcp::files_json;
-use crate::tool_error::app_error;
+use crate::tool_error::ToolError;
 use skillpath_app::Permit;
 
 /// What a write that saved the draft `saved` answers.
@@ -40,15 +40,10 @@ pub(crate) struct ListDrafts {
 }
 
 impl Params for ListDrafts {
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
-        let drafts = server
-            .app()
-            .drafts(permit, self.name)
-            .await
-            .map_err(app_error)?;
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
+        let drafts = server.app().drafts(permit, self.name).await?;
         let limit = self.limit.map_or(100, Whole::count);
-        let (items, next) = paginate(drafts.into_iter(), self.cursor.as_deref(), limit, |d| d)
-            .map_err(|error| error.message.to_string())?;
+        let (items, next) = paginate(drafts.into_iter(), self.cursor.as_deref(), limit, |d| d)?;
         Ok(listing(items, next))
     }
 }
@@ -68,12 +63,8 @@ pub(crate) async fn draft_view(
     permit: &Permit,
     name: &str,
     author: Option<&str>,
-) -> Result<String, String> {
-    let (draft, diff) = server
-        .app()
-        .draft_diff(permit, name, author)
-        .await
-        .map_err(app_error)?;
+) -> Result<String, ToolError> {
+    let (draft, diff) = server.app().draft_diff(permit, name, author).await?;
     let Draft { summary, snapshot } = draft;
     let files = files_json(&snapshot.files);
     Ok(serde_json::to_string_pretty(&serde_json::json!({
@@ -99,13 +90,12 @@ pub(crate) struct PublishSkill {
 }
 
 impl Params for PublishSkill {
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let message = self.message.unwrap_or_default();
         let published = server
             .app()
             .publish(permit, &self.name, self.author.as_deref(), message)
-            .await
-            .map_err(app_error)?;
+            .await?;
         let what = match published.snapshot.kind {
             Kind::Skill => "skill",
             Kind::Package => "package",
@@ -130,12 +120,11 @@ pub(crate) struct RejectSkill {
 }
 
 impl Params for RejectSkill {
-    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, String> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let rejected = server
             .app()
             .reject(permit, &self.name, self.author.as_deref(), self.message)
-            .await
-            .map_err(app_error)?;
+            .await?;
         Ok(format!(
             "Rejected the draft of `{}` by `{}`; they read why with it, and their next save opens it again.",
             rejected.name, rejected.author

@@ -9,6 +9,68 @@ use skillpath_model::FileMetadata;
 
 use crate::uri;
 
+/// Why the Skills extension cannot carry a skill: what `list_skills` and the studio say of a
+/// skill that `skills/list` leaves out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unlisted {
+    /// An architecture package, which the extension has no entry for.
+    #[error("`{0}` is an architecture package, not a skill")]
+    Package(String),
+    /// A frontmatter that is no mapping.
+    #[error("its frontmatter is not a mapping")]
+    NotAMapping,
+    /// A `description` that is not text.
+    #[error("its `description` is not text")]
+    DescriptionNotText,
+    /// A `name` that is not text.
+    #[error("its `name` is not text")]
+    NameNotText,
+    /// A description longer than the specification allows.
+    #[error("its description is {chars} characters, over the specification's {max}")]
+    DescriptionTooLong {
+        /// Its length in characters.
+        chars: usize,
+        /// The specification's limit.
+        max: usize,
+    },
+    /// A name outside the letters the extension's clients match.
+    #[error(
+        "its name `{0}` is not lowercase ASCII letters, digits and single hyphens, as the extension's clients require"
+    )]
+    NameNotAscii(String),
+    /// An empty `compatibility`.
+    #[error("its `compatibility` is empty")]
+    CompatibilityEmpty,
+    /// A `compatibility` longer than the specification allows.
+    #[error("its `compatibility` is {chars} characters, over the specification's {max}")]
+    CompatibilityTooLong {
+        /// Its length in characters.
+        chars: usize,
+        /// The specification's limit.
+        max: usize,
+    },
+    /// A `compatibility` that is not text: what it is ([`json_kind`]).
+    #[error("its `compatibility` is {0}, not text")]
+    CompatibilityNotText(&'static str),
+    /// A `metadata` value that is not text.
+    #[error("its `metadata.{key}` is {kind}, and `metadata` must map strings to strings")]
+    MetadataValueNotText {
+        /// The value's key.
+        key: String,
+        /// What the value is ([`json_kind`]).
+        kind: &'static str,
+    },
+    /// A `metadata` that is no mapping: what it is ([`json_kind`]).
+    #[error("its `metadata` is {0}, not a map of strings to strings")]
+    MetadataNotAMap(&'static str),
+    /// A `__proto__` field.
+    #[error("its frontmatter has a `__proto__` field, which JavaScript clients cannot hold")]
+    ProtoField,
+    /// What [`rmcp::model::Skill::validate`] refuses.
+    #[error("the Skills extension refuses it: {0}")]
+    Refused(#[source] rmcp::model::SkillValidationError),
+}
+
 /// Why the Skills extension's clients would refuse a skill's entry, if they would, by its
 /// frontmatter's other `fields` (without `name` and `description`). These are the rules the
 /// official TypeScript SDK's `SkillsClient.list()` checks every entry against beyond
@@ -20,7 +82,7 @@ use crate::uri;
 pub(crate) fn refused_by_clients(
     name: &str,
     fields: &serde_json::Map<String, serde_json::Value>,
-) -> Option<String> {
+) -> Option<Unlisted> {
     use serde_json::Value;
     // The length is `Skill::validate`'s to check.
     let ascii_name = name.split('-').all(|part| {
@@ -30,52 +92,39 @@ pub(crate) fn refused_by_clients(
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
     });
     if !ascii_name {
-        return Some(format!(
-            "its name `{name}` is not lowercase ASCII letters, digits and single hyphens, as the extension's clients require"
-        ));
+        return Some(Unlisted::NameNotAscii(name.to_owned()));
     }
     let max = skillpath_core::validate::MAX_COMPATIBILITY_CHARS;
     match fields.get("compatibility") {
         None => {}
         Some(Value::String(text)) if text.is_empty() => {
-            return Some("its `compatibility` is empty".to_owned());
+            return Some(Unlisted::CompatibilityEmpty);
         }
         Some(Value::String(text)) if text.chars().count() > max => {
-            return Some(format!(
-                "its `compatibility` is {} characters, over the specification's {max}",
-                text.chars().count()
-            ));
+            let chars = text.chars().count();
+            return Some(Unlisted::CompatibilityTooLong { chars, max });
         }
         Some(Value::String(_)) => {}
         Some(other) => {
-            return Some(format!(
-                "its `compatibility` is {}, not text",
-                json_kind(other)
-            ));
+            return Some(Unlisted::CompatibilityNotText(json_kind(other)));
         }
     }
     match fields.get("metadata") {
         None => {}
         Some(Value::Object(map)) => {
             if let Some((key, value)) = map.iter().find(|(_, value)| !value.is_string()) {
-                return Some(format!(
-                    "its `metadata.{key}` is {}, and `metadata` must map strings to strings",
-                    json_kind(value)
-                ));
+                return Some(Unlisted::MetadataValueNotText {
+                    key: key.clone(),
+                    kind: json_kind(value),
+                });
             }
         }
         Some(other) => {
-            return Some(format!(
-                "its `metadata` is {}, not a map of strings to strings",
-                json_kind(other)
-            ));
+            return Some(Unlisted::MetadataNotAMap(json_kind(other)));
         }
     }
     if fields.contains_key("__proto__") {
-        return Some(
-            "its frontmatter has a `__proto__` field, which JavaScript clients cannot hold"
-                .to_owned(),
-        );
+        return Some(Unlisted::ProtoField);
     }
     None
 }
@@ -96,28 +145,26 @@ pub(crate) fn skill_entry(
     skill_md_file: &FileMetadata,
     files: &[FileMetadata],
     audit: Option<&AuditRecord>,
-) -> Result<rmcp::model::Skill, String> {
+) -> Result<rmcp::model::Skill, Unlisted> {
     let uri = uri::uri("skill", name, "SKILL.md");
     // Verbatim, as hosts compare it field by field with the file: the store's description is
     // trimmed (a block scalar `description: |` keeps its final newline in the file).
     let serde_json::Value::Object(mut fields) = skill_md.frontmatter_json() else {
-        return Err("its frontmatter is not a mapping".to_owned());
+        return Err(Unlisted::NotAMapping);
     };
     let text = |value: Option<serde_json::Value>| match value {
         Some(serde_json::Value::String(text)) => Some(text),
         _ => None,
     };
-    let description = text(fields.remove("description"))
-        .ok_or_else(|| "its `description` is not text".to_owned())?;
+    let description = text(fields.remove("description")).ok_or(Unlisted::DescriptionNotText)?;
     if text(fields.remove("name")).as_deref() != Some(name) {
-        return Err("its `name` is not text".to_owned());
+        return Err(Unlisted::NameNotText);
     }
     if !skillpath_core::validate::description_within_limits(&description) {
-        return Err(format!(
-            "its description is {} characters, over the specification's {}",
-            description.chars().count(),
-            skillpath_core::validate::MAX_DESCRIPTION_CHARS
-        ));
+        return Err(Unlisted::DescriptionTooLong {
+            chars: description.chars().count(),
+            max: skillpath_core::validate::MAX_DESCRIPTION_CHARS,
+        });
     }
     if let Some(why) = refused_by_clients(name, &fields) {
         return Err(why);
@@ -141,10 +188,7 @@ pub(crate) fn skill_entry(
         meta.insert(AUDIT_META.to_owned(), audit.summary_json());
         entry = entry.with_meta(rmcp::model::MetaObject(meta));
     }
-    entry
-        .validate()
-        .map(|()| entry)
-        .map_err(|error| format!("the Skills extension refuses it: {error}"))
+    entry.validate().map(|()| entry).map_err(Unlisted::Refused)
 }
 
 /// What kind of JSON value `value` is, for a sentence.

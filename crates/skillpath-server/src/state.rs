@@ -6,10 +6,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, RwLock};
 
 use rmcp::ErrorData as McpError;
-use rmcp::model::JsonObject;
-use skillpath_core::claude_args::ClaudeArgs;
-use skillpath_core::golden_path::GoldenSkill;
-use skillpath_core::golden_path::render::{self, RenderLimits};
+use skillpath_core::golden_path::render::RenderLimits;
 use skillpath_folders::folder::FolderDiagnostics;
 use skillpath_model::ShadowedSkill;
 use skillpath_store::{Store, StoreError};
@@ -18,7 +15,6 @@ use tokio::sync::broadcast;
 use crate::catalog::{App, Catalog, CatalogSkill};
 use crate::client_log::{ClientLog, Level, SessionLevel};
 use crate::elicit_state::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, Elicitation};
-use crate::tool_error::store_error;
 use skillpath_app::AppOptions;
 use skillpath_app::Meaning;
 use skillpath_app::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
@@ -209,6 +205,7 @@ impl SkillServer {
             read_only: options.read_only,
             review: options.review,
             content_cache_bytes: options.content_cache_bytes,
+            render_limits: options.render_limits,
         };
         let app = App::new(Arc::clone(&store), &options.meaning, rules, announce).await?;
         let (logs, _) = broadcast::channel(LOG_CHANNEL);
@@ -642,49 +639,6 @@ impl SkillServer {
     /// the store (and kept, when it fits the cache).
     pub async fn content(&self, skill: &CatalogSkill) -> Result<Arc<SkillContent>, StoreError> {
         self.app().content(skill).await
-    }
-
-    /// Renders `skill` with `arguments` within the server's render limits: a store that cannot
-    /// give its content, or argument problems (a limit among them), are the error text.
-    pub(crate) async fn render_skill(
-        &self,
-        skill: &CatalogSkill,
-        arguments: &JsonObject,
-    ) -> Result<String, String> {
-        let content = self.content(skill).await.map_err(store_error)?;
-        // A plain skill written for Claude Code has its `$ARGUMENTS` placeholders filled
-        // instead (the arguments the catalog gave it).
-        if let Some(claude) = ClaudeArgs::read(&content.skill_md) {
-            return claude
-                .render(
-                    &content.skill_md,
-                    arguments,
-                    &self.inner.options.render_limits,
-                )
-                .map_err(|error| error.to_string());
-        }
-        let files = content.files();
-        // A member skill renders with its package's options among its arguments (the
-        // catalog's, made from the package it was loaded with).
-        let member;
-        let golden = if skill.package.is_some() {
-            member = GoldenSkill {
-                args: skill.args.clone(),
-                ..content.golden.clone()
-            };
-            &member
-        } else {
-            &content.golden
-        };
-        render::render_within(
-            &content.skill_md,
-            golden,
-            &files,
-            arguments,
-            &self.inner.options.render_limits,
-        )
-        .map(|rendered| rendered.markdown)
-        .map_err(|error| error.to_string())
     }
 }
 

@@ -12,12 +12,13 @@ use rmcp::model::{
 use skillpath_core::golden_path::schema;
 
 use crate::catalog::{Addressed, Catalog, CatalogSkill};
+use crate::skill_entry::Unlisted;
 use crate::state::SkillServer;
 use crate::uri::{encoded_path, uri};
 
 impl SkillServer {
     /// The skills the Skills extension (`skills/list`, `skills/get`) leaves out, each with why.
-    pub fn unlisted_skills(&self) -> Vec<(String, String)> {
+    pub fn unlisted_skills(&self) -> Vec<(String, Unlisted)> {
         self.catalog()
             .skills()
             .filter_map(|skill| {
@@ -317,7 +318,9 @@ mod tests {
         ];
         for (name, other, why) in cases {
             assert_eq!(
-                refused_by_clients(name, &fields(other)).as_deref(),
+                refused_by_clients(name, &fields(other))
+                    .map(|why| why.to_string())
+                    .as_deref(),
                 Some(why),
                 "{name}"
             );
@@ -379,13 +382,13 @@ mod tests {
         ];
         for (error, hint) in cases {
             let message = error.to_string();
-            assert_eq!(store_error(error), format!("{message}\nhint: {hint}"));
+            assert_eq!(store_error(&error), format!("{message}\nhint: {hint}"));
         }
-        let text = store_error(StoreError::NoDatabase("/tmp/none.db".into()));
+        let text = store_error(&StoreError::NoDatabase("/tmp/none.db".into()));
         let (before, _) = text.split_once("`skillpath ").expect("the command");
         assert!(before.ends_with("the user can: "), "{text}");
         assert_eq!(
-            store_error(StoreError::InvalidCursor("x".into())),
+            store_error(&StoreError::InvalidCursor("x".into())),
             "the cursor `x` is not valid; start again without one"
         );
     }

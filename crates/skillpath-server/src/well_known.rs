@@ -17,6 +17,17 @@ use skillpath_sources::{archive, index};
 use crate::SkillServer;
 use crate::catalog::CatalogSkill;
 
+/// Why a skill's archive could not be made.
+#[derive(Debug, thiserror::Error)]
+enum ArchiveError {
+    /// Its content could not be read.
+    #[error(transparent)]
+    Store(#[from] skillpath_store::StoreError),
+    /// The archive could not be written.
+    #[error(transparent)]
+    Write(#[from] skillpath_sources::SourceError),
+}
+
 /// The index's path.
 pub(crate) const INDEX: &str = "/.well-known/agent-skills/index.json";
 
@@ -101,15 +112,10 @@ async fn skill_md(State(published): State<Published>, Path(name): Path<String>) 
     let Some(skill) = catalog.skills().find(|skill| skill.name == name) else {
         return not_found();
     };
-    match published
-        .server
-        .store()
-        .get(&skill.name, Some(skill.revision))
-        .await
-    {
-        Ok(stored) => (
+    match published.server.content(skill).await {
+        Ok(content) => (
             [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
-            stored.snapshot.skill_md,
+            content.stored.snapshot.skill_md.clone(),
         )
             .into_response(),
         Err(error) => (StatusCode::SERVICE_UNAVAILABLE, format!("{error}\n")).into_response(),
@@ -118,7 +124,7 @@ async fn skill_md(State(published): State<Published>, Path(name): Path<String>) 
 
 impl Published {
     /// The digest of `skill`'s archive: remembered while its content is the same, else made.
-    async fn archive_digest(&self, skill: &CatalogSkill) -> Result<String, String> {
+    async fn archive_digest(&self, skill: &CatalogSkill) -> Result<String, ArchiveError> {
         let remembered = self.digests.lock().ok().and_then(|digests| {
             digests
                 .get(&skill.name)
@@ -132,24 +138,21 @@ impl Published {
     }
 
     /// The archive of `skill` at its revision, and its digest (remembered for the index).
-    async fn archive(&self, skill: &CatalogSkill) -> Result<(String, Vec<u8>), String> {
-        let stored = self
-            .server
-            .store()
-            .get(&skill.name, Some(skill.revision))
-            .await
-            .map_err(|e| e.to_string())?;
-        let files: BTreeMap<String, Vec<u8>> =
-            std::iter::once(("SKILL.md".to_owned(), stored.snapshot.skill_md.into_bytes()))
-                .chain(
-                    stored
-                        .snapshot
-                        .files
-                        .into_iter()
-                        .map(|file| (file.path, file.bytes)),
-                )
-                .collect();
-        let bytes = archive::tar_gz(&files).map_err(|e| e.to_string())?;
+    async fn archive(&self, skill: &CatalogSkill) -> Result<(String, Vec<u8>), ArchiveError> {
+        let content = self.server.content(skill).await?;
+        let snapshot = &content.stored.snapshot;
+        let files: BTreeMap<String, Vec<u8>> = std::iter::once((
+            "SKILL.md".to_owned(),
+            snapshot.skill_md.clone().into_bytes(),
+        ))
+        .chain(
+            snapshot
+                .files
+                .iter()
+                .map(|file| (file.path.clone(), file.bytes.clone())),
+        )
+        .collect();
+        let bytes = archive::tar_gz(&files)?;
         let digest = skillpath_model::sha256_hex(&bytes);
         if let Ok(mut digests) = self.digests.lock() {
             digests.insert(

@@ -6,6 +6,8 @@ mod drafts;
 mod files;
 mod history;
 mod keys;
+mod render;
+mod update;
 
 pub use authoring::{Checked, Created, read_spec};
 pub use history::Written;

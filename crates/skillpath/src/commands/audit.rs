@@ -96,19 +96,16 @@ fn audit_folders(paths: &[PathBuf]) -> std::io::Result<Run> {
         mode: Mode::Lenient,
         ..LoadOptions::default()
     };
-    let read: Vec<Result<SkillBundle, String>> = dirs
+    let read: Vec<_> = dirs
         .par_iter()
-        .map(|dir| {
-            SkillBundle::read_folder(dir, &options)
-                .map_err(|diagnostic| render_diagnostics::line(&diagnostic))
-        })
+        .map(|dir| SkillBundle::read_folder(dir, &options))
         .collect();
     let mut bundles = Vec::with_capacity(read.len());
     let mut unreadable = Vec::new();
     for result in read {
         match result {
             Ok(bundle) => bundles.push(bundle),
-            Err(line) => unreadable.push(line),
+            Err(diagnostic) => unreadable.push(render_diagnostics::line(&diagnostic)),
         }
     }
     let names: Vec<String> = bundles

@@ -90,10 +90,7 @@ pub(crate) fn run(args: CatalogArgs) -> anyhow::Result<ExitStatus> {
     Ok(status)
 }
 
-/// The catalog entry of a skill that is valid, or its errors as text.
-pub(crate) fn entry(report: &validate::Report) -> Result<CatalogEntry, String> {
-    match CatalogEntry::of(report) {
-        Some(entry) if report.is_valid() => Ok(entry),
-        _ => Err(super::validate::diagnostics_text(report, true)),
-    }
+/// The catalog entry of a skill that is valid; `None` for one with errors.
+pub(crate) fn entry(report: &validate::Report) -> Option<CatalogEntry> {
+    CatalogEntry::of(report).filter(|_| report.is_valid())
 }

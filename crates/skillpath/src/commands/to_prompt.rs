@@ -44,13 +44,15 @@ pub(crate) fn run(args: ToPromptArgs) -> anyhow::Result<ExitStatus> {
     let mut entries = Vec::with_capacity(dirs.len());
     let mut status = ExitStatus::Success;
     for dir in &dirs {
-        match super::catalog::entry(&validate::validate_dir(dir, &options)) {
-            Ok(entry) => entries.push(entry),
-            Err(text) => {
+        let report = validate::validate_dir(dir, &options);
+        match super::catalog::entry(&report) {
+            Some(entry) => entries.push(entry),
+            None => {
                 output::stderr(&format!(
-                    "error: left out `{}`: it is not valid in {} mode\n{text}",
+                    "error: left out `{}`: it is not valid in {} mode\n{}",
                     dir.display(),
-                    args.read.mode
+                    args.read.mode,
+                    super::validate::diagnostics_text(&report, true)
                 ))?;
                 status = ExitStatus::Invalid;
             }

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use skillpath_test_support::mcp;
 
 use crate::support::skillpath_bin;
 
@@ -124,15 +125,9 @@ impl Server {
 
     /// The `initialize` handshake.
     fn initialize(&mut self) {
-        let initialized = self.request(
-            "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "wire-test", "version": "1"}}),
-        );
-        self.instructions = initialized["instructions"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
-        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        let initialized = self.request("initialize", mcp::initialize_params());
+        self.instructions = mcp::instructions(&initialized);
+        self.send(mcp::initialized());
     }
 
     /// Starts `skillpath serve` on `skills` (one tool per skill).

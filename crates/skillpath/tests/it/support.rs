@@ -17,8 +17,6 @@ pub(crate) const REFERENCE_PYTHON_VAR: &str = "SKILLPATH_REFERENCE_PYTHON";
 pub(crate) const TEST_PYTHON_VAR: &str = "SKILLPATH_TEST_PYTHON";
 /// Environment variable naming the folder with the MCP conformance suite and Node 22 installed.
 pub(crate) const CONFORMANCE_VAR: &str = "SKILLPATH_CONFORMANCE";
-/// Environment variable naming the shared corpus of real skills.
-pub(crate) const CORPUS_VAR: &str = "SKILLPATH_CORPUS";
 /// Environment variable naming a static embedding model's folder (`bench/embedding/distill.py`'s
 /// output).
 pub(crate) const EMBEDDINGS_VAR: &str = "SKILLPATH_TEST_EMBEDDINGS";
@@ -77,30 +75,9 @@ pub(crate) fn embeddings_model() -> PathBuf {
     }
 }
 
-/// The shared corpus: `$SKILLPATH_CORPUS`, else `../shared/corpus` beside the repository.
-pub(crate) fn corpus_dir() -> PathBuf {
-    let path = std::env::var_os(CORPUS_VAR)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    assert!(
-        path.is_dir(),
-        "no skill corpus at {} (set {CORPUS_VAR})",
-        path.display()
-    );
-    path.canonicalize().expect("corpus path")
-}
+pub(crate) use skillpath_test_support::corpus_dir;
 
-/// Writes a plain skill `name` with `description` into the folder `dir` (created).
-pub(crate) fn write_skill(dir: &Path, name: &str, description: &str) {
-    std::fs::create_dir_all(dir).expect("mkdir");
-    std::fs::write(
-        dir.join("SKILL.md"),
-        format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n"),
-    )
-    .expect("write");
-}
+pub(crate) use skillpath_test_support::write_skill;
 
 /// Runs `skillpath args...` in the repository root, so the paths in its output are the ones a
 /// user types.
@@ -252,12 +229,7 @@ impl HttpServer {
         headers: &[(&str, &str)],
         body: &[u8],
     ) -> u16 {
-        let response = self.exchange(method, path, headers, body);
-        response
-            .split_whitespace()
-            .nth(1)
-            .and_then(|code| code.parse().ok())
-            .unwrap_or(0)
+        skillpath_test_support::http::status(&self.exchange(method, path, headers, body))
     }
 
     /// Sends one HTTP request and returns the whole response (status line, headers, body).
@@ -268,29 +240,7 @@ impl HttpServer {
         headers: &[(&str, &str)],
         body: &[u8],
     ) -> String {
-        let mut stream = TcpStream::connect(&self.address).expect("connect");
-        stream
-            .set_read_timeout(Some(Duration::from_secs(10)))
-            .expect("timeout");
-        let mut request = format!(
-            "{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
-            body.len()
-        );
-        if !headers
-            .iter()
-            .any(|(name, _)| name.eq_ignore_ascii_case("host"))
-        {
-            request.push_str(&format!("Host: {}\r\n", self.address));
-        }
-        for (name, value) in headers {
-            request.push_str(&format!("{name}: {value}\r\n"));
-        }
-        request.push_str("\r\n");
-        stream.write_all(request.as_bytes()).expect("send head");
-        let _ = stream.write_all(body);
-        let mut response = Vec::new();
-        let _ = stream.read_to_end(&mut response);
-        String::from_utf8_lossy(&response).into_owned()
+        skillpath_test_support::http::exchange(&self.address, method, path, headers, body)
     }
 }
 
