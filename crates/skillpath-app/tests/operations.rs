@@ -447,3 +447,156 @@ async fn skills_from_structured_data_are_created_forked_and_deleted() {
         "this server reviews what authors write, and a deletion cannot wait for review: ask a maintainer to delete `greet`"
     );
 }
+
+/// A Golden Path skill with one required argument, `who`, written `{Who}` in its body.
+fn greeting() -> SkillSnapshot {
+    let text = "---\nname: greet\ndescription: Use when greeting someone.\nargs:\n  - name: who\n    description: Whom to greet\n    required: true\n---\n\n# Greet\n\nSay hello to {Who}.\n";
+    SkillSnapshot::new(text.to_owned(), Vec::new()).expect("a snapshot")
+}
+
+/// A skill renders with the arguments given, for a reader too; arguments that do not fit (a
+/// required one missing, a value over the render limits) are refused with what is wrong, and
+/// the limits are the application's options.
+#[tokio::test]
+async fn skills_render_with_their_arguments_within_the_limits() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let options = AppOptions {
+        render_limits: skillpath_core::golden_path::render::RenderLimits {
+            max_value_bytes: 16,
+            ..Default::default()
+        },
+        ..AppOptions::default()
+    };
+    let (app, _) = app(&dir, options).await;
+    let change = Change {
+        author: "test".to_owned(),
+        message: "add".to_owned(),
+    };
+    app.store()
+        .create(greeting(), Provenance::Api, change)
+        .await
+        .expect("create");
+    app.refresh().await.expect("refresh");
+    let skill = app
+        .catalog()
+        .skill("greet")
+        .cloned()
+        .expect("in the catalog");
+    let reader = permit(&app, &key("r", Role::Reader), Operation::LoadSkill);
+    let arguments = |value: &str| {
+        let mut arguments = serde_json::Map::new();
+        arguments.insert("who".to_owned(), value.into());
+        arguments
+    };
+    let rendered = app
+        .render(&reader, &skill, &arguments("Ada"))
+        .await
+        .expect("rendered");
+    assert!(rendered.contains("Say hello to Ada."), "{rendered}");
+    let missing = app
+        .render(&reader, &skill, &serde_json::Map::new())
+        .await
+        .expect_err("a required argument is missing");
+    assert!(matches!(missing, AppError::Render(_)), "{missing:?}");
+    assert!(missing.to_string().contains("who"), "{missing}");
+    let long = app
+        .render(&reader, &skill, &arguments(&"x".repeat(17)))
+        .await
+        .expect_err("over the limit");
+    assert!(long.to_string().contains("16"), "{long}");
+    // A permit for another operation is decided again: a reader's listing permit renders.
+    let listing = permit(&app, &key("r", Role::Reader), Operation::ListSkills);
+    assert!(app.render(&listing, &skill, &arguments("Bo")).await.is_ok());
+}
+
+/// An update with some fields merges them into the revision the caller read and keeps the
+/// others; one made on a revision that is no longer current is refused as stale and writes
+/// nothing; on a reviewing server an author's second update merges into their own draft.
+#[tokio::test]
+async fn updates_merge_the_fields_given_into_the_revision_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let options = AppOptions {
+        review: true,
+        ..AppOptions::default()
+    };
+    let (app, _) = app(&dir, options).await;
+    let change = Change {
+        author: "test".to_owned(),
+        message: "add".to_owned(),
+    };
+    app.store()
+        .create(greeting(), Provenance::Api, change)
+        .await
+        .expect("create");
+    app.refresh().await.expect("refresh");
+    let fields = |description: &str| {
+        let mut fields = serde_json::Map::new();
+        fields.insert("description".to_owned(), description.into());
+        fields
+    };
+    let maintainer = permit(&app, &key("m", Role::Maintainer), Operation::UpdateSkill);
+    let updated = app
+        .update_fields(&maintainer, "greet", 1, fields("Use when greeting anyone."))
+        .await
+        .expect("updated");
+    let Written::Stored(stored) = updated.written else {
+        panic!("a maintainer's update is stored");
+    };
+    assert_eq!(stored.revision, 2);
+    assert!(
+        stored
+            .snapshot
+            .skill_md
+            .contains("Use when greeting anyone.")
+    );
+    assert!(
+        stored.snapshot.skill_md.contains("{Who}"),
+        "the body is kept"
+    );
+    let stale = app
+        .update_fields(&maintainer, "greet", 1, fields("Stale."))
+        .await
+        .expect_err("stale");
+    assert!(
+        matches!(
+            stale,
+            AppError::Store(StoreError::StaleRevision { actual: 2, .. })
+        ),
+        "{stale:?}"
+    );
+    assert_eq!(
+        app.history(&maintainer, "greet")
+            .await
+            .expect("history")
+            .len(),
+        2
+    );
+
+    let author = permit(&app, &key("ann", Role::Author), Operation::UpdateSkill);
+    let first = app
+        .update_fields(&author, "greet", 2, fields("Use when greeting, drafted."))
+        .await
+        .expect("drafted");
+    assert!(matches!(first.written, Written::Drafted(_)));
+    // The second update changes another field of the draft, keeping the first's change.
+    let mut body = serde_json::Map::new();
+    body.insert("summary".to_owned(), "Greets whoever is named.".into());
+    app.update_fields(&author, "greet", 2, body)
+        .await
+        .expect("drafted again");
+    let read = permit(&app, &key("ann", Role::Author), Operation::GetSkill);
+    let draft = app.draft(&read, "greet", None).await.expect("the draft");
+    assert!(
+        draft
+            .snapshot
+            .skill_md
+            .contains("Use when greeting, drafted."),
+        "{}",
+        draft.snapshot.skill_md
+    );
+    assert!(
+        draft.snapshot.skill_md.contains("Greets whoever is named."),
+        "{}",
+        draft.snapshot.skill_md
+    );
+}

@@ -7,8 +7,8 @@
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::Value;
+use skillpath_core::package::Package;
 use skillpath_core::package::spec::PackageSpec;
-use skillpath_core::package::{Package, fit};
 
 use crate::arguments::{Params, Whole};
 use crate::catalog::{Addressed, CatalogSkill};
@@ -17,7 +17,7 @@ use crate::review_tools::draft_saved;
 use crate::state::SkillServer;
 use crate::tool_error::ToolError;
 use skillpath_app::Permit;
-use skillpath_app::{AppError, Written};
+use skillpath_app::Written;
 
 /// `list_architectures`: a page of the packages.
 #[derive(Deserialize, JsonSchema)]
@@ -28,10 +28,10 @@ pub(crate) struct ListArchitectures {
 }
 
 impl Params for ListArchitectures {
-    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, ToolError> {
-        let catalog = server.catalog();
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
+        let packages = server.app().architectures(permit)?;
         let limit = self.limit.map_or(100, Whole::count);
-        let (items, next) = paginate(catalog.packages(), self.cursor.as_deref(), limit, summary)?;
+        let (items, next) = paginate(packages.iter(), self.cursor.as_deref(), limit, summary)?;
         Ok(pretty(&serde_json::json!({
             "architectures": items,
             "next_cursor": next,
@@ -62,19 +62,14 @@ pub(crate) struct GetArchitecture {
 }
 
 impl Params for GetArchitecture {
-    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, ToolError> {
-        let catalog = server.catalog();
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let name = self.name.as_str();
-        let Some(package) = catalog.package(name) else {
-            let is_skill = catalog.skill(name).is_some();
-            let name = name.to_owned();
-            return Err(AppError::NotAPackage { name, is_skill }.into());
-        };
+        let (package, content) = server.app().architecture(permit, name).await?;
         let read = package
             .manifest
             .as_deref()
             .ok_or_else(|| ToolError::UnreadableManifest(name.to_owned()))?;
-        let content = server.content(package).await?;
+        let catalog = server.catalog();
         let manifest = &content.stored.snapshot.skill_md;
         let overview = &manifest[skillpath_core::frontmatter::head(manifest).len()..];
         let skills: Vec<Value> = read
@@ -121,17 +116,13 @@ pub(crate) struct AnalyzeRequirements {
 }
 
 impl Params for AnalyzeRequirements {
-    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, ToolError> {
-        let catalog = server.catalog();
-        let packages: Vec<Package> = catalog
-            .packages()
-            .filter_map(|package| package.manifest.as_deref().cloned())
-            .collect();
-        let fits = fit::rank(&packages, &self.description);
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
+        let (fits, known) = server
+            .app()
+            .analyze_requirements(permit, &self.description)?;
         if fits.is_empty() {
             return Ok(format!(
-                "No architecture package fits ({} known). Plan one with `plan_architecture`, or list them with `list_architectures`.",
-                packages.len()
+                "No architecture package fits ({known} known). Plan one with `plan_architecture`, or list them with `list_architectures`."
             ));
         }
         let ranked: Vec<Value> = fits
@@ -142,7 +133,7 @@ impl Params for AnalyzeRequirements {
                     "name": fit.package.name,
                     "description": fit.package.description,
                     "score": (fit.score * 1000.0).round() / 1000.0,
-                    "why": fit.why(),
+                    "why": fit.why,
                     "matched": fit.matched,
                     "skills": fit.package.member_names(),
                 })

@@ -1,6 +1,7 @@
 //! The typed operations, grouped by what they act on. Each takes the [`crate::Permit`] the rules
 //! gave the caller ([`crate::App::may`]) and answers with the store's own types or an [`crate::AppError`].
 
+mod architectures;
 mod authoring;
 mod drafts;
 mod files;
@@ -9,5 +10,6 @@ mod keys;
 mod render;
 mod update;
 
+pub use architectures::PackageFit;
 pub use authoring::{Checked, Created, read_spec};
 pub use history::Written;
