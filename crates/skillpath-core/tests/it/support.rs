@@ -111,15 +111,4 @@ pub(crate) fn only(diagnostics: &[Diagnostic], code: Code) -> Diagnostic {
     matching[0].clone()
 }
 
-/// The shared corpus: `$SKILLPATH_CORPUS`, else `../shared/corpus` beside the repository; the
-/// test fails when it is not there.
-pub(crate) fn corpus_root() -> PathBuf {
-    let default = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus");
-    let root = std::env::var_os("SKILLPATH_CORPUS").map_or_else(|| default.into(), PathBuf::from);
-    root.canonicalize().unwrap_or_else(|error| {
-        panic!(
-            "the skills corpus is missing at `{}` ({error}); set SKILLPATH_CORPUS to its folder",
-            root.display()
-        )
-    })
-}
+pub(crate) use skillpath_test_support::corpus_dir as corpus_root;

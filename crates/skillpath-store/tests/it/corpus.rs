@@ -24,18 +24,7 @@ const SHADOWED: [&str; 4] = [
     "webapp-testing",
 ];
 
-/// The corpus folder; panics (the test fails) when it is not there.
-fn corpus_root() -> PathBuf {
-    let root = std::env::var_os("SKILLPATH_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-    assert!(
-        root.is_dir(),
-        "the skills corpus is missing: no folder at `{}` (set SKILLPATH_CORPUS to the corpus folder)",
-        root.display()
-    );
-    root.canonicalize().expect("the corpus folder resolves")
-}
+use skillpath_test_support::corpus_dir as corpus_root;
 
 /// Every skill folder of the corpus, read, in walk order.
 fn read_corpus(root: &Path) -> Vec<(PathBuf, SkillSnapshot)> {
