@@ -3,5 +3,6 @@
 //! is tested without the binary (whose own tests keep what only a process shows: signals,
 //! exit statuses, several processes on one database).
 
+mod claude_args;
 mod protocol;
 mod wire;

@@ -7,7 +7,6 @@ mod backup_restore;
 mod bounded;
 mod broken_folders;
 mod catalog_answers;
-mod claude_args;
 mod cli;
 mod cold_start;
 mod crash_consistency;

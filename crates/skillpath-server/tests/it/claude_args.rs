@@ -6,8 +6,9 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::mcp_wire::Server;
-use crate::support::corpus_dir;
+use skillpath_test_support::corpus_dir;
+
+use crate::wire::Wire;
 
 /// The corpus skills served: one that uses `$ARGUMENTS`, one without any placeholder, and
 /// one whose PowerShell `$x` is no placeholder.
@@ -44,10 +45,7 @@ fn claude_code_skills_are_slash_commands_with_their_arguments_filled() {
             .expect("cp runs");
         assert!(copied.success(), "copying {skill}");
     }
-    let db = work.path().join("store.db");
-    let db = db.to_str().expect("a UTF-8 path");
-    let mut server =
-        Server::start_with(&skills, work.path(), &["--db", db, "--tools", "per-skill"]);
+    let mut server = Wire::start(&skills, work.path());
 
     let prompts = server.request("prompts/list", json!({}));
     for (name, hint) in [
