@@ -4,5 +4,6 @@
 //! exit statuses, several processes on one database).
 
 mod claude_args;
+mod http;
 mod protocol;
 mod wire;

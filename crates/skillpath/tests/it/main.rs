@@ -19,7 +19,6 @@ mod hostile_inputs;
 mod install;
 mod load;
 mod mcp_conformance;
-mod mcp_http;
 mod mcp_inspector;
 mod mcp_protocol;
 mod mcp_python;

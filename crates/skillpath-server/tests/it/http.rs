@@ -1,7 +1,60 @@
-//! `skillpath serve --http` safety: the health route, `Host` and `Origin` allow lists, the body
-//! limit, and sessions or none. Raw HTTP/1.1 over TCP. (API keys: `api_keys.rs`.)
+//! Serving over HTTP, safely: the health route, `Host` and `Origin` allow lists, the body
+//! limit, and sessions or none, against [`skillpath_server::serve_http`] in the test's process.
+//! Raw HTTP/1.1 over TCP. (API keys: the binary's `api_keys.rs`.)
 
-use crate::support::HttpServer;
+use std::path::Path;
+use std::sync::Arc;
+
+use skillpath_server::{HttpOptions, ServerOptions, SkillServer};
+use skillpath_store::{SqliteStore, Store};
+use skillpath_test_support::http::{exchange, status};
+
+/// A server over a new store in a test's folder, served over HTTP with some options on a free
+/// loopback port; it stops with the test.
+struct HttpServer {
+    address: String,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl HttpServer {
+    /// Serves a new store in `work` with the default HTTP options changed by `configure`.
+    fn start(work: &Path, configure: impl FnOnce(&mut HttpOptions)) -> HttpServer {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let mut options = HttpOptions::default();
+        configure(&mut options);
+        let address = runtime.block_on(async {
+            let store: Arc<dyn Store> =
+                Arc::new(SqliteStore::open(&work.join("store.db")).expect("a store"));
+            let server = SkillServer::new(store, ServerOptions::default())
+                .await
+                .expect("a server");
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("a loopback port");
+            let address = listener.local_addr().expect("its address").to_string();
+            let serving =
+                skillpath_server::serve_http(server, listener, options, std::future::pending());
+            tokio::spawn(serving);
+            address
+        });
+        HttpServer {
+            address,
+            _runtime: runtime,
+        }
+    }
+
+    fn exchange(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> String {
+        exchange(&self.address, method, path, headers, body)
+    }
+
+    fn status(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> u16 {
+        status(&self.exchange(method, path, headers, body))
+    }
+}
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
 const MCP_HEADERS: [(&str, &str); 2] = [
@@ -12,7 +65,7 @@ const MCP_HEADERS: [(&str, &str); 2] = [
 #[test]
 fn http_accepts_loopback_refuses_foreign_hosts_origins_and_huge_bodies() {
     let work = tempfile::tempdir().expect("tempdir");
-    let server = HttpServer::start(work.path(), &[]);
+    let server = HttpServer::start(work.path(), |_| {});
     assert_eq!(server.status("GET", "/healthz", &[], b""), 200);
     assert_eq!(
         server.status("POST", "/mcp", &MCP_HEADERS, INITIALIZE.as_bytes()),
@@ -49,15 +102,12 @@ fn http_accepts_loopback_refuses_foreign_hosts_origins_and_huge_bodies() {
     let huge = vec![b' '; 17 * 1024 * 1024];
     assert_eq!(server.status("POST", "/mcp", &MCP_HEADERS, &huge), 413);
 
-    let configured = HttpServer::start(
-        work.path(),
-        &[
-            "--allowed-host",
-            "skills.internal",
-            "--allowed-origin",
-            "https://portal.internal",
-        ],
-    );
+    let configured = HttpServer::start(work.path(), |options| {
+        options.allowed_hosts.push("skills.internal".to_owned());
+        options
+            .allowed_origins
+            .push("https://portal.internal".to_owned());
+    });
     assert_eq!(
         configured.status(
             "POST",
@@ -88,11 +138,11 @@ fn has_session(response: &str) -> bool {
 #[test]
 fn stateless_http_keeps_no_sessions_and_answers_any_request() {
     let work = tempfile::tempdir().expect("tempdir");
-    let with_sessions = HttpServer::start(work.path(), &[]);
+    let with_sessions = HttpServer::start(work.path(), |_| {});
     let response = with_sessions.exchange("POST", "/mcp", &MCP_HEADERS, INITIALIZE.as_bytes());
     assert!(has_session(&response), "{response}");
 
-    let stateless = HttpServer::start(work.path(), &["--stateless"]);
+    let stateless = HttpServer::start(work.path(), |options| options.stateless = true);
     let response = stateless.exchange("POST", "/mcp", &MCP_HEADERS, INITIALIZE.as_bytes());
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(!has_session(&response), "{response}");
@@ -111,7 +161,7 @@ fn stateless_http_keeps_no_sessions_and_answers_any_request() {
 #[test]
 fn ending_a_session_answers_200() {
     let work = tempfile::tempdir().expect("tempdir");
-    let server = HttpServer::start(work.path(), &[]);
+    let server = HttpServer::start(work.path(), |_| {});
     let response = server.exchange("POST", "/mcp", &MCP_HEADERS, INITIALIZE.as_bytes());
     let session = response
         .lines()
