@@ -57,6 +57,9 @@ struct Shared<E> {
     reloading: tokio::sync::Mutex<()>,
     options: AppOptions,
     announce: Announce,
+    /// Whether [`App::reload`] reloads the catalog: not for one command's application
+    /// ([`App::for_command`]), which ends before anyone could read a reloaded one.
+    kept_current: bool,
 }
 
 /// The application: a cheap handle over the store and the catalog, cloned by every front end
@@ -83,22 +86,34 @@ impl<E: Derived> App<E> {
         announce: Announce,
     ) -> Result<App<E>, StoreError> {
         let catalog = Catalog::load(store.as_ref(), meaning).await?;
-        Ok(App {
-            shared: Arc::new(Shared {
-                store,
-                catalog: RwLock::new(Arc::new(catalog)),
-                contents: ContentCache::new(options.content_cache_bytes),
-                reloading: tokio::sync::Mutex::new(()),
-                options,
-                announce,
-            }),
-        })
+        Ok(App::with(store, catalog, options, announce, true))
+    }
+
+    /// The application for one command that searches ranked by `meaning` (`skillpath search
+    /// --embeddings`): with a model, the catalog is loaded, since the vectors it ranks by are
+    /// the catalog's; without one, as [`App::for_command`], since the store's words need none.
+    /// Never reloaded either way.
+    pub async fn for_search(
+        store: Arc<dyn Store>,
+        meaning: &Meaning,
+        options: AppOptions,
+    ) -> Result<App<E>, StoreError> {
+        if !meaning.ranks() {
+            return Ok(App::for_command(store, options));
+        }
+        let catalog = Catalog::load(store.as_ref(), meaning).await?;
+        Ok(App::with(store, catalog, options, Box::new(|| ()), false))
     }
 
     /// Reloads what changed in the store into the catalog; with `only_if_changed`, announces
     /// only when some skill's revision differs (one added, changed or removed). Whether the
-    /// catalog changed.
+    /// catalog changed. One command's application ([`App::for_command`]) reloads nothing and
+    /// announces nothing: nobody reads its catalog after the command's own operation.
     pub async fn reload(&self, only_if_changed: bool) -> Result<bool, StoreError> {
+        if !self.shared.kept_current {
+            return Ok(false);
+        }
+
         let _reloading = self.shared.reloading.lock().await;
         let changed = match self.catalog().reloaded(self.store()).await? {
             Some(catalog) => {
@@ -122,6 +137,36 @@ impl<E: Derived> App<E> {
 }
 
 impl<E> App<E> {
+    /// The application for one command of the command line (`skillpath list`, `keys list`,
+    /// `rollback`, …): its catalog is empty and never reloaded, since loading it reads every
+    /// skill (slow in a store of thousands) and one command's operations need none of it: they
+    /// read and write the store, and a search ranks by the store's words alone
+    /// ([`Catalog::search`] of an empty catalog). Nothing is announced: no client listens.
+    pub fn for_command(store: Arc<dyn Store>, options: AppOptions) -> App<E> {
+        App::with(store, Catalog::default(), options, Box::new(|| ()), false)
+    }
+
+    /// The application over `store` and `catalog`, reloading it when `kept_current`.
+    fn with(
+        store: Arc<dyn Store>,
+        catalog: Catalog<E>,
+        options: AppOptions,
+        announce: Announce,
+        kept_current: bool,
+    ) -> App<E> {
+        App {
+            shared: Arc::new(Shared {
+                store,
+                catalog: RwLock::new(Arc::new(catalog)),
+                contents: ContentCache::new(options.content_cache_bytes),
+                reloading: tokio::sync::Mutex::new(()),
+                options,
+                announce,
+                kept_current,
+            }),
+        }
+    }
+
     /// The current catalog.
     pub fn catalog(&self) -> Arc<Catalog<E>> {
         self.shared

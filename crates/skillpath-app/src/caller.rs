@@ -1,5 +1,6 @@
-//! Who asks: an API key's name and role, or the local user. Every operation takes the caller,
-//! so that namespaces can later add what the caller owns without changing a front end.
+//! Who asks: an API key's name and role, the local user, or the store's owner at the command
+//! line. Every operation takes the caller, so that namespaces can later add what the caller
+//! owns without changing a front end.
 
 use skillpath_store::keys::{KeyInfo, Role};
 
@@ -13,6 +14,10 @@ pub struct Caller {
     pub key_id: Option<String>,
     /// What the caller may do.
     pub role: Role,
+    /// Who the revisions this caller makes are recorded as ([`Caller::author`]): set by the
+    /// constructor, since the command line names its author and a key or the local user do
+    /// not.
+    author: String,
 }
 
 impl Caller {
@@ -22,6 +27,21 @@ impl Caller {
             key: None,
             key_id: None,
             role: Role::Author,
+            author: "mcp".to_owned(),
+        }
+    }
+
+    /// The store's owner at the command line (`skillpath publish`, `rollback`, `keys`, …):
+    /// whoever may open the database may do anything with it, so an admin, with no key. Their
+    /// revisions are recorded as `author` (the command's `--author`, else the user's name).
+    /// They see every author's drafts and publish at once: without a key nothing they write
+    /// waits for review.
+    pub fn owner(author: String) -> Caller {
+        Caller {
+            key: None,
+            key_id: None,
+            role: Role::Admin,
+            author,
         }
     }
 
@@ -31,26 +51,36 @@ impl Caller {
             key: None,
             key_id: None,
             role: Role::Reader,
+            author: "mcp".to_owned(),
         }
     }
 
     /// The caller who presented the key `info` describes.
     pub fn of_key(info: KeyInfo) -> Caller {
         Caller {
+            author: info.name.clone(),
             key: Some(info.name),
             key_id: Some(info.prefix),
             role: info.role,
         }
     }
 
-    /// The author recorded in the revisions this caller makes: the key's name, or `mcp`.
+    /// The author recorded in the revisions this caller makes: the key's name, the owner's
+    /// name at the command line, or `mcp` for the local user.
     pub fn author(&self) -> String {
-        self.key.clone().unwrap_or_else(|| "mcp".to_owned())
+        self.author.clone()
+    }
+
+    /// Whether this is the store's owner at the command line ([`Caller::owner`]): the one
+    /// admin without a key, since no other constructor makes one (the fields a struct literal
+    /// would need are not all public).
+    pub fn is_owner(&self) -> bool {
+        self.key.is_none() && self.role == Role::Admin
     }
 
     /// Whether what this caller creates and updates is a draft, on a server where review is
-    /// required (`review`): an author's key. Maintainers, admins and the local user publish at
-    /// once.
+    /// required (`review`): an author's key. Maintainers, admins, the local user and the
+    /// store's owner publish at once.
     pub fn drafts(&self, review: bool) -> bool {
         review && self.key.is_some() && self.role < Role::Maintainer
     }
@@ -68,7 +98,7 @@ impl Caller {
 /// Whose drafts a caller may read ([`Caller::drafts_seen`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DraftsSeen {
-    /// Every author's: a maintainer or an admin, or the local user.
+    /// Every author's: a maintainer or an admin, the local user, or the store's owner.
     All,
     /// Only those of this author (an author's key).
     Own(String),

@@ -1,6 +1,7 @@
 //! The skillpath application layer: what every front end (the MCP server, the studio, the
 //! CLI's store commands) calls, so that each rule is decided once, here, and the front ends
-//! only translate to and from their own protocol.
+//! only translate to and from their own protocol. The CLI is the store's owner
+//! ([`Caller::owner`]) and builds an application per command ([`App::for_command`]).
 //!
 //! Start with [`App`]: the store, the [`Catalog`] and its ranking (the one every search goes
 //! through), the rules of who may do what ([`Operation`], [`App::may`]) and the typed
@@ -23,7 +24,7 @@ pub use catalog::{Catalog, CatalogSkill, Derived, Membership};
 pub use content::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 pub use error::AppError;
 pub use meaning::Meaning;
-pub use ops::{Checked, Created, PackageFit, Written, read_spec};
+pub use ops::{Checked, Created, PackageFit, Unused, Written, read_spec};
 pub use rules::{Operation, Permit};
 
 // The domain's types the operations take and answer with, so that a front end needs no
@@ -32,4 +33,5 @@ pub use skillpath_model::{Kind, Provenance, Revision, SkillSnapshot};
 pub use skillpath_store::drafts::{Draft, DraftSummary};
 pub use skillpath_store::forks::ForkRequest;
 pub use skillpath_store::keys::{AuthError, CreatedKey, KeyInfo, Role};
-pub use skillpath_store::{StoreError, StoredSkill};
+pub use skillpath_store::usage::{UsageGroup, UsageQuery, UsageRow};
+pub use skillpath_store::{ListFilter, Page, SkillSummary, StoreError, StoredSkill};

@@ -7,7 +7,9 @@ use skillpath_store::keys::Role;
 use crate::caller::Caller;
 
 /// Everything a caller can ask of the application. The operations that MCP offers as built-in
-/// tools are named as those tools are ([`Operation::name`]).
+/// tools are named as those tools are ([`Operation::name`]); the others (restoring a deleted
+/// skill, the usage report, saving files) are the command line's and the studio's, and no
+/// tool: the server's tool table lists its tools itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Operation {
     /// List the skills.
@@ -30,6 +32,8 @@ pub enum Operation {
     UpdateSkill,
     /// Delete a skill.
     DeleteSkill,
+    /// Bring a deleted skill back (`skillpath restore`).
+    RestoreSkill,
     /// Roll a skill back to an earlier revision's content.
     RollbackSkill,
     /// Copy a skill under a new name.
@@ -58,6 +62,9 @@ pub enum Operation {
     RevokeApiKey,
     /// Save a skill's files as they were edited (the studio's editor).
     SaveFiles,
+    /// Read how the skills are used, by skill, revision, day or the key that used them
+    /// (`skillpath usage`).
+    ReadUsage,
 }
 
 impl Operation {
@@ -74,6 +81,7 @@ impl Operation {
             Operation::CreateSkill => "create_skill",
             Operation::UpdateSkill => "update_skill",
             Operation::DeleteSkill => "delete_skill",
+            Operation::RestoreSkill => "restore_skill",
             Operation::RollbackSkill => "rollback_skill",
             Operation::ForkSkill => "fork_skill",
             Operation::ListArchitectures => "list_architectures",
@@ -88,6 +96,7 @@ impl Operation {
             Operation::CreateApiKey => "create_api_key",
             Operation::RevokeApiKey => "revoke_api_key",
             Operation::SaveFiles => "save_files",
+            Operation::ReadUsage => "read_usage",
         }
     }
 
@@ -108,15 +117,19 @@ impl Operation {
             Operation::CreateSkill
             | Operation::UpdateSkill
             | Operation::DeleteSkill
+            | Operation::RestoreSkill
             | Operation::RollbackSkill
             | Operation::ForkSkill
             | Operation::CreateArchitecture
             | Operation::ListDrafts
             | Operation::SaveFiles => Role::Author,
             Operation::PublishSkill | Operation::RejectSkill => Role::Maintainer,
-            Operation::ListApiKeys | Operation::CreateApiKey | Operation::RevokeApiKey => {
-                Role::Admin
-            }
+            // The usage report names the keys that used each skill, and what keys do is an
+            // admin's to read, as the keys are (`last_used_at`).
+            Operation::ListApiKeys
+            | Operation::CreateApiKey
+            | Operation::RevokeApiKey
+            | Operation::ReadUsage => Role::Admin,
         }
     }
 
@@ -127,6 +140,7 @@ impl Operation {
             Operation::CreateSkill
                 | Operation::UpdateSkill
                 | Operation::DeleteSkill
+                | Operation::RestoreSkill
                 | Operation::RollbackSkill
                 | Operation::ForkSkill
                 | Operation::CreateArchitecture

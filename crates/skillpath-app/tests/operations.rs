@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use skillpath_app::{
-    App, AppError, AppOptions, Caller, ForkRequest, Meaning, Operation, Permit, Provenance, Role,
-    SkillSnapshot, StoreError, Written, read_spec,
+    App, AppError, AppOptions, Caller, ForkRequest, KeyInfo, Meaning, Operation, Permit,
+    Provenance, Role, SkillSnapshot, StoreError, Written, read_spec,
 };
 use skillpath_model::Change;
 use skillpath_store::{SqliteStore, Store};
@@ -26,12 +26,17 @@ async fn app(dir: &tempfile::TempDir, options: AppOptions) -> (App, Arc<AtomicUs
     (app, announced)
 }
 
+/// The caller of a key named `name` with `role`.
 fn key(name: &str, role: Role) -> Caller {
-    Caller {
-        key: Some(name.to_owned()),
-        key_id: None,
+    Caller::of_key(KeyInfo {
+        name: name.to_owned(),
+        prefix: format!("sp_{name}"),
         role,
-    }
+        created_at: "2026-01-01T00:00:00Z".to_owned(),
+        expires_at: None,
+        last_used_at: None,
+        revoked_at: None,
+    })
 }
 
 /// The permit the rules give `caller` for `operation`, which the test expects them to give.
@@ -304,6 +309,7 @@ async fn rollbacks_and_stale_saves() {
             "greet",
             1,
             2,
+            None,
         )
         .await
         .expect("rollback");
@@ -330,7 +336,7 @@ async fn rollbacks_and_stale_saves() {
     // A permit for another operation lets through no more than this one's rule allows.
     let reading = permit(&app, &key("r", Role::Reader), Operation::GetSkill);
     let refused = app
-        .rollback(&reading, "greet", 1, 3)
+        .rollback(&reading, "greet", 1, 3, None)
         .await
         .expect_err("refused");
     assert!(matches!(
@@ -404,7 +410,11 @@ async fn skills_from_structured_data_are_created_forked_and_deleted() {
         member_prefix: None,
     };
     let forks = library
-        .fork(&permit(&library, &author, Operation::ForkSkill), request)
+        .fork(
+            &permit(&library, &author, Operation::ForkSkill),
+            request,
+            None,
+        )
         .await
         .expect("fork");
     assert_eq!(forks.len(), 1);
@@ -413,6 +423,7 @@ async fn skills_from_structured_data_are_created_forked_and_deleted() {
             &permit(&library, &author, Operation::DeleteSkill),
             "add-caching",
             1,
+            None,
         )
         .await
         .expect("delete");
@@ -439,6 +450,7 @@ async fn skills_from_structured_data_are_created_forked_and_deleted() {
             &permit(&reviewed, &author, Operation::DeleteSkill),
             "greet",
             1,
+            None,
         )
         .await
         .expect_err("refused");

@@ -198,7 +198,7 @@ impl Params for DeleteSkill {
     async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let stored = server
             .app()
-            .delete(permit, &self.name, self.expected_revision.get())
+            .delete(permit, &self.name, self.expected_revision.get(), None)
             .await?;
         Ok(format!(
             "Deleted `{}` (revision {}); it stays in history.",
@@ -221,7 +221,7 @@ impl Params for RollbackSkill {
         let to = self.to_revision.get();
         let written = server
             .app()
-            .rollback(permit, &self.name, to, self.expected_revision.get())
+            .rollback(permit, &self.name, to, self.expected_revision.get(), None)
             .await?;
         let stored = match written {
             Written::Drafted(saved) => return Ok(draft_saved(&saved)),
@@ -258,7 +258,7 @@ impl Params for ForkSkill {
             name: self.name,
             member_prefix: self.member_prefix,
         };
-        let written = server.app().fork(permit, request).await?;
+        let written = server.app().fork(permit, request, None).await?;
         let catalog = server.catalog();
         let mut text = String::new();
         for item in &written {

@@ -1,7 +1,10 @@
 //! The binary's own error: why a command that works on the store failed, said as it is
 //! printed (`error: …` and `  = hint: …`) and with the exit status it ends with. The store's
 //! errors are one cause among others; writing the output and making JSON are the binary's.
+//! The application's errors ([`AppError`]) are said as they are: the store's under them exactly
+//! as the store's own, its refusals with the store's exit status for a refusal.
 
+use skillpath_app::AppError;
 use skillpath_store::StoreError;
 
 use crate::output::ExitStatus;
@@ -12,6 +15,10 @@ pub(crate) enum CliError {
     /// What the store refused, or could not do.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// What the application's rules refused (never the store's error: that is
+    /// [`CliError::Store`], see `From<AppError>`).
+    #[error(transparent)]
+    App(AppError),
     /// The output (stdout, stderr) could not be written.
     #[error("cannot write the output: {0}")]
     Output(#[source] std::io::Error),
@@ -26,16 +33,32 @@ impl CliError {
     pub(crate) fn hint(&self) -> Option<String> {
         match self {
             CliError::Store(error) => error.hint(),
+            CliError::App(error) => error.store_error().and_then(StoreError::hint),
             CliError::Output(_) | CliError::Json(_) => None,
         }
     }
 
     /// The exit status of a command that failed so: the store's rule for its errors
-    /// ([`store_exit_status`]); 2 when the output cannot be written or made.
+    /// ([`store_exit_status`]), 1 for what the application refused; 2 when the output cannot be
+    /// written or made.
     pub(crate) fn exit_status(&self) -> ExitStatus {
         match self {
             CliError::Store(error) => store_exit_status(error),
+            CliError::App(error) => error
+                .store_error()
+                .map_or(ExitStatus::Invalid, store_exit_status),
             CliError::Output(_) | CliError::Json(_) => ExitStatus::UsageOrInternal,
+        }
+    }
+}
+
+/// An operation's error: the store's as the store's (its text, hint and exit status as every
+/// command has always said them), any other as the application's refusal.
+impl From<AppError> for CliError {
+    fn from(error: AppError) -> Self {
+        match error {
+            AppError::Store(error) => CliError::Store(error),
+            error => CliError::App(error),
         }
     }
 }

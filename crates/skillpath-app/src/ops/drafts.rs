@@ -59,7 +59,7 @@ impl<E> App<E> {
         self.store()
             .draft(name, author.as_deref())
             .await
-            .map_err(|error| hidden(name, error))
+            .map_err(|error| hidden(caller, name, error))
     }
 
     /// [`App::draft`] with its diff from the revision it was made on, as unified text.
@@ -74,7 +74,7 @@ impl<E> App<E> {
         self.store()
             .draft_diff(name, author.as_deref())
             .await
-            .map_err(|error| hidden(name, error))
+            .map_err(|error| hidden(caller, name, error))
     }
 
     /// Saves `snapshot` as `caller`'s draft, made on revision `base` (`0`: a new item), a new
@@ -149,21 +149,26 @@ fn seen_author(
         author: None,
     };
     match (caller.drafts_seen(), asked) {
-        (DraftsSeen::None, _) => Err(hidden(name, not_found())),
-        (DraftsSeen::Own(own), Some(asked)) if own != asked => Err(hidden(name, not_found())),
+        (DraftsSeen::None, _) => Err(hidden(caller, name, not_found())),
+        (DraftsSeen::Own(own), Some(asked)) if own != asked => {
+            Err(hidden(caller, name, not_found()))
+        }
         (DraftsSeen::Own(own), _) => Ok(Some(own)),
         (DraftsSeen::All, asked) => Ok(asked.map(str::to_owned)),
     }
 }
 
 /// A draft not found, said alike whoever's draft was asked for, so that it tells nothing of
-/// others'; any other error as it is.
-fn hidden(name: &str, error: StoreError) -> AppError {
+/// others'; any other error as it is. The store's owner, from whom nothing in it is hidden,
+/// reads which author's draft was not found (`skillpath review NAME --by AUTHOR`).
+fn hidden(caller: &Caller, name: &str, error: StoreError) -> AppError {
     match error {
-        StoreError::DraftNotFound { .. } => AppError::Store(StoreError::DraftNotFound {
-            name: name.to_owned(),
-            author: None,
-        }),
+        StoreError::DraftNotFound { .. } if !caller.is_owner() => {
+            AppError::Store(StoreError::DraftNotFound {
+                name: name.to_owned(),
+                author: None,
+            })
+        }
         error => AppError::Store(error),
     }
 }

@@ -1,5 +1,8 @@
-//! A skill's revisions: its timeline, any one of them, a rollback to one, its deletion (it stays
-//! in history) and its fork under a new name.
+//! A skill's revisions: its timeline, any one of them, the diff between two, a rollback to one,
+//! its deletion (it stays in history), its restoration and its fork under a new name.
+//!
+//! The writes record a message: the one the caller gives (the command line's `--message`), else
+//! one that says what was done (what MCP's tools and the studio record).
 
 use skillpath_model::{Change, Revision};
 use skillpath_store::StoredSkill;
@@ -38,20 +41,40 @@ impl<E> App<E> {
         self.permitted(permit, Operation::GetSkill)?;
         Ok(self.store().get(name, revision).await?)
     }
+
+    /// The unified diff of the skill `name` from revision `from` to revision `to` (`None`: its
+    /// current one), with the revision it went to. Read as a skill is ([`Operation::GetSkill`]):
+    /// a diff shows both revisions' content.
+    pub async fn diff(
+        &self,
+        permit: &Permit,
+        name: &str,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<(u64, String), AppError> {
+        self.permitted(permit, Operation::GetSkill)?;
+        let to = match to {
+            Some(to) => to,
+            None => self.store().get(name, None).await?.revision,
+        };
+        Ok((to, self.store().diff(name, from, to).await?))
+    }
 }
 
 impl<E: Derived> App<E> {
     /// The skill `name` given the content of its revision `to`, as a new revision made from
-    /// revision `expected`; drafted, a rollback is an update to that content.
+    /// revision `expected`, recording `message` (`None`: `roll NAME back to revision TO`);
+    /// drafted, a rollback is an update to that content.
     pub async fn rollback(
         &self,
         permit: &Permit,
         name: &str,
         to: u64,
         expected: u64,
+        message: Option<String>,
     ) -> Result<Written, AppError> {
         let caller = self.permitted(permit, Operation::RollbackSkill)?;
-        let message = format!("roll {name} back to revision {to}");
+        let message = message.unwrap_or_else(|| format!("roll {name} back to revision {to}"));
         if self.drafted(caller) {
             let earlier = self.store().get(name, Some(to)).await?;
             let draft = (earlier.snapshot, expected, None);
@@ -68,13 +91,15 @@ impl<E: Derived> App<E> {
         Ok(Written::Stored(stored))
     }
 
-    /// The skill `name` deleted at revision `expected`; it stays in history. A deletion has no
-    /// content to review: on a reviewing server it is a maintainer's.
+    /// The skill `name` deleted at revision `expected`, recording `message` (`None`: `delete
+    /// NAME`); it stays in history. A deletion has no content to review: on a reviewing server
+    /// it is a maintainer's.
     pub async fn delete(
         &self,
         permit: &Permit,
         name: &str,
         expected: u64,
+        message: Option<String>,
     ) -> Result<StoredSkill, AppError> {
         let caller = self.permitted(permit, Operation::DeleteSkill)?;
         if self.drafted(caller) {
@@ -86,20 +111,48 @@ impl<E: Derived> App<E> {
         }
         let change = Change {
             author: caller.author(),
-            message: format!("delete {name}"),
+            message: message.unwrap_or_else(|| format!("delete {name}")),
         };
         let stored = self.store().delete(name, expected, change).await?;
         self.refresh().await?;
         Ok(stored)
     }
 
+    /// The deleted skill `name` brought back with the content it had, at revision `expected`,
+    /// recording `message` (`None`: `restore NAME`). Like a deletion, it has no content to
+    /// review: on a reviewing server it is a maintainer's.
+    pub async fn restore(
+        &self,
+        permit: &Permit,
+        name: &str,
+        expected: u64,
+        message: Option<String>,
+    ) -> Result<StoredSkill, AppError> {
+        let caller = self.permitted(permit, Operation::RestoreSkill)?;
+        if self.drafted(caller) {
+            return Err(AppError::NotReviewable {
+                what: "a restoration",
+                verb: "restore",
+                name: name.to_owned(),
+            });
+        }
+        let change = Change {
+            author: caller.author(),
+            message: message.unwrap_or_else(|| format!("restore {name}")),
+        };
+        let stored = self.store().restore(name, expected, change).await?;
+        self.refresh().await?;
+        Ok(stored)
+    }
+
     /// The copies `request` asks for (a package's members with it), recording where they came
-    /// from. A package's fork creates several items at once, which no draft holds: on a
-    /// reviewing server it is a maintainer's.
+    /// from and `message` (`None`: `fork FROM as NAME`). A package's fork creates several items
+    /// at once, which no draft holds: on a reviewing server it is a maintainer's.
     pub async fn fork(
         &self,
         permit: &Permit,
         request: ForkRequest,
+        message: Option<String>,
     ) -> Result<Vec<StoredSkill>, AppError> {
         let caller = self.permitted(permit, Operation::ForkSkill)?;
         if self.drafted(caller) {
@@ -111,7 +164,8 @@ impl<E: Derived> App<E> {
         }
         let change = Change {
             author: caller.author(),
-            message: format!("fork {} as {}", request.from, request.name),
+            message: message
+                .unwrap_or_else(|| format!("fork {} as {}", request.from, request.name)),
         };
         let written = self.store().fork(request, change).await?;
         self.refresh().await?;

@@ -29,7 +29,20 @@ impl<E> App<E> {
             Some(text) => Some(keys::parse_lifetime(text).map_err(AppError::Lifetime)?),
             None => None,
         };
-        Ok(keys::create(self.store(), name, role, lifetime).await?)
+        self.create_key_parsed(permit, name, role, lifetime).await
+    }
+
+    /// [`App::create_key`] of a role and a lifetime (in seconds) already read: the command
+    /// line reads both as it reads its arguments, so that a wrong one is a usage error there.
+    pub async fn create_key_parsed(
+        &self,
+        permit: &Permit,
+        name: &str,
+        role: Role,
+        lifetime_secs: Option<u64>,
+    ) -> Result<CreatedKey, AppError> {
+        self.permitted(permit, Operation::CreateApiKey)?;
+        Ok(keys::create(self.store(), name, role, lifetime_secs).await?)
     }
 
     /// The active key named `name`, refused from now on.

@@ -7,9 +7,12 @@ mod drafts;
 mod files;
 mod history;
 mod keys;
+mod listing;
 mod render;
 mod update;
+mod usage;
 
 pub use architectures::PackageFit;
 pub use authoring::{Checked, Created, read_spec};
 pub use history::Written;
+pub use usage::Unused;

@@ -135,7 +135,7 @@ pub(crate) async fn rollback(
         studio
             .server
             .app()
-            .rollback(&permit, &name, form.to, form.current)
+            .rollback(&permit, &name, form.to, form.current, None)
             .await
     };
     let written = written.await;

@@ -1,5 +1,8 @@
 //! The commands that work on the skill store: opening it, running its async operations, and
-//! printing its answers and errors.
+//! printing its answers and errors. The commands that read and change what the store holds
+//! (`list`, `show`, `rollback`, `publish`, `keys`, `usage`, …) are front ends over the
+//! application ([`skillpath_app::App`]), as the store's owner ([`Owner`]), so that its rules
+//! (and what a caller may see) are the server's and the studio's.
 
 pub(crate) mod eval;
 pub(crate) mod export;
@@ -13,7 +16,9 @@ pub(crate) mod serve;
 pub(crate) mod usage;
 
 use std::future::Future;
+use std::sync::Arc;
 
+use skillpath_app::{App, AppOptions, Caller, Operation, Permit};
 use skillpath_model::Change;
 use skillpath_store::{ProjectView, Store, StoreError, location};
 
@@ -103,6 +108,67 @@ where
     }
 }
 
+/// The application a store command works through, and who the command line is to it: the
+/// store's owner ([`Caller::owner`]), an admin whom nothing is hidden from.
+pub(crate) struct Owner {
+    /// The application over the opened store, without a catalog ([`App::for_command`]).
+    pub(crate) app: App,
+    caller: Caller,
+}
+
+impl Owner {
+    /// The permit for `operation`, decided by the application's rules as for any caller.
+    pub(crate) fn may(&self, operation: Operation) -> Result<Permit, CliError> {
+        Ok(self.app.may(&self.caller, operation)?)
+    }
+}
+
+/// How a command opens the application ([`run_as_owner`]): the defaults are a command that
+/// reads, with the author of any write taken from `$USER`.
+#[derive(Default)]
+pub(crate) struct AsOwner {
+    /// `--author`: whom the command's revisions and decisions are recorded as ([`author`]).
+    pub(crate) author: Option<String>,
+    /// `--audit-policy`: the policy the command's writes are audited by, set on the store
+    /// before anything is written.
+    pub(crate) audit: Option<skillpath_audit::Policy>,
+    /// `--embeddings`: what the command's searches rank by; a model needs the catalog loaded
+    /// ([`App::for_search`]).
+    pub(crate) meaning: Option<skillpath_app::Meaning>,
+}
+
+/// [`run`] through the application: opens the store, sets `as_owner`'s audit policy on it,
+/// makes the command's application over it and runs `work` as the store's owner. Errors are
+/// printed, and end the command, as [`run`]'s are.
+pub(crate) fn run_as_owner<F, Fut>(
+    db: &DbArgs,
+    access: Access,
+    as_owner: AsOwner,
+    work: F,
+) -> anyhow::Result<ExitStatus>
+where
+    F: FnOnce(Owner) -> Fut,
+    Fut: Future<Output = Result<ExitStatus, CliError>>,
+{
+    run(db, access, move |store| async move {
+        let AsOwner {
+            author: named,
+            audit,
+            meaning,
+        } = as_owner;
+        if let Some(policy) = audit {
+            store.set_audit_policy(policy);
+        }
+        let store: Arc<dyn Store> = Arc::from(store);
+        let app = match &meaning {
+            Some(meaning) => App::for_search(store, meaning, AppOptions::default()).await?,
+            None => App::for_command(store, AppOptions::default()),
+        };
+        let caller = Caller::owner(author(named));
+        work(Owner { app, caller }).await
+    })
+}
+
 /// The view of the project the current folder is in.
 pub(crate) fn here() -> Result<ProjectView, StoreError> {
     let folder = std::env::current_dir().map_err(|source| StoreError::Io {
@@ -112,15 +178,17 @@ pub(crate) fn here() -> Result<ProjectView, StoreError> {
     Ok(ProjectView::of(&folder))
 }
 
+/// Who a command records as the author: `named` (`--author`), else `$USER`, else `cli`.
+pub(crate) fn author(named: Option<String>) -> String {
+    named
+        .or_else(|| std::env::var("USER").ok().filter(|user| !user.is_empty()))
+        .unwrap_or_else(|| "cli".to_owned())
+}
+
 /// The change record for a command: `--author` or `$USER`, and `--message` or `default`.
 pub(crate) fn change(args: &ChangeArgs, default_message: &str) -> Change {
-    let author = args
-        .author
-        .clone()
-        .or_else(|| std::env::var("USER").ok().filter(|user| !user.is_empty()))
-        .unwrap_or_else(|| "cli".to_owned());
     Change {
-        author,
+        author: author(args.author.clone()),
         message: args
             .message
             .clone()

@@ -1,12 +1,12 @@
 //! The review commands: `review` (the drafts waiting, or one with its diff), `publish` and
-//! `reject` ([`skillpath_store::drafts`]). The command line is the store's owner: it sees
-//! and reviews every author's drafts.
+//! `reject` ([`skillpath_store::drafts`]), through the application's review operations. The
+//! command line is the store's owner: it sees and reviews every author's drafts.
 
-use skillpath_model::Change;
-use skillpath_store::Store;
-use skillpath_store::drafts::{DraftFilter, DraftStatus, DraftSummary};
+use skillpath_app::Operation;
+use skillpath_store::drafts::{DraftStatus, DraftSummary};
 
-use crate::cli::{ChangeArgs, DraftDecision, PublishArgs, ReviewArgs};
+use super::{AsOwner, Owner};
+use crate::cli::{DraftDecision, PublishArgs, ReviewArgs};
 use crate::error::CliError;
 use crate::output::ExitStatus;
 
@@ -17,15 +17,18 @@ pub(crate) fn review(args: ReviewArgs) -> anyhow::Result<ExitStatus> {
         db,
         format,
     } = args;
-    super::run(&db, super::Access::Existing, move |store| async move {
+    let access = super::Access::Existing;
+    super::run_as_owner(&db, access, AsOwner::default(), move |owner| async move {
         match name {
             None => {
-                let drafts = store.drafts(DraftFilter::default()).await?;
+                let permit = owner.may(Operation::ListDrafts)?;
+                let drafts = owner.app.drafts(&permit, None).await?;
                 let json = super::to_json(&drafts)?;
                 super::print(format, &json, || queue(&drafts))
             }
             Some(name) => {
-                let (draft, diff) = store.draft_diff(&name, by.as_deref()).await?;
+                let permit = owner.may(Operation::GetSkill)?;
+                let (draft, diff) = owner.app.draft_diff(&permit, &name, by.as_deref()).await?;
                 let json = serde_json::json!({"draft": draft.summary, "diff": diff});
                 super::print(format, &json, || {
                     format!("{}\n{diff}", line(&draft.summary))
@@ -38,10 +41,10 @@ pub(crate) fn review(args: ReviewArgs) -> anyhow::Result<ExitStatus> {
 }
 
 pub(crate) fn publish(args: PublishArgs) -> anyhow::Result<ExitStatus> {
-    let policy = args.audit.policy(false);
-    decide(args.decision, async move |store, name, by, publisher| {
-        store.set_audit_policy(policy);
-        let published = store.publish_draft(name, by, publisher).await?;
+    let audit = Some(args.audit.policy(false));
+    decide(args.decision, audit, async |owner, name, by, message| {
+        let permit = owner.may(Operation::PublishSkill)?;
+        let published = owner.app.publish(&permit, name, by, message).await?;
         let text = format!(
             "published `{}` at revision {}\n",
             published.name, published.revision
@@ -52,8 +55,9 @@ pub(crate) fn publish(args: PublishArgs) -> anyhow::Result<ExitStatus> {
 }
 
 pub(crate) fn reject(args: DraftDecision) -> anyhow::Result<ExitStatus> {
-    decide(args, async |store, name, by, reviewer| {
-        let rejected = store.reject_draft(name, by, reviewer).await?;
+    decide(args, None, async |owner, name, by, message| {
+        let permit = owner.may(Operation::RejectSkill)?;
+        let rejected = owner.app.reject(&permit, name, by, message).await?;
         let text = format!(
             "rejected the draft of `{}` by `{}`\n",
             rejected.name, rejected.author
@@ -62,28 +66,30 @@ pub(crate) fn reject(args: DraftDecision) -> anyhow::Result<ExitStatus> {
     })
 }
 
-/// Runs `decision` on the draft `args` name, with who decides why, and prints what it answers
-/// (JSON, and the text for people).
+/// Runs `decision` on the draft `args` name as the store's owner (recorded as `--author`),
+/// with why (`--message`, else nothing), writing under the `audit` policy when given, and
+/// prints what it answers (JSON, and the text for people).
 fn decide(
     args: DraftDecision,
+    audit: Option<skillpath_audit::Policy>,
     decision: impl AsyncFnOnce(
-        &dyn Store,
+        &Owner,
         &str,
         Option<&str>,
-        Change,
+        String,
     ) -> Result<(serde_json::Value, String), CliError>
     + 'static,
 ) -> anyhow::Result<ExitStatus> {
-    let decider = super::change(
-        &ChangeArgs {
-            author: args.author,
-            message: args.message,
-        },
-        "",
-    );
+    let as_owner = AsOwner {
+        author: args.author,
+        audit,
+        meaning: None,
+    };
+    let message = args.message.unwrap_or_default();
     let (name, by, format) = (args.name, args.by, args.format);
-    super::run(&args.db, super::Access::Existing, move |store| async move {
-        let (json, text) = decision(store.as_ref(), &name, by.as_deref(), decider).await?;
+    let access = super::Access::Existing;
+    super::run_as_owner(&args.db, access, as_owner, move |owner| async move {
+        let (json, text) = decision(&owner, &name, by.as_deref(), message).await?;
         super::print(format, &json, || text).map_err(super::io)?;
         Ok(ExitStatus::Success)
     })

@@ -1,11 +1,14 @@
 //! The store commands that write a revision: `rollback`, `delete`, `restore`, and `fork`, which
 //! writes the first revisions of copies.
 
+use skillpath_app::{Operation, Written};
 use skillpath_model::Provenance;
 use skillpath_store::forks::ForkRequest;
-use skillpath_store::{Store, StoreError, StoredSkill};
+use skillpath_store::{StoreError, StoredSkill};
 
+use super::{AsOwner, Owner};
 use crate::cli::{ForkArgs, ReviseArgs, ReviseOptions, RollbackArgs};
+use crate::error::CliError;
 use crate::output::ExitStatus;
 
 /// Which revision-writing command.
@@ -14,6 +17,17 @@ pub(crate) enum Revise {
     Delete,
     Restore,
     Rollback(u64),
+}
+
+impl Revise {
+    /// The operation the rules decide it as.
+    fn operation(self) -> Operation {
+        match self {
+            Revise::Delete => Operation::DeleteSkill,
+            Revise::Restore => Operation::RestoreSkill,
+            Revise::Rollback(_) => Operation::RollbackSkill,
+        }
+    }
 }
 
 pub(crate) fn rollback(args: RollbackArgs) -> anyhow::Result<ExitStatus> {
@@ -29,67 +43,77 @@ pub(crate) fn restore(args: ReviseArgs) -> anyhow::Result<ExitStatus> {
 }
 
 fn run(name: String, what: Revise, options: ReviseOptions) -> anyhow::Result<ExitStatus> {
-    let default_message = match what {
-        Revise::Delete => format!("delete {name}"),
-        Revise::Restore => format!("restore {name}"),
-        Revise::Rollback(to) => format!("roll {name} back to revision {to}"),
+    let as_owner = AsOwner {
+        author: options.change.author,
+        audit: Some(options.audit.policy(false)),
+        meaning: None,
     };
-    let change = super::change(&options.change, &default_message);
-    let (expect, format) = (options.expect, options.format);
-    let policy = options.audit.policy(false);
-    super::run(
-        &options.db,
-        super::Access::Existing,
-        move |store| async move {
-            store.set_audit_policy(policy);
-            let expected = match expect {
-                Some(expected) => expected,
-                None => store.get(&name, None).await?.revision,
-            };
-            let skill = apply(store.as_ref(), &name, what, expected, change).await?;
-            let json = serde_json::json!({"name": skill.name, "revision": skill.revision, "deleted": skill.deleted});
-            super::print(format, &json, || {
-                let state = if skill.deleted { ", deleted" } else { "" };
-                format!(
-                    "`{}` is at revision {}{state}\n",
-                    skill.name, skill.revision
-                )
-            })
-            .map_err(super::io)?;
-            Ok(ExitStatus::Success)
-        },
-    )
+    let (expect, message, format) = (options.expect, options.change.message, options.format);
+    let access = super::Access::Existing;
+    super::run_as_owner(&options.db, access, as_owner, move |owner| async move {
+        let permit = owner.may(what.operation())?;
+        let expected = match expect {
+            Some(expected) => expected,
+            None => owner.app.revision(&permit, &name, None).await?.revision,
+        };
+        let skill = apply(&owner, &permit, (&name, what, expected), message).await?;
+        let json = serde_json::json!({"name": skill.name, "revision": skill.revision, "deleted": skill.deleted});
+        super::print(format, &json, || {
+            let state = if skill.deleted { ", deleted" } else { "" };
+            format!(
+                "`{}` is at revision {}{state}\n",
+                skill.name, skill.revision
+            )
+        })
+        .map_err(super::io)?;
+        Ok(ExitStatus::Success)
+    })
 }
 
+/// Writes `what` to the skill `name` at revision `expected`, recording `message` (`None`: the
+/// operation's own, which names what was done).
 async fn apply(
-    store: &dyn Store,
-    name: &str,
-    what: Revise,
-    expected: u64,
-    change: skillpath_model::Change,
-) -> Result<StoredSkill, StoreError> {
-    match what {
-        Revise::Delete => store.delete(name, expected, change).await,
-        Revise::Restore => store.restore(name, expected, change).await,
-        Revise::Rollback(to) => store.rollback(name, to, expected, change).await,
-    }
+    owner: &Owner,
+    permit: &skillpath_app::Permit,
+    (name, what, expected): (&str, Revise, u64),
+    message: Option<String>,
+) -> Result<StoredSkill, CliError> {
+    let app = &owner.app;
+    Ok(match what {
+        Revise::Delete => app.delete(permit, name, expected, message).await?,
+        Revise::Restore => app.restore(permit, name, expected, message).await?,
+        Revise::Rollback(to) => match app.rollback(permit, name, to, expected, message).await? {
+            Written::Stored(stored) => stored,
+            // The command's application does not review, and the owner has no key: what it
+            // writes is stored, never drafted. Said as a store's refusal should that change.
+            Written::Drafted(draft) => {
+                return Err(StoreError::InvalidState(format!(
+                    "the rollback of `{}` was saved as a draft for review, not stored",
+                    draft.name
+                ))
+                .into());
+            }
+        },
+    })
 }
 
 pub(crate) fn fork(args: ForkArgs) -> anyhow::Result<ExitStatus> {
-    let change = super::change(
-        &args.change,
-        &format!("fork {} as {}", args.from, args.name),
-    );
     let request = ForkRequest {
         from: args.from,
         revision: args.revision,
         name: args.name,
         member_prefix: args.member_prefix,
     };
-    let (policy, format) = (args.audit.policy(false), args.format);
-    super::run(&args.db, super::Access::Existing, move |store| async move {
-        store.set_audit_policy(policy);
-        let written = store.fork(request, change).await?;
+    let as_owner = AsOwner {
+        author: args.change.author,
+        audit: Some(args.audit.policy(false)),
+        meaning: None,
+    };
+    let (message, format) = (args.change.message, args.format);
+    let access = super::Access::Existing;
+    super::run_as_owner(&args.db, access, as_owner, move |owner| async move {
+        let permit = owner.may(Operation::ForkSkill)?;
+        let written = owner.app.fork(&permit, request, message).await?;
         let copies: Vec<serde_json::Value> = written
             .iter()
             .map(|item| {

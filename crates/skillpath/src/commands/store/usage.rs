@@ -1,11 +1,11 @@
 //! `skillpath usage`: how the stored skills are used ([`skillpath_store::usage`]), summed by
-//! skill, revision, day or key; or, with `--unused`, the live items nobody used lately.
+//! skill, revision, day or key; or, with `--unused`, the live items nobody used lately. Read
+//! through the application's usage operations, as the store's owner.
 
-use std::collections::{BTreeMap, BTreeSet};
-
+use skillpath_app::Operation;
 use skillpath_store::usage::{UsageGroup, UsageQuery, days_ago};
 
-use super::{io, print, table, to_json};
+use super::{AsOwner, io, print, table, to_json};
 use crate::cli::{UsageArgs, UsageByArg};
 use crate::output::ExitStatus;
 
@@ -29,94 +29,95 @@ fn used(args: UsageArgs) -> anyhow::Result<ExitStatus> {
         by: UsageGroup::from(by),
     };
     let format = args.format;
-    super::run(&args.db, super::Access::Existing, move |store| async move {
-        let rows = store.usage(query).await?;
-        print(format, &to_json(&rows)?, || {
-            if rows.is_empty() {
-                return "no uses are recorded\n".to_owned();
-            }
-            let group = match by {
-                UsageByArg::Skill => None,
-                UsageByArg::Revision => Some("REVISION"),
-                UsageByArg::Day => Some("DAY"),
-                UsageByArg::Key => Some("KEY"),
-            };
-            let mut headers = vec!["SKILL"];
-            headers.extend(group);
-            headers.extend(["CALLS", "LOADS", "PROMPTS", "READS", "LAST USED"]);
-            let lines: Vec<Vec<String>> = rows
-                .iter()
-                .map(|row| {
-                    let mut line = vec![row.skill.clone()];
-                    line.extend(row.group.as_ref().map(|group| match group.as_str() {
-                        "" => "-".to_owned(),
-                        named => named.to_owned(),
-                    }));
-                    line.extend(
-                        [row.calls, row.loads, row.prompts, row.reads].map(|n| n.to_string()),
-                    );
-                    line.push(row.last_used.clone());
-                    line
-                })
-                .collect();
-            table(&headers, &lines)
-        })
-        .map_err(io)?;
-        Ok(ExitStatus::Success)
-    })
+    let access = super::Access::Existing;
+    super::run_as_owner(
+        &args.db,
+        access,
+        AsOwner::default(),
+        move |owner| async move {
+            let rows = owner
+                .app
+                .usage(&owner.may(Operation::ReadUsage)?, query)
+                .await?;
+            print(format, &to_json(&rows)?, || {
+                if rows.is_empty() {
+                    return "no uses are recorded\n".to_owned();
+                }
+                let group = match by {
+                    UsageByArg::Skill => None,
+                    UsageByArg::Revision => Some("REVISION"),
+                    UsageByArg::Day => Some("DAY"),
+                    UsageByArg::Key => Some("KEY"),
+                };
+                let mut headers = vec!["SKILL"];
+                headers.extend(group);
+                headers.extend(["CALLS", "LOADS", "PROMPTS", "READS", "LAST USED"]);
+                let lines: Vec<Vec<String>> = rows
+                    .iter()
+                    .map(|row| {
+                        let mut line = vec![row.skill.clone()];
+                        line.extend(row.group.as_ref().map(|group| match group.as_str() {
+                            "" => "-".to_owned(),
+                            named => named.to_owned(),
+                        }));
+                        line.extend(
+                            [row.calls, row.loads, row.prompts, row.reads].map(|n| n.to_string()),
+                        );
+                        line.push(row.last_used.clone());
+                        line
+                    })
+                    .collect();
+                table(&headers, &lines)
+            })
+            .map_err(io)?;
+            Ok(ExitStatus::Success)
+        },
+    )
 }
 
 fn unused(args: UsageArgs, days: u64) -> anyhow::Result<ExitStatus> {
     let format = args.format;
-    super::run(&args.db, super::Access::Existing, move |store| async move {
-        let recent: BTreeSet<String> = store
-            .usage(UsageQuery {
-                since: Some(window(days)),
-                ..UsageQuery::default()
-            })
-            .await?
-            .into_iter()
-            .map(|row| row.skill)
-            .collect();
-        let ever: BTreeMap<String, String> = store
-            .usage(UsageQuery::default())
-            .await?
-            .into_iter()
-            .map(|row| (row.skill, row.last_used))
-            .collect();
-        let idle: Vec<serde_json::Value> = store
-            .current_metadata()
-            .await?
-            .into_iter()
-            .filter(|item| !recent.contains(&item.name))
-            .map(|item| {
-                serde_json::json!({
-                    "name": item.name,
-                    "kind": item.kind,
-                    "last_used": ever.get(&item.name),
-                })
-            })
-            .collect();
-        print(format, &serde_json::Value::from(idle.clone()), || {
-            if idle.is_empty() {
-                return format!("every skill was used in the last {days} days\n");
-            }
-            let lines: Vec<Vec<String>> = idle
-                .iter()
+    let access = super::Access::Existing;
+    super::run_as_owner(
+        &args.db,
+        access,
+        AsOwner::default(),
+        move |owner| async move {
+            let permit = owner.may(Operation::ReadUsage)?;
+            let idle: Vec<serde_json::Value> = owner
+                .app
+                .unused(&permit, window(days))
+                .await?
+                .into_iter()
                 .map(|item| {
-                    vec![
-                        item["name"].as_str().unwrap_or_default().to_owned(),
-                        item["kind"].as_str().unwrap_or_default().to_owned(),
-                        item["last_used"].as_str().unwrap_or("never").to_owned(),
-                    ]
+                    serde_json::json!({
+                        "name": item.name,
+                        "kind": item.kind,
+                        "last_used": item.last_used,
+                    })
                 })
                 .collect();
-            format!(
-                "not used in the last {days} days:\n{}",
-                table(&["NAME", "KIND", "LAST USED"], &lines)
-            )
-        })
-        .map_err(io)?;
-        Ok(ExitStatus::Success)
-    })
+            print(format, &serde_json::Value::from(idle.clone()), || {
+                if idle.is_empty() {
+                    return format!("every skill was used in the last {days} days\n");
+                }
+                let lines: Vec<Vec<String>> = idle
+                    .iter()
+                    .map(|item| {
+                        vec![
+                            item["name"].as_str().unwrap_or_default().to_owned(),
+                            item["kind"].as_str().unwrap_or_default().to_owned(),
+                            item["last_used"].as_str().unwrap_or("never").to_owned(),
+                        ]
+                    })
+                    .collect();
+                format!(
+                    "not used in the last {days} days:\n{}",
+                    table(&["NAME", "KIND", "LAST USED"], &lines)
+                )
+            })
+            .map_err(io)?;
+            Ok(ExitStatus::Success)
+        },
+    )
 }
