@@ -29,106 +29,95 @@ pub(crate) fn list(args: ListArgs) -> anyhow::Result<ExitStatus> {
         name_prefix: args.prefix,
     };
     let (cursor, limit, format) = (args.cursor, args.limit, args.format);
-    let access = super::Access::Existing;
-    super::run_as_owner(
-        &args.db,
-        access,
-        AsOwner::default(),
-        move |owner| async move {
-            let permit = owner.may(Operation::ListSkills)?;
-            let page = owner.app.list(&permit, filter, cursor, limit).await?;
-            let json = serde_json::json!({ "items": to_json(&page.items)?, "next_cursor": page.next_cursor });
-            print(format, &json, || {
-                let rows: Vec<Vec<String>> = page
-                    .items
-                    .iter()
-                    .map(|item| {
-                        vec![
-                            item.name.clone(),
-                            item.revision.to_string(),
-                            match (item.deleted, item.kind) {
-                                (true, Kind::Package) => "deleted package".to_owned(),
-                                (true, Kind::Skill) => "deleted".to_owned(),
-                                (false, Kind::Package) => "package".to_owned(),
-                                (false, Kind::Skill) => String::new(),
-                            },
-                            item.updated_at.clone(),
-                            shorten(&item.description, 70),
-                        ]
-                    })
-                    .collect();
-                let mut text = table(&["NAME", "REV", "STATE", "UPDATED", "DESCRIPTION"], &rows);
-                if let Some(next) = &page.next_cursor {
-                    let _ = writeln!(text, "more: --cursor {next}");
-                }
-                text
-            })
-            .map_err(io)?;
-            Ok(ExitStatus::Success)
-        },
-    )
+    super::run_as_owner(&args.db, AsOwner::existing(), move |owner| async move {
+        let permit = owner.may(Operation::ListSkills)?;
+        let page = owner.app.list(&permit, filter, cursor, limit).await?;
+        let json =
+            serde_json::json!({ "items": to_json(&page.items)?, "next_cursor": page.next_cursor });
+        print(format, &json, || {
+            let rows: Vec<Vec<String>> = page
+                .items
+                .iter()
+                .map(|item| {
+                    vec![
+                        item.name.clone(),
+                        item.revision.to_string(),
+                        match (item.deleted, item.kind) {
+                            (true, Kind::Package) => "deleted package".to_owned(),
+                            (true, Kind::Skill) => "deleted".to_owned(),
+                            (false, Kind::Package) => "package".to_owned(),
+                            (false, Kind::Skill) => String::new(),
+                        },
+                        item.updated_at.clone(),
+                        shorten(&item.description, 70),
+                    ]
+                })
+                .collect();
+            let mut text = table(&["NAME", "REV", "STATE", "UPDATED", "DESCRIPTION"], &rows);
+            if let Some(next) = &page.next_cursor {
+                let _ = writeln!(text, "more: --cursor {next}");
+            }
+            text
+        })
+        .map_err(io)?;
+        Ok(ExitStatus::Success)
+    })
 }
 
 pub(crate) fn show(args: ShowArgs) -> anyhow::Result<ExitStatus> {
     let (name, revision, format) = (args.name, args.revision, args.format);
-    let access = super::Access::Existing;
-    super::run_as_owner(
-        &args.db,
-        access,
-        AsOwner::default(),
-        move |owner| async move {
-            let permit = owner.may(Operation::GetSkill)?;
-            let skill = owner.app.revision(&permit, &name, revision).await?;
-            let files: Vec<serde_json::Value> = skill
+    super::run_as_owner(&args.db, AsOwner::existing(), move |owner| async move {
+        let permit = owner.may(Operation::GetSkill)?;
+        let skill = owner.app.revision(&permit, &name, revision).await?;
+        let files: Vec<serde_json::Value> = skill
             .snapshot
             .files
             .iter()
             .map(|f| serde_json::json!({"path": f.path, "size": f.bytes.len(), "sha256": f.sha256()}))
             .collect();
-            let json = serde_json::json!({
-                "kind": skill.snapshot.kind,
-                "name": skill.name,
-                "description": skill.description,
-                "tool_name": skill.tool_name,
-                "revision": skill.revision,
-                "deleted": skill.deleted,
-                "content_hash": skill.content_hash,
-                "updated_at": skill.updated_at,
-                "provenance": to_json(&skill.provenance)?,
-                "files": files,
-                "audit": skill.audit.as_ref().map(AuditRecord::json),
-                "skill_md": skill.snapshot.skill_md,
-            });
-            print(format, &json, || {
-                let mut text = format!(
-                    "name: {}\nrevision: {}{}\nupdated: {}\nsource: {}\ncontent: {}\n",
-                    skill.name,
-                    skill.revision,
-                    if skill.deleted { " (deleted)" } else { "" },
-                    skill.updated_at,
-                    source(&skill.provenance),
-                    skill.content_hash
+        let json = serde_json::json!({
+            "kind": skill.snapshot.kind,
+            "name": skill.name,
+            "description": skill.description,
+            "tool_name": skill.tool_name,
+            "revision": skill.revision,
+            "deleted": skill.deleted,
+            "content_hash": skill.content_hash,
+            "updated_at": skill.updated_at,
+            "provenance": to_json(&skill.provenance)?,
+            "files": files,
+            "audit": skill.audit.as_ref().map(AuditRecord::json),
+            "skill_md": skill.snapshot.skill_md,
+        });
+        print(format, &json, || {
+            let mut text = format!(
+                "name: {}\nrevision: {}{}\nupdated: {}\nsource: {}\ncontent: {}\n",
+                skill.name,
+                skill.revision,
+                if skill.deleted { " (deleted)" } else { "" },
+                skill.updated_at,
+                source(&skill.provenance),
+                skill.content_hash
+            );
+            for file in &skill.snapshot.files {
+                let _ = writeln!(
+                    text,
+                    "file: {} ({} bytes, {})",
+                    file.path,
+                    file.bytes.len(),
+                    file.sha256()
                 );
-                for file in &skill.snapshot.files {
-                    let _ = writeln!(
-                        text,
-                        "file: {} ({} bytes, {})",
-                        file.path,
-                        file.bytes.len(),
-                        file.sha256()
-                    );
-                }
-                audit_lines(&mut text, skill.audit.as_ref());
-                let _ = write!(text, "\n{}", skill.snapshot.skill_md);
-                if !text.ends_with('\n') {
-                    text.push('\n');
-                }
-                text
-            })
-            .map_err(io)?;
-            Ok(ExitStatus::Success)
-        },
-    )
+            }
+            audit_lines(&mut text, skill.audit.as_ref());
+            let _ = write!(text, "\n{}", skill.snapshot.skill_md);
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text
+        })
+        .map_err(io)?;
+        Ok(ExitStatus::Success)
+    })
 }
 
 /// What `show` says of a revision's audit: its counts, then each finding on a line.
@@ -154,10 +143,9 @@ pub(crate) fn search(args: SearchArgs) -> anyhow::Result<ExitStatus> {
     let (query, limit, format) = (args.query, args.limit, args.format);
     let as_owner = AsOwner {
         meaning: Some(super::meaning(&args.embeddings)?),
-        ..AsOwner::default()
+        ..AsOwner::existing()
     };
-    let access = super::Access::Existing;
-    super::run_as_owner(&args.db, access, as_owner, move |owner| async move {
+    super::run_as_owner(&args.db, as_owner, move |owner| async move {
         let permit = owner.may(Operation::SearchSkills)?;
         let hits = owner.app.search(&permit, &query, limit).await?;
         print(format, &to_json(&hits)?, || {
@@ -183,48 +171,36 @@ pub(crate) fn search(args: SearchArgs) -> anyhow::Result<ExitStatus> {
 
 pub(crate) fn history(args: NameArgs) -> anyhow::Result<ExitStatus> {
     let (name, format) = (args.name, args.format);
-    let access = super::Access::Existing;
-    super::run_as_owner(
-        &args.db,
-        access,
-        AsOwner::default(),
-        move |owner| async move {
-            let permit = owner.may(Operation::SkillHistory)?;
-            let revisions = owner.app.history(&permit, &name).await?;
-            print(format, &to_json(&revisions)?, || {
-                let rows: Vec<Vec<String>> = revisions
-                    .iter()
-                    .map(|r| {
-                        vec![
-                            r.number.to_string(),
-                            r.created_at.clone(),
-                            r.author.clone(),
-                            r.operation.as_str().to_owned(),
-                            r.message.clone(),
-                        ]
-                    })
-                    .collect();
-                table(&["REV", "WHEN", "AUTHOR", "OPERATION", "MESSAGE"], &rows)
-            })
-            .map_err(io)?;
-            Ok(ExitStatus::Success)
-        },
-    )
+    super::run_as_owner(&args.db, AsOwner::existing(), move |owner| async move {
+        let permit = owner.may(Operation::SkillHistory)?;
+        let revisions = owner.app.history(&permit, &name).await?;
+        print(format, &to_json(&revisions)?, || {
+            let rows: Vec<Vec<String>> = revisions
+                .iter()
+                .map(|r| {
+                    vec![
+                        r.number.to_string(),
+                        r.created_at.clone(),
+                        r.author.clone(),
+                        r.operation.as_str().to_owned(),
+                        r.message.clone(),
+                    ]
+                })
+                .collect();
+            table(&["REV", "WHEN", "AUTHOR", "OPERATION", "MESSAGE"], &rows)
+        })
+        .map_err(io)?;
+        Ok(ExitStatus::Success)
+    })
 }
 
 pub(crate) fn diff(args: DiffArgs) -> anyhow::Result<ExitStatus> {
     let (name, from, to, format) = (args.name, args.from, args.to, args.format);
-    let access = super::Access::Existing;
-    super::run_as_owner(
-        &args.db,
-        access,
-        AsOwner::default(),
-        move |owner| async move {
-            let permit = owner.may(Operation::GetSkill)?;
-            let (to, diff) = owner.app.diff(&permit, &name, from, to).await?;
-            let json = serde_json::json!({"name": name, "from": from, "to": to, "diff": diff});
-            print(format, &json, || diff.clone()).map_err(io)?;
-            Ok(ExitStatus::Success)
-        },
-    )
+    super::run_as_owner(&args.db, AsOwner::existing(), move |owner| async move {
+        let permit = owner.may(Operation::GetSkill)?;
+        let (to, diff) = owner.app.diff(&permit, &name, from, to).await?;
+        let json = serde_json::json!({"name": name, "from": from, "to": to, "diff": diff});
+        print(format, &json, || diff.clone()).map_err(io)?;
+        Ok(ExitStatus::Success)
+    })
 }

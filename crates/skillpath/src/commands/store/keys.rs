@@ -21,109 +21,93 @@ pub(crate) fn run(args: KeysArgs) -> anyhow::Result<ExitStatus> {
 /// it is on stderr; with `--format json`, one object with both.
 fn create(args: KeysCreateArgs) -> anyhow::Result<ExitStatus> {
     let (name, role, expires, format) = (args.name, args.role.into(), args.expires, args.format);
-    let access = super::Access::Creates;
-    super::run_as_owner(
-        &args.db,
-        access,
-        AsOwner::default(),
-        move |owner| async move {
-            let permit = owner.may(Operation::CreateApiKey)?;
-            let created = owner
-                .app
-                .create_key_parsed(&permit, &name, role, expires)
-                .await?;
-            print(format, &to_json(&created)?, || format!("{}\n", created.key)).map_err(io)?;
-            let info = &created.info;
-            if matches!(format, crate::cli::OutputFormat::Text) {
-                let until = match &info.expires_at {
-                    Some(at) => format!("until {at}"),
-                    None => "until revoked".to_owned(),
-                };
-                output::stderr(&format!(
-                    "Created key `{}` (role {}, {until}). Store it now: it is not shown again.\n",
-                    info.name, info.role
-                ))
-                .map_err(io)?;
-            }
-            Ok(ExitStatus::Success)
-        },
-    )
+    let as_owner = AsOwner {
+        access: super::Access::Creates,
+        ..AsOwner::existing()
+    };
+    super::run_as_owner(&args.db, as_owner, move |owner| async move {
+        let permit = owner.may(Operation::CreateApiKey)?;
+        let created = owner
+            .app
+            .create_key_parsed(&permit, &name, role, expires)
+            .await?;
+        print(format, &to_json(&created)?, || format!("{}\n", created.key)).map_err(io)?;
+        let info = &created.info;
+        if matches!(format, crate::cli::OutputFormat::Text) {
+            let until = match &info.expires_at {
+                Some(at) => format!("until {at}"),
+                None => "until revoked".to_owned(),
+            };
+            output::stderr(&format!(
+                "Created key `{}` (role {}, {until}). Store it now: it is not shown again.\n",
+                info.name, info.role
+            ))
+            .map_err(io)?;
+        }
+        Ok(ExitStatus::Success)
+    })
 }
 
 fn list(args: KeysListArgs) -> anyhow::Result<ExitStatus> {
     let format = args.format;
-    let access = super::Access::Existing;
-    super::run_as_owner(
-        &args.db,
-        access,
-        AsOwner::default(),
-        move |owner| async move {
-            let keys = owner
-                .app
-                .list_keys(&owner.may(Operation::ListApiKeys)?)
-                .await?;
-            let now = now_rfc3339();
-            let mut json = to_json(&keys)?;
-            if let Some(items) = json.as_array_mut() {
-                for (item, key) in items.iter_mut().zip(&keys) {
-                    item["state"] = state(key, &now).into();
-                }
+    super::run_as_owner(&args.db, AsOwner::existing(), move |owner| async move {
+        let permit = owner.may(Operation::ListApiKeys)?;
+        let keys = owner.app.list_keys(&permit).await?;
+        let now = now_rfc3339();
+        let mut json = to_json(&keys)?;
+        if let Some(items) = json.as_array_mut() {
+            for (item, key) in items.iter_mut().zip(&keys) {
+                item["state"] = state(key, &now).into();
             }
-            print(format, &json, || {
-                let rows: Vec<Vec<String>> = keys
-                    .iter()
-                    .map(|key| {
-                        let or_dash = |value: &Option<String>| value.clone().unwrap_or("-".into());
-                        vec![
-                            key.name.clone(),
-                            key.role.to_string(),
-                            key.prefix.clone(),
-                            state(key, &now).to_owned(),
-                            key.created_at.clone(),
-                            or_dash(&key.expires_at),
-                            or_dash(&key.last_used_at),
-                        ]
-                    })
-                    .collect();
-                table(
-                    &[
-                        "NAME",
-                        "ROLE",
-                        "PREFIX",
-                        "STATE",
-                        "CREATED",
-                        "EXPIRES",
-                        "LAST USED",
-                    ],
-                    &rows,
-                )
-            })
-            .map_err(io)?;
-            Ok(ExitStatus::Success)
-        },
-    )
+        }
+        print(format, &json, || {
+            let rows: Vec<Vec<String>> = keys
+                .iter()
+                .map(|key| {
+                    let or_dash = |value: &Option<String>| value.clone().unwrap_or("-".into());
+                    vec![
+                        key.name.clone(),
+                        key.role.to_string(),
+                        key.prefix.clone(),
+                        state(key, &now).to_owned(),
+                        key.created_at.clone(),
+                        or_dash(&key.expires_at),
+                        or_dash(&key.last_used_at),
+                    ]
+                })
+                .collect();
+            table(
+                &[
+                    "NAME",
+                    "ROLE",
+                    "PREFIX",
+                    "STATE",
+                    "CREATED",
+                    "EXPIRES",
+                    "LAST USED",
+                ],
+                &rows,
+            )
+        })
+        .map_err(io)?;
+        Ok(ExitStatus::Success)
+    })
 }
 
 fn revoke(args: KeysRevokeArgs) -> anyhow::Result<ExitStatus> {
     let (name, format) = (args.name, args.format);
-    let access = super::Access::Existing;
-    super::run_as_owner(
-        &args.db,
-        access,
-        AsOwner::default(),
-        move |owner| async move {
-            let permit = owner.may(Operation::RevokeApiKey)?;
-            let info = owner.app.revoke_key(&permit, &name).await?;
-            print(format, &to_json(&info)?, || {
-                format!(
-                    "Revoked key `{}` ({}); servers refuse it from their next request on.\n",
-                    info.name, info.prefix
-                )
-            })
-            .map_err(io)?;
-            Ok(ExitStatus::Success)
-        },
-    )
+    super::run_as_owner(&args.db, AsOwner::existing(), move |owner| async move {
+        let permit = owner.may(Operation::RevokeApiKey)?;
+        let info = owner.app.revoke_key(&permit, &name).await?;
+        print(format, &to_json(&info)?, || {
+            format!(
+                "Revoked key `{}` ({}); servers refuse it from their next request on.\n",
+                info.name, info.prefix
+            )
+        })
+        .map_err(io)?;
+        Ok(ExitStatus::Success)
+    })
 }
 
 /// `active`, `revoked` or `expired`.

@@ -123,10 +123,10 @@ impl Owner {
     }
 }
 
-/// How a command opens the application ([`run_as_owner`]): the defaults are a command that
-/// reads, with the author of any write taken from `$USER`.
-#[derive(Default)]
+/// How a command opens the application ([`run_as_owner`]).
 pub(crate) struct AsOwner {
+    /// Whether the command may make the database when there is none yet.
+    pub(crate) access: Access,
     /// `--author`: whom the command's revisions and decisions are recorded as ([`author`]).
     pub(crate) author: Option<String>,
     /// `--audit-policy`: the policy the command's writes are audited by, set on the store
@@ -137,12 +137,24 @@ pub(crate) struct AsOwner {
     pub(crate) meaning: Option<skillpath_app::Meaning>,
 }
 
+impl AsOwner {
+    /// A command on a database that exists, recorded (if it writes) as `$USER`, audited by the
+    /// store's default policy, searching by the store's words.
+    pub(crate) fn existing() -> AsOwner {
+        AsOwner {
+            access: Access::Existing,
+            author: None,
+            audit: None,
+            meaning: None,
+        }
+    }
+}
+
 /// [`run`] through the application: opens the store, sets `as_owner`'s audit policy on it,
 /// makes the command's application over it and runs `work` as the store's owner. Errors are
 /// printed, and end the command, as [`run`]'s are.
 pub(crate) fn run_as_owner<F, Fut>(
     db: &DbArgs,
-    access: Access,
     as_owner: AsOwner,
     work: F,
 ) -> anyhow::Result<ExitStatus>
@@ -150,12 +162,13 @@ where
     F: FnOnce(Owner) -> Fut,
     Fut: Future<Output = Result<ExitStatus, CliError>>,
 {
+    let AsOwner {
+        access,
+        author: named,
+        audit,
+        meaning,
+    } = as_owner;
     run(db, access, move |store| async move {
-        let AsOwner {
-            author: named,
-            audit,
-            meaning,
-        } = as_owner;
         if let Some(policy) = audit {
             store.set_audit_policy(policy);
         }

@@ -17,8 +17,7 @@ pub(crate) fn review(args: ReviewArgs) -> anyhow::Result<ExitStatus> {
         db,
         format,
     } = args;
-    let access = super::Access::Existing;
-    super::run_as_owner(&db, access, AsOwner::default(), move |owner| async move {
+    super::run_as_owner(&db, AsOwner::existing(), move |owner| async move {
         match name {
             None => {
                 let permit = owner.may(Operation::ListDrafts)?;
@@ -83,12 +82,11 @@ fn decide(
     let as_owner = AsOwner {
         author: args.author,
         audit,
-        meaning: None,
+        ..AsOwner::existing()
     };
     let message = args.message.unwrap_or_default();
     let (name, by, format) = (args.name, args.by, args.format);
-    let access = super::Access::Existing;
-    super::run_as_owner(&args.db, access, as_owner, move |owner| async move {
+    super::run_as_owner(&args.db, as_owner, move |owner| async move {
         let (json, text) = decision(&owner, &name, by.as_deref(), message).await?;
         super::print(format, &json, || text).map_err(super::io)?;
         Ok(ExitStatus::Success)

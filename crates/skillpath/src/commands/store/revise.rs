@@ -1,12 +1,13 @@
 //! The store commands that write a revision: `rollback`, `delete`, `restore`, and `fork`, which
-//! writes the first revisions of copies.
+//! writes the first revisions of copies; through the application's operations, as the store's
+//! owner, recorded as `--author` with `--message`.
 
-use skillpath_app::{Operation, Written};
+use skillpath_app::{App, Operation, Permit, Written};
 use skillpath_model::Provenance;
 use skillpath_store::forks::ForkRequest;
 use skillpath_store::{StoreError, StoredSkill};
 
-use super::{AsOwner, Owner};
+use super::AsOwner;
 use crate::cli::{ForkArgs, ReviseArgs, ReviseOptions, RollbackArgs};
 use crate::error::CliError;
 use crate::output::ExitStatus;
@@ -46,17 +47,16 @@ fn run(name: String, what: Revise, options: ReviseOptions) -> anyhow::Result<Exi
     let as_owner = AsOwner {
         author: options.change.author,
         audit: Some(options.audit.policy(false)),
-        meaning: None,
+        ..AsOwner::existing()
     };
     let (expect, message, format) = (options.expect, options.change.message, options.format);
-    let access = super::Access::Existing;
-    super::run_as_owner(&options.db, access, as_owner, move |owner| async move {
+    super::run_as_owner(&options.db, as_owner, move |owner| async move {
         let permit = owner.may(what.operation())?;
         let expected = match expect {
             Some(expected) => expected,
             None => owner.app.revision(&permit, &name, None).await?.revision,
         };
-        let skill = apply(&owner, &permit, (&name, what, expected), message).await?;
+        let skill = apply(&owner.app, &permit, &name, what, expected, message).await?;
         let json = serde_json::json!({"name": skill.name, "revision": skill.revision, "deleted": skill.deleted});
         super::print(format, &json, || {
             let state = if skill.deleted { ", deleted" } else { "" };
@@ -73,12 +73,13 @@ fn run(name: String, what: Revise, options: ReviseOptions) -> anyhow::Result<Exi
 /// Writes `what` to the skill `name` at revision `expected`, recording `message` (`None`: the
 /// operation's own, which names what was done).
 async fn apply(
-    owner: &Owner,
-    permit: &skillpath_app::Permit,
-    (name, what, expected): (&str, Revise, u64),
+    app: &App,
+    permit: &Permit,
+    name: &str,
+    what: Revise,
+    expected: u64,
     message: Option<String>,
 ) -> Result<StoredSkill, CliError> {
-    let app = &owner.app;
     Ok(match what {
         Revise::Delete => app.delete(permit, name, expected, message).await?,
         Revise::Restore => app.restore(permit, name, expected, message).await?,
@@ -107,11 +108,10 @@ pub(crate) fn fork(args: ForkArgs) -> anyhow::Result<ExitStatus> {
     let as_owner = AsOwner {
         author: args.change.author,
         audit: Some(args.audit.policy(false)),
-        meaning: None,
+        ..AsOwner::existing()
     };
     let (message, format) = (args.change.message, args.format);
-    let access = super::Access::Existing;
-    super::run_as_owner(&args.db, access, as_owner, move |owner| async move {
+    super::run_as_owner(&args.db, as_owner, move |owner| async move {
         let permit = owner.may(Operation::ForkSkill)?;
         let written = owner.app.fork(&permit, request, message).await?;
         let copies: Vec<serde_json::Value> = written
