@@ -113,7 +113,6 @@ impl<E: Derived> App<E> {
         if !self.shared.kept_current {
             return Ok(false);
         }
-
         let _reloading = self.shared.reloading.lock().await;
         let changed = match self.catalog().reloaded(self.store()).await? {
             Some(catalog) => {

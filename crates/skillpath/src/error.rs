@@ -2,7 +2,7 @@
 //! printed (`error: …` and `  = hint: …`) and with the exit status it ends with. The store's
 //! errors are one cause among others; writing the output and making JSON are the binary's.
 //! The application's errors ([`AppError`]) are said as they are: the store's under them exactly
-//! as the store's own, its refusals with the store's exit status for a refusal.
+//! as the store's own, its own refusals with the exit status of a refusal (1).
 
 use skillpath_app::AppError;
 use skillpath_store::StoreError;
@@ -15,8 +15,9 @@ pub(crate) enum CliError {
     /// What the store refused, or could not do.
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// What the application's rules refused (never the store's error: that is
-    /// [`CliError::Store`], see `From<AppError>`).
+    /// What the application refused before the store was asked (a role, a read-only server):
+    /// its text says what to do. Never the store's error, which is [`CliError::Store`]
+    /// (`From<AppError>`).
     #[error(transparent)]
     App(AppError),
     /// The output (stdout, stderr) could not be written.
@@ -33,8 +34,7 @@ impl CliError {
     pub(crate) fn hint(&self) -> Option<String> {
         match self {
             CliError::Store(error) => error.hint(),
-            CliError::App(error) => error.store_error().and_then(StoreError::hint),
-            CliError::Output(_) | CliError::Json(_) => None,
+            CliError::App(_) | CliError::Output(_) | CliError::Json(_) => None,
         }
     }
 
@@ -44,9 +44,7 @@ impl CliError {
     pub(crate) fn exit_status(&self) -> ExitStatus {
         match self {
             CliError::Store(error) => store_exit_status(error),
-            CliError::App(error) => error
-                .store_error()
-                .map_or(ExitStatus::Invalid, store_exit_status),
+            CliError::App(_) => ExitStatus::Invalid,
             CliError::Output(_) | CliError::Json(_) => ExitStatus::UsageOrInternal,
         }
     }
