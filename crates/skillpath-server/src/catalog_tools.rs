@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use skillpath_audit::AuditRecord;
 use skillpath_store::ListFilter;
-use skillpath_store::usage::{UsageKind, UsageQuery};
+use skillpath_store::usage::UsageKind;
 
 use crate::arguments::{Params, Revision, Whole};
 use crate::review_tools::draft_view;
@@ -27,11 +27,11 @@ pub(crate) struct ListSkills {
 }
 
 impl Params for ListSkills {
-    async fn run(self, server: &SkillServer, _: &Permit) -> Result<String, ToolError> {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let limit = self.limit.map_or(100, Whole::count);
         let page = server
-            .store()
-            .list(ListFilter::default(), self.cursor, limit)
+            .app()
+            .list(permit, ListFilter::default(), self.cursor, limit)
             .await?;
         let catalog = server.catalog();
         let items: Vec<Value> = page
@@ -148,14 +148,9 @@ impl Params for GetSkill {
             .await?;
         let files = files_json(&skill.snapshot.files);
         let usage = server
-            .store()
-            .usage(UsageQuery {
-                skill: Some(skill.name.clone()),
-                ..UsageQuery::default()
-            })
-            .await
-            ?
-            .pop()
+            .app()
+            .uses(permit, &skill.name)
+            .await?
             .map_or_else(
                 || serde_json::json!({"calls": 0, "loads": 0, "prompts": 0, "reads": 0, "last_used": null}),
                 |row| serde_json::json!({"calls": row.calls, "loads": row.loads, "prompts": row.prompts, "reads": row.reads, "last_used": row.last_used}),

@@ -1,6 +1,7 @@
 //! How the stored skills are used ([`skillpath_store::usage`]): the counts summed by skill,
-//! revision, day or key, and the live items nobody used lately. An admin's to read
-//! ([`Operation::ReadUsage`]): the counts name the keys that used each skill.
+//! revision, day or key, and the live items nobody used lately, an admin's to read
+//! ([`Operation::ReadUsage`]: the counts name the keys that used each skill); and one skill's
+//! totals, which whoever may read the skill reads with it (`get_skill`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -31,6 +32,17 @@ impl<E> App<E> {
     ) -> Result<Vec<UsageRow>, AppError> {
         self.permitted(permit, Operation::ReadUsage)?;
         Ok(self.store().usage(query).await?)
+    }
+
+    /// The uses of the skill `name` summed over every revision, day and key (`None`: never
+    /// used): what reading the skill shows ([`Operation::GetSkill`]), naming no key.
+    pub async fn uses(&self, permit: &Permit, name: &str) -> Result<Option<UsageRow>, AppError> {
+        self.permitted(permit, Operation::GetSkill)?;
+        let query = UsageQuery {
+            skill: Some(name.to_owned()),
+            ..UsageQuery::default()
+        };
+        Ok(self.store().usage(query).await?.pop())
     }
 
     /// Every live item not used on the day `since` (`YYYY-MM-DD`) or after, in name order,
