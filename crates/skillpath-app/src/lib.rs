@@ -24,7 +24,9 @@ pub use catalog::{Catalog, CatalogSkill, Derived, Membership};
 pub use content::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 pub use error::AppError;
 pub use meaning::Meaning;
-pub use ops::{Checked, Created, PackageFit, Unused, Written, read_spec};
+pub use ops::{
+    Checked, Created, Imported, LISTED_OVERLAPS, PackageFit, Unused, Written, read_spec,
+};
 pub use rules::{Operation, Permit};
 
 // The domain's types the operations take and answer with, so that a front end needs no

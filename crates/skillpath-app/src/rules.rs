@@ -38,6 +38,8 @@ pub enum Operation {
     RollbackSkill,
     /// Copy a skill under a new name.
     ForkSkill,
+    /// Import skill folders (`skillpath import`).
+    ImportSkills,
     /// List the architecture packages.
     ListArchitectures,
     /// Read an architecture package.
@@ -82,6 +84,7 @@ impl Operation {
             Operation::UpdateSkill => "update_skill",
             Operation::DeleteSkill => "delete_skill",
             Operation::RestoreSkill => "restore_skill",
+            Operation::ImportSkills => "import_skills",
             Operation::RollbackSkill => "rollback_skill",
             Operation::ForkSkill => "fork_skill",
             Operation::ListArchitectures => "list_architectures",
@@ -123,7 +126,10 @@ impl Operation {
             | Operation::CreateArchitecture
             | Operation::ListDrafts
             | Operation::SaveFiles => Role::Author,
-            Operation::PublishSkill | Operation::RejectSkill => Role::Maintainer,
+            // An import serves what it writes at once, with no draft to review: a publisher's.
+            Operation::PublishSkill | Operation::RejectSkill | Operation::ImportSkills => {
+                Role::Maintainer
+            }
             // The usage report names the keys that used each skill, and what keys do is an
             // admin's to read, as the keys are (`last_used_at`).
             Operation::ListApiKeys
@@ -143,6 +149,7 @@ impl Operation {
                 | Operation::RestoreSkill
                 | Operation::RollbackSkill
                 | Operation::ForkSkill
+                | Operation::ImportSkills
                 | Operation::CreateArchitecture
                 | Operation::PublishSkill
                 | Operation::RejectSkill

@@ -612,3 +612,84 @@ async fn updates_merge_the_fields_given_into_the_revision_read() {
         draft.snapshot.skill_md
     );
 }
+
+/// An import of folders is a publisher's to make (what it writes is served at once, with no
+/// draft), records the caller and the message (or says how many skills it imported), and names
+/// the pairs of skills it made compete for the same requests; a read-only server refuses it.
+#[tokio::test]
+async fn imports_are_a_publishers_and_name_the_pairs_they_made_compete() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (library, _) = app(&dir, AppOptions::default()).await;
+    let refused = library
+        .may(&key("ann", Role::Author), Operation::ImportSkills)
+        .expect_err("an author may not import");
+    assert!(matches!(refused, AppError::Forbidden { .. }), "{refused:?}");
+    let item = |name: &str, description: &str| -> skillpath_model::FolderImport {
+        skillpath_model::ImportItem {
+            snapshot: skill(name, description),
+            provenance: Provenance::Imported {
+                path: format!("/skills/{name}"),
+                root: "/skills".to_owned(),
+                scope: "folder".to_owned(),
+            },
+        }
+        .into()
+    };
+    let maintainer = permit(
+        &library,
+        &key("m", Role::Maintainer),
+        Operation::ImportSkills,
+    );
+    assert!(
+        library.import_stamps(&maintainer)
+            .await
+            .expect("stamps")
+            .is_empty()
+    );
+    let same = "Use when deploying a web service to Kubernetes with Helm charts and rollbacks.";
+    let imported = library
+        .import(
+            &maintainer,
+            vec![
+                item("deploy-helm", same),
+                item("helm-deploy", same),
+                item("notes", "Use when taking meeting notes."),
+            ],
+            None,
+        )
+        .await
+        .expect("imported");
+    assert_eq!(imported.report.created.len(), 3, "{:?}", imported.report);
+    assert_eq!(imported.overlaps_total, 1, "{:?}", imported.overlaps);
+    let (named, overlap) = &imported.overlaps[0];
+    assert_eq!(
+        named, "helm-deploy",
+        "the second by name, when the import wrote both"
+    );
+    assert_eq!(
+        (overlap.a.as_str(), overlap.b.as_str()),
+        ("deploy-helm", "helm-deploy")
+    );
+    let read = permit(
+        &library,
+        &key("m", Role::Maintainer),
+        Operation::SkillHistory,
+    );
+    let history = library.history(&read, "notes").await.expect("history");
+    assert_eq!(history[0].author, "m");
+    assert_eq!(history[0].message, "import of 3 skills");
+
+    let read_only = tempfile::tempdir().expect("tempdir");
+    let options = AppOptions {
+        read_only: true,
+        ..AppOptions::default()
+    };
+    let (app, _) = app(&read_only, options).await;
+    let refused = app
+        .may(&key("m", Role::Maintainer), Operation::ImportSkills)
+        .expect_err("read-only");
+    assert!(matches!(
+        refused,
+        AppError::ReadOnly(Operation::ImportSkills)
+    ));
+}

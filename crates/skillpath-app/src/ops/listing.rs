@@ -1,7 +1,8 @@
-//! The stored skills listed a page at a time, in name order: the command line's `list` and
-//! `export`, which read the store as it is rather than the catalog a server keeps.
+//! The stored skills listed a page at a time, in name order (the command line's `list` and
+//! `export`), or read all at once (`audit --store`): the store as it is rather than the
+//! catalog a server keeps.
 
-use skillpath_store::{ListFilter, Page, SkillSummary};
+use skillpath_store::{ListFilter, Page, SkillSummary, StoredSkill};
 
 use crate::app::App;
 use crate::error::AppError;
@@ -19,5 +20,13 @@ impl<E> App<E> {
     ) -> Result<Page<SkillSummary>, AppError> {
         self.permitted(permit, Operation::ListSkills)?;
         Ok(self.store().list(filter, cursor, limit).await?)
+    }
+
+    /// Every live skill and package at its current revision, with its files, in name order:
+    /// what reading them all at once gives (`skillpath audit --store`), each read as
+    /// [`Operation::GetSkill`] reads one.
+    pub async fn current_skills(&self, permit: &Permit) -> Result<Vec<StoredSkill>, AppError> {
+        self.permitted(permit, Operation::GetSkill)?;
+        Ok(self.store().current_skills().await?)
     }
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use rayon::prelude::*;
+use skillpath_app::Operation;
 use skillpath_audit::{Baseline, Context, Severity, SkillAudit, render};
 use skillpath_core::bundle::SkillBundle;
 use skillpath_core::load::LoadOptions;
@@ -47,12 +48,13 @@ pub(crate) fn run(args: AuditArgs) -> anyhow::Result<ExitStatus> {
     match args.store.clone() {
         Some(names) => {
             let db = args.db.clone();
-            super::store::run(
+            super::store::run_as_owner(
                 &db,
-                super::store::Access::Existing,
-                move |store| async move {
+                super::store::AsOwner::existing(),
+                move |owner| async move {
                     let started = Instant::now();
-                    let skills = store.current_skills().await?;
+                    let permit = owner.may(Operation::GetSkill)?;
+                    let skills = owner.app.current_skills(&permit).await?;
                     for name in &names {
                         if !skills.iter().any(|skill| &skill.name == name) {
                             return Err(StoreError::NotFound {

@@ -2,65 +2,18 @@
 //! that cannot be loaded is skipped and named with its diagnostics; the others are imported
 //! (`--strict`: nothing is, when one is skipped).
 
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use skillpath_app::{Imported, Operation};
 use skillpath_audit::Severity;
 use skillpath_core::Code;
-use skillpath_core::overlap::{COMPETE, Library, Overlap};
 use skillpath_folders::folder::{FolderDiagnostics, read_folders};
 use skillpath_folders::sources::FolderSources;
-use skillpath_store::ImportReport;
 
 use crate::cli::ImportArgs;
 use crate::inputs;
 use crate::output::{self, ExitStatus};
-
-/// How many competing pairs an import lists, the most similar first; the rest are counted
-/// (`skillpath eval overlap` lists them all).
-const LISTED: usize = 20;
-
-/// The pairs of skills competing for the same requests (`description-overlap`) of which the
-/// import wrote at least one, each pair once, most similar first, with the skill the import
-/// wrote (the second by name when it wrote both, as `validate` warns): the [`LISTED`] first, and how many there are.
-async fn competing(
-    store: &dyn skillpath_store::Store,
-    report: &ImportReport,
-) -> Result<(Vec<(String, Overlap)>, usize), skillpath_store::StoreError> {
-    let written: BTreeSet<&str> = report
-        .created
-        .iter()
-        .chain(&report.updated)
-        .map(String::as_str)
-        .collect();
-    if written.is_empty() {
-        return Ok((Vec::new(), 0));
-    }
-    let skills: Vec<(String, String)> = store
-        .current_metadata()
-        .await?
-        .into_iter()
-        .filter(|skill| skill.kind == skillpath_model::Kind::Skill)
-        .map(|skill| (skill.name, skill.description))
-        .collect();
-    let library = Library::new(skills.iter().map(|(n, d)| (n.as_str(), d.as_str())));
-    let found = library.overlaps_involving(|name| written.contains(name), COMPETE);
-    let total = found.len();
-    let listed = found
-        .into_iter()
-        .take(LISTED)
-        .map(|overlap| {
-            let skill = if written.contains(overlap.b.as_str()) {
-                overlap.b.clone()
-            } else {
-                overlap.a.clone()
-            };
-            (skill, overlap)
-        })
-        .collect();
-    Ok((listed, total))
-}
 
 pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
     if args.paths.is_empty() && !args.discover {
@@ -95,12 +48,18 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
     let format = args.format;
     let strict = args.strict;
     let policy = args.audit.policy(false);
-    let change_args = args.change;
-    super::run(&args.db, super::Access::Creates, move |store| async move {
-        store.set_audit_policy(policy);
+    let as_owner = super::AsOwner {
+        access: super::Access::Creates,
+        author: args.change.author,
+        audit: Some(policy),
+        meaning: None,
+    };
+    let message = args.change.message;
+    super::run_as_owner(&args.db, as_owner, move |owner| async move {
+        let permit = owner.may(Operation::ImportSkills)?;
         // Folders whose files have the same metadata as when their skill's current revision
         // was imported from them are not read again.
-        let recorded = store.folder_stamps().await?;
+        let recorded = owner.app.import_stamps(&permit).await?;
         let progress = super::progress_bar(sources.len() as u64, "reading");
         let mut read = read_folders(sources, &recorded, &|dir| {
             progress.set_message(dir.display().to_string());
@@ -132,12 +91,11 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
             return Ok(ExitStatus::Invalid);
         }
         let count = read.items.len();
-        let change = super::change(&change_args, &format!("import of {count} skills"));
-        let report = if read.items.is_empty() {
-            ImportReport::default()
-        } else {
-            store.import_folders(read.items, change).await?
-        };
+        let Imported {
+            report,
+            overlaps,
+            overlaps_total,
+        } = owner.app.import(&permit, read.items, message).await?;
         let mut json = super::to_json(&report)?;
         json["skipped"] = read
             .skipped
@@ -145,7 +103,6 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
             .map(FolderDiagnostics::to_json)
             .collect();
         json["warnings"] = read.warned.iter().map(FolderDiagnostics::to_json).collect();
-        let (overlaps, overlaps_total) = competing(store.as_ref(), &report).await?;
         json["overlaps"] = super::to_json(&overlaps.iter().map(|(_, o)| o).collect::<Vec<_>>())?;
         json["overlaps_total"] = overlaps_total.into();
         super::print(format, &json, || {

@@ -19,10 +19,9 @@ use std::future::Future;
 use std::sync::Arc;
 
 use skillpath_app::{App, AppOptions, Caller, Operation, Permit};
-use skillpath_model::Change;
 use skillpath_store::{ProjectView, Store, StoreError, location};
 
-use crate::cli::{ChangeArgs, DbArgs, EmbeddingsArgs, OutputFormat};
+use crate::cli::{DbArgs, EmbeddingsArgs, OutputFormat};
 use crate::error::CliError;
 use crate::output::{self, ExitStatus};
 
@@ -196,17 +195,6 @@ pub(crate) fn author(named: Option<String>) -> String {
     named
         .or_else(|| std::env::var("USER").ok().filter(|user| !user.is_empty()))
         .unwrap_or_else(|| "cli".to_owned())
-}
-
-/// The change record for a command: `--author` or `$USER`, and `--message` or `default`.
-pub(crate) fn change(args: &ChangeArgs, default_message: &str) -> Change {
-    Change {
-        author: author(args.author.clone()),
-        message: args
-            .message
-            .clone()
-            .unwrap_or_else(|| default_message.to_owned()),
-    }
 }
 
 /// A progress bar of `length` steps on stderr, each said as `doing` and its message (hidden
