@@ -110,7 +110,19 @@ impl<E: Derived> App<E> {
     /// catalog changed. One command's application ([`App::for_command`]) reloads nothing and
     /// announces nothing: nobody reads its catalog after the command's own operation.
     pub async fn reload(&self, only_if_changed: bool) -> Result<bool, StoreError> {
+        self.reload_then(only_if_changed, || ()).await
+    }
+
+    /// [`App::reload`], calling `loaded` once the catalog it loaded is the current one and
+    /// before clients are told (whether or not it changed): what marks the front end's first
+    /// load done, so that a client told of the change never reads that it is still loading.
+    pub async fn reload_then(
+        &self,
+        only_if_changed: bool,
+        loaded: impl FnOnce(),
+    ) -> Result<bool, StoreError> {
         if !self.shared.kept_current {
+            loaded();
             return Ok(false);
         }
         let _reloading = self.shared.reloading.lock().await;
@@ -123,6 +135,7 @@ impl<E: Derived> App<E> {
             }
             None => false,
         };
+        loaded();
         if changed || !only_if_changed {
             (self.shared.announce)();
         }

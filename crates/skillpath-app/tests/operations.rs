@@ -641,7 +641,8 @@ async fn imports_are_a_publishers_and_name_the_pairs_they_made_compete() {
         Operation::ImportSkills,
     );
     assert!(
-        library.import_stamps(&maintainer)
+        library
+            .import_stamps(&maintainer)
             .await
             .expect("stamps")
             .is_empty()

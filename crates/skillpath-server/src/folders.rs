@@ -441,10 +441,8 @@ async fn first_sync(
     // Skills the sync found already stored may have been stored after the catalog was loaded
     // (another `serve` starting on the same new database): the catalog catches up with them
     // too before the first answers, announcing only what differs.
-    let reloaded = if report.changed() {
-        server.refresh().await
-    } else if !report.import.unchanged.is_empty() {
-        server.catch_up().await
+    let reloaded = if report.changed() || !report.import.unchanged.is_empty() {
+        server.first_sync_loaded(report.changed()).await
     } else {
         Ok(())
     };

@@ -146,6 +146,9 @@ enum FirstSync {
         /// was not running, announced with `list_changed` as any later edit is.
         stored: bool,
     },
+    /// Its skills are in the catalog (requests go on, and nothing says the catalog is still
+    /// loading); what it has to say is being said.
+    Loaded,
     /// Finished, or failed (the store's last state is served and the sync is tried again).
     Done,
 }
@@ -153,6 +156,11 @@ enum FirstSync {
 impl FirstSync {
     fn running(&self) -> bool {
         matches!(self, FirstSync::Running { .. })
+    }
+
+    /// Whether it has finished, everything it had to say said (or none was begun).
+    fn finished(&self) -> bool {
+        matches!(self, FirstSync::None | FirstSync::Done)
     }
 
     /// Whether what is served may still lack skills of the folders: a first sync under way on
@@ -366,7 +374,7 @@ impl SkillServer {
     /// at once when none was begun.
     pub async fn first_sync_done(&self) {
         let mut state = self.inner.first_sync.subscribe();
-        let _ = state.wait_for(|state| !state.running()).await;
+        let _ = state.wait_for(FirstSync::finished).await;
     }
 
     /// Waits for the first folder sync, within [`ServerOptions::sync_wait`] of its start: what
@@ -486,10 +494,19 @@ impl SkillServer {
         self.reload(false).await.map(|_| ())
     }
 
-    /// Reloads what changed in the store into the catalog, telling the clients only when some
-    /// skill's revision differs.
-    pub(crate) async fn catch_up(&self) -> Result<(), StoreError> {
-        self.reload(true).await.map(|_| ())
+    /// The first folder sync's reload: the catalog caught up with what the sync wrote
+    /// (`changed`: announced whether or not it differs; else only if it does), and marked
+    /// loaded before any client is told, so that a client that hears `list_changed` never
+    /// reads that the catalog is still loading.
+    pub(crate) async fn first_sync_loaded(&self, changed: bool) -> Result<(), StoreError> {
+        let loaded = || {
+            self.inner.first_sync.send_replace(FirstSync::Loaded);
+        };
+        self.inner
+            .app
+            .reload_then(!changed, loaded)
+            .await
+            .map(|_| ())
     }
 
     /// Reloads what changed in the store into the catalog; with `only_if_changed`, tells the
