@@ -6,7 +6,9 @@ pub(crate) mod reference;
 pub(crate) mod report;
 pub(crate) mod spec;
 
-pub use name::{MAX_FOLDER_NAME_BYTES, NotAFolderName, check_folder_name};
+pub use name::{
+    MAX_FOLDER_NAME_BYTES, NotAFolderName, NotAHandle, check_folder_name, check_handle,
+};
 pub use report::Report;
 pub use spec::{MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, description_within_limits};
 

@@ -137,6 +137,58 @@ pub fn check_folder_name(name: &str) -> Result<(), NotAFolderName> {
     }
 }
 
+/// Why a name cannot be a handle: a namespace's or a person's name, which follows the skill-name
+/// rule ([`check_handle`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotAHandle {
+    /// The name, its control characters escaped so that it can be printed.
+    pub shown: String,
+    /// Why, as a clause ("it has uppercase letters").
+    pub why: &'static str,
+}
+
+impl fmt::Display for NotAHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` cannot name a namespace or a person: {}; use 1 to {MAX_NAME_CHARS} lowercase letters, digits and single hyphens, as a skill's name",
+            self.shown, self.why
+        )
+    }
+}
+
+impl std::error::Error for NotAHandle {}
+
+/// Whether `name` is a handle: the name of a namespace (`@team-a` without its `@`) or of a
+/// person. The skill-name rule (lowercase letters and digits of any script, single hyphens
+/// inside, at most [`MAX_NAME_CHARS`] characters), with the name already in its normal form
+/// (NFKC), so that two handles that look alike are one handle, stored as it is typed.
+pub fn check_handle(name: &str) -> Result<(), NotAHandle> {
+    let checked = check_name(name, None);
+    let why = if name.is_empty() {
+        Some("it is empty")
+    } else if checked.normalized != name {
+        Some("it is not in its normal form (NFKC); type it as plain letters")
+    } else {
+        checked.problems.first().map(|problem| match problem {
+            NameProblem::TooLong(_) => "it is too long",
+            NameProblem::NotLowercase => "it has uppercase letters",
+            NameProblem::HyphenAtEdge => "it starts or ends with a hyphen",
+            NameProblem::ConsecutiveHyphens => "it has two hyphens in a row",
+            NameProblem::InvalidCharacters | NameProblem::DirectoryMismatch => {
+                "it has characters other than letters, digits and hyphens"
+            }
+        })
+    };
+    match why {
+        None => Ok(()),
+        Some(why) => Err(NotAHandle {
+            shown: name.chars().flat_map(printable).collect(),
+            why,
+        }),
+    }
+}
+
 /// `c`, or its escape when it is a control character.
 fn printable(c: char) -> Vec<char> {
     if c.is_control() {
@@ -165,6 +217,43 @@ pub(crate) fn is_windows_device_name(part: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn handles_follow_the_skill_name_rule_in_their_normal_form() {
+        for good in ["team-a", "platform", "ci2", "équipe", "a"] {
+            assert_eq!(check_handle(good), Ok(()), "{good}");
+        }
+        for (bad, why) in [
+            ("", "it is empty"),
+            ("Team", "it has uppercase letters"),
+            ("-team", "it starts or ends with a hyphen"),
+            ("team--a", "it has two hyphens in a row"),
+            (
+                "team_a",
+                "it has characters other than letters, digits and hyphens",
+            ),
+            (
+                "@team",
+                "it has characters other than letters, digits and hyphens",
+            ),
+            (
+                "ｔｅａｍ",
+                "it is not in its normal form (NFKC); type it as plain letters",
+            ),
+        ] {
+            assert_eq!(check_handle(bad).map_err(|e| e.why), Err(why), "{bad:?}");
+        }
+        let long = "a".repeat(MAX_NAME_CHARS + 1);
+        assert_eq!(
+            check_handle(&long).map_err(|e| e.why),
+            Err("it is too long")
+        );
+        assert!(check_handle(&"a".repeat(MAX_NAME_CHARS)).is_ok());
+        let shown = check_handle("a\nb")
+            .expect_err("a control character")
+            .to_string();
+        assert!(shown.starts_with("`a"), "{shown}");
+    }
 
     fn problems(name: &str) -> Vec<NameProblem> {
         check_name(name, None).problems

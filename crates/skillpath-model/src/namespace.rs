@@ -1,0 +1,252 @@
+//! Who an item belongs to and who sees it: namespaces (`@team-a`, a person's own, the
+//! instance's `@global`), an item's full name (`@ns/name`), its visibility, and the roles of a
+//! namespace's members.
+
+use std::fmt;
+
+use skillpath_core::validate::{NotAHandle, check_handle};
+
+/// The instance's own namespace, whose maintainers decide what enters it: where everything of a
+/// store made before namespaces lives, and where the local user writes unless told otherwise.
+pub const GLOBAL: &str = "global";
+
+/// A namespace's name, without its `@`: a handle ([`check_handle`]).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Namespace(String);
+
+impl Namespace {
+    /// The namespace `text` names, with or without its `@` (`@team-a`, `team-a`).
+    pub fn parse(text: &str) -> Result<Namespace, NotAHandle> {
+        let name = text.strip_prefix('@').unwrap_or(text);
+        check_handle(name)?;
+        Ok(Namespace(name.to_owned()))
+    }
+
+    /// The instance's `@global`.
+    pub fn global() -> Namespace {
+        Namespace(GLOBAL.to_owned())
+    }
+
+    /// Its name, without the `@`.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether it is the instance's `@global`.
+    pub fn is_global(&self) -> bool {
+        self.0 == GLOBAL
+    }
+}
+
+/// `@name`, as people type it.
+impl fmt::Display for Namespace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "@{}", self.0)
+    }
+}
+
+/// An item's full name: its namespace and its name there (`@team-a/deploy`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FullName {
+    /// Its namespace.
+    pub namespace: Namespace,
+    /// Its name, unique within the namespace.
+    pub name: String,
+}
+
+/// Why a text is not an item's full name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotAFullName {
+    /// `@ns/name` with a namespace that is no handle.
+    #[error("`{text}` does not name an item: {source}")]
+    Namespace {
+        /// The text.
+        text: String,
+        /// Why its namespace is none.
+        source: NotAHandle,
+    },
+    /// `@ns/` with no name, or a name with a `/` in it.
+    #[error("`{0}` does not name an item: write `@namespace/name`, or a name alone for `@global`")]
+    Shape(String),
+}
+
+impl FullName {
+    /// The item `text` names: `@ns/name`, or a bare `name`, which is `@global`'s (the name
+    /// rules of an item are its kind's, checked where it is written).
+    pub fn parse(text: &str) -> Result<FullName, NotAFullName> {
+        let shape = || NotAFullName::Shape(text.to_owned());
+        let (namespace, name) = match text.strip_prefix('@') {
+            Some(rest) => {
+                let (namespace, name) = rest.split_once('/').ok_or_else(shape)?;
+                let namespace =
+                    Namespace::parse(namespace).map_err(|source| NotAFullName::Namespace {
+                        text: text.to_owned(),
+                        source,
+                    })?;
+                (namespace, name)
+            }
+            None => (Namespace::global(), text),
+        };
+        if name.is_empty() || name.contains('/') {
+            return Err(shape());
+        }
+        Ok(FullName {
+            namespace,
+            name: name.to_owned(),
+        })
+    }
+}
+
+/// `@ns/name`.
+impl fmt::Display for FullName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.namespace, self.name)
+    }
+}
+
+/// Who sees an item.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Its author and its namespace's maintainers and owners.
+    Private,
+    /// Every member of its namespace: what a new item is.
+    #[default]
+    Namespace,
+    /// Every user of the instance, and anonymous readers where the server allows them.
+    Public,
+}
+
+impl Visibility {
+    /// Every visibility, narrowest first.
+    pub const ALL: [Visibility; 3] = [
+        Visibility::Private,
+        Visibility::Namespace,
+        Visibility::Public,
+    ];
+
+    /// The lowercase name stored and typed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Private => "private",
+            Visibility::Namespace => "namespace",
+            Visibility::Public => "public",
+        }
+    }
+
+    /// The visibility `text` names (`None`: none does).
+    pub fn parse(text: &str) -> Option<Visibility> {
+        Visibility::ALL
+            .into_iter()
+            .find(|visibility| visibility.as_str() == text)
+    }
+}
+
+impl fmt::Display for Visibility {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A member's role in a namespace, least first: readers read its items, authors write them
+/// (as drafts where the namespace reviews), maintainers review and publish drafts, owners
+/// manage members and settings.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum MemberRole {
+    /// Reads the namespace's items.
+    Reader,
+    /// Writes them.
+    Author,
+    /// Reviews and publishes what authors write.
+    Maintainer,
+    /// Manages the members and the settings.
+    Owner,
+}
+
+impl MemberRole {
+    /// Every role, least first.
+    pub const ALL: [MemberRole; 4] = [
+        MemberRole::Reader,
+        MemberRole::Author,
+        MemberRole::Maintainer,
+        MemberRole::Owner,
+    ];
+
+    /// The lowercase name stored and typed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemberRole::Reader => "reader",
+            MemberRole::Author => "author",
+            MemberRole::Maintainer => "maintainer",
+            MemberRole::Owner => "owner",
+        }
+    }
+
+    /// The role `text` names (`None`: none does).
+    pub fn parse(text: &str) -> Option<MemberRole> {
+        MemberRole::ALL
+            .into_iter()
+            .find(|role| role.as_str() == text)
+    }
+}
+
+impl fmt::Display for MemberRole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn namespaces_are_handles_typed_with_or_without_their_at() {
+        assert_eq!(
+            Namespace::parse("@team-a").map(|n| n.to_string()),
+            Ok("@team-a".to_owned())
+        );
+        assert_eq!(Namespace::parse("team-a"), Namespace::parse("@team-a"));
+        assert!(Namespace::parse("@Team").is_err());
+        assert!(Namespace::parse("@").is_err());
+        assert!(Namespace::parse("@@a").is_err());
+        assert!(Namespace::global().is_global());
+    }
+
+    #[test]
+    fn full_names_are_a_namespace_and_a_name_and_a_bare_name_is_global() {
+        let full = FullName::parse("@team-a/deploy").expect("a full name");
+        assert_eq!(
+            (full.namespace.as_str(), full.name.as_str()),
+            ("team-a", "deploy")
+        );
+        assert_eq!(full.to_string(), "@team-a/deploy");
+        let bare = FullName::parse("deploy").expect("a bare name");
+        assert_eq!(bare.to_string(), "@global/deploy");
+        for bad in ["@team-a", "@team-a/", "@team-a/x/y", "a/b", "@Team/x", ""] {
+            assert!(FullName::parse(bad).is_err(), "{bad:?}");
+        }
+        let said = FullName::parse("@Team/x").expect_err("refused").to_string();
+        assert!(said.contains("it has uppercase letters"), "{said}");
+    }
+
+    #[test]
+    fn visibilities_and_roles_read_back_what_they_write() {
+        for visibility in Visibility::ALL {
+            assert_eq!(Visibility::parse(visibility.as_str()), Some(visibility));
+        }
+        assert_eq!(Visibility::default(), Visibility::Namespace);
+        assert_eq!(Visibility::parse("team"), None);
+        for role in MemberRole::ALL {
+            assert_eq!(MemberRole::parse(&role.to_string()), Some(role));
+        }
+        assert!(MemberRole::Reader < MemberRole::Author);
+        assert!(MemberRole::Maintainer < MemberRole::Owner);
+        assert_eq!(MemberRole::parse("admin"), None);
+    }
+}
