@@ -5,7 +5,7 @@
 //! server's Skills-extension entry), names it as the catalog's type parameter ([`Derived`]).
 //!
 //! Architecture packages are in the catalog beside the skills ([`Catalog::packages`]), each
-//! with its manifest; a member skill knows its package ([`CatalogSkill::package`]), and its
+//! with its manifest; a member skill knows its package (`CatalogSkill::package`), and its
 //! arguments hold the package's options (optional, with the package's defaults), so its tool
 //! schema, prompt and rendering have them. A change to a package reloads the whole catalog:
 //! its members' arguments follow it.

@@ -70,7 +70,7 @@ pub struct Finding {
     /// byte range and its line and column.
     pub location: Option<Location>,
     /// A stable identity, for baselines: the same finding in the same skill and file keeps it
-    /// when lines move (see [`fingerprint`]).
+    /// when lines move (see `fingerprint`).
     pub fingerprint: String,
 }
 

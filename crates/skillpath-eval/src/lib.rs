@@ -8,7 +8,7 @@
 //! - [`score`]: given the ranking of each query (the caller runs the same search the server
 //!   uses), recall@1/@3/@5 and reciprocal rank per skill, its false triggers, the skills that
 //!   beat it, and the library's most-confused pairs;
-//! - [`overlap`]: pairs of skills whose descriptions compete for the same requests, with the
+//! - `overlap`: pairs of skills whose descriptions compete for the same requests, with the
 //!   words they share.
 //!
 //! Pure and synchronous: it reads bytes it is given and ranks nothing itself, so the binary

@@ -229,7 +229,7 @@ const RACY_WINDOW: Duration = Duration::from_secs(2);
 /// modification and status-change times, inode), without reading them: equal stamps mean the
 /// folder has not changed, as far as the file system can tell, so an import can skip reading
 /// it. `None` when a file changed too recently for its times to be trusted (see
-/// [`RACY_WINDOW`]). Take the stamp *before* reading the folder, so a change made while
+/// `RACY_WINDOW`). Take the stamp *before* reading the folder, so a change made while
 /// reading shows as a different stamp next time.
 pub fn folder_stamp(dir: &Path) -> FolderResult<Option<FolderStamp>> {
     stamp_trusting_times_older_than(dir, RACY_WINDOW)

@@ -49,7 +49,7 @@ pub enum Unlisted {
         /// The specification's limit.
         max: usize,
     },
-    /// A `compatibility` that is not text: what it is ([`json_kind`]).
+    /// A `compatibility` that is not text: what it is (`json_kind`).
     #[error("its `compatibility` is {0}, not text")]
     CompatibilityNotText(&'static str),
     /// A `metadata` value that is not text.
@@ -57,10 +57,10 @@ pub enum Unlisted {
     MetadataValueNotText {
         /// The value's key.
         key: String,
-        /// What the value is ([`json_kind`]).
+        /// What the value is (`json_kind`).
         kind: &'static str,
     },
-    /// A `metadata` that is no mapping: what it is ([`json_kind`]).
+    /// A `metadata` that is no mapping: what it is (`json_kind`).
     #[error("its `metadata` is {0}, not a map of strings to strings")]
     MetadataNotAMap(&'static str),
     /// A `__proto__` field.

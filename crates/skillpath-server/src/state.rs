@@ -67,7 +67,7 @@ pub struct ServerOptions {
     /// The embedding model searches rank by beside the words they match (none: the words alone).
     pub meaning: Meaning,
     /// How long the requests that read the catalog wait for the first folder sync before they
-    /// are answered from the store as it is ([`SkillServer::wait_for_first_sync`]); zero: they
+    /// are answered from the store as it is (`SkillServer::wait_for_first_sync`); zero: they
     /// never wait.
     pub sync_wait: std::time::Duration,
 }
@@ -255,7 +255,7 @@ impl SkillServer {
 
     /// Writes the uses counted and not written yet: what a server does last, as it stops
     /// (otherwise they are written every few seconds), on every way of stopping. Within
-    /// [`crate::usage::LAST_WRITE_WITHIN`], so that a database that does not answer cannot
+    /// `crate::usage::LAST_WRITE_WITHIN`, so that a database that does not answer cannot
     /// hold a stopping server; the counts are then lost, and the log says so.
     pub async fn write_usage(&self) {
         let within = crate::usage::LAST_WRITE_WITHIN;

@@ -68,7 +68,7 @@ pub(crate) fn store_error(error: &StoreError) -> String {
     }
 }
 
-/// An operation's error as a tool's error text: a store's with the hint [`store_error`] gives
+/// An operation's error as a tool's error text: a store's with the hint `store_error` gives
 /// it, any other as the application says it. The studio shows the same text.
 pub fn app_error(error: AppError) -> String {
     app_error_text(&error)

@@ -80,7 +80,7 @@ impl Scope {
         agents::agent(CANONICAL_AGENT).map(|agent| self.folder_of(agent))
     }
 
-    /// Why nothing may be written into `dir`, an agent folder of this scope, if so ([`refusal`],
+    /// Why nothing may be written into `dir`, an agent folder of this scope, if so (`refusal`,
     /// checked from [`Scope::base_of`]); `Ok(Some(canonical))`: it is a link to the canonical
     /// folder, which holds the skills already.
     pub fn refusal(&self, dir: &Path) -> Result<Option<PathBuf>, FolderError> {
@@ -664,7 +664,7 @@ pub enum FolderError {
     /// A folder or link that cannot be taken away.
     #[error("cannot remove `{path}`: {1}", path = .0.display())]
     Remove(PathBuf, #[source] std::io::Error),
-    /// An installed skill folder with more files than [`MAX_FILES`].
+    /// An installed skill folder with more files than `MAX_FILES`.
     #[error("`{}` holds more than {max} files", .0.display(), max = MAX_FILES)]
     TooManyFiles(PathBuf),
 }

@@ -3,7 +3,7 @@
 //! skills taken from it are pinned in a lock, each file by its SHA-256 and the whole by a tree
 //! digest ([`lock`], [`digest`]); every locked file is checked against its digest before
 //! anything of it is written ([`verify`]); and the checked skills are written into the skill
-//! folders of the agents a user has ([`write`], by the rules of [`folders`]), one canonical
+//! folders of the agents a user has ([`write`](mod@write), by the rules of [`folders`]), one canonical
 //! copy and links to it, each folder replaced whole or not at all. [`merge`] is the three-way
 //! merge of a local edit with an update.
 //!

@@ -108,7 +108,7 @@ pub struct DraftFilter {
     pub author: Option<String>,
 }
 
-/// A draft as a backend writes it: the summary and the content encoded ([`encode_files`]).
+/// A draft as a backend writes it: the summary and the content encoded (`encode_files`).
 /// Made by [`crate::Store::save_draft`] only.
 #[derive(Debug)]
 pub struct DraftRecord {

@@ -25,7 +25,7 @@ use skillpath_model::{
 };
 
 /// How many skills an import under a policy that refuses nothing must hold for its audits to
-/// run beside its transaction ([`Plan::audit`]): a smaller one writes so quickly that it would
+/// run beside its transaction (`Plan::audit`): a smaller one writes so quickly that it would
 /// wait for audits made on one core fewer; it audits first, on every core.
 pub const AUDIT_BESIDE_FROM: usize = 1_000;
 

@@ -175,7 +175,7 @@ const MAX_LIFETIME_SECS: u64 = 36_500 * 86_400;
 /// Why a key's lifetime does not read; each names the text as written.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LifetimeError {
-    /// Over [`MAX_LIFETIME_SECS`].
+    /// Over `MAX_LIFETIME_SECS`.
     #[error(
         "`{0}` is too long a lifetime: at most 100 years; leave `--expires` out for a key that does not expire"
     )]

@@ -177,7 +177,7 @@ pub struct Candidate {
 
 /// Ranks candidates and keeps the best `limit`, each with its score. First by how much of the
 /// query the name and description cover: each query word found in either counts its weight
-/// (`weights`, one per word: see [`weights`]), and its weight once more when it is in the name
+/// (`weights`, one per word: see `weights`), and its weight once more when it is in the name
 /// (the name says what the skill is); then by the weight of the words in the name; then by the
 /// backend's relevance. Score: `100 × coverage + 10 × name words + relevance`.
 ///

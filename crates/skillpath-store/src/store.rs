@@ -45,7 +45,7 @@ pub trait Store: Send + Sync {
             .ok_or_else(|| crate::StoreError::database("a write gave no skill".to_owned()))
     }
 
-    /// The policy every write is audited by ([`crate::audit`]): what is done with a skill
+    /// The policy every write is audited by (`crate::audit`): what is done with a skill
     /// whose content has findings. [`Policy::Warn`] unless set.
     fn audit_policy(&self) -> Policy;
 

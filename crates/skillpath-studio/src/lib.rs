@@ -5,9 +5,9 @@
 //! Pages are HTML rendered on the server (askama templates, `templates/`), with one small
 //! script that adds search as you type and the editor's live checks; reading works without
 //! it. Skill content is hostile input: markdown is rendered through a sanitiser
-//! ([`markdown`]), every other text is escaped by the templates, and the pages are served
+//! (`markdown`), every other text is escaped by the templates, and the pages are served
 //! under a Content-Security-Policy that allows only the studio's own script and styles
-//! ([`gate`]). What a page reads and writes goes through the application layer's operations
+//! (`gate`). What a page reads and writes goes through the application layer's operations
 //! ([`skillpath_app::App`]), which decide who may do what (roles, review, read-only) as they do
 //! for MCP's tools; the studio decides no rule of its own and never reaches the store.
 //!

@@ -5,7 +5,7 @@
 //! skill joins ([`Library::competing`]).
 //!
 //! The similarity is the cosine of the descriptions' TF-IDF vectors over the library: each word
-//! of a description (see [`crate::words`]) weighs `(1 + ln tf) · ln(1 + N / df)`, where `tf`
+//! of a description (see `crate::words`) weighs `(1 + ln tf) · ln(1 + N / df)`, where `tf`
 //! is how often the description says it, `df` how many descriptions of the library's `N` say it.
 //! A word every skill uses weighs little, a word two skills share and no other weighs much, so
 //! two skills that both "write tests" in a library of test skills are told apart by what else

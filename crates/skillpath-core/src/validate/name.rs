@@ -161,7 +161,7 @@ impl std::error::Error for NotAHandle {}
 
 /// Whether `name` is a handle: the name of a namespace (`@team-a` without its `@`) or of a
 /// person. The skill-name rule (lowercase letters and digits of any script, single hyphens
-/// inside, at most [`MAX_NAME_CHARS`] characters), with the name already in its normal form
+/// inside, at most `MAX_NAME_CHARS` characters), with the name already in its normal form
 /// (NFKC), so that two handles that look alike are one handle, stored as it is typed.
 pub fn check_handle(name: &str) -> Result<(), NotAHandle> {
     let checked = check_name(name, None);

@@ -399,7 +399,7 @@ fn suggested_name(name: &str) -> String {
 }
 
 /// Whether `description` keeps the specification's hard rules: not blank, and at most
-/// [`MAX_DESCRIPTION_CHARS`] characters (counted as [`check`] counts them).
+/// [`MAX_DESCRIPTION_CHARS`] characters (counted as `check` counts them).
 pub fn description_within_limits(description: &str) -> bool {
     !description.trim().is_empty() && description.chars().count() <= MAX_DESCRIPTION_CHARS
 }

@@ -13,7 +13,7 @@
 //! e.g. `?options=-c%20search_path%3Dskills`).
 //!
 //! Connections over TCP use TLS as libpq would for the URL's `sslmode` and `sslrootcert`
-//! (see [`tls`]); Unix sockets never do.
+//! (see `tls`); Unix sockets never do.
 //!
 //! Every committed write announces itself with `pg_notify('skillpath_changes', <schema>)` in its
 //! transaction (so it is delivered on commit, and never for a rolled-back write);
@@ -25,10 +25,10 @@
 //!
 //! Search uses `tsvector`s (`english` configuration) of the names, of the names and
 //! descriptions (name A, description B) and of the bodies, each with a GIN index, read scope
-//! by scope as [`crate::search::candidates`] asks; candidates are ranked by the same rules as
+//! by scope as `crate::search::candidates` asks; candidates are ranked by the same rules as
 //! SQLite ([`crate::search::rank`]). The counts that weigh a search's words are kept between
 //! searches while the change listener listens, and dropped at every change signal
-//! ([`counts`]).
+//! (`counts`).
 
 use std::collections::HashMap;
 use std::str::FromStr;

@@ -302,7 +302,7 @@ impl Store for SqliteStore {
     }
 
     /// Every commit to the file by any connection, this process's or another's, within
-    /// [`changes::POLL_INTERVAL`] (see [`changes`]).
+    /// `changes::POLL_INTERVAL` (see `changes`).
     fn watch_changes(&self) -> Option<tokio::sync::broadcast::Receiver<()>> {
         let runtime = tokio::runtime::Handle::try_current().ok()?;
         let sender = self.changes.get_or_init(|| {
