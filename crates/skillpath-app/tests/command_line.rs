@@ -6,48 +6,15 @@
 use std::sync::Arc;
 
 use skillpath_app::{
-    App, AppError, AppOptions, Caller, KeyInfo, ListFilter, Meaning, Operation, Permit, Provenance,
-    Role, SkillSnapshot, StoreError, UsageQuery, Written,
+    App, AppError, AppOptions, Caller, ListFilter, Meaning, Operation, Provenance, Role,
+    StoreError, UsageQuery, Written,
 };
-use skillpath_model::Change;
+use skillpath_store::Store;
 use skillpath_store::usage::{UsageCount, UsageKind, days_ago};
-use skillpath_store::{SqliteStore, Store};
 
-/// A new store in `dir`.
-fn store(dir: &tempfile::TempDir) -> Arc<dyn Store> {
-    let store = SqliteStore::open(&dir.path().join("store.db")).expect("open the store");
-    Arc::new(store)
-}
+mod support;
 
-/// The caller of a key named `name` with `role`.
-fn key(name: &str, role: Role) -> Caller {
-    Caller::of_key(KeyInfo {
-        name: name.to_owned(),
-        prefix: format!("sp_{name}"),
-        role,
-        created_at: "2026-01-01T00:00:00Z".to_owned(),
-        expires_at: None,
-        last_used_at: None,
-        revoked_at: None,
-    })
-}
-
-/// The permit the rules give `caller` for `operation`, which the test expects them to give.
-fn permit(app: &App, caller: &Caller, operation: Operation) -> Permit {
-    app.may(caller, operation).expect("permitted")
-}
-
-fn skill(name: &str, description: &str) -> SkillSnapshot {
-    let text = format!("---\nname: {name}\ndescription: {description}\n---\n\nDo the thing.\n");
-    SkillSnapshot::new(text, Vec::new()).expect("a snapshot")
-}
-
-fn change(message: &str) -> Change {
-    Change {
-        author: "test".to_owned(),
-        message: message.to_owned(),
-    }
-}
+use support::{change, key, permit, skill, store};
 
 /// Stores `name` at revision 1 and, with `description`, its revision 2.
 async fn stored(store: &dyn Store, name: &str, description: Option<&str>) {

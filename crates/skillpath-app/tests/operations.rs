@@ -5,16 +5,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use skillpath_app::{
-    App, AppError, AppOptions, Caller, ForkRequest, KeyInfo, Meaning, Operation, Permit,
-    Provenance, Role, SkillSnapshot, StoreError, Written, read_spec,
+    App, AppError, AppOptions, Caller, ForkRequest, Meaning, Operation, Provenance, Role,
+    SkillSnapshot, StoreError, Written, read_spec,
 };
-use skillpath_model::Change;
-use skillpath_store::{SqliteStore, Store};
+mod support;
+
+use support::{change, key, permit, skill, store};
 
 /// An application over a new store in `dir`, and how many times it announced a change.
 async fn app(dir: &tempfile::TempDir, options: AppOptions) -> (App, Arc<AtomicUsize>) {
-    let store = SqliteStore::open(&dir.path().join("store.db")).expect("open the store");
-    let store: Arc<dyn Store> = Arc::new(store);
+    let store = store(dir);
     let announced = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&announced);
     let announce = Box::new(move || {
@@ -26,36 +26,14 @@ async fn app(dir: &tempfile::TempDir, options: AppOptions) -> (App, Arc<AtomicUs
     (app, announced)
 }
 
-/// The caller of a key named `name` with `role`.
-fn key(name: &str, role: Role) -> Caller {
-    Caller::of_key(KeyInfo {
-        name: name.to_owned(),
-        prefix: format!("sp_{name}"),
-        role,
-        created_at: "2026-01-01T00:00:00Z".to_owned(),
-        expires_at: None,
-        last_used_at: None,
-        revoked_at: None,
-    })
-}
-
-/// The permit the rules give `caller` for `operation`, which the test expects them to give.
-fn permit(app: &App, caller: &Caller, operation: Operation) -> Permit {
-    app.may(caller, operation).expect("permitted")
-}
-
-fn skill(name: &str, description: &str) -> SkillSnapshot {
-    let text = format!("---\nname: {name}\ndescription: {description}\n---\n\nDo the thing.\n");
-    SkillSnapshot::new(text, Vec::new()).expect("a snapshot")
-}
-
 async fn create(app: &App, name: &str) {
-    let change = Change {
-        author: "test".to_owned(),
-        message: "add".to_owned(),
-    };
+    create_snapshot(app, skill(name, "Use when testing.")).await;
+}
+
+/// Stores `snapshot` as a new item made through the API, and refreshes the catalog.
+async fn create_snapshot(app: &App, snapshot: SkillSnapshot) {
     app.store()
-        .create(skill(name, "Use when testing."), Provenance::Api, change)
+        .create(snapshot, Provenance::Api, change("add"))
         .await
         .expect("create");
     app.refresh().await.expect("refresh");
@@ -480,15 +458,7 @@ async fn skills_render_with_their_arguments_within_the_limits() {
         ..AppOptions::default()
     };
     let (app, _) = app(&dir, options).await;
-    let change = Change {
-        author: "test".to_owned(),
-        message: "add".to_owned(),
-    };
-    app.store()
-        .create(greeting(), Provenance::Api, change)
-        .await
-        .expect("create");
-    app.refresh().await.expect("refresh");
+    create_snapshot(&app, greeting()).await;
     let skill = app
         .catalog()
         .skill("greet")
@@ -532,15 +502,7 @@ async fn updates_merge_the_fields_given_into_the_revision_read() {
         ..AppOptions::default()
     };
     let (app, _) = app(&dir, options).await;
-    let change = Change {
-        author: "test".to_owned(),
-        message: "add".to_owned(),
-    };
-    app.store()
-        .create(greeting(), Provenance::Api, change)
-        .await
-        .expect("create");
-    app.refresh().await.expect("refresh");
+    create_snapshot(&app, greeting()).await;
     let fields = |description: &str| {
         let mut fields = serde_json::Map::new();
         fields.insert("description".to_owned(), description.into());

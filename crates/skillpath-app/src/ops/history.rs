@@ -101,18 +101,13 @@ impl<E: Derived> App<E> {
         expected: u64,
         message: Option<String>,
     ) -> Result<StoredSkill, AppError> {
-        let caller = self.permitted(permit, Operation::DeleteSkill)?;
-        if self.drafted(caller) {
-            return Err(AppError::NotReviewable {
-                what: "a deletion",
-                verb: "delete",
-                name: name.to_owned(),
-            });
-        }
-        let change = Change {
-            author: caller.author(),
-            message: message.unwrap_or_else(|| format!("delete {name}")),
-        };
+        let message = message.unwrap_or_else(|| format!("delete {name}"));
+        let change = self.unreviewed(
+            permit,
+            Operation::DeleteSkill,
+            ("a deletion", "delete", name),
+            message,
+        )?;
         let stored = self.store().delete(name, expected, change).await?;
         self.refresh().await?;
         Ok(stored)
@@ -128,18 +123,9 @@ impl<E: Derived> App<E> {
         expected: u64,
         message: Option<String>,
     ) -> Result<StoredSkill, AppError> {
-        let caller = self.permitted(permit, Operation::RestoreSkill)?;
-        if self.drafted(caller) {
-            return Err(AppError::NotReviewable {
-                what: "a restoration",
-                verb: "restore",
-                name: name.to_owned(),
-            });
-        }
-        let change = Change {
-            author: caller.author(),
-            message: message.unwrap_or_else(|| format!("restore {name}")),
-        };
+        let message = message.unwrap_or_else(|| format!("restore {name}"));
+        let what = ("a restoration", "restore", name);
+        let change = self.unreviewed(permit, Operation::RestoreSkill, what, message)?;
         let stored = self.store().restore(name, expected, change).await?;
         self.refresh().await?;
         Ok(stored)
@@ -154,21 +140,37 @@ impl<E: Derived> App<E> {
         request: ForkRequest,
         message: Option<String>,
     ) -> Result<Vec<StoredSkill>, AppError> {
-        let caller = self.permitted(permit, Operation::ForkSkill)?;
-        if self.drafted(caller) {
-            return Err(AppError::NotReviewable {
-                what: "a fork",
-                verb: "fork",
-                name: request.from,
-            });
-        }
-        let change = Change {
-            author: caller.author(),
-            message: message
-                .unwrap_or_else(|| format!("fork {} as {}", request.from, request.name)),
-        };
+        let message =
+            message.unwrap_or_else(|| format!("fork {} as {}", request.from, request.name));
+        let what = ("a fork", "fork", request.from.as_str());
+        let change = self.unreviewed(permit, Operation::ForkSkill, what, message)?;
         let written = self.store().fork(request, change).await?;
         self.refresh().await?;
         Ok(written)
+    }
+
+    /// The change a write that no draft can hold records as the permit's caller, with
+    /// `message`: refused ([`AppError::NotReviewable`], naming `what` it is, the `verb` a
+    /// maintainer is asked for and the item `name`) when
+    /// the caller's writes wait for review, since a maintainer must make it.
+    fn unreviewed(
+        &self,
+        permit: &Permit,
+        operation: Operation,
+        (what, verb, name): (&'static str, &'static str, &str),
+        message: String,
+    ) -> Result<Change, AppError> {
+        let caller = self.permitted(permit, operation)?;
+        if self.drafted(caller) {
+            return Err(AppError::NotReviewable {
+                what,
+                verb,
+                name: name.to_owned(),
+            });
+        }
+        Ok(Change {
+            author: caller.author(),
+            message,
+        })
     }
 }
