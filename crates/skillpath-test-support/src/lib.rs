@@ -314,4 +314,12 @@ pub mod mcp {
     pub fn initialized() -> Value {
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
     }
+
+    /// The item named `name` in a list result's `key` array (`tools`, `prompts`); `None` when
+    /// it has none of that name.
+    pub fn named<'a>(list: &'a Value, key: &str, name: &str) -> Option<&'a Value> {
+        list[key]
+            .as_array()
+            .and_then(|items| items.iter().find(|item| item["name"] == name))
+    }
 }

@@ -6,7 +6,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use skillpath_test_support::corpus_dir;
+use skillpath_test_support::{corpus_dir, mcp};
 
 use crate::wire::Wire;
 
@@ -25,10 +25,7 @@ fn text(content: &Value) -> &str {
 
 /// The item of `list[key]` named `name`.
 fn find<'a>(list: &'a Value, key: &str, name: &str) -> &'a Value {
-    list[key]
-        .as_array()
-        .and_then(|items| items.iter().find(|item| item["name"] == name))
-        .unwrap_or_else(|| panic!("no {name} in {list}"))
+    mcp::named(list, key, name).unwrap_or_else(|| panic!("no {name} in {list}"))
 }
 
 #[test]

@@ -127,12 +127,7 @@ impl Wire {
     /// The tool `name` as `tools/list` lists it (on its first page).
     pub(crate) fn tool(&mut self, name: &str) -> Option<Value> {
         let tools = self.request("tools/list", json!({}));
-        tools["tools"]
-            .as_array()
-            .expect("tools")
-            .iter()
-            .find(|t| t["name"] == name)
-            .cloned()
+        mcp::named(&tools, "tools", name).cloned()
     }
 }
 

@@ -317,12 +317,7 @@ impl Server {
 
     pub(crate) fn tool(&mut self, name: &str) -> Option<Value> {
         let tools = self.request("tools/list", json!({}));
-        tools["tools"]
-            .as_array()
-            .expect("tools")
-            .iter()
-            .find(|t| t["name"] == name)
-            .cloned()
+        mcp::named(&tools, "tools", name).cloned()
     }
 }
 
