@@ -19,7 +19,10 @@ pub mod skill;
 pub use digest::sha256_hex;
 pub use import::{FolderContent, FolderImport, FolderStamp, ImportItem, RecordedStamp};
 pub use kind::Kind;
-pub use namespace::{FullName, GLOBAL, MemberRole, Namespace, NotAFullName, Visibility};
+pub use namespace::{
+    Access, FullName, GLOBAL, MemberRole, Namespace, NotAFullName, Placement, Visibility,
+    name_of_key, namespace_of_key,
+};
 pub use path::{PathError, check_relative_path};
 pub use provenance::{Provenance, ShadowedSkill};
 pub use revision::{Change, Operation, Revision};

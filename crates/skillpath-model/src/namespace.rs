@@ -97,6 +97,88 @@ impl FullName {
     }
 }
 
+impl FullName {
+    /// The item `name` of `namespace`.
+    pub fn new(namespace: Namespace, name: impl Into<String>) -> FullName {
+        FullName {
+            namespace,
+            name: name.into(),
+        }
+    }
+
+    /// The key the store keeps the item under: its bare name in `@global` (so that a store
+    /// made before namespaces keeps its names), `@ns/name` elsewhere.
+    pub fn key(&self) -> String {
+        if self.namespace.is_global() {
+            self.name.clone()
+        } else {
+            self.to_string()
+        }
+    }
+
+    /// The item a store key names ([`FullName::key`]); `None` for a text no key reads as.
+    pub fn of_key(key: &str) -> Option<FullName> {
+        FullName::parse(key).ok()
+    }
+}
+
+/// The namespace of the item kept under the store key `key` ([`FullName::key`]): `@global` for
+/// a bare name.
+pub fn namespace_of_key(key: &str) -> Namespace {
+    FullName::of_key(key).map_or_else(Namespace::global, |full| full.namespace)
+}
+
+/// The name, within its namespace, of the item kept under the store key `key`.
+pub fn name_of_key(key: &str) -> &str {
+    match key.strip_prefix('@') {
+        Some(rest) => rest.split_once('/').map_or(key, |(_, name)| name),
+        None => key,
+    }
+}
+
+/// Where a new item goes: its namespace and its visibility there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    /// The namespace it joins.
+    pub namespace: Namespace,
+    /// Who sees it.
+    pub visibility: Visibility,
+}
+
+impl Placement {
+    /// `@global`, visible to its members: where an item goes when nothing is said.
+    pub fn global() -> Placement {
+        Placement {
+            namespace: Namespace::global(),
+            visibility: Visibility::default(),
+        }
+    }
+
+    /// The namespace of the item kept under the store key `key`, visible to its members: where
+    /// what belongs with that item goes (a package's new member, a published draft).
+    pub fn beside(key: &str) -> Placement {
+        Placement {
+            namespace: namespace_of_key(key),
+            visibility: Visibility::default(),
+        }
+    }
+
+    /// The key of the item `name` placed here.
+    pub fn key(&self, name: &str) -> String {
+        FullName::new(self.namespace.clone(), name).key()
+    }
+}
+
+/// Who may see a stored item, besides its namespace's members: its visibility, and the person
+/// who created it (who sees it while it is private; `None` for items made before people were).
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+pub struct Access {
+    /// Its visibility.
+    pub visibility: Visibility,
+    /// Its author's handle.
+    pub owner: Option<String>,
+}
+
 /// `@ns/name`.
 impl fmt::Display for FullName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -233,6 +315,23 @@ mod tests {
         }
         let said = FullName::parse("@Team/x").expect_err("refused").to_string();
         assert!(said.contains("it has uppercase letters"), "{said}");
+    }
+
+    #[test]
+    fn store_keys_are_bare_in_global_and_full_elsewhere() {
+        let team = FullName::parse("@team-a/deploy").expect("a full name");
+        assert_eq!(team.key(), "@team-a/deploy");
+        assert_eq!(FullName::parse("@global/deploy").map(|f| f.key()), Ok("deploy".to_owned()));
+        assert_eq!(namespace_of_key("@team-a/deploy").as_str(), "team-a");
+        assert_eq!(namespace_of_key("deploy"), Namespace::global());
+        assert_eq!(name_of_key("@team-a/deploy"), "deploy");
+        assert_eq!(name_of_key("deploy"), "deploy");
+        let placed = Placement {
+            namespace: Namespace::parse("@ops").expect("a handle"),
+            visibility: Visibility::Private,
+        };
+        assert_eq!(placed.key("x"), "@ops/x");
+        assert_eq!(Placement::global().key("x"), "x");
     }
 
     #[test]

@@ -195,6 +195,9 @@ pub(crate) fn key(row: &impl Columns) -> StoreResult<StoredKey> {
             expires_at: row.optional_text(5)?,
             last_used_at: row.optional_text(6)?,
             revoked_at: row.optional_text(7)?,
+            // Every key has a user since the migration that made people; none is empty.
+            user: row.optional_text(8)?.unwrap_or_default(),
+            namespaces: KeyInfo::namespaces_of(row.optional_text(9)?),
         },
         id,
     })

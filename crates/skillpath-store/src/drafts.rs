@@ -15,7 +15,7 @@ use crate::answers::StoredSkill;
 use crate::content::{checked, meta};
 use crate::error::{StoreError, StoreResult};
 use crate::time::now_rfc3339;
-use skillpath_model::{Change, Kind, SkillFile, SkillSnapshot};
+use skillpath_model::{Change, FullName, Kind, Namespace, SkillFile, SkillSnapshot};
 
 /// A draft to save: its content, the revision it was made on, and who made it why.
 #[derive(Debug, Clone)]
@@ -27,8 +27,11 @@ pub struct NewDraft {
     /// For a new skill, the package it joins when published (listed by that package's
     /// manifest then, as [`crate::Store::create_member`] does).
     pub package: Option<String>,
-    /// The author (an API key's name) and the message.
+    /// The author (a person's handle) and the message.
     pub change: Change,
+    /// The item's namespace: a new item is published there (a package's member: the
+    /// package's); the draft is kept under the item's key there ([`FullName::key`]).
+    pub namespace: Namespace,
 }
 
 /// Where a draft is in review.
@@ -186,7 +189,7 @@ pub(crate) fn decode_files(mut bytes: &[u8]) -> StoreResult<Vec<SkillFile>> {
 /// must be free, a change must be made on the current revision of a live item of its kind.
 pub(crate) fn record(draft: NewDraft, current: Option<&StoredSkill>) -> StoreResult<DraftRecord> {
     let snapshot = checked(draft.snapshot)?;
-    let name = meta(&snapshot)?.name;
+    let name = FullName::new(draft.namespace, meta(&snapshot)?.name).key();
     match (current, draft.base) {
         (Some(item), 0) => {
             return Err(StoreError::AlreadyExists {

@@ -64,6 +64,10 @@ pub enum StoreError {
         /// Its audit; the findings that refused it are those at or above the policy's severity.
         record: skillpath_audit::AuditRecord,
     },
+    /// A change of people, namespaces, members or visibility that the directory's rules
+    /// refuse (a name taken, a last owner removed, a namespace with items deleted); the text
+    /// says why and what to do instead.
+    Refused(String),
     /// A cursor that this store did not hand out.
     InvalidCursor(String),
     /// A key name or lifetime that cannot be used.
@@ -141,6 +145,7 @@ impl std::fmt::Display for StoreError {
                 "the draft of `{name}` by `{author}` was made on revision {base}, and revision {actual} was published since: the author should make the draft again on revision {actual}"
             ),
             StoreError::InvalidState(text)
+            | StoreError::Refused(text)
             | StoreError::InvalidSkill(text)
             | StoreError::InvalidKey(text) => f.write_str(text),
             StoreError::AuditRefused {

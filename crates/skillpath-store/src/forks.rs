@@ -17,7 +17,7 @@ use skillpath_core::package;
 use crate::answers::StoredSkill;
 use crate::content::meta;
 use crate::error::{StoreError, StoreResult};
-use skillpath_model::{Provenance, SkillSnapshot};
+use skillpath_model::{Placement, Provenance, SkillSnapshot};
 
 /// What to fork, and as what.
 #[derive(Debug, Clone)]
@@ -31,6 +31,8 @@ pub struct ForkRequest {
     /// For a package: what its members' copies are named with before their names [default:
     /// the fork's name and `-`].
     pub member_prefix: Option<String>,
+    /// Where the copies go [default: the source's namespace, visible to its members].
+    pub into: Option<Placement>,
 }
 
 /// The fork `name` of the package `source`: its manifest listing each member under `prefix`,

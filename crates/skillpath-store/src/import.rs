@@ -21,7 +21,8 @@ use crate::writes::{
     AuditRow, Claimed, NewRevision, StampRecord, WriteTransaction, write_revisions,
 };
 use skillpath_model::{
-    Change, FolderContent, FolderImport, Kind, Operation, Provenance, ShadowedSkill,
+    Access, Change, FolderContent, FolderImport, Kind, Operation, Placement, Provenance,
+    ShadowedSkill,
 };
 
 /// How many skills an import under a policy that refuses nothing must hold for its audits to
@@ -40,6 +41,8 @@ pub struct Plan {
     /// `items` ([`Plan::audit`], under a policy that refuses nothing).
     pending: Option<Pending>,
     given: GivenOrder,
+    /// Where the items it creates go.
+    placement: Placement,
 }
 
 /// An item to import, under its skill's name.
@@ -55,8 +58,10 @@ struct Planned {
 /// The items to write, in name order, and the ones shadowed by an earlier item. Writing in
 /// name order means two imports running at once lock their skills in one order, so on
 /// PostgreSQL one waits for the other instead of deadlocking. The report is put back in the
-/// order given by [`GivenOrder::restore`].
-pub(crate) fn plan(items: Vec<FolderImport>) -> StoreResult<Plan> {
+/// order given by [`GivenOrder::restore`]. Items read are kept under their name in
+/// `placement`'s namespace ([`Placement::key`]); an unchanged one under the key it was recorded
+/// with.
+pub(crate) fn plan(items: Vec<FolderImport>, placement: Placement) -> StoreResult<Plan> {
     let mut planned: Vec<Planned> = Vec::new();
     // Where each name is in `planned`, so that finding a shadowing item does not grow with
     // the square of the import's size.
@@ -66,7 +71,7 @@ pub(crate) fn plan(items: Vec<FolderImport>) -> StoreResult<Plan> {
         let (name, content) = match item.content {
             FolderContent::Read { snapshot, stamp } => {
                 let (snapshot, name) = checked_named(snapshot)?;
-                (name, FolderContent::Read { snapshot, stamp })
+                (placement.key(&name), FolderContent::Read { snapshot, stamp })
             }
             FolderContent::Unchanged { name } => (name.clone(), FolderContent::Unchanged { name }),
         };
@@ -108,6 +113,7 @@ pub(crate) fn plan(items: Vec<FolderImport>) -> StoreResult<Plan> {
         refused: Vec::new(),
         pending: None,
         given,
+        placement,
     })
 }
 
@@ -206,7 +212,12 @@ pub(crate) async fn run(
         refused,
         pending,
         given,
+        placement,
     } = plan;
+    let access = Access {
+        visibility: placement.visibility,
+        owner: Some(change.author.clone()),
+    };
     let mut report = ImportReport {
         shadowed,
         refused,
@@ -234,7 +245,7 @@ pub(crate) async fn run(
         .iter()
         .map(|(name, snapshot, _, provenance, _, _)| (name.as_str(), snapshot.kind, provenance))
         .collect();
-    let claimed = transaction.claim_rows(&skills).await?;
+    let claimed = transaction.claim_rows(&skills, &access).await?;
     if claimed.len() != read.len() {
         return Err(StoreError::database(format!(
             "{} skills were claimed for an import of {}",
@@ -254,6 +265,7 @@ pub(crate) async fn run(
                 written.push((*at, id, 1, name, provenance, audit.as_ref()));
                 revisions.push(NewRevision::first(
                     id,
+                    name,
                     change,
                     snapshot,
                     provenance,
@@ -289,6 +301,7 @@ pub(crate) async fn run(
             ));
             revisions.push(NewRevision::after(
                 &row,
+                name,
                 operation,
                 change,
                 snapshot,

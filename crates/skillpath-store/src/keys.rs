@@ -45,8 +45,21 @@ fn check_name(name: &str) -> StoreResult<()> {
     }
 }
 
-/// Makes a key named `name` with `role`, expiring `expires_in_secs` from now if given.
-pub fn generate(name: &str, role: Role, expires_in_secs: Option<u64>) -> StoreResult<NewKey> {
+/// What a key is given: who it acts for, as what, where, and for how long.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    /// The handle of the person it acts for.
+    pub user: String,
+    /// The most it may do (its user's roles cap it further, namespace by namespace).
+    pub role: Role,
+    /// The namespaces (`@name`) it is narrowed to; `None`: all its user's.
+    pub namespaces: Option<Vec<String>>,
+    /// Its lifetime in seconds from now; `None`: it does not expire.
+    pub expires_in_secs: Option<u64>,
+}
+
+/// Makes a key named `name` with what `grant` gives.
+pub fn generate(name: &str, grant: Grant) -> StoreResult<NewKey> {
     check_name(name)?;
     let mut random = [0u8; 38];
     getrandom::fill(&mut random).map_err(|error| {
@@ -64,11 +77,13 @@ pub fn generate(name: &str, role: Role, expires_in_secs: Option<u64>) -> StoreRe
             info: KeyInfo {
                 name: name.to_owned(),
                 prefix: format!("sp_{id}"),
-                role,
-                expires_at: expires_in_secs.map(rfc3339_from_now),
+                role: grant.role,
+                expires_at: grant.expires_in_secs.map(rfc3339_from_now),
                 created_at,
                 last_used_at: None,
                 revoked_at: None,
+                user: grant.user,
+                namespaces: grant.namespaces,
             },
             id,
         },
@@ -87,14 +102,10 @@ pub struct CreatedKey {
     pub key: String,
 }
 
-/// Makes a key ([`generate`]) and stores it: refused when an active key has the name.
-pub async fn create(
-    store: &dyn Store,
-    name: &str,
-    role: Role,
-    expires_in_secs: Option<u64>,
-) -> StoreResult<CreatedKey> {
-    let new = generate(name, role, expires_in_secs)?;
+/// Makes a key ([`generate`]) and stores it: refused when an active key has the name. Whether
+/// its user exists and may be given it is the application's to check.
+pub async fn create(store: &dyn Store, name: &str, grant: Grant) -> StoreResult<CreatedKey> {
+    let new = generate(name, grant)?;
     let info = store.create_key(new.stored).await?;
     Ok(CreatedKey { info, key: new.key })
 }

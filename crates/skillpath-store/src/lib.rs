@@ -17,6 +17,7 @@ mod columns;
 mod content;
 mod cursor;
 pub mod diff;
+pub mod directory;
 pub mod drafts;
 pub mod error;
 pub mod forks;

@@ -63,6 +63,9 @@ pub(crate) enum Backfill {
     /// The current revision of every live skill is audited, `crate::audit::BACKFILL_BATCH` at
     /// a time (so that a large store is not read into memory at once), and keeps its audit.
     Audits,
+    /// Each API key made before people were becomes a person's (the key's name as a handle),
+    /// who is a member of `@global` with the key's role (`crate::directory::people_of_keys`).
+    People,
 }
 
 /// The oldest schema version a skillpath must know to use a database at `version`: the last

@@ -10,6 +10,7 @@ use crate::audit::Gate;
 use crate::content::checked;
 use crate::cursor;
 use crate::diff::unified_diff;
+use crate::directory::{Directory, Governance, LogFilter, Star};
 use crate::drafts::{self, Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary, NewDraft};
 use crate::error::{StoreError, StoreResult};
 use crate::forks::{self, ForkRequest};
@@ -17,9 +18,10 @@ use crate::import;
 use crate::keys::record::{KeyInfo, StoredKey};
 use crate::usage::{UsageCount, UsageQuery, UsageRow};
 use crate::writes::{Edit, WriteKind};
+use skillpath_model::governance::Entry;
 use skillpath_model::{
-    Change, FolderImport, ImportItem, Kind, Provenance, RecordedStamp, Revision, ShadowedSkill,
-    SkillSnapshot,
+    Change, FolderImport, ImportItem, Kind, Namespace, Placement, Provenance, RecordedStamp, Revision,
+    ShadowedSkill, SkillSnapshot,
 };
 
 pub use crate::cursor::Listing;
@@ -52,23 +54,39 @@ pub trait Store: Send + Sync {
     /// Sets [`Store::audit_policy`] for the writes that follow, by this store and its clones.
     fn set_audit_policy(&self, policy: Policy);
 
-    /// Stores a new skill (revision 1). Refused when the name exists, even deleted.
+    /// Stores a new skill (revision 1) in `@global`, visible to its members. Refused when the
+    /// name exists, even deleted.
     async fn create(
         &self,
         snapshot: SkillSnapshot,
         provenance: Provenance,
         change: Change,
     ) -> StoreResult<StoredSkill> {
+        self.create_in(Placement::global(), snapshot, provenance, change)
+            .await
+    }
+
+    /// Stores a new skill (revision 1) in `placement`'s namespace, with its visibility, owned
+    /// by the change's author: kept under [`Placement::key`]. Refused when the namespace has
+    /// an item of its name, even deleted. Whether the namespace takes writes is the
+    /// application's to check ([`crate::directory`]).
+    async fn create_in(
+        &self,
+        placement: Placement,
+        snapshot: SkillSnapshot,
+        provenance: Provenance,
+        change: Change,
+    ) -> StoreResult<StoredSkill> {
         let snapshot = checked(snapshot)?;
         let gate = audit_gate(self, []).await?;
-        self.write(creation(snapshot, provenance, change, gate, None))
+        self.write(creation(snapshot, provenance, placement, change, gate, None))
             .await
     }
 
     /// Creates the skill `snapshot` as a member of the package `package`, at its revision
     /// `expected`, whose manifest lists it in the same transaction (at `skills/<name>`, the
-    /// rest of the manifest kept byte for byte): both, or neither. The skill and the package
-    /// as written.
+    /// rest of the manifest kept byte for byte): both, or neither. The member joins the
+    /// package's namespace, visible to its members. The skill and the package as written.
     async fn create_member(
         &self,
         snapshot: SkillSnapshot,
@@ -197,6 +215,21 @@ pub trait Store: Send + Sync {
             .await
     }
 
+    /// [`Store::import`] into `placement`'s namespace: the items it creates are kept under
+    /// [`Placement::key`] with its visibility, owned by the change's author; existing items
+    /// keep theirs.
+    async fn import_placed(
+        &self,
+        items: Vec<ImportItem>,
+        placement: Placement,
+        change: Change,
+    ) -> StoreResult<ImportReport> {
+        let items = items.into_iter().map(FolderImport::from).collect();
+        let mut plan = import::plan(items, placement)?;
+        plan.audit(audit_gate(self, plan.names()).await?)?;
+        self.import_planned(plan, change).await
+    }
+
     /// [`Store::import`] of skill folders, some of them not read because their stamp says
     /// they are unchanged (see [`skillpath_folders::folder::read_folders`]); those are reported unchanged.
     /// The stamp of every folder read is recorded with the revision the import leaves current.
@@ -205,7 +238,7 @@ pub trait Store: Send + Sync {
         items: Vec<FolderImport>,
         change: Change,
     ) -> StoreResult<ImportReport> {
-        let mut plan = import::plan(items)?;
+        let mut plan = import::plan(items, Placement::global())?;
         plan.audit(audit_gate(self, plan.names()).await?)?;
         self.import_planned(plan, change).await
     }
@@ -243,7 +276,11 @@ pub trait Store: Send + Sync {
     /// name is taken, a changed one was changed since). Never audited nor served: publishing
     /// it is the write. See [`crate::drafts`].
     async fn save_draft(&self, draft: NewDraft) -> StoreResult<DraftSummary> {
-        let name = crate::content::meta(&draft.snapshot)?.name;
+        let name = skillpath_model::FullName::new(
+            draft.namespace.clone(),
+            crate::content::meta(&draft.snapshot)?.name,
+        )
+        .key();
         let current = match self.get(&name, None).await {
             Ok(current) => Some(current),
             Err(crate::StoreError::NotFound { .. }) => None,
@@ -321,9 +358,11 @@ pub trait Store: Send + Sync {
             }
             (None, 0) => {
                 let gate = audit_gate(self, [summary.name.clone()]).await?;
+                let placement = Placement::beside(&summary.name);
                 vec![creation(
                     checked(snapshot)?,
                     Provenance::Api,
+                    placement,
                     change,
                     gate,
                     closes,
@@ -404,6 +443,34 @@ pub trait Store: Send + Sync {
     /// Records that the key `id` was used at `at`.
     async fn record_key_use(&self, id: &str, at: &str) -> StoreResult<()>;
 
+    /// Sets who the key named `name` (active) acts for and which namespaces it is narrowed to
+    /// (`None`: all its user's); the key as it now is.
+    async fn bind_key(
+        &self,
+        name: &str,
+        user: &str,
+        namespaces: Option<Vec<Namespace>>,
+    ) -> StoreResult<KeyInfo>;
+
+    /// The directory, read in one transaction: people, namespaces, members, and who may see
+    /// each item ([`crate::directory`]).
+    async fn directory(&self) -> StoreResult<Directory>;
+
+    /// Makes `change` by `actor`, decided by [`crate::directory`]'s rules against the directory
+    /// as it is in the same transaction, and appends its entry to the governance log: both,
+    /// or neither. One change at a time across every process on the database. The entry.
+    async fn govern(&self, change: Governance, actor: &str) -> StoreResult<Entry>;
+
+    /// The governance log's entries that `filter` admits, oldest first.
+    async fn governance_log(&self, filter: LogFilter) -> StoreResult<Vec<Entry>>;
+
+    /// Stars (or unstars) the item kept under `key` for the person `handle`: whether it was
+    /// starred before.
+    async fn set_star(&self, handle: &str, key: &str, starred: bool) -> StoreResult<bool>;
+
+    /// The stars of `handle`, or everyone's, by person then key.
+    async fn stars(&self, handle: Option<&str>) -> StoreResult<Vec<Star>>;
+
     /// Whether the store answers now: a cheap query, failed with the reason (a database that
     /// cannot be reached or does not answer in time, a SQLite file deleted under the store).
     /// What a readiness check asks.
@@ -453,10 +520,12 @@ pub(crate) fn revise(
     }
 }
 
-/// The write of a new item, closing the draft `closes` if it publishes one.
+/// The write of a new item placed by `placement`, closing the draft `closes` if it publishes
+/// one.
 pub(crate) fn creation(
     snapshot: SkillSnapshot,
     provenance: Provenance,
+    placement: Placement,
     change: Change,
     gate: Gate,
     closes: Option<DraftRef>,
@@ -465,6 +534,7 @@ pub(crate) fn creation(
         kind: WriteKind::Create {
             snapshot,
             provenance,
+            placement,
         },
         change,
         gate,
@@ -499,10 +569,18 @@ pub(crate) async fn member_writes<S: Store + ?Sized>(
         crate::StoreError::InvalidSkill(format!("`{name}` cannot join `{package}`: {error}"))
     })?;
     let update = SkillSnapshot::package(listed, current.snapshot.files)?;
-    let gate = audit_gate(store, [name]).await?;
+    let placement = Placement::beside(package);
+    let gate = audit_gate(store, [placement.key(&name)]).await?;
     let expected = expected.unwrap_or(current.revision);
     Ok(vec![
-        creation(snapshot, provenance, change.clone(), gate.clone(), closes),
+        creation(
+            snapshot,
+            provenance,
+            placement,
+            change.clone(),
+            gate.clone(),
+            closes,
+        ),
         revise(package, expected, Edit::Update(update), change, gate),
     ])
 }
@@ -567,7 +645,9 @@ async fn fork<S: Store + ?Sized>(
         revision,
         name,
         member_prefix,
+        into,
     } = request;
+    let placement = into.unwrap_or_else(|| Placement::beside(&from));
     let source = live(store, &from, revision).await?;
     let mut copies = Vec::new();
     match source.snapshot.kind {
@@ -576,8 +656,12 @@ async fn fork<S: Store + ?Sized>(
             let prefix = member_prefix.unwrap_or_else(|| format!("{name}-"));
             let (package, members) = forks::package_copy(&source, &name, &prefix)?;
             copies.push(package);
+            // The members are the items of their names in the source's namespace.
+            let source_namespace = Placement::beside(&from);
             for member in members {
-                let current = live(store, &member, None).await.map_err(|error| {
+                let current = live(store, &source_namespace.key(&member), None)
+                    .await
+                    .map_err(|error| {
                     StoreError::InvalidState(format!(
                         "the member `{member}` of `{from}` cannot be forked with it: {error}"
                     ))
@@ -586,12 +670,17 @@ async fn fork<S: Store + ?Sized>(
             }
         }
     }
-    let gate = audit_gate(store, forks::names(&copies)?).await?;
+    let keys: Vec<String> = forks::names(&copies)?
+        .iter()
+        .map(|name| placement.key(name))
+        .collect();
+    let gate = audit_gate(store, keys).await?;
     let mut writes = Vec::with_capacity(copies.len());
     for (snapshot, provenance) in copies {
         writes.push(creation(
             checked(snapshot)?,
             provenance,
+            placement.clone(),
             change.clone(),
             gate.clone(),
             None,

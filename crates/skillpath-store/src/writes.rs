@@ -14,7 +14,8 @@ use crate::error::{StoreError, StoreResult};
 use crate::provenance_column::ProvenanceColumn;
 use crate::time::now_rfc3339;
 use skillpath_model::{
-    Change, FileMetadata, FolderStamp, Kind, Operation, Provenance, SkillSnapshot,
+    Access, Change, FileMetadata, FolderStamp, FullName, Kind, Operation, Placement, Provenance,
+    SkillSnapshot, name_of_key, namespace_of_key,
 };
 
 /// A write of one skill, as the [`crate::Store`] methods that write make it; a backend runs
@@ -33,10 +34,12 @@ pub struct SkillWrite {
 /// What a [`SkillWrite`] does.
 #[derive(Debug)]
 pub(crate) enum WriteKind {
-    /// A new skill, revision 1.
+    /// A new skill, revision 1, placed in a namespace with a visibility (its owner is the
+    /// change's author).
     Create {
         snapshot: SkillSnapshot,
         provenance: Provenance,
+        placement: Placement,
     },
     /// A new revision of the skill `name`, which must be at revision `expected`.
     Revise {
@@ -102,6 +105,7 @@ pub(crate) trait WriteTransaction {
         name: &str,
         kind: Kind,
         provenance: &Provenance,
+        access: &Access,
     ) -> StoreResult<Option<i64>>;
 
     /// For each skill of an import, in the order given (name order, so that two imports
@@ -111,13 +115,14 @@ pub(crate) trait WriteTransaction {
     async fn claim_rows(
         &mut self,
         skills: &[(&str, Kind, &Provenance)],
+        access: &Access,
     ) -> StoreResult<Vec<Claimed>> {
         let mut claimed = Vec::with_capacity(skills.len());
         for &(name, kind, provenance) in skills {
             let project = provenance.project_key();
             let row = match self.row_in(name, project).await? {
                 Some(row) => Claimed::Existing(row),
-                None => match self.insert_skill(name, kind, provenance).await? {
+                None => match self.insert_skill(name, kind, provenance, access).await? {
                     Some(id) => Claimed::Created(id),
                     // Created by a concurrent import meanwhile: it exists now.
                     None => {
@@ -236,7 +241,8 @@ async fn apply(
         WriteKind::Create {
             snapshot,
             provenance,
-        } => create(transaction, snapshot, provenance, &change, &gate).await,
+            placement,
+        } => create(transaction, snapshot, provenance, placement, &change, &gate).await,
         WriteKind::Revise {
             name,
             expected,
@@ -254,27 +260,34 @@ async fn apply(
     Ok(written)
 }
 
-/// A new skill: refused when the view shows a skill of its name, or its project has one, or
-/// when `gate` refuses its content.
+/// A new skill, kept under its name in `placement`'s namespace ([`Placement::key`]): refused
+/// when the view shows an item of that key, or its project has one, or when `gate` refuses its
+/// content.
 async fn create(
     transaction: &mut impl WriteTransaction,
     snapshot: SkillSnapshot,
     provenance: Provenance,
+    placement: Placement,
     change: &Change,
     gate: &Gate,
 ) -> StoreResult<StoredSkill> {
-    let name = meta(&snapshot)?.name;
+    let name = placement.key(&meta(&snapshot)?.name);
+    let access = Access {
+        visibility: placement.visibility,
+        owner: Some(change.author.clone()),
+    };
     let taken = match transaction.visible_row(&name).await? {
         Some(row) => Some(row),
         None => match transaction
-            .insert_skill(&name, snapshot.kind, &provenance)
+            .insert_skill(&name, snapshot.kind, &provenance, &access)
             .await?
         {
             Some(id) => {
                 // Audited once the name is known to be free, so that a taken name is said
                 // first; the transaction, and the row it inserted, end with a refusal.
                 let audit = gate.admit(&name, &snapshot)?;
-                let first = NewRevision::first(id, change, &snapshot, &provenance, audit.as_ref());
+                let first =
+                    NewRevision::first(id, &name, change, &snapshot, &provenance, audit.as_ref());
                 return write_revision(transaction, &first).await;
             }
             None => transaction.row_in(&name, provenance.project_key()).await?,
@@ -307,7 +320,7 @@ async fn revise(
     let (snapshot, provenance, audit) = match edit {
         Edit::Update(snapshot) => {
             check_keeps_kind(name, row.kind, snapshot.kind)?;
-            check_keeps_name(name, &snapshot)?;
+            check_keeps_name(name_of_key(name), &snapshot)?;
             let audit = gate.admit(name, &snapshot)?;
             (snapshot, Provenance::from_stored(&row.provenance)?, audit)
         }
@@ -328,6 +341,7 @@ async fn revise(
     };
     let next = NewRevision::after(
         &row,
+        name,
         operation,
         change,
         &snapshot,
@@ -351,7 +365,7 @@ pub(crate) async fn write_revision(
         StoreError::database("a revision was written without its record".to_owned())
     })?;
     Ok(StoredSkill {
-        name: meta.name,
+        name: revision.key.to_owned(),
         description: meta.description,
         tool_name: meta.tool_name,
         revision: revision.number,
@@ -437,19 +451,26 @@ pub(crate) async fn write_revisions<'a>(
         {
             let revision = record.revision;
             // A deleted package holds its members no more; restored, it claims them again.
-            let members: &[String] = if revision.deleted {
-                &[]
+            // Its members are the items of those names in its namespace.
+            let namespace = namespace_of_key(revision.key);
+            let members: Vec<String> = if revision.deleted {
+                Vec::new()
             } else {
-                &record.meta.members
+                record
+                    .meta
+                    .members
+                    .iter()
+                    .map(|member| FullName::new(namespace.clone(), member.as_str()).key())
+                    .collect()
             };
             let project = revision.provenance.project_key();
             if let Some((member, other)) = transaction
-                .set_members(revision.skill_id, project, members)
+                .set_members(revision.skill_id, project, &members)
                 .await?
             {
                 return Err(StoreError::InvalidState(format!(
                     "skill `{member}` is a member of package `{other}` already, and a skill belongs to at most one package; take it out of `{other}`'s `skills` first, or leave it out of `{}`",
-                    record.meta.name
+                    revision.key
                 )));
             }
         }
@@ -575,6 +596,8 @@ fn check_keeps_name(name: &str, snapshot: &SkillSnapshot) -> StoreResult<()> {
 /// `skill_id`, holding `snapshot`, which becomes the skill's current state.
 pub(crate) struct NewRevision<'a> {
     pub skill_id: i64,
+    /// The store key of the skill ([`FullName::key`]).
+    pub key: &'a str,
     pub number: u64,
     pub operation: Operation,
     pub change: &'a Change,
@@ -590,6 +613,7 @@ impl<'a> NewRevision<'a> {
     /// Revision 1 of a skill being created.
     pub(crate) fn first(
         skill_id: i64,
+        key: &'a str,
         change: &'a Change,
         snapshot: &'a SkillSnapshot,
         provenance: &'a Provenance,
@@ -597,6 +621,7 @@ impl<'a> NewRevision<'a> {
     ) -> Self {
         Self::following(
             skill_id,
+            key,
             0,
             Operation::Create,
             change,
@@ -610,6 +635,7 @@ impl<'a> NewRevision<'a> {
     /// `operation`.
     pub(crate) fn after(
         row: &SkillRow,
+        key: &'a str,
         operation: Operation,
         change: &'a Change,
         snapshot: &'a SkillSnapshot,
@@ -618,6 +644,7 @@ impl<'a> NewRevision<'a> {
     ) -> Self {
         Self::following(
             row.id,
+            key,
             row.revision,
             operation,
             change,
@@ -628,8 +655,10 @@ impl<'a> NewRevision<'a> {
     }
 
     /// The revision after `current`, made by `operation`; only a delete leaves the skill deleted.
+    #[allow(clippy::too_many_arguments)]
     fn following(
         skill_id: i64,
+        key: &'a str,
         current: u64,
         operation: Operation,
         change: &'a Change,
@@ -639,6 +668,7 @@ impl<'a> NewRevision<'a> {
     ) -> Self {
         NewRevision {
             skill_id,
+            key,
             number: current + 1,
             operation,
             change,

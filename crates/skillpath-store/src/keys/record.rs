@@ -45,8 +45,7 @@ impl Role {
 }
 
 /// The columns of the `api_keys` table, in the order both backends read them.
-pub(crate) const KEY_COLUMNS: &str =
-    "id, name, role, sha256, created_at, expires_at, last_used_at, revoked_at";
+pub(crate) const KEY_COLUMNS: &str = "id, name, role, sha256, created_at, expires_at, last_used_at, revoked_at, user_handle, namespaces";
 
 impl std::fmt::Display for Role {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -71,9 +70,24 @@ pub struct KeyInfo {
     pub last_used_at: Option<String>,
     /// When it was revoked.
     pub revoked_at: Option<String>,
+    /// The handle of the person it acts for: what revisions made with it record as their
+    /// author, and whose namespaces it reaches.
+    pub user: String,
+    /// The namespaces (`@name`) it is narrowed to; `None`: every namespace of its user's.
+    pub namespaces: Option<Vec<String>>,
 }
 
 impl KeyInfo {
+    /// [`KeyInfo::namespaces`] as stored: the names separated by spaces, `NULL` for all.
+    pub(crate) fn stored_namespaces(&self) -> Option<String> {
+        self.namespaces.as_ref().map(|names| names.join(" "))
+    }
+
+    /// [`KeyInfo::namespaces`] from what was stored.
+    pub(crate) fn namespaces_of(stored: Option<String>) -> Option<Vec<String>> {
+        stored.map(|text| text.split_whitespace().map(str::to_owned).collect())
+    }
+
     /// Whether the key's time is up at `now` (RFC 3339 text from [`crate::time`], which sorts
     /// as it reads).
     pub fn is_expired(&self, now: &str) -> bool {

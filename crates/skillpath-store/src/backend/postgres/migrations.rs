@@ -225,6 +225,10 @@ const MIGRATIONS: &[Migration] = &[
         PRIMARY KEY (skill, revision, day, key, kind)
     );",
     ),
+    // People, namespaces, members, stars and the governance log (`crate::directory`); every
+    // item joins `@global`, visible to its members, and every key becomes a person's.
+    // Breaking: an older skillpath would show every item to everyone.
+    Migration::breaking(crate::directory::rows::SCHEMA).then(schema::Backfill::People),
 ];
 
 /// The advisory lock key that serializes migrations (any fixed number; this one spells
@@ -272,6 +276,9 @@ impl PostgresStore {
                 Some(schema::Backfill::Projects) => assign_projects(&transaction).await?,
                 Some(schema::Backfill::Heads) => record_heads(&transaction).await?,
                 Some(schema::Backfill::Audits) => record_audits(&transaction).await?,
+                Some(schema::Backfill::People) => {
+                    super::directory::people_of_keys(&transaction).await?
+                }
                 None => {}
             }
             let to_number = |value: usize| {

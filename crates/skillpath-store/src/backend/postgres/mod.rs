@@ -45,6 +45,7 @@ use tokio_postgres::IsolationLevel;
 use crate::answers::{ImportReport, SearchHit, SkillMetadata, SkillSummary, StoredSkill};
 use crate::audit::PolicySetting;
 use crate::columns;
+use crate::directory::{Directory, Governance, LogFilter, Star, stored_namespaces};
 use crate::drafts::{Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary};
 use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
@@ -56,12 +57,15 @@ use crate::store::{ImportPlan, Listing, Store};
 use crate::time::now_rfc3339;
 use crate::usage::{self, UsageCount, UsageQuery, UsageRow};
 use crate::writes::{self, SkillWrite};
+use skillpath_model::governance::Entry;
 use skillpath_model::{
-    Change, FileMetadata, Kind, Provenance, RecordedStamp, Revision, ShadowedSkill, SkillFile,
+    Change, FileMetadata, Kind, Namespace, Provenance, RecordedStamp, Revision, ShadowedSkill,
+    SkillFile,
 };
 
 mod changes;
 mod counts;
+mod directory;
 mod drafts;
 mod migrations;
 mod reads;
@@ -504,7 +508,7 @@ impl Store for PostgresStore {
             let inserted = cached_execute(
                 transaction,
                 &format!(
-                    "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                    "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
                          ON CONFLICT (name) WHERE revoked_at IS NULL DO NOTHING"
                 ),
                 &[
@@ -516,6 +520,8 @@ impl Store for PostgresStore {
                     &info.expires_at,
                     &info.last_used_at,
                     &info.revoked_at,
+                    &info.user,
+                    &info.stored_namespaces(),
                 ],
             )
             .await?;
@@ -574,6 +580,83 @@ impl Store for PostgresStore {
                 .transpose()
         })
         .await
+    }
+
+    async fn bind_key(
+        &self,
+        name: &str,
+        user: &str,
+        namespaces: Option<Vec<Namespace>>,
+    ) -> StoreResult<KeyInfo> {
+        let namespaces = stored_namespaces(namespaces);
+        self.write_quiet(async |transaction| {
+            let changed = cached_execute(
+                transaction,
+                crate::directory::rows::BIND_KEY,
+                &[&name, &user, &namespaces],
+            )
+            .await?;
+            if changed == 0 {
+                return Err(StoreError::KeyNotFound(name.to_owned()));
+            }
+            let row = cached_query_opt(
+                transaction,
+                &format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE name = $1 AND revoked_at IS NULL"),
+                &[&name],
+            )
+            .await?
+            .ok_or_else(|| StoreError::KeyNotFound(name.to_owned()))?;
+            Ok(columns::key(&row)?.info)
+        })
+        .await
+    }
+
+    async fn directory(&self) -> StoreResult<Directory> {
+        self.read(async |transaction| directory::read(transaction).await)
+            .await
+    }
+
+    async fn govern(&self, change: Governance, actor: &str) -> StoreResult<Entry> {
+        self.write(async |transaction| {
+            crate::directory::rows::apply(&mut directory::PgDirectory(transaction), change, actor)
+                .await
+        })
+        .await
+    }
+
+    async fn governance_log(&self, filter: LogFilter) -> StoreResult<Vec<Entry>> {
+        let mut entries = self
+            .read(async |transaction| directory::log(transaction).await)
+            .await?;
+        entries.retain(|entry| filter.admits(&entry.action));
+        Ok(entries)
+    }
+
+    async fn set_star(&self, handle: &str, key: &str, starred: bool) -> StoreResult<bool> {
+        self.write(async |transaction| {
+            let was = directory::stars(transaction, Some(handle))
+                .await?
+                .iter()
+                .any(|star| star.key == key);
+            if starred {
+                cached_execute(
+                    transaction,
+                    crate::directory::rows::STAR,
+                    &[&handle, &key, &now_rfc3339()],
+                )
+                .await?;
+            } else {
+                cached_execute(transaction, crate::directory::rows::UNSTAR, &[&handle, &key])
+                    .await?;
+            }
+            Ok(was)
+        })
+        .await
+    }
+
+    async fn stars(&self, handle: Option<&str>) -> StoreResult<Vec<Star>> {
+        self.read(async |transaction| directory::stars(transaction, handle).await)
+            .await
     }
 
     async fn record_key_use(&self, id: &str, at: &str) -> StoreResult<()> {

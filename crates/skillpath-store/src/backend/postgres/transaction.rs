@@ -16,7 +16,7 @@ use crate::provenance_column::ProvenanceColumn;
 use crate::writes::{
     AuditRow, Blob, Claimed, RevisionRecord, SkillRow, StampRecord, WriteTransaction,
 };
-use skillpath_model::{FileMetadata, Kind, Provenance};
+use skillpath_model::{Access, FileMetadata, Kind, Provenance};
 
 /// A write transaction as the rules of [`crate::writes`] and [`crate::import`] drive it, on
 /// the view of the project folders `projects`.
@@ -45,12 +45,20 @@ impl WriteTransaction for PostgresWrite<'_> {
         name: &str,
         kind: Kind,
         provenance: &Provenance,
+        access: &Access,
     ) -> StoreResult<Option<i64>> {
         let row = cached_query_opt(
             self.transaction,
-            "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at, kind)
-             VALUES ($1, $2, '', 0, false, '', $3, '', $4) ON CONFLICT (name, project) DO NOTHING RETURNING id",
-            &[&name, &provenance.project_key(), &provenance.to_stored()?, &kind.as_str()],
+            "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at, kind, visibility, owner)
+             VALUES ($1, $2, '', 0, false, '', $3, '', $4, $5, $6) ON CONFLICT (name, project) DO NOTHING RETURNING id",
+            &[
+                &name,
+                &provenance.project_key(),
+                &provenance.to_stored()?,
+                &kind.as_str(),
+                &access.visibility.as_str(),
+                &access.owner,
+            ],
         )
         .await?;
         Ok(row.map(|row| row.try_get(0)).transpose()?)
@@ -62,6 +70,7 @@ impl WriteTransaction for PostgresWrite<'_> {
     async fn claim_rows(
         &mut self,
         skills: &[(&str, Kind, &Provenance)],
+        access: &Access,
     ) -> StoreResult<Vec<Claimed>> {
         if skills.is_empty() {
             return Ok(Vec::new());
@@ -76,13 +85,20 @@ impl WriteTransaction for PostgresWrite<'_> {
         let mut claimed: HashMap<(String, String), Claimed> = HashMap::new();
         for row in cached_query(
             self.transaction,
-            "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at, kind)
-             SELECT u.name, u.project, '', 0, false, '', u.provenance, '', u.kind
+            "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at, kind, visibility, owner)
+             SELECT u.name, u.project, '', 0, false, '', u.provenance, '', u.kind, $5, $6
              FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS u(name, project, provenance, kind, position)
              ORDER BY u.position
              ON CONFLICT (name, project) DO UPDATE SET name = excluded.name WHERE false
              RETURNING id, name, project",
-            &[&names, &projects, &provenances, &kinds],
+            &[
+                &names,
+                &projects,
+                &provenances,
+                &kinds,
+                &access.visibility.as_str(),
+                &access.owner,
+            ],
         )
         .await?
         {

@@ -192,6 +192,10 @@ const MIGRATIONS: &[Migration] = &[
         last_used TEXT NOT NULL,
         PRIMARY KEY (skill, revision, day, key, kind)
     );"),
+    // People, namespaces, members, stars and the governance log (`crate::directory`); every
+    // item joins `@global`, visible to its members, and every key becomes a person's.
+    // Breaking: an older skillpath would show every item to everyone.
+    Migration::breaking(crate::directory::rows::SCHEMA).then(schema::Backfill::People),
 ];
 
 /// What a connection sees of the skills: `visible_skills`, the skills every project shares
@@ -247,6 +251,7 @@ fn run_migrations(connection: &mut Connection, known: usize) -> StoreResult<()> 
             Some(schema::Backfill::Projects) => assign_projects(&transaction)?,
             Some(schema::Backfill::Heads) => record_heads(&transaction)?,
             Some(schema::Backfill::Audits) => record_audits(&transaction)?,
+            Some(schema::Backfill::People) => super::directory::people_of_keys(&transaction)?,
             None => {}
         }
         let broken: Option<String> = transaction

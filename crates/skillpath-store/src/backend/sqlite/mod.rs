@@ -16,6 +16,7 @@ use skillpath_audit::Policy;
 use crate::answers::{ImportReport, SearchHit, SkillMetadata, SkillSummary, StoredSkill};
 use crate::audit::PolicySetting;
 use crate::columns;
+use crate::directory::{Directory, Governance, LogFilter, Star, stored_namespaces};
 use crate::drafts::{Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary};
 use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
@@ -27,9 +28,13 @@ use crate::store::{ImportPlan, Listing, Store};
 use crate::time::now_rfc3339;
 use crate::usage::{self, UsageCount, UsageQuery, UsageRow};
 use crate::writes::{self, SkillWrite};
-use skillpath_model::{Change, Kind, Provenance, RecordedStamp, Revision, ShadowedSkill};
+use skillpath_model::governance::Entry;
+use skillpath_model::{
+    Change, Kind, Namespace, Provenance, RecordedStamp, Revision, ShadowedSkill,
+};
 
 mod changes;
+mod directory;
 mod drafts;
 mod migrations;
 mod reads;
@@ -577,7 +582,7 @@ impl Store for SqliteStore {
             let info = &key.info;
             transaction.execute(
                 &format!(
-                    "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+                    "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
                 ),
                 params![
                     key.id,
@@ -587,7 +592,9 @@ impl Store for SqliteStore {
                     info.created_at,
                     info.expires_at,
                     info.last_used_at,
-                    info.revoked_at
+                    info.revoked_at,
+                    info.user,
+                    info.stored_namespaces()
                 ],
             )?;
             Ok(key.info)
@@ -649,6 +656,85 @@ impl Store for SqliteStore {
             Ok(())
         })
         .await
+    }
+
+    async fn bind_key(
+        &self,
+        name: &str,
+        user: &str,
+        namespaces: Option<Vec<Namespace>>,
+    ) -> StoreResult<KeyInfo> {
+        let (name, user) = (name.to_owned(), user.to_owned());
+        let namespaces = stored_namespaces(namespaces);
+        self.write(move |transaction| {
+            let changed = transaction.execute(
+                &directory::sql(crate::directory::rows::BIND_KEY),
+                params![name, user, namespaces],
+            )?;
+            if changed == 0 {
+                return Err(StoreError::KeyNotFound(name));
+            }
+            let statement = transaction.prepare_cached(&format!(
+                "SELECT {KEY_COLUMNS} FROM api_keys WHERE name = ?1 AND revoked_at IS NULL"
+            ))?;
+            first(statement, params![name], |r| columns::key(r).map(|key| key.info))?
+                .ok_or(StoreError::KeyNotFound(name))
+        })
+        .await
+    }
+
+    async fn directory(&self) -> StoreResult<Directory> {
+        self.with(|connection| {
+            let transaction = connection.transaction()?;
+            directory::read(&transaction)
+        })
+        .await
+    }
+
+    async fn govern(&self, change: Governance, actor: &str) -> StoreResult<Entry> {
+        let actor = actor.to_owned();
+        self.write(move |transaction| {
+            now(crate::directory::rows::apply(
+                &mut directory::SqliteDirectory(transaction),
+                change,
+                &actor,
+            ))
+        })
+        .await
+    }
+
+    async fn governance_log(&self, filter: LogFilter) -> StoreResult<Vec<Entry>> {
+        let mut entries = self.with(|connection| directory::log(connection)).await?;
+        entries.retain(|entry| filter.admits(&entry.action));
+        Ok(entries)
+    }
+
+    async fn set_star(&self, handle: &str, key: &str, starred: bool) -> StoreResult<bool> {
+        let (handle, key) = (handle.to_owned(), key.to_owned());
+        self.write(move |transaction| {
+            let was = directory::stars(transaction, Some(&handle))?
+                .iter()
+                .any(|star| star.key == key);
+            if starred {
+                transaction.execute(
+                    &directory::sql(crate::directory::rows::STAR),
+                    params![handle, key, now_rfc3339()],
+                )?;
+            } else {
+                transaction.execute(
+                    &directory::sql(crate::directory::rows::UNSTAR),
+                    params![handle, key],
+                )?;
+            }
+            Ok(was)
+        })
+        .await
+    }
+
+    async fn stars(&self, handle: Option<&str>) -> StoreResult<Vec<Star>> {
+        let handle = handle.map(str::to_owned);
+        self.with(move |connection| directory::stars(connection, handle.as_deref()))
+            .await
     }
 }
 

@@ -13,7 +13,7 @@ use crate::drafts::DraftRef;
 use crate::error::{StoreError, StoreResult};
 use crate::provenance_column::ProvenanceColumn;
 use crate::writes::{AuditRow, Blob, RevisionRecord, SkillRow, StampRecord, WriteTransaction};
-use skillpath_model::{Kind, Provenance};
+use skillpath_model::{Access, Kind, Provenance};
 
 /// A write transaction as the rules of [`crate::writes`] and [`crate::import`] drive it.
 pub(super) struct SqliteWrite<'a> {
@@ -63,19 +63,22 @@ impl WriteTransaction for SqliteWrite<'_> {
         name: &str,
         kind: Kind,
         provenance: &Provenance,
+        access: &Access,
     ) -> StoreResult<Option<i64>> {
         Ok(self
             .transaction
             .prepare_cached(
-                "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at, kind)
-                 VALUES (?1, ?2, '', 0, 0, '', ?3, '', ?4) ON CONFLICT (name, project) DO NOTHING RETURNING id",
+                "INSERT INTO skills (name, project, description, revision, deleted, content_hash, provenance, updated_at, kind, visibility, owner)
+                 VALUES (?1, ?2, '', 0, 0, '', ?3, '', ?4, ?5, ?6) ON CONFLICT (name, project) DO NOTHING RETURNING id",
             )?
             .query_row(
                 params![
                     name,
                     provenance.project_key(),
                     provenance.to_stored()?,
-                    kind.as_str()
+                    kind.as_str(),
+                    access.visibility.as_str(),
+                    access.owner
                 ],
                 |r| r.get(0),
             )

@@ -1,0 +1,295 @@
+//! The directory's tables as both backends keep them: one schema and one set of statements
+//! (`$n` parameters, which SQLite binds by position as PostgreSQL does), run by each backend's
+//! [`DirectoryTransaction`]; and [`apply`], a change made in one transaction.
+
+use skillpath_model::governance::{Entry, GENESIS};
+use skillpath_model::{Access, MemberRole, Namespace, Visibility};
+
+use super::{Directory, Governance, Member, NamespaceKind, NamespaceRecord, Row, User, decide};
+use crate::columns::Columns;
+use crate::error::{StoreError, StoreResult};
+use crate::keys::Role;
+
+/// The directory's tables, the same on both backends (SQLite reads `BOOLEAN` and `BIGINT` as
+/// its integers), with the instance's `@global`. The `users` and `namespaces` names share one
+/// space (a person's handle names their namespace), which [`super::decide`] keeps.
+pub(crate) const SCHEMA: &str = "CREATE TABLE users (
+        handle TEXT PRIMARY KEY,
+        display_name TEXT NOT NULL,
+        admin BOOLEAN NOT NULL,
+        disabled BOOLEAN NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE namespaces (
+        name TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        review BOOLEAN,
+        frozen BOOLEAN NOT NULL,
+        archived BOOLEAN NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE members (
+        namespace TEXT NOT NULL REFERENCES namespaces(name),
+        handle TEXT NOT NULL REFERENCES users(handle),
+        role TEXT NOT NULL,
+        PRIMARY KEY (namespace, handle)
+    );
+    CREATE TABLE stars (
+        handle TEXT NOT NULL REFERENCES users(handle),
+        item TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (handle, item)
+    );
+    CREATE TABLE governance_log (
+        seq BIGINT PRIMARY KEY,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        target TEXT NOT NULL,
+        before TEXT,
+        after TEXT,
+        prev TEXT NOT NULL,
+        digest TEXT NOT NULL
+    );
+    ALTER TABLE api_keys ADD COLUMN user_handle TEXT;
+    ALTER TABLE api_keys ADD COLUMN namespaces TEXT;
+    ALTER TABLE skills ADD COLUMN visibility TEXT NOT NULL DEFAULT 'namespace';
+    ALTER TABLE skills ADD COLUMN owner TEXT;
+    INSERT INTO namespaces (name, kind, review, frozen, archived, created_at)
+        VALUES ('global', 'global', NULL, FALSE, FALSE, '1970-01-01T00:00:00Z');";
+
+pub(crate) const USERS: &str =
+    "SELECT handle, display_name, admin, disabled, created_at FROM users";
+pub(crate) const NAMESPACES: &str =
+    "SELECT name, kind, review, frozen, archived, created_at FROM namespaces";
+pub(crate) const MEMBERS: &str = "SELECT namespace, handle, role FROM members";
+/// Who may see the items of the shared scope (a project's skills are its own).
+pub(crate) const ACCESS: &str = "SELECT name, visibility, owner FROM skills WHERE project = ''";
+pub(crate) const LOG: &str =
+    "SELECT seq, at, actor, action, target, before, after, prev, digest FROM governance_log ORDER BY seq";
+pub(crate) const LAST_ENTRY: &str =
+    "SELECT seq, digest FROM governance_log ORDER BY seq DESC LIMIT 1";
+pub(crate) const APPEND: &str = "INSERT INTO governance_log (seq, at, actor, action, target, before, after, prev, digest)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+pub(crate) const INSERT_USER: &str = "INSERT INTO users (handle, display_name, admin, disabled, created_at) VALUES ($1, $2, $3, $4, $5)";
+pub(crate) const USER_DISABLED: &str = "UPDATE users SET disabled = $2 WHERE handle = $1";
+pub(crate) const INSERT_NAMESPACE: &str = "INSERT INTO namespaces (name, kind, review, frozen, archived, created_at) VALUES ($1, $2, $3, $4, $5, $6)";
+pub(crate) const UPDATE_NAMESPACE: &str =
+    "UPDATE namespaces SET review = $2, frozen = $3, archived = $4 WHERE name = $1";
+pub(crate) const DELETE_NAMESPACE: &str = "DELETE FROM namespaces WHERE name = $1";
+pub(crate) const PUT_MEMBER: &str = "INSERT INTO members (namespace, handle, role) VALUES ($1, $2, $3)
+     ON CONFLICT (namespace, handle) DO UPDATE SET role = excluded.role";
+pub(crate) const DELETE_MEMBER: &str = "DELETE FROM members WHERE namespace = $1 AND handle = $2";
+pub(crate) const VISIBILITY: &str =
+    "UPDATE skills SET visibility = $2 WHERE name = $1 AND project = ''";
+pub(crate) const STAR: &str = "INSERT INTO stars (handle, item, created_at) VALUES ($1, $2, $3)
+     ON CONFLICT (handle, item) DO NOTHING";
+pub(crate) const UNSTAR: &str = "DELETE FROM stars WHERE handle = $1 AND item = $2";
+pub(crate) const STARS: &str = "SELECT handle, item, created_at FROM stars";
+/// The keys of a store made before people, for [`super::people_of_keys`].
+pub(crate) const KEY_ROLES: &str = "SELECT name, role FROM api_keys";
+pub(crate) const KEY_USER: &str = "UPDATE api_keys SET user_handle = $2 WHERE name = $1";
+pub(crate) const BIND_KEY: &str = "UPDATE api_keys SET user_handle = $2, namespaces = $3
+     WHERE name = $1 AND revoked_at IS NULL";
+
+/// What a backend does inside a change of the directory: every statement above, its own way.
+pub(crate) trait DirectoryTransaction {
+    /// Waits until no other transaction changes the directory, until this one ends.
+    async fn lock(&mut self) -> StoreResult<()>;
+    /// The directory as this transaction sees it.
+    async fn read(&mut self) -> StoreResult<Directory>;
+    /// Writes `row`.
+    async fn write(&mut self, row: &Row) -> StoreResult<()>;
+    /// The last entry's place and digest, if there is one.
+    async fn last_entry(&mut self) -> StoreResult<Option<(u64, String)>>;
+    /// Appends `entry`.
+    async fn append(&mut self, entry: &Entry) -> StoreResult<()>;
+}
+
+/// Makes `change` by `actor` in `transaction` ([`super::decide`]) and appends its entry,
+/// chained to the last.
+pub(crate) async fn apply(
+    transaction: &mut impl DirectoryTransaction,
+    change: Governance,
+    actor: &str,
+) -> StoreResult<Entry> {
+    transaction.lock().await?;
+    let directory = transaction.read().await?;
+    let decision = decide(&directory, change, actor)?;
+    for row in &decision.rows {
+        transaction.write(row).await?;
+    }
+    let (seq, prev) = match transaction.last_entry().await? {
+        Some((seq, digest)) => (seq + 1, digest),
+        None => (1, GENESIS.to_owned()),
+    };
+    let entry = Entry::chained(seq, decision.action, prev);
+    transaction.append(&entry).await?;
+    Ok(entry)
+}
+
+/// The values a backend binds for `row`'s statement, as text, flags and optional flags.
+pub(crate) enum Bound<'a> {
+    /// A text.
+    Text(&'a str),
+    /// An owned text.
+    Owned(String),
+    /// A flag.
+    Flag(bool),
+    /// A flag or `NULL`.
+    MaybeFlag(Option<bool>),
+}
+
+/// The statement that writes `row`, and its parameters in order.
+pub(crate) fn statement(row: &Row) -> (&'static str, Vec<Bound<'_>>) {
+    use Bound::{Flag, MaybeFlag, Owned, Text};
+    match row {
+        Row::InsertUser(user) => (
+            INSERT_USER,
+            vec![
+                Text(&user.handle),
+                Text(&user.display_name),
+                Flag(user.admin),
+                Flag(user.disabled),
+                Text(&user.created_at),
+            ],
+        ),
+        Row::UserDisabled(handle, disabled) => (USER_DISABLED, vec![Text(handle), Flag(*disabled)]),
+        Row::InsertNamespace(record) => (
+            INSERT_NAMESPACE,
+            vec![
+                Text(record.name.as_str()),
+                Text(record.kind.as_str()),
+                MaybeFlag(record.review),
+                Flag(record.frozen),
+                Flag(record.archived),
+                Text(&record.created_at),
+            ],
+        ),
+        Row::UpdateNamespace(record) => (
+            UPDATE_NAMESPACE,
+            vec![
+                Text(record.name.as_str()),
+                MaybeFlag(record.review),
+                Flag(record.frozen),
+                Flag(record.archived),
+            ],
+        ),
+        Row::DeleteNamespace(name) => (DELETE_NAMESPACE, vec![Text(name.as_str())]),
+        Row::PutMember(member) => (
+            PUT_MEMBER,
+            vec![
+                Text(member.namespace.as_str()),
+                Text(&member.handle),
+                Text(member.role.as_str()),
+            ],
+        ),
+        Row::DeleteMember(namespace, handle) => {
+            (DELETE_MEMBER, vec![Text(namespace.as_str()), Text(handle)])
+        }
+        Row::Visibility(key, visibility) => (
+            VISIBILITY,
+            vec![Text(key), Owned(visibility.as_str().to_owned())],
+        ),
+    }
+}
+
+/// A person from `SELECT` of [`USERS`].
+pub(crate) fn user(row: &impl Columns) -> StoreResult<User> {
+    Ok(User {
+        handle: row.text(0)?,
+        display_name: row.text(1)?,
+        admin: row.flag(2)?,
+        disabled: row.flag(3)?,
+        created_at: row.text(4)?,
+    })
+}
+
+/// A namespace from `SELECT` of [`NAMESPACES`].
+pub(crate) fn namespace(row: &impl Columns) -> StoreResult<NamespaceRecord> {
+    Ok(NamespaceRecord {
+        name: stored_namespace(&row.text(0)?)?,
+        kind: NamespaceKind::stored(&row.text(1)?),
+        review: row.optional_flag(2)?,
+        frozen: row.flag(3)?,
+        archived: row.flag(4)?,
+        created_at: row.text(5)?,
+    })
+}
+
+/// A membership from `SELECT` of [`MEMBERS`]; a role this version does not know (written by a
+/// newer one) is read as the least.
+pub(crate) fn member(row: &impl Columns) -> StoreResult<Member> {
+    Ok(Member {
+        namespace: stored_namespace(&row.text(0)?)?,
+        handle: row.text(1)?,
+        role: MemberRole::parse(&row.text(2)?).unwrap_or(MemberRole::Reader),
+    })
+}
+
+/// An item's key and access from `SELECT` of [`ACCESS`]; a visibility this version does not
+/// know is read as the narrowest.
+pub(crate) fn access(row: &impl Columns) -> StoreResult<(String, Access)> {
+    Ok((
+        row.text(0)?,
+        Access {
+            visibility: Visibility::parse(&row.text(1)?).unwrap_or(Visibility::Private),
+            owner: row.optional_text(2)?,
+        },
+    ))
+}
+
+/// An entry from `SELECT` of [`LOG`].
+pub(crate) fn entry(row: &impl Columns) -> StoreResult<Entry> {
+    Ok(Entry {
+        seq: row.revision(0)?,
+        action: skillpath_model::governance::Action {
+            at: row.text(1)?,
+            actor: row.text(2)?,
+            action: row.text(3)?,
+            target: row.text(4)?,
+            before: row.optional_text(5)?,
+            after: row.optional_text(6)?,
+        },
+        prev: row.text(7)?,
+        digest: row.text(8)?,
+    })
+}
+
+/// A star from `SELECT` of [`STARS`].
+pub(crate) fn star(row: &impl Columns) -> StoreResult<super::Star> {
+    Ok(super::Star {
+        handle: row.text(0)?,
+        key: row.text(1)?,
+        created_at: row.text(2)?,
+    })
+}
+
+/// A key's name and role from `SELECT` of [`KEY_ROLES`].
+pub(crate) fn key_role(row: &impl Columns) -> StoreResult<(String, Role)> {
+    Ok((row.text(0)?, Role::stored(&row.text(1)?)))
+}
+
+/// The directory from its rows, each list sorted as [`Directory`] says.
+pub(crate) fn directory(
+    mut users: Vec<User>,
+    mut namespaces: Vec<NamespaceRecord>,
+    mut members: Vec<Member>,
+    access: Vec<(String, Access)>,
+) -> Directory {
+    users.sort_by(|a, b| a.handle.cmp(&b.handle));
+    namespaces.sort_by(|a, b| a.name.cmp(&b.name));
+    members.sort_by(|a, b| (&a.namespace, &a.handle).cmp(&(&b.namespace, &b.handle)));
+    Directory {
+        users,
+        namespaces,
+        members,
+        access: access.into_iter().collect(),
+    }
+}
+
+fn stored_namespace(text: &str) -> StoreResult<Namespace> {
+    Namespace::parse(text).map_err(|error| {
+        StoreError::database(format!("a stored namespace is not a handle: {error}"))
+    })
+}
