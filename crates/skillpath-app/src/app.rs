@@ -2,17 +2,20 @@
 //! the server allows (read-only, review), and the hook that tells the front end's clients when
 //! the catalog changed.
 
-use std::sync::{Arc, RwLock};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
 
 use skillpath_core::golden_path::render::RenderLimits;
 use skillpath_store::{SearchHit, Store, StoreError};
 
 use crate::caller::Caller;
-use crate::catalog::{Catalog, CatalogSkill, Derived};
+use crate::catalog::{Catalog, CatalogSkill, Derived, People};
 use crate::content::{ContentCache, DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 use crate::error::AppError;
 use crate::meaning::Meaning;
 use crate::rules::{Operation, Permit};
+use crate::sight::Sight;
+use skillpath_model::{MemberRole, Namespace, namespace_of_key};
 
 /// What the server allows, beside the roles.
 #[derive(Debug, Clone)]
@@ -43,13 +46,29 @@ impl Default for AppOptions {
     }
 }
 
+/// The most hits a search reads from the store to fill a caller's page with what they may see.
+const MOST_SEARCHED: usize = 10_000;
+
 /// Called after a reload that is to be announced: the front end tells its clients what
 /// changed (the MCP server's `list_changed`).
 pub type Announce = Box<dyn Fn() + Send + Sync>;
 
+/// The most callers' views of the catalog kept at once ([`App::catalog_for`]); past it they are
+/// made again as they are asked for.
+const MOST_VIEWS: usize = 1024;
+
+/// The callers' views of one catalog, by what each caller sees.
+struct Views<E> {
+    /// The catalog they were cut from.
+    of: Arc<Catalog<E>>,
+    /// Each view, by sight.
+    views: HashMap<Sight, Arc<Catalog<E>>>,
+}
+
 struct Shared<E> {
     store: Arc<dyn Store>,
     catalog: RwLock<Arc<Catalog<E>>>,
+    views: Mutex<Option<Views<E>>>,
     /// The content of the skills called, read and shown most recently.
     contents: ContentCache,
     /// Held while loading and replacing the catalog, so that a slow load never replaces the
@@ -146,6 +165,37 @@ impl<E: Derived> App<E> {
     pub async fn refresh(&self) -> Result<(), StoreError> {
         self.reload(false).await.map(|_| ())
     }
+
+    /// The part of the catalog `caller` is served ([`Catalog::view`]): the whole catalog for a
+    /// caller who sees everything; kept per sight until the catalog changes.
+    pub fn catalog_for(&self, caller: &Caller) -> Arc<Catalog<E>> {
+        let catalog = self.catalog();
+        let sight = self.sight_in(caller, &catalog);
+        if sight.is_all() {
+            return catalog;
+        }
+        let Ok(mut views) = self.shared.views.lock() else {
+            return Arc::new(catalog.view(&sight));
+        };
+        let current = views
+            .as_ref()
+            .is_some_and(|views| Arc::ptr_eq(&views.of, &catalog));
+        if !current || views.as_ref().is_some_and(|v| v.views.len() >= MOST_VIEWS) {
+            *views = Some(Views {
+                of: Arc::clone(&catalog),
+                views: HashMap::new(),
+            });
+        }
+        let Some(views) = views.as_mut() else {
+            return Arc::new(catalog.view(&sight));
+        };
+        Arc::clone(
+            views
+                .views
+                .entry(sight)
+                .or_insert_with_key(|sight| Arc::new(catalog.view(sight))),
+        )
+    }
 }
 
 impl<E> App<E> {
@@ -170,6 +220,7 @@ impl<E> App<E> {
             shared: Arc::new(Shared {
                 store,
                 catalog: RwLock::new(Arc::new(catalog)),
+                views: Mutex::new(None),
                 contents: ContentCache::new(options.content_cache_bytes),
                 reloading: tokio::sync::Mutex::new(()),
                 options,
@@ -260,12 +311,149 @@ impl<E> App<E> {
         query: &str,
         limit: usize,
     ) -> Result<Vec<SearchHit>, AppError> {
-        self.permitted(permit, Operation::SearchSkills)?;
-        Ok(self.catalog().search(self.store(), query, limit).await?)
+        let caller = self.permitted(permit, Operation::SearchSkills)?;
+        let catalog = self.catalog();
+        let sight = self.sight(caller).await?;
+        if sight.is_all() {
+            return Ok(catalog.search(self.store(), query, limit).await?);
+        }
+        // What the caller may not see is left out of a larger pool, grown until it holds
+        // `limit` hits or the store has no more.
+        let people = self.people().await?;
+        let mut pool = limit.max(1);
+        loop {
+            let hits = catalog.search(self.store(), query, pool).await?;
+            let exhausted = hits.len() < pool;
+            let seen: Vec<SearchHit> = hits
+                .into_iter()
+                .filter(|hit| sight.lists(&hit.name, &people.directory))
+                .take(limit)
+                .collect();
+            if seen.len() >= limit || exhausted || pool >= MOST_SEARCHED {
+                return Ok(seen);
+            }
+            pool = pool.saturating_mul(4).min(MOST_SEARCHED);
+        }
     }
 
-    /// Whether what `caller` creates and updates is drafted: it waits for review here.
+    /// Whether what `caller` creates and updates in `@global` is drafted: it waits for review
+    /// there (what a page says before anything is written; the write itself asks
+    /// [`App::write_gate`]).
     pub fn drafted(&self, caller: &Caller) -> bool {
-        caller.drafts(self.shared.options.review)
+        let catalog = self.catalog();
+        let global = Namespace::global();
+        let review = catalog
+            .people()
+            .directory
+            .namespace(&global)
+            .and_then(|record| record.review)
+            .unwrap_or(self.shared.options.review);
+        let role = self.sight_in(caller, &catalog).role_in(&global);
+        caller.drafts(review) && role.is_none_or(|role| role < MemberRole::Maintainer)
+    }
+
+    /// What `caller` sees, by the directory `catalog` was read with.
+    pub fn sight_in(&self, caller: &Caller, catalog: &Catalog<E>) -> Sight {
+        let people = catalog.people();
+        Sight::of(caller, &people.directory, &people.stars)
+    }
+
+    /// The directory and stars as they are: the catalog's, or read from the store for one
+    /// command's application, whose catalog holds none.
+    pub async fn people(&self) -> Result<Arc<People>, StoreError> {
+        if self.shared.kept_current {
+            return Ok(self.catalog().people_shared());
+        }
+        Ok(Arc::new(People::read(self.store()).await?))
+    }
+
+    /// What `caller` sees now ([`App::people`]).
+    pub async fn sight(&self, caller: &Caller) -> Result<Sight, StoreError> {
+        if caller.user.is_none() {
+            return Ok(Sight::all());
+        }
+        let people = self.people().await?;
+        Ok(Sight::of(caller, &people.directory, &people.stars))
+    }
+
+    /// Refuses, as if it did not exist, an item kept under `key` that `caller` may not read.
+    pub async fn seen(&self, caller: &Caller, key: &str) -> Result<(), AppError> {
+        if caller.user.is_none() {
+            return Ok(());
+        }
+        let people = self.people().await?;
+        if Sight::of(caller, &people.directory, &people.stars).reads(key, &people.directory) {
+            Ok(())
+        } else {
+            Err(AppError::Store(StoreError::NotFound {
+                name: key.to_owned(),
+                revision: None,
+            }))
+        }
+    }
+
+    /// Whether `caller` may write in `namespace` now, and whether what they write there waits
+    /// for review: refused when the namespace does not exist, is frozen or archived, or the
+    /// caller's role there is less than an author's. Drafted when the namespace reviews (its
+    /// setting, else the server's `--review`) and the caller, acting through a key, is less
+    /// than a maintainer there.
+    pub async fn write_gate(&self, caller: &Caller, namespace: &Namespace) -> Result<bool, AppError> {
+        self.gate(caller, namespace, MemberRole::Author, "writing")
+            .await
+    }
+
+    /// [`App::write_gate`] for the item kept under `key`, which the caller must read (else it
+    /// does not exist for them).
+    pub async fn item_gate(&self, caller: &Caller, key: &str) -> Result<bool, AppError> {
+        self.seen(caller, key).await?;
+        self.write_gate(caller, &namespace_of_key(key)).await
+    }
+
+    /// Refuses a review (publish, reject) of the item kept under `key` by a caller less than a
+    /// maintainer of its namespace.
+    pub async fn reviewer_gate(&self, caller: &Caller, key: &str) -> Result<(), AppError> {
+        self.seen(caller, key).await?;
+        self.gate(caller, &namespace_of_key(key), MemberRole::Maintainer, "reviewing")
+            .await
+            .map(|_| ())
+    }
+
+    async fn gate(
+        &self,
+        caller: &Caller,
+        namespace: &Namespace,
+        needed: MemberRole,
+        what: &'static str,
+    ) -> Result<bool, AppError> {
+        let people = self.people().await?;
+        let sight = Sight::of(caller, &people.directory, &people.stars);
+        let Some(record) = people.directory.namespace(namespace) else {
+            return Err(AppError::NoNamespace(namespace.to_string()));
+        };
+        let held = sight.role_in(namespace);
+        if held.is_none() && !record.name.is_global() && !sight.is_all() {
+            // A namespace the caller has no part in is one they do not see.
+            return Err(AppError::NoNamespace(namespace.to_string()));
+        }
+        if record.frozen {
+            return Err(AppError::Closed(format!(
+                "`{namespace}` is frozen and takes no writes: an owner thaws it with `skillpath namespaces thaw {namespace}`"
+            )));
+        }
+        if record.archived {
+            return Err(AppError::Closed(format!(
+                "`{namespace}` is archived and takes no writes: an owner brings it back with `skillpath namespaces unarchive {namespace}`"
+            )));
+        }
+        if held.is_none_or(|held| held < needed) {
+            return Err(AppError::NotInNamespace {
+                what,
+                namespace: namespace.to_string(),
+                needed,
+                held,
+            });
+        }
+        let review = record.review.unwrap_or(self.shared.options.review);
+        Ok(caller.drafts(review) && held.is_none_or(|held| held < MemberRole::Maintainer))
     }
 }

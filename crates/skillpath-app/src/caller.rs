@@ -1,6 +1,6 @@
-//! Who asks: an API key's name and role, the local user, or the store's owner at the command
-//! line. Every operation takes the caller, so that namespaces can later add what the caller
-//! owns without changing a front end.
+//! Who asks: a person through one of their API keys (its name, role and namespaces), the local
+//! user, or the store's owner at the command line. Every operation takes the caller; what the
+//! caller may see and write is decided from it with the directory ([`crate::Sight`]).
 
 use skillpath_store::keys::{KeyInfo, Role};
 
@@ -18,6 +18,11 @@ pub struct Caller {
     /// constructor, since the command line names its author and a key or the local user do
     /// not.
     author: String,
+    /// The handle of the person the key acts for; `None` for the local user, the store's
+    /// owner and a visitor without a key, who see everything.
+    pub user: Option<String>,
+    /// The namespaces (`@name`) the key is narrowed to; `None`: every one of its user's.
+    pub namespaces: Option<Vec<String>>,
 }
 
 impl Caller {
@@ -28,6 +33,8 @@ impl Caller {
             key_id: None,
             role: Role::Author,
             author: "mcp".to_owned(),
+            user: None,
+            namespaces: None,
         }
     }
 
@@ -42,6 +49,8 @@ impl Caller {
             key_id: None,
             role: Role::Admin,
             author,
+            user: None,
+            namespaces: None,
         }
     }
 
@@ -52,21 +61,25 @@ impl Caller {
             key_id: None,
             role: Role::Reader,
             author: "mcp".to_owned(),
+            user: None,
+            namespaces: None,
         }
     }
 
-    /// The caller who presented the key `info` describes.
+    /// The caller who presented the key `info` describes: its user, acting through it.
     pub fn of_key(info: KeyInfo) -> Caller {
         Caller {
-            author: info.name.clone(),
+            author: info.user.clone(),
             key: Some(info.name),
             key_id: Some(info.prefix),
             role: info.role,
+            user: Some(info.user),
+            namespaces: info.namespaces,
         }
     }
 
-    /// The author recorded in the revisions this caller makes: the key's name, the owner's
-    /// name at the command line, or `mcp` for the local user.
+    /// The author recorded in the revisions this caller makes: the handle of the key's user,
+    /// the owner's name at the command line, or `mcp` for the local user.
     pub fn author(&self) -> String {
         self.author.clone()
     }
@@ -88,7 +101,7 @@ impl Caller {
     /// Whose drafts this caller may read.
     pub fn drafts_seen(&self) -> DraftsSeen {
         match &self.key {
-            Some(key) if self.role == Role::Author => DraftsSeen::Own(key.clone()),
+            Some(_) if self.role == Role::Author => DraftsSeen::Own(self.author.clone()),
             Some(_) if self.role == Role::Reader => DraftsSeen::None,
             _ => DraftsSeen::All,
         }

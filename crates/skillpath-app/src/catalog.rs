@@ -29,11 +29,13 @@ use skillpath_core::golden_path::args::Arg;
 use skillpath_core::package::{self, Package};
 use skillpath_core::skill_md::{self, SkillMd};
 use skillpath_core::tool_names;
-use skillpath_model::{FileMetadata, Kind, Provenance};
+use skillpath_model::{FileMetadata, FullName, Kind, Provenance, name_of_key, namespace_of_key};
+use skillpath_store::directory::{Directory, Star};
 use skillpath_store::usage::UsageQuery;
 use skillpath_store::{SearchHit, SkillMetadata, Store, StoreError, StoreResult};
 
 use crate::meaning::Meaning;
+use crate::sight::Sight;
 
 /// What a front end derives from each skill as the catalog reads it, kept beside the skill:
 /// computed once per revision (on every core at a start), never on each request.
@@ -140,7 +142,8 @@ impl<E: Derived> CatalogSkill<E> {
         } = metadata;
         let parsed = skill_md::parse("SKILL.md".into(), frontmatter, Mode::Lenient);
         let (golden, _) = GoldenSkill::read(&parsed);
-        let tool_name = golden.tool_name_or(&name).to_owned();
+        // A tool is named as the skill is within its namespace (`@team-a/deploy`'s is `deploy`).
+        let tool_name = golden.tool_name_or(name_of_key(&name)).to_owned();
         let entry = E::skill(&name, &parsed, &skill_md, &files, audit.as_ref());
         let golden_path = skillpath_core::golden_path::FIELDS
             .iter()
@@ -188,7 +191,7 @@ impl<E: Derived> CatalogSkill<E> {
         CatalogSkill {
             vector: meaning.embed_skill(&name, &description),
             kind: Kind::Package,
-            tool_name: name.clone(),
+            tool_name: name_of_key(&name).to_owned(),
             entry: E::package(&name),
             name,
             description,
@@ -265,6 +268,28 @@ pub struct Catalog<E = ()> {
     /// store counted when the catalog was read: what the MCP server's instructions choose the
     /// skills they name by.
     uses: HashMap<String, u64>,
+    /// The directory (people, namespaces, who sees each item) and everyone's stars, read with
+    /// the catalog: what each caller's view of it is cut by ([`Catalog::view`]).
+    people: Arc<People>,
+}
+
+/// The directory and the stars, as a catalog was read with them.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct People {
+    /// People, namespaces, members, access.
+    pub directory: Directory,
+    /// Everyone's stars.
+    pub stars: Vec<Star>,
+}
+
+impl People {
+    /// Both, read from `store`.
+    pub async fn read(store: &dyn Store) -> StoreResult<People> {
+        Ok(People {
+            directory: store.directory().await?,
+            stars: store.stars(None).await?,
+        })
+    }
 }
 
 /// An empty catalog: what a search without a model ranks through (it needs nothing of it).
@@ -277,6 +302,7 @@ impl<E> Default for Catalog<E> {
             collisions: Vec::new(),
             meaning: Meaning::default(),
             uses: HashMap::new(),
+            people: Arc::default(),
         }
     }
 }
@@ -288,6 +314,7 @@ impl<E: Derived> Catalog<E> {
     pub async fn load(store: &dyn Store, meaning: &Meaning) -> StoreResult<Catalog<E>> {
         let metadata = store.current_metadata().await?;
         let uses = uses(store).await?;
+        let people = Arc::new(People::read(store).await?);
         let meaning = meaning.clone();
         let parse = move || -> Catalog<E> {
             let (packages, skills): (Vec<CatalogSkill<E>>, Vec<CatalogSkill<E>>) = metadata
@@ -306,7 +333,7 @@ impl<E: Derived> Catalog<E> {
                     (skill.name.clone(), Arc::new(skill))
                 })
                 .collect();
-            Catalog::of(skills, packages, meaning, uses)
+            Catalog::of(skills, packages, meaning, uses, people)
         };
         tokio::task::spawn_blocking(parse)
             .await
@@ -320,6 +347,12 @@ impl<E: Derived> Catalog<E> {
     /// faster than one query per skill.
     pub async fn reloaded(&self, store: &dyn Store) -> StoreResult<Option<Catalog<E>>> {
         let revisions = store.current_revisions().await?;
+        let people = People::read(store).await?;
+        let people = if people == *self.people {
+            Arc::clone(&self.people)
+        } else {
+            Arc::new(people)
+        };
         let kept = |name: &str, revision: u64| {
             self.skills
                 .get(name)
@@ -330,8 +363,18 @@ impl<E: Derived> Catalog<E> {
             .iter()
             .filter(|(name, revision)| kept(name, *revision).is_none())
             .count();
+        let same_people = Arc::ptr_eq(&people, &self.people);
         if changed == 0 && revisions.len() == self.skills.len() + self.packages.len() {
-            return Ok(None);
+            if same_people {
+                return Ok(None);
+            }
+            return Ok(Some(Catalog::of(
+                self.skills.clone(),
+                self.packages.clone(),
+                self.meaning.clone(),
+                self.uses.clone(),
+                people,
+            )));
         }
         let listed: HashSet<&str> = revisions.iter().map(|(name, _)| name.as_str()).collect();
         let package_gone = self
@@ -366,6 +409,7 @@ impl<E: Derived> Catalog<E> {
             self.packages.clone(),
             self.meaning.clone(),
             uses(store).await?,
+            people,
         )))
     }
 
@@ -375,6 +419,7 @@ impl<E: Derived> Catalog<E> {
         packages: BTreeMap<String, Arc<CatalogSkill<E>>>,
         meaning: Meaning,
         uses: HashMap<String, u64>,
+        people: Arc<People>,
     ) -> Catalog<E> {
         let wanted: Vec<(String, String)> = skills
             .values()
@@ -393,7 +438,30 @@ impl<E: Derived> Catalog<E> {
             collisions: resolution.collisions,
             meaning,
             uses,
+            people,
         }
+    }
+
+    /// The part of this catalog `sight` is served (its tools, prompts, resources, skills list
+    /// and instructions): the items [`Sight::serves`], each skill given its tool by the
+    /// collision rule among them alone, so that a skill another caller cannot see never takes
+    /// a tool name from this one's.
+    pub fn view(&self, sight: &Sight) -> Catalog<E> {
+        let directory = &self.people.directory;
+        let served = |items: &BTreeMap<String, Arc<CatalogSkill<E>>>| {
+            items
+                .iter()
+                .filter(|(key, _)| sight.serves(key, directory))
+                .map(|(key, item)| (key.clone(), Arc::clone(item)))
+                .collect()
+        };
+        Catalog::of(
+            served(&self.skills),
+            served(&self.packages),
+            self.meaning.clone(),
+            self.uses.clone(),
+            Arc::clone(&self.people),
+        )
     }
 }
 
@@ -439,6 +507,21 @@ impl<E> Catalog<E> {
             })
             .take(limit)
             .collect())
+    }
+
+    /// The directory and the stars the catalog was read with.
+    pub fn people(&self) -> &People {
+        &self.people
+    }
+
+    /// [`Catalog::people`], shared.
+    pub fn people_shared(&self) -> Arc<People> {
+        Arc::clone(&self.people)
+    }
+
+    /// How many people starred the item kept under `key`.
+    pub fn stars_of(&self, key: &str) -> usize {
+        self.people.stars.iter().filter(|star| star.key == key).count()
     }
 
     /// The package named `name`.
@@ -510,10 +593,14 @@ fn members<E>(packages: &BTreeMap<String, Arc<CatalogSkill<E>>>) -> HashMap<Stri
         .values()
         .filter_map(|package| Some((package, package.manifest.as_ref()?)))
         .flat_map(|(package, manifest)| {
-            manifest
-                .member_names()
-                .into_iter()
-                .map(|member| (member, package.name.clone()))
+            // A package's members are the items of those names in its namespace.
+            let namespace = namespace_of_key(&package.name);
+            manifest.member_names().into_iter().map(move |member| {
+                (
+                    FullName::new(namespace.clone(), member).key(),
+                    package.name.clone(),
+                )
+            })
         })
         .collect()
 }

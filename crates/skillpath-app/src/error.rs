@@ -2,6 +2,7 @@
 //! may add a hint of its own to a store's error (the MCP server names its tools).
 
 use skillpath_store::StoreError;
+use skillpath_model::MemberRole;
 use skillpath_store::keys::Role;
 
 use crate::rules::Operation;
@@ -22,6 +23,36 @@ pub enum AppError {
         /// The caller's role.
         role: Role,
     },
+    /// The caller's role in the item's namespace is not enough (or they are no member).
+    #[error("{}", not_in_namespace(what, namespace, *needed, *held))]
+    NotInNamespace {
+        /// What was asked (`writing`, `publishing`).
+        what: &'static str,
+        /// The namespace, `@name`.
+        namespace: String,
+        /// The least role it needs.
+        needed: MemberRole,
+        /// The caller's role there, if any.
+        held: Option<MemberRole>,
+    },
+    /// A namespace that takes no writes: frozen or archived (the text says which and how to
+    /// undo it).
+    #[error("{0}")]
+    Closed(String),
+    /// A namespace that does not exist (or that the caller cannot see).
+    #[error(
+        "there is no namespace `{0}`: see `skillpath namespaces list`, or make it with `skillpath namespaces create {0}`"
+    )]
+    NoNamespace(String),
+    /// What only an instance admin may do.
+    #[error("only an instance admin may {0}")]
+    NotAdmin(&'static str),
+    /// What acts for a person, asked by a caller who is none (the command line names one).
+    #[error("this acts for a person, and you are acting as none: name them with `--user HANDLE`")]
+    NoPerson,
+    /// A key whose person is disabled.
+    #[error("`{0}` is disabled: an admin enables them again with `skillpath users enable {0}`")]
+    Disabled(String),
     /// A key's role that is none.
     #[error("`{0}` is not a role: use `reader`, `author` or `admin`")]
     NotARole(String),
@@ -130,6 +161,23 @@ fn forbidden(operation: Operation, key: Option<&str>, role: Role) -> String {
         ),
         None => format!(
             "{what} needs an API key with the `{needed}` role (create one with `skillpath keys create --role {needed}`)"
+        ),
+    }
+}
+
+/// The sentence of [`AppError::NotInNamespace`].
+fn not_in_namespace(
+    what: &str,
+    namespace: &str,
+    needed: MemberRole,
+    held: Option<MemberRole>,
+) -> String {
+    match held {
+        Some(held) => format!(
+            "{what} in `{namespace}` needs the role {needed} there, and you are {held}: ask one of its owners (`skillpath members list {namespace}`)"
+        ),
+        None => format!(
+            "{what} in `{namespace}` needs the role {needed} there, and you are not a member (through this key): ask one of its owners to add you"
         ),
     }
 }

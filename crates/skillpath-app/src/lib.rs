@@ -17,6 +17,7 @@ mod error;
 pub mod meaning;
 mod ops;
 mod rules;
+mod sight;
 
 pub use app::{Announce, App, AppOptions};
 pub use caller::{Caller, DraftsSeen};
@@ -25,13 +26,18 @@ pub use content::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 pub use error::AppError;
 pub use meaning::Meaning;
 pub use ops::{
-    Checked, Created, Imported, LISTED_OVERLAPS, PackageFit, Unused, Written, read_spec,
+    Checked, Created, Imported, KeyRequest, LISTED_OVERLAPS, PackageFit, Unused, Written,
+    read_spec,
 };
 pub use rules::{Operation, Permit};
+pub use sight::Sight;
 
 // The domain's types the operations take and answer with, so that a front end needs no
 // other crate to name them.
-pub use skillpath_model::{Kind, Provenance, Revision, SkillSnapshot};
+pub use skillpath_model::{
+    Access, FullName, Kind, MemberRole, Namespace, Placement, Provenance, Revision, SkillSnapshot,
+    Visibility,
+};
 pub use skillpath_store::drafts::{Draft, DraftSummary};
 pub use skillpath_store::forks::ForkRequest;
 pub use skillpath_store::keys::{AuthError, CreatedKey, KeyInfo, Role};

@@ -67,6 +67,15 @@ pub enum Operation {
     /// Read how the skills are used, by skill, revision, day or the key that used them
     /// (`skillpath usage`).
     ReadUsage,
+    /// Read the people, namespaces and members (what of them the caller may see).
+    ReadDirectory,
+    /// Change people, namespaces, members or visibility (who may change what is decided
+    /// with the directory: `App::govern`).
+    Govern,
+    /// Star or unstar an item.
+    StarSkill,
+    /// Read the governance log (an owner their namespaces' entries, an admin all).
+    ReadLog,
 }
 
 impl Operation {
@@ -100,6 +109,10 @@ impl Operation {
             Operation::RevokeApiKey => "revoke_api_key",
             Operation::SaveFiles => "save_files",
             Operation::ReadUsage => "read_usage",
+            Operation::ReadDirectory => "read_directory",
+            Operation::Govern => "govern",
+            Operation::StarSkill => "star_skill",
+            Operation::ReadLog => "read_log",
         }
     }
 
@@ -116,7 +129,12 @@ impl Operation {
             | Operation::ListArchitectures
             | Operation::GetArchitecture
             | Operation::AnalyzeRequirements
-            | Operation::PlanArchitecture => Role::Reader,
+            | Operation::PlanArchitecture
+            // Decided against the directory by each operation (`ops::namespaces`).
+            | Operation::ReadDirectory
+            | Operation::Govern
+            | Operation::StarSkill
+            | Operation::ReadLog => Role::Reader,
             Operation::CreateSkill
             | Operation::UpdateSkill
             | Operation::DeleteSkill
@@ -156,6 +174,8 @@ impl Operation {
                 | Operation::CreateApiKey
                 | Operation::RevokeApiKey
                 | Operation::SaveFiles
+                | Operation::Govern
+                | Operation::StarSkill
         )
     }
 

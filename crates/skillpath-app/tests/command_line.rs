@@ -53,7 +53,7 @@ async fn the_owner_is_an_admin_whose_writes_are_never_drafted() {
         review: true,
         ..AppOptions::default()
     };
-    let app: App = App::for_command(store(&dir), reviewing);
+    let app: App = App::for_command(store(&dir).await, reviewing);
     stored(app.store(), "greet", Some("Use when greeting someone.")).await;
     let written = app
         .rollback(
@@ -73,7 +73,7 @@ async fn the_owner_is_an_admin_whose_writes_are_never_drafted() {
 #[tokio::test]
 async fn the_owners_writes_record_its_name_and_message() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let app: App = App::for_command(store(&dir), AppOptions::default());
+    let app: App = App::for_command(store(&dir).await, AppOptions::default());
     stored(app.store(), "greet", Some("Use when greeting someone.")).await;
     let owner = Caller::owner("ada".to_owned());
 
@@ -98,6 +98,7 @@ async fn the_owners_writes_record_its_name_and_message() {
         revision: None,
         name: "greet-warmly".to_owned(),
         member_prefix: None,
+        into: None,
     };
     let forks = app.fork(&forking, request, None).await.expect("fork");
     assert_eq!(forks.len(), 1);
@@ -131,7 +132,7 @@ async fn the_owners_writes_record_its_name_and_message() {
 #[tokio::test]
 async fn a_restoration_is_refused_to_readers_and_read_only_servers() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let store = store(&dir);
+    let store = store(&dir).await;
     let app: App = App::for_command(Arc::clone(&store), AppOptions::default());
     stored(app.store(), "greet", None).await;
     let refused = app
@@ -198,7 +199,7 @@ async fn a_restoration_is_refused_to_readers_and_read_only_servers() {
 #[tokio::test]
 async fn a_commands_application_never_loads_the_catalog() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let store = store(&dir);
+    let store = store(&dir).await;
     stored(store.as_ref(), "greet", Some("Use when greeting someone.")).await;
     stored(store.as_ref(), "part", None).await;
     let app: App = App::for_command(Arc::clone(&store), AppOptions::default());
@@ -240,7 +241,7 @@ async fn a_commands_application_never_loads_the_catalog() {
 #[tokio::test]
 async fn listings_and_diffs() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let app: App = App::for_command(store(&dir), AppOptions::default());
+    let app: App = App::for_command(store(&dir).await, AppOptions::default());
     stored(app.store(), "alpha", Some("Use when starting.")).await;
     stored(app.store(), "beta", None).await;
     stored(app.store(), "gamma", None).await;
@@ -293,7 +294,7 @@ async fn listings_and_diffs() {
 #[tokio::test]
 async fn the_usage_report_is_an_admins() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let app: App = App::for_command(store(&dir), AppOptions::default());
+    let app: App = App::for_command(store(&dir).await, AppOptions::default());
     stored(app.store(), "greet", None).await;
     stored(app.store(), "idle", None).await;
     let today = days_ago(0);
@@ -342,7 +343,7 @@ async fn the_usage_report_is_an_admins() {
 #[tokio::test]
 async fn the_owner_reads_whose_draft_is_missing() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let app: App = App::for_command(store(&dir), AppOptions::default());
+    let app: App = App::for_command(store(&dir).await, AppOptions::default());
     stored(app.store(), "greet", None).await;
     let owner = Caller::owner("ada".to_owned());
     let missing = app

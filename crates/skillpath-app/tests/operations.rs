@@ -14,7 +14,7 @@ use support::{change, key, permit, skill, store};
 
 /// An application over a new store in `dir`, and how many times it announced a change.
 async fn app(dir: &tempfile::TempDir, options: AppOptions) -> (App, Arc<AtomicUsize>) {
-    let store = store(dir);
+    let store = store(dir).await;
     let announced = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&announced);
     let announce = Box::new(move || {
@@ -375,6 +375,7 @@ async fn skills_from_structured_data_are_created_forked_and_deleted() {
             &permit(&library, &author, Operation::CreateSkill),
             &spec,
             None,
+            skillpath_app::Placement::global(),
         )
         .await
         .expect("create");
@@ -386,6 +387,7 @@ async fn skills_from_structured_data_are_created_forked_and_deleted() {
         revision: None,
         name: "add-redis-caching".to_owned(),
         member_prefix: None,
+        into: None,
     };
     let forks = library
         .fork(
@@ -618,6 +620,7 @@ async fn imports_are_a_publishers_and_name_the_pairs_they_made_compete() {
                 item("helm-deploy", same),
                 item("notes", "Use when taking meeting notes."),
             ],
+            skillpath_app::Placement::global(),
             None,
         )
         .await

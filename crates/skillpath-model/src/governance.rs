@@ -110,6 +110,15 @@ pub enum Broken {
     },
 }
 
+impl Broken {
+    /// The first broken entry.
+    pub fn seq(&self) -> u64 {
+        match self {
+            Broken::Gap { seq, .. } | Broken::Unlinked { seq } | Broken::Altered { seq } => *seq,
+        }
+    }
+}
+
 /// Checks that `entries` (the whole log, in order) form an unbroken chain from [`GENESIS`];
 /// the first broken entry otherwise.
 pub fn verify(entries: &[Entry]) -> Result<(), Broken> {

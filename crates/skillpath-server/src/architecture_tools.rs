@@ -17,7 +17,7 @@ use crate::review_tools::draft_saved;
 use crate::state::SkillServer;
 use crate::tool_error::ToolError;
 use skillpath_app::Permit;
-use skillpath_app::Written;
+use skillpath_app::{Placement, Written};
 
 /// `list_architectures`: a page of the packages.
 #[derive(Deserialize, JsonSchema)]
@@ -234,7 +234,10 @@ impl JsonSchema for CreateArchitecture {
 
 impl Params for CreateArchitecture {
     async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
-        let stored = match server.app().create_architecture(permit, &self.0).await {
+        let stored = match server
+            .app()
+            .create_architecture(permit, &self.0, Placement::global())
+            .await {
             Ok(Written::Stored(stored)) => stored,
             Ok(Written::Drafted(saved)) => return Ok(draft_saved(&saved)),
             Err(error) => return Err(error.into()),

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use skillpath_app::Written;
 use skillpath_core::golden_path::spec::SkillSpec;
-use skillpath_model::Provenance;
+use skillpath_model::{Namespace, Placement, Provenance, Visibility};
 use skillpath_store::forks::ForkRequest;
 
 use crate::arguments::{Params, Revision};
@@ -64,11 +64,15 @@ impl Params for ValidateSkill {
 }
 
 /// `create_skill`: a new skill from structured data; its parameters are a [`SkillSpec`] (so
-/// its schema is the spec's own) and, for a package's member, the package.
+/// its schema is the spec's own), for a package's member the package, and where it goes: its
+/// namespace and visibility.
 #[derive(Deserialize)]
 pub(crate) struct CreateSkill {
     spec: SkillSpec,
     package: Option<String>,
+    /// Read by [`placement`] from `namespace` and `visibility`.
+    #[serde(skip, default = "Placement::global")]
+    placement: Placement,
 }
 
 impl JsonSchema for CreateSkill {
@@ -85,6 +89,21 @@ impl JsonSchema for CreateSkill {
                 serde_json::json!({
                     "type": "string",
                     "description": "The architecture package the skill belongs to (see `list_architectures`): it is listed by the package, and takes the package's options as arguments",
+                }),
+            );
+            properties.insert(
+                "namespace".to_owned(),
+                serde_json::json!({
+                    "type": "string",
+                    "description": "The namespace the skill joins, `@name` (default: `@global`; a package's member joins the package's)",
+                }),
+            );
+            properties.insert(
+                "visibility".to_owned(),
+                serde_json::json!({
+                    "type": "string",
+                    "enum": ["private", "namespace", "public"],
+                    "description": "Who sees it: `private` (you and the namespace's maintainers), `namespace` (its members; the default) or `public` (everyone)",
                 }),
             );
         }
@@ -106,14 +125,19 @@ impl Params for CreateSkill {
                 .into());
             }
         };
+        let placement = placement(&mut fields)?;
         let spec = parse_spec(Value::Object(fields))?;
-        Ok(CreateSkill { spec, package })
+        Ok(CreateSkill {
+            spec,
+            package,
+            placement,
+        })
     }
 
     async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let created = server
             .app()
-            .create_skill(permit, &self.spec, self.package.as_deref())
+            .create_skill(permit, &self.spec, self.package.as_deref(), self.placement)
             .await?;
         let warnings = with_warnings(&created.checked.warnings);
         Ok(match created.written {
@@ -248,15 +272,27 @@ pub(crate) struct ForkSkill {
         description = "For a package, whose member skills are copied with it: what their copies' names start with (default: the copy's name and `-`)"
     )]
     member_prefix: Option<String>,
+    #[schemars(
+        description = "The namespace the copies go into, `@name` (default: the source's), visible to its members"
+    )]
+    namespace: Option<String>,
 }
 
 impl Params for ForkSkill {
     async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
+        let into = match self.namespace {
+            Some(text) => Some(Placement {
+                namespace: namespace_argument("namespace", &text)?,
+                visibility: Visibility::default(),
+            }),
+            None => None,
+        };
         let request = ForkRequest {
             from: self.from,
             revision: self.revision.map(|revision| revision.get()),
             name: self.name,
             member_prefix: self.member_prefix,
+            into,
         };
         let written = server.app().fork(permit, request, None).await?;
         let catalog = server.catalog();
@@ -327,4 +363,55 @@ fn callable_as(catalog: &crate::catalog::Catalog, name: &str) -> String {
         ),
         None => "call it with `load_skill`".to_owned(),
     }
+}
+
+/// The `namespace` and `visibility` arguments taken out of `fields`: where a new item goes
+/// (`@global`, visible to its members, when neither is given).
+pub(crate) fn placement(fields: &mut JsonObject) -> Result<Placement, ToolError> {
+    let mut placement = Placement::global();
+    if let Some(value) = fields.remove("namespace") {
+        match value {
+            Value::Null => {}
+            Value::String(text) => placement.namespace = namespace_argument("namespace", &text)?,
+            other => return Err(not_a_string("namespace", &other)),
+        }
+    }
+    if let Some(value) = fields.remove("visibility") {
+        match value {
+            Value::Null => {}
+            Value::String(text) => placement.visibility = visibility_argument(&text)?,
+            other => return Err(not_a_string("visibility", &other)),
+        }
+    }
+    Ok(placement)
+}
+
+/// A namespace argument, `@name` or `name`.
+pub(crate) fn namespace_argument(path: &str, text: &str) -> Result<Namespace, ToolError> {
+    Namespace::parse(text).map_err(|error| {
+        ArgumentError::Field {
+            path: path.to_owned(),
+            problem: error.to_string(),
+        }
+        .into()
+    })
+}
+
+/// A visibility argument.
+pub(crate) fn visibility_argument(text: &str) -> Result<Visibility, ToolError> {
+    Visibility::parse(text).ok_or_else(|| {
+        ArgumentError::Field {
+            path: "visibility".to_owned(),
+            problem: format!("`{text}` is no visibility: use `private`, `namespace` or `public`"),
+        }
+        .into()
+    })
+}
+
+fn not_a_string(path: &str, value: &Value) -> ToolError {
+    ArgumentError::Field {
+        path: path.to_owned(),
+        problem: format!("a {path} is a string, not `{value}`"),
+    }
+    .into()
 }

@@ -58,6 +58,26 @@ pub struct Grant {
     pub expires_in_secs: Option<u64>,
 }
 
+impl Grant {
+    /// A key for `user` as `role`, in all their namespaces, until revoked.
+    pub fn acting_for(user: &str, role: Role) -> Grant {
+        Grant {
+            user: user.to_owned(),
+            role,
+            namespaces: None,
+            expires_in_secs: None,
+        }
+    }
+
+    /// This grant, expiring `secs` from now.
+    pub fn expiring_in(self, secs: u64) -> Grant {
+        Grant {
+            expires_in_secs: Some(secs),
+            ..self
+        }
+    }
+}
+
 /// Makes a key named `name` with what `grant` gives.
 pub fn generate(name: &str, grant: Grant) -> StoreResult<NewKey> {
     check_name(name)?;
@@ -125,6 +145,9 @@ pub enum AuthError {
     /// The key's time is up.
     #[error("the API key `{0}` expired at {1}")]
     Expired(String, String),
+    /// The key's person is disabled.
+    #[error("the API key `{0}` belongs to `{1}`, who is disabled")]
+    Disabled(String, String),
     /// The store could not be asked.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -227,13 +250,14 @@ mod tests {
 
     #[test]
     fn a_generated_key_has_its_shape_and_its_digest() {
-        let new = generate("ci", Role::Author, Some(86_400)).expect("randomness");
+        let grant = Grant::acting_for("ci", Role::Author).expiring_in(86_400);
+        let new = generate("ci", grant).expect("randomness");
         assert_eq!(key_id(&new.key), Some(new.stored.id.as_str()));
         assert_eq!(new.stored.info.prefix, format!("sp_{}", new.stored.id));
         assert_eq!(new.stored.sha256, digest(&new.key));
         assert!(!new.stored.sha256.contains(&new.key[16..]));
         assert!(new.stored.info.expires_at.is_some());
-        let other = generate("ci", Role::Author, None).expect("randomness");
+        let other = generate("ci", Grant::acting_for("ci", Role::Author)).expect("randomness");
         assert_ne!(other.key, new.key);
         assert_eq!(other.stored.info.expires_at, None);
     }

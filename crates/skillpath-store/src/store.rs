@@ -215,16 +215,15 @@ pub trait Store: Send + Sync {
             .await
     }
 
-    /// [`Store::import`] into `placement`'s namespace: the items it creates are kept under
+    /// [`Store::import_folders`] into `placement`'s namespace: the items it creates are kept under
     /// [`Placement::key`] with its visibility, owned by the change's author; existing items
     /// keep theirs.
     async fn import_placed(
         &self,
-        items: Vec<ImportItem>,
+        items: Vec<FolderImport>,
         placement: Placement,
         change: Change,
     ) -> StoreResult<ImportReport> {
-        let items = items.into_iter().map(FolderImport::from).collect();
         let mut plan = import::plan(items, placement)?;
         plan.audit(audit_gate(self, plan.names()).await?)?;
         self.import_planned(plan, change).await

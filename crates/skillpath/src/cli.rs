@@ -7,6 +7,14 @@ use skillpath_core::Mode;
 use skillpath_core::golden_path::render::RenderLimits;
 use skillpath_server::HttpLimits;
 
+mod people;
+
+pub(crate) use people::{
+    HandleArgs, LogArgs, LogCommand, LogFormat, MemberArgs, MemberRoleArgs, MembersArgs,
+    MembersCommand, NamespaceArgs, NamespacesArgs, NamespacesCommand, PlacementArgs, NamespaceReview,
+    StarArgs, UsersArgs, UsersCommand, VisibilityArgs, namespace,
+};
+
 /// Parse, validate and describe agent skills (`SKILL.md` folders).
 #[derive(Debug, Parser)]
 #[command(name = "skillpath", version, about, propagate_version = true)]
@@ -116,6 +124,27 @@ pub(crate) enum Command {
     /// Keys live in the store, so every server on the database knows them at once. A key is
     /// shown once, when it is created; only its SHA-256 is kept.
     Keys(KeysArgs),
+    /// Manage the people of the instance: each has a handle, their own namespace `@HANDLE`,
+    /// and API keys that act for them (`keys create --user`).
+    Users(UsersArgs),
+    /// Manage namespaces: `@team` for a team, `@HANDLE` for each person, `@global` for the
+    /// instance. Every item belongs to one; its full name is `@namespace/name`.
+    Namespaces(NamespacesArgs),
+    /// Manage the members of a namespace and their roles: `reader`, `author`, `maintainer`
+    /// (reviews and publishes drafts), `owner` (manages members and settings).
+    Members(MembersArgs),
+    /// Change who sees an item: `private` (its author and the namespace's maintainers),
+    /// `namespace` (its members) or `public` (everyone). A logged action.
+    Visibility(VisibilityArgs),
+    /// Star a public item for a person: their agents are served it beside their namespaces'
+    /// items, following its published revisions.
+    Star(StarArgs),
+    /// Remove a person's star.
+    Unstar(StarArgs),
+    /// Show the governance log: every change of people, keys, namespaces, members, roles,
+    /// visibility, freeze and archive, and every publish, reject, delete, restore and
+    /// rollback, with who, when and before/after. `log verify` checks its chain of digests.
+    Log(LogArgs),
     /// Show how the stored skills are used: tool calls, `load_skill` loads, prompt renders and
     /// resource reads counted by `serve` (written every few seconds and when it stops), by skill,
     /// revision, day or key; or, with `--unused`, the skills nobody used in that many days.
@@ -620,6 +649,9 @@ pub(crate) struct ForkArgs {
     /// For a package: what its members' copies' names start with [default: NAME and `-`].
     #[arg(long, value_name = "PREFIX")]
     pub(crate) member_prefix: Option<String>,
+    /// The namespace the copies go into [default: the source's], visible to its members.
+    #[arg(long, value_name = "@NAMESPACE", value_parser = namespace)]
+    pub(crate) namespace: Option<skillpath_model::Namespace>,
     #[command(flatten)]
     pub(crate) change: ChangeArgs,
     #[command(flatten)]
@@ -824,6 +856,8 @@ pub(crate) struct ImportArgs {
     pub(crate) strict: bool,
     #[command(flatten)]
     pub(crate) audit: AuditPolicyArgs,
+    #[command(flatten)]
+    pub(crate) placement: PlacementArgs,
     #[command(flatten)]
     pub(crate) db: DbArgs,
     #[command(flatten)]
@@ -1225,7 +1259,9 @@ pub(crate) enum KeysCommand {
     /// Create a key and print it (once: it cannot be shown again).
     ///
     /// Roles: `reader` sees and calls skills; `author` also creates, updates, deletes and rolls
-    /// back skills; `admin` also manages keys. Revisions made with the key record its name.
+    /// back skills; `maintainer` also publishes drafts; `admin` also manages keys and people.
+    /// A key acts for a person (`--user`): revisions made with it record the person's handle,
+    /// and it reaches what the person's namespaces allow.
     Create(KeysCreateArgs),
     /// List the keys: name, role, prefix, dates and state (never the keys themselves).
     List(KeysListArgs),
@@ -1238,9 +1274,18 @@ pub(crate) struct KeysCreateArgs {
     /// The key's name (1 to 64 letters, digits, `-`, `_`, `.`, `@`), unique among active keys.
     #[arg(long, value_name = "NAME")]
     pub(crate) name: String,
-    /// What the key may do.
+    /// The person the key acts for (`skillpath users create` adds one) [default: the person
+    /// the key's name makes a handle of, added with the key's role in `@global` when there is
+    /// none].
+    #[arg(long, value_name = "HANDLE")]
+    pub(crate) user: Option<String>,
+    /// A namespace the key is narrowed to (repeat for more) [default: all of its person's].
+    #[arg(long = "namespace", value_name = "@NAMESPACE", value_parser = namespace)]
+    pub(crate) namespaces: Vec<skillpath_model::Namespace>,
+    /// The most the key may do; its person's role in each namespace caps it further
+    /// [default: author].
     #[arg(long, value_enum)]
-    pub(crate) role: RoleArg,
+    pub(crate) role: Option<RoleArg>,
     /// How long the key works, e.g. `90m`, `12h`, `30d`, `2w` [default: until revoked].
     #[arg(long, value_name = "LIFETIME", value_parser = skillpath_store::keys::parse_lifetime)]
     pub(crate) expires: Option<u64>,

@@ -11,7 +11,10 @@ use skillpath_core::package::spec::PackageSpec;
 use skillpath_core::package::{self, Package};
 use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Code, Mode, Severity};
-use skillpath_model::{Change, Kind, Provenance, SkillFile, SkillSnapshot};
+use skillpath_model::{
+    Change, Kind, Placement, Provenance, SkillFile, SkillSnapshot, Visibility, namespace_of_key,
+};
+use skillpath_store::directory::Governance;
 use skillpath_store::{StoreError, StoredSkill};
 
 use crate::app::App;
@@ -93,17 +96,30 @@ impl<E> App<E> {
 }
 
 impl<E: Derived> App<E> {
-    /// The skill `spec` writes, created (drafted for review where the caller's writes are),
-    /// as a member of `package` when given: checked against the package's options as they are
-    /// now, it joins the package at that revision (drafted, at whatever revision it has when
-    /// published).
+    /// The skill `spec` writes, created in `placement`'s namespace with its visibility
+    /// (drafted for review where the caller's writes there are), as a member of `package` when
+    /// given (then in the package's namespace): checked against the package's options as they
+    /// are now, it joins the package at that revision (drafted, at whatever revision it has
+    /// when published).
     pub async fn create_skill(
         &self,
         permit: &Permit,
         spec: &SkillSpec,
         package: Option<&str>,
+        placement: Placement,
     ) -> Result<Created, AppError> {
         let caller = self.permitted(permit, Operation::CreateSkill)?;
+        let placement = match package {
+            Some(package) => {
+                self.seen(caller, package).await?;
+                Placement {
+                    visibility: placement.visibility,
+                    ..Placement::beside(package)
+                }
+            }
+            None => placement,
+        };
+        let drafted = self.write_gate(caller, &placement.namespace).await?;
         let message = format!("create {}", spec.name);
         let catalog = self.catalog();
         let (snapshot, checked, joined) = match package {
@@ -117,9 +133,11 @@ impl<E: Derived> App<E> {
                 (snapshot, checked, Some((name, package.revision)))
             }
         };
-        if self.drafted(caller) {
+        if drafted {
             let draft = (snapshot, 0, package.map(str::to_owned));
-            let saved = self.save_draft(caller, draft, message).await?;
+            let saved = self
+                .save_draft(caller, draft, placement.namespace, message)
+                .await?;
             return Ok(Created {
                 written: Written::Drafted(saved),
                 checked,
@@ -131,11 +149,22 @@ impl<E: Derived> App<E> {
         };
         let store = self.store();
         let stored = match joined {
-            None => store.create(snapshot, Provenance::Api, change).await?,
+            None => {
+                store
+                    .create_in(placement, snapshot, Provenance::Api, change)
+                    .await?
+            }
             Some(package) => {
                 let (created, _) = store
                     .create_member(snapshot, Provenance::Api, package, change)
                     .await?;
+                if placement.visibility != Visibility::default() {
+                    let visibility = Governance::SetVisibility {
+                        key: created.name.clone(),
+                        visibility: placement.visibility,
+                    };
+                    store.govern(visibility, &caller.author()).await?;
+                }
                 created
             }
         };
@@ -160,13 +189,15 @@ impl<E: Derived> App<E> {
         spec: &SkillSpec,
     ) -> Result<Created, AppError> {
         let caller = self.permitted(permit, Operation::UpdateSkill)?;
+        let drafted = self.item_gate(caller, name).await?;
         let catalog = self.catalog();
         let options = options_of(&catalog, name);
         let (snapshot, checked) = checked_snapshot(spec, &options, &catalog)?;
         let message = format!("update {name}");
-        if self.drafted(caller) {
+        if drafted {
+            let namespace = namespace_of_key(name);
             let saved = self
-                .save_draft(caller, (snapshot, expected, None), message)
+                .save_draft(caller, (snapshot, expected, None), namespace, message)
                 .await?;
             return Ok(Created {
                 written: Written::Drafted(saved),
@@ -196,8 +227,10 @@ impl<E: Derived> App<E> {
         &self,
         permit: &Permit,
         spec: &PackageSpec,
+        placement: Placement,
     ) -> Result<Written, AppError> {
         let caller = self.permitted(permit, Operation::CreateArchitecture)?;
+        let drafted = self.write_gate(caller, &placement.namespace).await?;
         let written = spec.write().map_err(AppError::UnwritablePackage)?;
         let files = written
             .docs
@@ -210,9 +243,9 @@ impl<E: Derived> App<E> {
         let snapshot = SkillSnapshot::package(written.manifest, files)
             .map_err(|error| AppError::Snapshot(error.into()))?;
         let message = format!("create architecture {}", spec.name);
-        if self.drafted(caller) {
+        if drafted {
             let saved = self
-                .save_draft(caller, (snapshot, 0, None), message)
+                .save_draft(caller, (snapshot, 0, None), placement.namespace, message)
                 .await?;
             return Ok(Written::Drafted(saved));
         }
@@ -222,7 +255,7 @@ impl<E: Derived> App<E> {
         };
         let stored = self
             .store()
-            .create(snapshot, Provenance::Api, change)
+            .create_in(placement, snapshot, Provenance::Api, change)
             .await?;
         self.refresh().await?;
         Ok(Written::Stored(stored))

@@ -4,7 +4,7 @@
 //! a maintainer every one; a draft one may not see is answered as one that does not exist,
 //! so that nothing says it does.
 
-use skillpath_model::{Change, SkillSnapshot};
+use skillpath_model::{Change, MemberRole, Namespace, SkillSnapshot, namespace_of_key};
 use skillpath_store::drafts::{Draft, DraftFilter, DraftSummary, NewDraft};
 use skillpath_store::{StoreError, StoredSkill};
 
@@ -43,7 +43,16 @@ impl<E> App<E> {
             DraftsSeen::Own(author) => Some(author),
             DraftsSeen::All => None,
         };
-        Ok(self.store().drafts(DraftFilter { name, author }).await?)
+        let mut drafts = self.store().drafts(DraftFilter { name, author }).await?;
+        // A maintainer sees the drafts of the namespaces they maintain; their own anywhere.
+        let sight = self.sight(caller).await?;
+        drafts.retain(|draft| {
+            draft.author == caller.author()
+                || sight
+                    .role_in(&namespace_of_key(&draft.name))
+                    .is_some_and(|role| role >= MemberRole::Maintainer)
+        });
+        Ok(drafts)
     }
 
     /// The draft of `name` by `author` (or its only one the permit's caller may see), read as
@@ -77,13 +86,15 @@ impl<E> App<E> {
             .map_err(|error| hidden(caller, name, error))
     }
 
-    /// Saves `snapshot` as `caller`'s draft, made on revision `base` (`0`: a new item), a new
-    /// skill joining `package` when published. The store's error as it is: a stale base is
-    /// [`StoreError::StaleRevision`], which the studio answers with a merge.
+    /// Saves `snapshot` as `caller`'s draft of an item of `namespace`, made on revision `base`
+    /// (`0`: a new item), a new skill joining `package` when published. The store's error as
+    /// it is: a stale base is [`StoreError::StaleRevision`], which the studio answers with a
+    /// merge.
     pub(crate) async fn save_draft(
         &self,
         caller: &Caller,
         (snapshot, base, package): (SkillSnapshot, u64, Option<String>),
+        namespace: Namespace,
         message: String,
     ) -> Result<DraftSummary, StoreError> {
         self.store()
@@ -95,6 +106,7 @@ impl<E> App<E> {
                     author: caller.author(),
                     message,
                 },
+                namespace,
             })
             .await
     }
@@ -108,11 +120,20 @@ impl<E> App<E> {
         message: String,
     ) -> Result<DraftSummary, AppError> {
         let caller = self.permitted(permit, Operation::RejectSkill)?;
+        self.reviewer_gate(caller, name).await?;
         let reviewer = Change {
             author: caller.author(),
             message,
         };
-        Ok(self.store().reject_draft(name, author, reviewer).await?)
+        let rejected = self.store().reject_draft(name, author, reviewer).await?;
+        self.record(
+            caller,
+            "draft.reject",
+            name,
+            serde_json::json!({"author": rejected.author, "message": rejected.review_message}),
+        )
+        .await?;
+        Ok(rejected)
     }
 }
 
@@ -127,11 +148,19 @@ impl<E: Derived> App<E> {
         message: String,
     ) -> Result<StoredSkill, AppError> {
         let caller = self.permitted(permit, Operation::PublishSkill)?;
+        self.reviewer_gate(caller, name).await?;
         let publisher = Change {
             author: caller.author(),
             message,
         };
         let published = self.store().publish_draft(name, author, publisher).await?;
+        self.record(
+            caller,
+            "draft.publish",
+            name,
+            serde_json::json!({"revision": published.revision}),
+        )
+        .await?;
         self.refresh().await?;
         Ok(published)
     }

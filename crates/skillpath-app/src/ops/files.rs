@@ -10,6 +10,7 @@ use crate::catalog::Derived;
 use crate::error::AppError;
 use crate::ops::Written;
 use crate::rules::{Operation, Permit};
+use skillpath_model::{name_of_key, namespace_of_key};
 
 impl<E: Derived> App<E> {
     /// Writes `snapshot` as the skill `name`'s next revision, made from revision `expected`,
@@ -27,11 +28,12 @@ impl<E: Derived> App<E> {
         message: String,
     ) -> Result<Written, AppError> {
         let caller = self.permitted(permit, Operation::SaveFiles)?;
-        unloadable(&snapshot, name)?;
-        if self.drafted(caller) {
+        unloadable(&snapshot, name_of_key(name))?;
+        if self.item_gate(caller, name).await? {
             let draft = (snapshot, expected, None);
+            let namespace = namespace_of_key(name);
             return Ok(Written::Drafted(
-                self.save_draft(caller, draft, message).await?,
+                self.save_draft(caller, draft, namespace, message).await?,
             ));
         }
         let change = Change {

@@ -4,7 +4,7 @@
 //! The writes record a message: the one the caller gives (the command line's `--message`), else
 //! one that says what was done (what MCP's tools and the studio record).
 
-use skillpath_model::{Change, Revision};
+use skillpath_model::{Change, Placement, Revision, namespace_of_key};
 use skillpath_store::StoredSkill;
 use skillpath_store::drafts::DraftSummary;
 use skillpath_store::forks::ForkRequest;
@@ -27,7 +27,8 @@ pub enum Written {
 impl<E> App<E> {
     /// Every revision of the skill `name`, oldest first.
     pub async fn history(&self, permit: &Permit, name: &str) -> Result<Vec<Revision>, AppError> {
-        self.permitted(permit, Operation::SkillHistory)?;
+        let caller = self.permitted(permit, Operation::SkillHistory)?;
+        self.seen(caller, name).await?;
         Ok(self.store().history(name).await?)
     }
 
@@ -38,7 +39,8 @@ impl<E> App<E> {
         name: &str,
         revision: Option<u64>,
     ) -> Result<StoredSkill, AppError> {
-        self.permitted(permit, Operation::GetSkill)?;
+        let caller = self.permitted(permit, Operation::GetSkill)?;
+        self.seen(caller, name).await?;
         Ok(self.store().get(name, revision).await?)
     }
 
@@ -52,7 +54,8 @@ impl<E> App<E> {
         from: u64,
         to: Option<u64>,
     ) -> Result<(u64, String), AppError> {
-        self.permitted(permit, Operation::GetSkill)?;
+        let caller = self.permitted(permit, Operation::GetSkill)?;
+        self.seen(caller, name).await?;
         let to = match to {
             Some(to) => to,
             None => self.store().get(name, None).await?.revision,
@@ -75,11 +78,12 @@ impl<E: Derived> App<E> {
     ) -> Result<Written, AppError> {
         let caller = self.permitted(permit, Operation::RollbackSkill)?;
         let message = message.unwrap_or_else(|| format!("roll {name} back to revision {to}"));
-        if self.drafted(caller) {
+        if self.item_gate(caller, name).await? {
             let earlier = self.store().get(name, Some(to)).await?;
             let draft = (earlier.snapshot, expected, None);
+            let namespace = namespace_of_key(name);
             return Ok(Written::Drafted(
-                self.save_draft(caller, draft, message).await?,
+                self.save_draft(caller, draft, namespace, message).await?,
             ));
         }
         let change = Change {
@@ -87,6 +91,8 @@ impl<E: Derived> App<E> {
             message,
         };
         let stored = self.store().rollback(name, to, expected, change).await?;
+        let after = serde_json::json!({"to": to, "revision": stored.revision});
+        self.record(caller, "item.rollback", name, after).await?;
         self.refresh().await?;
         Ok(Written::Stored(stored))
     }
@@ -102,13 +108,18 @@ impl<E: Derived> App<E> {
         message: Option<String>,
     ) -> Result<StoredSkill, AppError> {
         let message = message.unwrap_or_else(|| format!("delete {name}"));
-        let change = self.unreviewed(
-            permit,
-            Operation::DeleteSkill,
-            ("a deletion", "delete", name),
-            message,
-        )?;
+        let change = self
+            .unreviewed(
+                permit,
+                Operation::DeleteSkill,
+                ("a deletion", "delete", name),
+                message,
+            )
+            .await?;
         let stored = self.store().delete(name, expected, change).await?;
+        let after = serde_json::json!({"revision": stored.revision});
+        self.record(permit.caller(), "item.delete", name, after)
+            .await?;
         self.refresh().await?;
         Ok(stored)
     }
@@ -125,8 +136,13 @@ impl<E: Derived> App<E> {
     ) -> Result<StoredSkill, AppError> {
         let message = message.unwrap_or_else(|| format!("restore {name}"));
         let what = ("a restoration", "restore", name);
-        let change = self.unreviewed(permit, Operation::RestoreSkill, what, message)?;
+        let change = self
+            .unreviewed(permit, Operation::RestoreSkill, what, message)
+            .await?;
         let stored = self.store().restore(name, expected, change).await?;
+        let after = serde_json::json!({"revision": stored.revision});
+        self.record(permit.caller(), "item.restore", name, after)
+            .await?;
         self.refresh().await?;
         Ok(stored)
     }
@@ -142,8 +158,23 @@ impl<E: Derived> App<E> {
     ) -> Result<Vec<StoredSkill>, AppError> {
         let message =
             message.unwrap_or_else(|| format!("fork {} as {}", request.from, request.name));
-        let what = ("a fork", "fork", request.from.as_str());
-        let change = self.unreviewed(permit, Operation::ForkSkill, what, message)?;
+        let caller = self.permitted(permit, Operation::ForkSkill)?;
+        self.seen(caller, &request.from).await?;
+        let into = request
+            .into
+            .clone()
+            .unwrap_or_else(|| Placement::beside(&request.from));
+        if self.write_gate(caller, &into.namespace).await? {
+            return Err(AppError::NotReviewable {
+                what: "a fork",
+                verb: "fork",
+                name: request.from.clone(),
+            });
+        }
+        let change = Change {
+            author: caller.author(),
+            message,
+        };
         let written = self.store().fork(request, change).await?;
         self.refresh().await?;
         Ok(written)
@@ -153,7 +184,7 @@ impl<E: Derived> App<E> {
     /// `message`: refused ([`AppError::NotReviewable`], naming `what` it is, the `verb` a
     /// maintainer is asked for and the item `name`) when
     /// the caller's writes wait for review, since a maintainer must make it.
-    fn unreviewed(
+    async fn unreviewed(
         &self,
         permit: &Permit,
         operation: Operation,
@@ -161,7 +192,7 @@ impl<E: Derived> App<E> {
         message: String,
     ) -> Result<Change, AppError> {
         let caller = self.permitted(permit, operation)?;
-        if self.drafted(caller) {
+        if self.item_gate(caller, name).await? {
             return Err(AppError::NotReviewable {
                 what,
                 verb,

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use skillpath_core::overlap::{COMPETE, Library, Overlap};
-use skillpath_model::{Change, FolderImport, Kind, RecordedStamp};
+use skillpath_model::{Change, FolderImport, Kind, Placement, RecordedStamp};
 use skillpath_store::ImportReport;
 
 use crate::app::App;
@@ -41,15 +41,25 @@ impl<E> App<E> {
 }
 
 impl<E: Derived> App<E> {
-    /// The folders read as `items` imported in one transaction, recorded as the caller's with
-    /// `message` (`None`: `import of N skills`), and the competing pairs it made.
+    /// The folders read as `items` imported in one transaction into `placement`'s namespace
+    /// (the items it creates get its visibility), recorded as the caller's with `message`
+    /// (`None`: `import of N skills`), and the competing pairs it made. An import is served at
+    /// once: refused where the caller's writes wait for review.
     pub async fn import(
         &self,
         permit: &Permit,
         items: Vec<FolderImport>,
+        placement: Placement,
         message: Option<String>,
     ) -> Result<Imported, AppError> {
         let caller = self.permitted(permit, Operation::ImportSkills)?;
+        if self.write_gate(caller, &placement.namespace).await? {
+            return Err(AppError::NotReviewable {
+                what: "an import",
+                verb: "import",
+                name: placement.namespace.to_string(),
+            });
+        }
         if items.is_empty() {
             return Ok(Imported {
                 report: ImportReport::default(),
@@ -61,7 +71,10 @@ impl<E: Derived> App<E> {
             author: caller.author(),
             message: message.unwrap_or_else(|| format!("import of {} skills", items.len())),
         };
-        let report = self.store().import_folders(items, change).await?;
+        let report = self
+            .store()
+            .import_placed(items, placement, change)
+            .await?;
         self.refresh().await?;
         let (overlaps, overlaps_total) = self.competing(&report).await?;
         Ok(Imported {

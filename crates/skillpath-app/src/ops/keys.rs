@@ -1,11 +1,28 @@
-//! API keys: listed, created (the key shown once) and revoked, by admins.
+//! API keys: listed, created (the key shown once) and revoked, by admins. A key acts for a
+//! person, narrowed to some of their namespaces and to a role at most.
 
-use skillpath_store::keys::{self, AuthError, CreatedKey, KeyInfo, Role};
+use skillpath_model::Namespace;
+use skillpath_store::directory::{Governance, handle_of_key_name};
+use skillpath_store::keys::{self, AuthError, CreatedKey, Grant, KeyInfo, Role};
 
 use crate::app::App;
 use crate::caller::Caller;
 use crate::error::AppError;
 use crate::rules::{Operation, Permit};
+
+/// What a new key is to be: who it acts for, as what, where, and for how long.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KeyRequest {
+    /// The person it acts for (`None`: the person the key's name makes a handle of, added
+    /// with the key's role in `@global` when there is none, as keys were before people).
+    pub user: Option<String>,
+    /// The most it may do (`None`: an author's).
+    pub role: Option<Role>,
+    /// The namespaces it is narrowed to; empty: all its person's.
+    pub namespaces: Vec<Namespace>,
+    /// Its lifetime in seconds (`None`: until revoked).
+    pub lifetime_secs: Option<u64>,
+}
 
 impl<E> App<E> {
     /// Every key, never the keys themselves.
@@ -15,7 +32,8 @@ impl<E> App<E> {
     }
 
     /// A new key named `name` with the role named `role`, valid for `expires` (`90m`, `12h`,
-    /// `30d`, `2w`; `None`: until revoked).
+    /// `30d`, `2w`; `None`: until revoked), for the person its name makes a handle of
+    /// ([`KeyRequest::user`]).
     pub async fn create_key(
         &self,
         permit: &Permit,
@@ -25,37 +43,136 @@ impl<E> App<E> {
     ) -> Result<CreatedKey, AppError> {
         self.permitted(permit, Operation::CreateApiKey)?;
         let role = Role::parse(role).ok_or_else(|| AppError::NotARole(role.to_owned()))?;
-        let lifetime = match expires {
+        let lifetime_secs = match expires {
             Some(text) => Some(keys::parse_lifetime(text).map_err(AppError::Lifetime)?),
             None => None,
         };
-        self.create_key_parsed(permit, name, role, lifetime).await
+        let request = KeyRequest {
+            role: Some(role),
+            lifetime_secs,
+            ..KeyRequest::default()
+        };
+        self.create_user_key(permit, name, request).await
     }
 
-    /// [`App::create_key`] of a role and a lifetime (in seconds) already read: the command
-    /// line reads both as it reads its arguments, so that a wrong one is a usage error there.
-    pub async fn create_key_parsed(
+    /// A new key named `name` as `request` says: refused when its person does not exist (but
+    /// for the one its name makes, [`KeyRequest::user`]), or is not a member of a namespace it
+    /// is narrowed to. Logged.
+    pub async fn create_user_key(
         &self,
         permit: &Permit,
         name: &str,
-        role: Role,
-        lifetime_secs: Option<u64>,
+        request: KeyRequest,
     ) -> Result<CreatedKey, AppError> {
-        self.permitted(permit, Operation::CreateApiKey)?;
-        Ok(keys::create(self.store(), name, role, lifetime_secs).await?)
+        let caller = self.permitted(permit, Operation::CreateApiKey)?;
+        let role = request.role.unwrap_or(Role::Author);
+        let people = self.people().await?;
+        let user = match request.user {
+            Some(user) => {
+                if people.directory.user(&user).is_none() {
+                    return Err(AppError::Store(skillpath_store::StoreError::Refused(
+                        format!(
+                            "no person has the handle `{user}`: add them first with `skillpath users create {user}`"
+                        ),
+                    )));
+                }
+                user
+            }
+            None => {
+                let user = handle_of_key_name(name);
+                if people.directory.user(&user).is_none() {
+                    self.add_key_person(caller, &user, name, role).await?;
+                }
+                user
+            }
+        };
+        let people = self.people().await?;
+        for namespace in &request.namespaces {
+            if people.directory.role(&user, namespace).is_none() {
+                return Err(AppError::NotInNamespace {
+                    what: "a key narrowed to a namespace",
+                    namespace: namespace.to_string(),
+                    needed: skillpath_model::MemberRole::Reader,
+                    held: None,
+                });
+            }
+        }
+        let grant = Grant {
+            user,
+            role,
+            namespaces: (!request.namespaces.is_empty())
+                .then(|| request.namespaces.iter().map(ToString::to_string).collect()),
+            expires_in_secs: request.lifetime_secs,
+        };
+        let created = keys::create(self.store(), name, grant).await?;
+        let record = Governance::Record {
+            action: "key.create".to_owned(),
+            target: created.info.user.clone(),
+            before: None,
+            after: Some(serde_json::json!({
+                "key": created.info.name,
+                "role": created.info.role,
+                "namespaces": created.info.namespaces,
+                "expires_at": created.info.expires_at,
+            })),
+        };
+        self.store().govern(record, &caller.author()).await?;
+        Ok(created)
     }
 
-    /// The active key named `name`, refused from now on.
+    /// The person `handle` a key named `name` made, as keys were before people: a member of
+    /// `@global` with the key's role.
+    async fn add_key_person(
+        &self,
+        caller: &Caller,
+        handle: &str,
+        name: &str,
+        role: Role,
+    ) -> Result<(), AppError> {
+        let (member_role, admin) = skillpath_store::directory::member_role_of_key(role);
+        let actor = caller.author();
+        let person = Governance::CreateUser {
+            handle: handle.to_owned(),
+            display_name: name.to_owned(),
+            admin,
+        };
+        self.store().govern(person, &actor).await?;
+        let member = Governance::AddMember {
+            namespace: Namespace::global(),
+            handle: handle.to_owned(),
+            role: member_role,
+        };
+        self.store().govern(member, &actor).await?;
+        Ok(())
+    }
+
+    /// The active key named `name`, refused from now on. Logged.
     pub async fn revoke_key(&self, permit: &Permit, name: &str) -> Result<KeyInfo, AppError> {
-        self.permitted(permit, Operation::RevokeApiKey)?;
-        Ok(self.store().revoke_key(name).await?)
+        let caller = self.permitted(permit, Operation::RevokeApiKey)?;
+        let revoked = self.store().revoke_key(name).await?;
+        let record = Governance::Record {
+            action: "key.revoke".to_owned(),
+            target: revoked.user.clone(),
+            before: Some(serde_json::json!({"key": revoked.name})),
+            after: None,
+        };
+        self.store().govern(record, &caller.author()).await?;
+        Ok(revoked)
     }
 
     /// The caller who presents the key `presented`: checked against the store, its use
-    /// recorded. What a sign-in and every HTTP request with a key go through.
+    /// recorded, refused when its person is disabled. What a sign-in and every HTTP request
+    /// with a key go through.
     pub async fn authenticate(&self, presented: &str) -> Result<Caller, AuthError> {
-        keys::authenticate(self.store(), presented)
-            .await
-            .map(Caller::of_key)
+        let info = keys::authenticate(self.store(), presented).await?;
+        let people = self.people().await?;
+        if people
+            .directory
+            .user(&info.user)
+            .is_some_and(|user| user.disabled)
+        {
+            return Err(AuthError::Disabled(info.name, info.user));
+        }
+        Ok(Caller::of_key(info))
     }
 }

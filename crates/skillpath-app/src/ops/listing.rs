@@ -18,15 +18,28 @@ impl<E> App<E> {
         cursor: Option<String>,
         limit: usize,
     ) -> Result<Page<SkillSummary>, AppError> {
-        self.permitted(permit, Operation::ListSkills)?;
-        Ok(self.store().list(filter, cursor, limit).await?)
+        let caller = self.permitted(permit, Operation::ListSkills)?;
+        let mut page = self.store().list(filter, cursor, limit).await?;
+        let sight = self.sight(caller).await?;
+        if !sight.is_all() {
+            let people = self.people().await?;
+            page.items
+                .retain(|item| sight.lists(&item.name, &people.directory));
+        }
+        Ok(page)
     }
 
     /// Every live skill and package at its current revision, with its files, in name order:
     /// what reading them all at once gives (`skillpath audit --store`), each read as
     /// [`Operation::GetSkill`] reads one.
     pub async fn current_skills(&self, permit: &Permit) -> Result<Vec<StoredSkill>, AppError> {
-        self.permitted(permit, Operation::GetSkill)?;
-        Ok(self.store().current_skills().await?)
+        let caller = self.permitted(permit, Operation::GetSkill)?;
+        let mut skills = self.store().current_skills().await?;
+        let sight = self.sight(caller).await?;
+        if !sight.is_all() {
+            let people = self.people().await?;
+            skills.retain(|skill| sight.reads(&skill.name, &people.directory));
+        }
+        Ok(skills)
     }
 }

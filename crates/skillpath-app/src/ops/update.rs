@@ -13,6 +13,7 @@ use crate::content::SkillContent;
 use crate::error::AppError;
 use crate::ops::{Created, read_spec};
 use crate::rules::{Operation, Permit};
+use skillpath_model::name_of_key;
 
 impl<E: Derived> App<E> {
     /// The skill `name` with the structured `fields` given replacing its own, merged into
@@ -26,7 +27,7 @@ impl<E: Derived> App<E> {
         fields: serde_json::Map<String, serde_json::Value>,
     ) -> Result<Created, AppError> {
         let caller = self.permitted(permit, Operation::UpdateSkill)?;
-        let draft = match self.drafted(caller) {
+        let draft = match self.item_gate(caller, name).await? {
             true => self.own_draft_base(caller, name, expected).await?,
             false => None,
         };
@@ -46,7 +47,8 @@ impl<E: Derived> App<E> {
         })?;
         let mut merged = serde_json::to_value(&base).map_err(AppError::SpecShape)?;
         if let Some(object) = merged.as_object_mut() {
-            object.insert("name".to_owned(), serde_json::Value::from(name));
+            // The content names the skill as its namespace does (`deploy` of `@team-a/deploy`).
+            object.insert("name".to_owned(), serde_json::Value::from(name_of_key(name)));
             object.extend(fields);
         }
         let spec = read_spec(merged)?;

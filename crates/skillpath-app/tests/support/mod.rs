@@ -4,12 +4,33 @@
 use std::sync::Arc;
 
 use skillpath_app::{App, Caller, KeyInfo, Operation, Permit, Role, SkillSnapshot};
-use skillpath_model::Change;
+use skillpath_model::{Change, MemberRole, Namespace};
+use skillpath_store::directory::Governance;
 use skillpath_store::{SqliteStore, Store};
 
-/// A new store in `dir`.
-pub(crate) fn store(dir: &tempfile::TempDir) -> Arc<dyn Store> {
+/// The people the tests' keys act for ([`key`]): owners of `@global`, so that each key's
+/// role is what it may do there; `root` and `ci` are instance admins.
+const PEOPLE: [&str; 11] = [
+    "r", "a", "m", "root", "ci", "alice", "bob", "rita", "ann", "x", "y",
+];
+
+/// A new store in `dir`, with [`PEOPLE`].
+pub(crate) async fn store(dir: &tempfile::TempDir) -> Arc<dyn Store> {
     let store = SqliteStore::open(&dir.path().join("store.db")).expect("open the store");
+    for handle in PEOPLE {
+        let person = Governance::CreateUser {
+            handle: handle.to_owned(),
+            display_name: String::new(),
+            admin: matches!(handle, "root" | "ci"),
+        };
+        store.govern(person, "test").await.expect("a person");
+        let member = Governance::AddMember {
+            namespace: Namespace::global(),
+            handle: handle.to_owned(),
+            role: MemberRole::Owner,
+        };
+        store.govern(member, "test").await.expect("a member");
+    }
     Arc::new(store)
 }
 
@@ -23,6 +44,8 @@ pub(crate) fn key(name: &str, role: Role) -> Caller {
         expires_at: None,
         last_used_at: None,
         revoked_at: None,
+        user: name.to_owned(),
+        namespaces: None,
     })
 }
 

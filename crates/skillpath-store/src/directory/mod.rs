@@ -648,7 +648,7 @@ fn keeps_an_owner(directory: &Directory, namespace: &Namespace, handle: &str) ->
 
 /// What a key's role makes its user, for a store whose keys were made before people were: the
 /// member role in `@global`, and whether they administer the instance.
-pub(crate) fn member_role_of_key(role: Role) -> (MemberRole, bool) {
+pub fn member_role_of_key(role: Role) -> (MemberRole, bool) {
     match role {
         Role::Reader => (MemberRole::Reader, false),
         Role::Author => (MemberRole::Author, false),

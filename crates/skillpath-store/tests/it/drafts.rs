@@ -19,6 +19,7 @@ fn draft(snapshot: SkillSnapshot, base: u64, author: &str) -> NewDraft {
         base,
         package: None,
         change: by(author, &format!("draft by {author}")),
+        namespace: skillpath_model::Namespace::global(),
     }
 }
 

@@ -15,6 +15,7 @@ fn request(from: &str, name: &str) -> ForkRequest {
         revision: None,
         name: name.to_owned(),
         member_prefix: None,
+        into: None,
     }
 }
 

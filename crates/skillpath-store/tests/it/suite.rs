@@ -11,7 +11,7 @@ use skillpath_model::{
     FolderContent, FolderImport, FolderStamp, ImportItem, Kind, Provenance, RecordedStamp,
     SkillFile, SkillSnapshot,
 };
-use skillpath_store::keys::{self, AuthError, KeyInfo, Role};
+use skillpath_store::keys::{self, AuthError, Grant, KeyInfo, Role};
 use skillpath_store::{ImportReport, ListFilter, SkillMetadata, Store, StoreError, StoredSkill};
 
 use crate::support::{
@@ -2994,7 +2994,7 @@ pub(crate) async fn concurrent_creates_of_one_name_let_exactly_one_win(store: Ar
 
 /// A key made and stored as `skillpath keys create` does; the key text and its listing.
 async fn stored_key(store: &dyn Store, name: &str, role: Role) -> (String, KeyInfo) {
-    let new = keys::generate(name, role, Some(3_600)).expect("randomness");
+    let new = keys::generate(name, Grant::acting_for(name, role).expiring_in(3_600)).expect("randomness");
     let info = store.create_key(new.stored).await.expect("create key");
     (new.key, info)
 }
@@ -3018,7 +3018,7 @@ pub(crate) async fn keys_are_listed_without_the_key_and_revoked_by_name(store: &
     let shown = format!("{listed:?}");
     assert!(!shown.contains(&key[info.prefix.len()..]), "{shown}");
 
-    let again = keys::generate("ci", Role::Admin, None).expect("randomness");
+    let again = keys::generate("ci", Grant::acting_for("ci", Role::Admin)).expect("randomness");
     match store.create_key(again.stored).await {
         Err(StoreError::KeyExists(name)) => assert_eq!(name, "ci"),
         other => panic!("a second active `ci`: {other:?}"),
@@ -3095,7 +3095,7 @@ pub(crate) async fn authentication_accepts_only_active_matching_keys(store: &dyn
         other => panic!("a revoked key: {other:?}"),
     }
 
-    let mut expired = keys::generate("old", Role::Admin, Some(60)).expect("randomness");
+    let mut expired = keys::generate("old", Grant::acting_for("old", Role::Admin).expiring_in(60)).expect("randomness");
     expired.stored.info.expires_at = Some("2020-01-01T00:00:00.000Z".to_owned());
     store.create_key(expired.stored).await.expect("create");
     match keys::authenticate(store, &expired.key).await {
@@ -3122,7 +3122,7 @@ pub(crate) async fn concurrent_key_creates_of_one_name_let_exactly_one_win(store
         .map(|_| {
             let (store, barrier) = (Arc::clone(&store), Arc::clone(&barrier));
             tokio::spawn(async move {
-                let new = keys::generate("ops", Role::Admin, None).expect("randomness");
+                let new = keys::generate("ops", Grant::acting_for("ops", Role::Admin)).expect("randomness");
                 barrier.wait().await;
                 store.create_key(new.stored).await
             })

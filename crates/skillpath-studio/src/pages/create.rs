@@ -13,7 +13,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::{Extension, Form};
 use serde_json::{Value, json};
-use skillpath_app::{Operation, Written, read_spec};
+use skillpath_app::{Operation, Placement, Written, read_spec};
 use skillpath_core::golden_path::spec::SkillSpec;
 use skillpath_server::app_error;
 
@@ -288,7 +288,8 @@ pub(crate) async fn submit(
         let created = async {
             let permit = app.may(&caller, Operation::CreateSkill)?;
             let spec = read_spec(spec)?;
-            app.create_skill(&permit, &spec, joins).await
+            app.create_skill(&permit, &spec, joins, Placement::global())
+                .await
         };
         match created.await {
             Ok(created) => {

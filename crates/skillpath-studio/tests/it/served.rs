@@ -10,7 +10,7 @@ use skillpath_folders::folder::read_folders;
 use skillpath_folders::sources::FolderSources;
 use skillpath_model::Change;
 use skillpath_server::{HttpOptions, KeyPolicy, ServerOptions, SkillServer};
-use skillpath_store::keys::{self, Role};
+use skillpath_store::keys::Role;
 use skillpath_store::{SqliteStore, Store};
 use skillpath_studio::StudioOptions;
 
@@ -42,8 +42,21 @@ impl Studio {
                 Arc::new(SqliteStore::open(&work.join("store.db")).expect("a new store"));
             import(store.as_ref(), skills).await;
             let mut made = Vec::new();
+            // Made as `skillpath keys create` makes them: each for a person of its name, a
+            // member of `@global` with its role.
+            let owner = skillpath_app::Caller::owner("test".to_owned());
+            let app: skillpath_app::App =
+                skillpath_app::App::for_command(Arc::clone(&store), Default::default());
+            let permit = app
+                .may(&owner, skillpath_app::Operation::CreateApiKey)
+                .expect("the owner makes keys");
             for (name, role) in keys {
-                let created = keys::create(store.as_ref(), name, *role, None)
+                let request = skillpath_app::KeyRequest {
+                    role: Some(*role),
+                    ..Default::default()
+                };
+                let created = app
+                    .create_user_key(&permit, name, request)
                     .await
                     .expect("a key");
                 made.push(created.key);

@@ -55,6 +55,7 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
         meaning: None,
     };
     let message = args.change.message;
+    let placement = args.placement.placement();
     super::run_as_owner(&args.db, as_owner, move |owner| async move {
         let permit = owner.may(Operation::ImportSkills)?;
         // Folders whose files have the same metadata as when their skill's current revision
@@ -95,7 +96,10 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
             report,
             overlaps,
             overlaps_total,
-        } = owner.app.import(&permit, read.items, message).await?;
+        } = owner
+            .app
+            .import(&permit, read.items, placement, message)
+            .await?;
         let mut json = super::to_json(&report)?;
         json["skipped"] = read
             .skipped

@@ -1,7 +1,7 @@
 //! `skillpath keys`: create, list and revoke the API keys of HTTP clients, as the store's owner
 //! through the application's key operations.
 
-use skillpath_app::Operation;
+use skillpath_app::{KeyRequest, Operation};
 use skillpath_store::keys::KeyInfo;
 use skillpath_store::time::now_rfc3339;
 
@@ -20,7 +20,14 @@ pub(crate) fn run(args: KeysArgs) -> anyhow::Result<ExitStatus> {
 /// Prints the key on stdout (alone on its line, for `$(skillpath keys create …)`), and what
 /// it is on stderr; with `--format json`, one object with both.
 fn create(args: KeysCreateArgs) -> anyhow::Result<ExitStatus> {
-    let (name, role, expires, format) = (args.name, args.role.into(), args.expires, args.format);
+    let name = args.name;
+    let request = KeyRequest {
+        user: args.user,
+        role: args.role.map(Into::into),
+        namespaces: args.namespaces,
+        lifetime_secs: args.expires,
+    };
+    let format = args.format;
     let as_owner = AsOwner {
         access: super::Access::Creates,
         ..AsOwner::existing()
@@ -29,7 +36,7 @@ fn create(args: KeysCreateArgs) -> anyhow::Result<ExitStatus> {
         let permit = owner.may(Operation::CreateApiKey)?;
         let created = owner
             .app
-            .create_key_parsed(&permit, &name, role, expires)
+            .create_user_key(&permit, &name, request)
             .await?;
         print(format, &to_json(&created)?, || format!("{}\n", created.key)).map_err(io)?;
         let info = &created.info;
@@ -38,9 +45,13 @@ fn create(args: KeysCreateArgs) -> anyhow::Result<ExitStatus> {
                 Some(at) => format!("until {at}"),
                 None => "until revoked".to_owned(),
             };
+            let reach = match &info.namespaces {
+                Some(namespaces) => format!(" in {}", namespaces.join(", ")),
+                None => String::new(),
+            };
             output::stderr(&format!(
-                "Created key `{}` (role {}, {until}). Store it now: it is not shown again.\n",
-                info.name, info.role
+                "Created key `{}` for `{}` (role {}{reach}, {until}). Store it now: it is not shown again.\n",
+                info.name, info.user, info.role
             ))
             .map_err(io)?;
         }

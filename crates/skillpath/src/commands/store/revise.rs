@@ -104,6 +104,10 @@ pub(crate) fn fork(args: ForkArgs) -> anyhow::Result<ExitStatus> {
         revision: args.revision,
         name: args.name,
         member_prefix: args.member_prefix,
+        into: args.namespace.map(|namespace| skillpath_model::Placement {
+            namespace,
+            visibility: skillpath_model::Visibility::default(),
+        }),
     };
     let as_owner = AsOwner {
         author: args.change.author,
