@@ -9,7 +9,7 @@ use skillpath_core::golden_path::render::RenderLimits;
 use skillpath_store::{SearchHit, Store, StoreError};
 
 use crate::caller::Caller;
-use crate::catalog::{Catalog, CatalogSkill, Derived, People};
+use crate::catalog::{Catalog, CatalogSkill, Derived, People, View};
 use crate::content::{ContentCache, DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 use crate::error::AppError;
 use crate::meaning::Meaning;
@@ -61,8 +61,8 @@ const MOST_VIEWS: usize = 1024;
 struct Views<E> {
     /// The catalog they were cut from.
     of: Arc<Catalog<E>>,
-    /// Each view, by sight.
-    views: HashMap<Sight, Arc<Catalog<E>>>,
+    /// Each view, by sight and kind.
+    views: HashMap<(Sight, View), Arc<Catalog<E>>>,
 }
 
 struct Shared<E> {
@@ -166,16 +166,21 @@ impl<E: Derived> App<E> {
         self.reload(false).await.map(|_| ())
     }
 
-    /// The part of the catalog `caller` is served ([`Catalog::view`]): the whole catalog for a
-    /// caller who sees everything; kept per sight until the catalog changes.
+    /// The part of the catalog `caller` is served ([`View::Served`]).
     pub fn catalog_for(&self, caller: &Caller) -> Arc<Catalog<E>> {
+        self.view_for(caller, View::Served)
+    }
+
+    /// The part of the catalog `caller` gets as `view` says ([`Catalog::view`]): the whole
+    /// catalog for a caller who sees everything; kept per sight until the catalog changes.
+    pub fn view_for(&self, caller: &Caller, view: View) -> Arc<Catalog<E>> {
         let catalog = self.catalog();
         let sight = self.sight_in(caller, &catalog);
         if sight.is_all() {
             return catalog;
         }
         let Ok(mut views) = self.shared.views.lock() else {
-            return Arc::new(catalog.view(&sight));
+            return Arc::new(catalog.view(&sight, view));
         };
         let current = views
             .as_ref()
@@ -187,13 +192,13 @@ impl<E: Derived> App<E> {
             });
         }
         let Some(views) = views.as_mut() else {
-            return Arc::new(catalog.view(&sight));
+            return Arc::new(catalog.view(&sight, view));
         };
         Arc::clone(
             views
                 .views
-                .entry(sight)
-                .or_insert_with_key(|sight| Arc::new(catalog.view(sight))),
+                .entry((sight, view))
+                .or_insert_with_key(|(sight, view)| Arc::new(catalog.view(sight, *view))),
         )
     }
 }
@@ -397,7 +402,11 @@ impl<E> App<E> {
     /// caller's role there is less than an author's. Drafted when the namespace reviews (its
     /// setting, else the server's `--review`) and the caller, acting through a key, is less
     /// than a maintainer there.
-    pub async fn write_gate(&self, caller: &Caller, namespace: &Namespace) -> Result<bool, AppError> {
+    pub async fn write_gate(
+        &self,
+        caller: &Caller,
+        namespace: &Namespace,
+    ) -> Result<bool, AppError> {
         self.gate(caller, namespace, MemberRole::Author, "writing")
             .await
     }
@@ -413,9 +422,14 @@ impl<E> App<E> {
     /// maintainer of its namespace.
     pub async fn reviewer_gate(&self, caller: &Caller, key: &str) -> Result<(), AppError> {
         self.seen(caller, key).await?;
-        self.gate(caller, &namespace_of_key(key), MemberRole::Maintainer, "reviewing")
-            .await
-            .map(|_| ())
+        self.gate(
+            caller,
+            &namespace_of_key(key),
+            MemberRole::Maintainer,
+            "reviewing",
+        )
+        .await
+        .map(|_| ())
     }
 
     async fn gate(

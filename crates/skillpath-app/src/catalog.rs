@@ -273,6 +273,17 @@ pub struct Catalog<E = ()> {
     people: Arc<People>,
 }
 
+/// Which part of the catalog a caller gets ([`Catalog::view`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum View {
+    /// What their agents are served: tools, prompts, resources, `skills/list`, the
+    /// instructions ([`Sight::serves`]).
+    Served,
+    /// What they may find: every item they list, starred or not ([`Sight::lists`]): the
+    /// well-known index, the studio's catalog.
+    Listed,
+}
+
 /// The directory and the stars, as a catalog was read with them.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct People {
@@ -442,16 +453,19 @@ impl<E: Derived> Catalog<E> {
         }
     }
 
-    /// The part of this catalog `sight` is served (its tools, prompts, resources, skills list
-    /// and instructions): the items [`Sight::serves`], each skill given its tool by the
+    /// The part of this catalog `sight` gets as `view` says: each skill given its tool by the
     /// collision rule among them alone, so that a skill another caller cannot see never takes
     /// a tool name from this one's.
-    pub fn view(&self, sight: &Sight) -> Catalog<E> {
+    pub fn view(&self, sight: &Sight, view: View) -> Catalog<E> {
         let directory = &self.people.directory;
+        let kept = |key: &str| match view {
+            View::Served => sight.serves(key, directory),
+            View::Listed => sight.lists(key, directory),
+        };
         let served = |items: &BTreeMap<String, Arc<CatalogSkill<E>>>| {
             items
                 .iter()
-                .filter(|(key, _)| sight.serves(key, directory))
+                .filter(|(key, _)| kept(key))
                 .map(|(key, item)| (key.clone(), Arc::clone(item)))
                 .collect()
         };
@@ -521,7 +535,11 @@ impl<E> Catalog<E> {
 
     /// How many people starred the item kept under `key`.
     pub fn stars_of(&self, key: &str) -> usize {
-        self.people.stars.iter().filter(|star| star.key == key).count()
+        self.people
+            .stars
+            .iter()
+            .filter(|star| star.key == key)
+            .count()
     }
 
     /// The package named `name`.

@@ -1,8 +1,8 @@
 //! Why an operation did nothing. The texts are the ones users have always read; a front end
 //! may add a hint of its own to a store's error (the MCP server names its tools).
 
-use skillpath_store::StoreError;
 use skillpath_model::MemberRole;
+use skillpath_store::StoreError;
 use skillpath_store::keys::Role;
 
 use crate::rules::Operation;

@@ -21,13 +21,12 @@ mod sight;
 
 pub use app::{Announce, App, AppOptions};
 pub use caller::{Caller, DraftsSeen};
-pub use catalog::{Catalog, CatalogSkill, Derived, Membership};
+pub use catalog::{Catalog, CatalogSkill, Derived, Membership, View};
 pub use content::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 pub use error::AppError;
 pub use meaning::Meaning;
 pub use ops::{
-    Checked, Created, Imported, KeyRequest, LISTED_OVERLAPS, PackageFit, Unused, Written,
-    read_spec,
+    Checked, Created, Imported, KeyRequest, LISTED_OVERLAPS, PackageFit, Unused, Written, read_spec,
 };
 pub use rules::{Operation, Permit};
 pub use sight::Sight;

@@ -262,7 +262,12 @@ mod tests {
         let maria = Sight::of(&caller("maria", Role::Maintainer, None), &directory, &[]);
         assert_eq!(
             read_by(&maria, &directory),
-            ["@team-a/hers", "@team-a/own", "@team-a/shared", "@team-b/open"]
+            [
+                "@team-a/hers",
+                "@team-a/own",
+                "@team-a/shared",
+                "@team-b/open"
+            ]
         );
         // Maria's reader key makes her a reader: the private item she does not own is gone.
         let reading = Sight::of(&caller("maria", Role::Reader, None), &directory, &[]);

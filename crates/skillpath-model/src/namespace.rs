@@ -321,7 +321,10 @@ mod tests {
     fn store_keys_are_bare_in_global_and_full_elsewhere() {
         let team = FullName::parse("@team-a/deploy").expect("a full name");
         assert_eq!(team.key(), "@team-a/deploy");
-        assert_eq!(FullName::parse("@global/deploy").map(|f| f.key()), Ok("deploy".to_owned()));
+        assert_eq!(
+            FullName::parse("@global/deploy").map(|f| f.key()),
+            Ok("deploy".to_owned())
+        );
         assert_eq!(namespace_of_key("@team-a/deploy").as_str(), "team-a");
         assert_eq!(namespace_of_key("deploy"), Namespace::global());
         assert_eq!(name_of_key("@team-a/deploy"), "deploy");

@@ -69,7 +69,7 @@ impl Params for GetArchitecture {
             .manifest
             .as_deref()
             .ok_or_else(|| ToolError::UnreadableManifest(name.to_owned()))?;
-        let catalog = server.catalog();
+        let catalog = server.catalog_for(permit.caller());
         let manifest = &content.stored.snapshot.skill_md;
         let overview = &manifest[skillpath_core::frontmatter::head(manifest).len()..];
         let skills: Vec<Value> = read
@@ -237,7 +237,8 @@ impl Params for CreateArchitecture {
         let stored = match server
             .app()
             .create_architecture(permit, &self.0, Placement::global())
-            .await {
+            .await
+        {
             Ok(Written::Stored(stored)) => stored,
             Ok(Written::Drafted(saved)) => return Ok(draft_saved(&saved)),
             Err(error) => return Err(error.into()),

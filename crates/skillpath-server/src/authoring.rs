@@ -146,7 +146,7 @@ impl Params for CreateSkill {
                 "Created `{}` at revision {}; {}.{warnings}",
                 stored.name,
                 stored.revision,
-                callable_as(&server.catalog(), &stored.name),
+                callable_as(&server.catalog_for(permit.caller()), &stored.name),
             ),
         })
     }
@@ -295,7 +295,7 @@ impl Params for ForkSkill {
             into,
         };
         let written = server.app().fork(permit, request, None).await?;
-        let catalog = server.catalog();
+        let catalog = server.catalog_for(permit.caller());
         let mut text = String::new();
         for item in &written {
             if let Provenance::Forked { from, revision } = &item.provenance {

@@ -33,7 +33,7 @@ impl Params for ListSkills {
             .app()
             .list(permit, ListFilter::default(), self.cursor, limit)
             .await?;
-        let catalog = server.catalog();
+        let catalog = server.catalog_for(permit.caller());
         let items: Vec<Value> = page
             .items
             .iter()
@@ -185,7 +185,7 @@ pub(crate) struct LoadSkill {
 impl Params for LoadSkill {
     async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let skill_name = self.name.as_str();
-        let catalog = server.catalog();
+        let catalog = server.catalog_for(permit.caller());
         let skill = catalog
             .skill(skill_name)
             .ok_or_else(|| ToolError::NoSuchSkill(skill_name.to_owned()))?;

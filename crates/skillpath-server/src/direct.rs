@@ -56,7 +56,7 @@ impl SkillServer {
                 .map_err(|refusal| McpError::invalid_params(refusal.to_string(), None))?;
             return Ok(answer(builtin.run(self, &permit, arguments).await));
         }
-        let catalog = self.catalog();
+        let catalog = self.catalog_for(caller);
         let Some(skill) = catalog.tool(name) else {
             return Err(McpError::invalid_params(
                 format!("unknown tool `{name}`"),
@@ -89,7 +89,7 @@ impl SkillServer {
         name: &str,
         values: JsonObject,
     ) -> (serde_json::Value, ToolAnswer) {
-        let (tool, arguments) = self.tool_call_for(name, values);
+        let (tool, arguments) = self.tool_call_for(caller, name, values);
         let answer = self
             .answer(caller, &tool, &arguments, false)
             .await
@@ -104,16 +104,21 @@ impl SkillServer {
     /// The skill `name`'s tool as `tools/list` lists it (name, description, input schema,
     /// annotations), as JSON; `None` when it has no tool of its own (its tool name is taken,
     /// or it is a package): it is called through `load_skill`.
-    pub fn listed_tool(&self, name: &str) -> Option<serde_json::Value> {
-        let catalog = self.catalog();
+    pub fn listed_tool(&self, caller: &Caller, name: &str) -> Option<serde_json::Value> {
+        let catalog = self.catalog_for(caller);
         let (tool_name, skill) = catalog.tools().find(|(_, skill)| skill.name == name)?;
         serde_json::to_value(skill_tool(tool_name, skill)).ok()
     }
 
     /// The tool that calls the skill `name` and the arguments it takes for `values`: its own
     /// tool, or `load_skill` with the values as its `arguments`.
-    fn tool_call_for(&self, name: &str, values: JsonObject) -> (String, JsonObject) {
-        let catalog = self.catalog();
+    fn tool_call_for(
+        &self,
+        caller: &Caller,
+        name: &str,
+        values: JsonObject,
+    ) -> (String, JsonObject) {
+        let catalog = self.catalog_for(caller);
         match catalog.tools().find(|(_, skill)| skill.name == name) {
             Some((tool_name, _)) => (tool_name.clone(), values),
             None => {

@@ -133,7 +133,7 @@ impl SkillServer {
         mut arguments: JsonObject,
         retry: Retry,
     ) -> Result<Asked, McpError> {
-        let catalog = self.catalog();
+        let catalog = self.catalog_of(context);
         if name == LOAD_SKILL {
             let skill = arguments
                 .get("name")

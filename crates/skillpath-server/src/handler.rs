@@ -15,11 +15,12 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
-use skillpath_app::Operation;
+use skillpath_app::{Caller, Operation};
 use skillpath_store::keys::Role as KeyRole;
 
 use skillpath_store::usage::UsageKind;
 
+use crate::auth::caller_of;
 use crate::builtin::BUILTINS;
 use crate::client_log::{self, ClientLog, Level};
 use crate::direct::ToolAnswer;
@@ -68,10 +69,10 @@ fn after_note(note: Option<String>, text: String) -> String {
 }
 
 impl SkillServer {
-    /// The server's instructions for the current catalog, saying so while the first folder
-    /// sync is still under way (past `sync_wait`): a client reads them once.
-    fn instructions(&self) -> String {
-        let mut text = instructions(&self.catalog());
+    /// The server's instructions for what `caller` is served, saying so while the first
+    /// folder sync is still under way (past `sync_wait`): a client reads them once.
+    fn instructions(&self, caller: &Caller) -> String {
+        let mut text = instructions(&self.catalog_for(caller));
         if self.syncing() {
             text.push_str("\n\n");
             text.push_str(STILL_SYNCING);
@@ -101,7 +102,7 @@ impl ServerHandler for SkillServer {
                 .build(),
         )
         .with_server_info(Implementation::new("skillpath", env!("CARGO_PKG_VERSION")))
-        .with_instructions(self.instructions())
+        .with_instructions(self.instructions(&Caller::local()))
     }
 
     /// Any tool by name, whoever asks (the SDK reads its schema to check requests; calling it
@@ -120,7 +121,7 @@ impl ServerHandler for SkillServer {
     ) -> Result<ListToolsResult, McpError> {
         self.wait_for_first_sync().await;
         let cursor = request.and_then(|r| r.cursor);
-        let catalog = self.catalog();
+        let catalog = self.catalog_of(&context);
         let tools = self.tools(&catalog, crate::auth::caller_of(&context).role);
         page_of(tools, cursor.as_deref(), self.page_size(), ToolEntry::tool)
     }
@@ -167,11 +168,11 @@ impl ServerHandler for SkillServer {
     async fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
         self.wait_for_first_sync().await;
         let cursor = request.and_then(|r| r.cursor);
-        let catalog = self.catalog();
+        let catalog = self.catalog_of(&context);
         let all = self.resource_entries(&catalog);
         page_of(
             all,
@@ -198,18 +199,24 @@ impl ServerHandler for SkillServer {
     ) -> Result<ReadResourceResponse, McpError> {
         self.wait_for_first_sync().await;
         let key = crate::auth::caller_of(&context).key;
-        let contents = resources::read(self, &self.catalog(), &request.uri, key.as_deref()).await?;
+        let contents = resources::read(
+            self,
+            &self.catalog_of(&context),
+            &request.uri,
+            key.as_deref(),
+        )
+        .await?;
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
 
     async fn list_prompts(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
         self.wait_for_first_sync().await;
         let cursor = request.and_then(|r| r.cursor);
-        let catalog = self.catalog();
+        let catalog = self.catalog_of(&context);
         let prompts = self.prompt_entries(&catalog);
         page_of(
             prompts,
@@ -226,7 +233,7 @@ impl ServerHandler for SkillServer {
     ) -> Result<GetPromptResponse, McpError> {
         self.wait_for_first_sync().await;
         let arguments = request.arguments.unwrap_or_default();
-        let catalog = self.catalog();
+        let catalog = self.catalog_of(&context);
         let Some(skill) = catalog.tool(&request.name) else {
             return Err(McpError::invalid_params(
                 format!("unknown prompt `{}`", request.name),
@@ -264,11 +271,11 @@ impl ServerHandler for SkillServer {
     async fn list_skills(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, McpError> {
         self.wait_for_first_sync().await;
         let cursor = request.and_then(|r| r.cursor);
-        let catalog = self.catalog();
+        let catalog = self.catalog_of(&context);
         let entries = catalog
             .skills()
             .filter_map(|skill| skill.entry.0.as_ref().ok());
@@ -278,10 +285,10 @@ impl ServerHandler for SkillServer {
     async fn get_skill(
         &self,
         request: GetSkillRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, McpError> {
         self.wait_for_first_sync().await;
-        let catalog = self.catalog();
+        let catalog = self.catalog_of(&context);
         let entry = rmcp::model::skill_name_from_uri(&request.uri)
             .and_then(|name| catalog.skill(name))
             .and_then(|skill| skill.entry.0.clone().ok())
@@ -295,10 +302,10 @@ impl ServerHandler for SkillServer {
     async fn read_resource_directory(
         &self,
         request: ReadResourceDirectoryRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, McpError> {
         self.wait_for_first_sync().await;
-        let children = resources::directory(&self.catalog(), &request.uri)?;
+        let children = resources::directory(&self.catalog_of(&context), &request.uri)?;
         page_of(
             children.into_iter(),
             request.cursor.as_deref(),
@@ -310,10 +317,10 @@ impl ServerHandler for SkillServer {
     async fn complete(
         &self,
         request: CompleteRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
         self.wait_for_first_sync().await;
-        completion(&self.catalog(), &request)
+        completion(&self.catalog_of(&context), &request)
     }
 
     fn accepted_subscription_filter(
@@ -345,19 +352,24 @@ impl ServerHandler for SkillServer {
         context.peer.set_peer_info(request.clone());
         // The instructions are read once, at the handshake: they name the synced skills.
         self.wait_for_first_sync().await;
-        self.negotiate_initialize(&request)
+        let mut result = self.negotiate_initialize(&request)?;
+        result.instructions = Some(self.instructions(&caller_of(&context)));
+        Ok(result)
     }
 
     /// The 2026-07-28 era's handshake: the server's information and instructions, as
     /// `initialize` gives them, once the first folder sync is in.
     async fn discover(
         &self,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, McpError> {
         self.wait_for_first_sync().await;
+        let info = self
+            .get_info()
+            .with_instructions(self.instructions(&caller_of(&context)));
         Ok(DiscoverResult::from_server_info(
             self.supported_protocol_versions().into_owned(),
-            self.get_info(),
+            info,
         ))
     }
 

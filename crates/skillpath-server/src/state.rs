@@ -6,6 +6,8 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, RwLock};
 
 use rmcp::ErrorData as McpError;
+use rmcp::RoleServer;
+use rmcp::service::RequestContext;
 use skillpath_core::golden_path::render::RenderLimits;
 use skillpath_folders::folder::FolderDiagnostics;
 use skillpath_model::ShadowedSkill;
@@ -15,8 +17,8 @@ use tokio::sync::broadcast;
 use crate::catalog::{App, Catalog, CatalogSkill};
 use crate::client_log::{ClientLog, Level, SessionLevel};
 use crate::elicit_state::{DEFAULT_ELICIT_TIMEOUT, ElicitMode, Elicitation};
-use skillpath_app::AppOptions;
 use skillpath_app::Meaning;
+use skillpath_app::{AppOptions, Caller};
 use skillpath_app::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 
 /// How skills become tools.
@@ -302,9 +304,20 @@ impl SkillServer {
             .unwrap_or_default()
     }
 
-    /// The current catalog.
+    /// The current catalog, whole: what the server's own work reads (folder sync, health,
+    /// collisions). What a caller is given is [`SkillServer::catalog_for`].
     pub fn catalog(&self) -> Arc<Catalog> {
         self.inner.app.catalog()
+    }
+
+    /// The part of the catalog `caller` is served ([`skillpath_app::App::catalog_for`]).
+    pub fn catalog_for(&self, caller: &Caller) -> Arc<Catalog> {
+        self.inner.app.catalog_for(caller)
+    }
+
+    /// [`SkillServer::catalog_for`] the caller of an MCP request.
+    pub(crate) fn catalog_of(&self, context: &RequestContext<RoleServer>) -> Arc<Catalog> {
+        self.catalog_for(&crate::auth::caller_of(context))
     }
 
     /// The application every tool and page asks.

@@ -9,13 +9,15 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
+use axum::Extension;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use skillpath_app::{Caller, View};
 use skillpath_sources::{archive, index};
 
 use crate::SkillServer;
-use crate::catalog::CatalogSkill;
+use crate::catalog::{Catalog, CatalogSkill};
 
 /// Why a skill's archive could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -45,21 +47,40 @@ pub(crate) fn routes(server: SkillServer) -> axum::Router {
         server,
         digests: Arc::default(),
     };
+    // An item of `@global` is at `<name>…`, any other at `@<namespace>/<name>…`.
     axum::Router::new()
         .route(INDEX, axum::routing::get(index_json))
         .route(
-            "/.well-known/agent-skills/{file}",
+            "/.well-known/agent-skills/{first}",
             axum::routing::get(archive_file),
         )
         .route(
-            "/.well-known/agent-skills/{name}/SKILL.md",
+            "/.well-known/agent-skills/{first}/SKILL.md",
             axum::routing::get(skill_md),
+        )
+        .route(
+            "/.well-known/agent-skills/{first}/{second}",
+            axum::routing::get(namespaced_archive_file),
+        )
+        .route(
+            "/.well-known/agent-skills/{first}/{second}/SKILL.md",
+            axum::routing::get(namespaced_skill_md),
         )
         .with_state(published)
 }
 
-async fn index_json(State(published): State<Published>) -> Response {
-    let catalog = published.server.catalog();
+/// What the request's caller may find ([`View::Listed`]): the caller the API-key layer
+/// accepted, else the local user.
+fn listed(published: &Published, caller: Option<Extension<Caller>>) -> Arc<Catalog> {
+    let caller = caller.map_or_else(Caller::local, |Extension(caller)| caller);
+    published.server.app().view_for(&caller, View::Listed)
+}
+
+async fn index_json(
+    State(published): State<Published>,
+    caller: Option<Extension<Caller>>,
+) -> Response {
+    let catalog = listed(&published, caller);
     let mut skills = Vec::new();
     for skill in catalog.skills() {
         let (kind, url, digest) = if skill.files.is_empty() {
@@ -93,11 +114,32 @@ async fn index_json(State(published): State<Published>) -> Response {
         .into_response()
 }
 
-async fn archive_file(State(published): State<Published>, Path(file): Path<String>) -> Response {
+async fn namespaced_archive_file(
+    State(published): State<Published>,
+    caller: Option<Extension<Caller>>,
+    Path((namespace, file)): Path<(String, String)>,
+) -> Response {
+    archive_of(&published, caller, &format!("{namespace}/{file}")).await
+}
+
+async fn archive_file(
+    State(published): State<Published>,
+    caller: Option<Extension<Caller>>,
+    Path(file): Path<String>,
+) -> Response {
+    archive_of(&published, caller, &file).await
+}
+
+/// The archive at `file` (`<key>.tar.gz`), when the caller may find its skill.
+async fn archive_of(
+    published: &Published,
+    caller: Option<Extension<Caller>>,
+    file: &str,
+) -> Response {
     let Some(name) = file.strip_suffix(".tar.gz") else {
         return not_found();
     };
-    let catalog = published.server.catalog();
+    let catalog = listed(published, caller);
     let Some(skill) = catalog.skills().find(|skill| skill.name == name) else {
         return not_found();
     };
@@ -107,8 +149,29 @@ async fn archive_file(State(published): State<Published>, Path(file): Path<Strin
     }
 }
 
-async fn skill_md(State(published): State<Published>, Path(name): Path<String>) -> Response {
-    let catalog = published.server.catalog();
+async fn namespaced_skill_md(
+    State(published): State<Published>,
+    caller: Option<Extension<Caller>>,
+    Path((namespace, name)): Path<(String, String)>,
+) -> Response {
+    skill_md_of(&published, caller, &format!("{namespace}/{name}")).await
+}
+
+async fn skill_md(
+    State(published): State<Published>,
+    caller: Option<Extension<Caller>>,
+    Path(name): Path<String>,
+) -> Response {
+    skill_md_of(&published, caller, &name).await
+}
+
+/// The `SKILL.md` of the skill kept under `name`, when the caller may find it.
+async fn skill_md_of(
+    published: &Published,
+    caller: Option<Extension<Caller>>,
+    name: &str,
+) -> Response {
+    let catalog = listed(published, caller);
     let Some(skill) = catalog.skills().find(|skill| skill.name == name) else {
         return not_found();
     };

@@ -71,7 +71,10 @@ pub(crate) fn plan(items: Vec<FolderImport>, placement: Placement) -> StoreResul
         let (name, content) = match item.content {
             FolderContent::Read { snapshot, stamp } => {
                 let (snapshot, name) = checked_named(snapshot)?;
-                (placement.key(&name), FolderContent::Read { snapshot, stamp })
+                (
+                    placement.key(&name),
+                    FolderContent::Read { snapshot, stamp },
+                )
             }
             FolderContent::Unchanged { name } => (name.clone(), FolderContent::Unchanged { name }),
         };

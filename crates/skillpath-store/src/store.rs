@@ -20,8 +20,8 @@ use crate::usage::{UsageCount, UsageQuery, UsageRow};
 use crate::writes::{Edit, WriteKind};
 use skillpath_model::governance::Entry;
 use skillpath_model::{
-    Change, FolderImport, ImportItem, Kind, Namespace, Placement, Provenance, RecordedStamp, Revision,
-    ShadowedSkill, SkillSnapshot,
+    Change, FolderImport, ImportItem, Kind, Namespace, Placement, Provenance, RecordedStamp,
+    Revision, ShadowedSkill, SkillSnapshot,
 };
 
 pub use crate::cursor::Listing;
@@ -79,8 +79,10 @@ pub trait Store: Send + Sync {
     ) -> StoreResult<StoredSkill> {
         let snapshot = checked(snapshot)?;
         let gate = audit_gate(self, []).await?;
-        self.write(creation(snapshot, provenance, placement, change, gate, None))
-            .await
+        self.write(creation(
+            snapshot, provenance, placement, change, gate, None,
+        ))
+        .await
     }
 
     /// Creates the skill `snapshot` as a member of the package `package`, at its revision
@@ -661,10 +663,10 @@ async fn fork<S: Store + ?Sized>(
                 let current = live(store, &source_namespace.key(&member), None)
                     .await
                     .map_err(|error| {
-                    StoreError::InvalidState(format!(
-                        "the member `{member}` of `{from}` cannot be forked with it: {error}"
-                    ))
-                })?;
+                        StoreError::InvalidState(format!(
+                            "the member `{member}` of `{from}` cannot be forked with it: {error}"
+                        ))
+                    })?;
                 copies.push(forks::copy(&current, &format!("{prefix}{member}"))?);
             }
         }

@@ -11,8 +11,8 @@ mod people;
 
 pub(crate) use people::{
     HandleArgs, LogArgs, LogCommand, LogFormat, MemberArgs, MemberRoleArgs, MembersArgs,
-    MembersCommand, NamespaceArgs, NamespacesArgs, NamespacesCommand, PlacementArgs, NamespaceReview,
-    StarArgs, UsersArgs, UsersCommand, VisibilityArgs, namespace,
+    MembersCommand, NamespaceArgs, NamespaceReview, NamespacesArgs, NamespacesCommand,
+    PlacementArgs, StarArgs, UsersArgs, UsersCommand, VisibilityArgs, namespace,
 };
 
 /// Parse, validate and describe agent skills (`SKILL.md` folders).

@@ -71,10 +71,7 @@ impl<E: Derived> App<E> {
             author: caller.author(),
             message: message.unwrap_or_else(|| format!("import of {} skills", items.len())),
         };
-        let report = self
-            .store()
-            .import_placed(items, placement, change)
-            .await?;
+        let report = self.store().import_placed(items, placement, change).await?;
         self.refresh().await?;
         let (overlaps, overlaps_total) = self.competing(&report).await?;
         Ok(Imported {

@@ -9,9 +9,7 @@
 
 use skillpath_model::governance::{self, Broken, Entry};
 use skillpath_model::{MemberRole, Namespace, Visibility, namespace_of_key};
-use skillpath_store::directory::{
-    Directory, Governance, LogFilter, Star, concerns, full_name_of,
-};
+use skillpath_store::directory::{Directory, Governance, LogFilter, Star, concerns, full_name_of};
 
 use crate::app::App;
 use crate::caller::Caller;
@@ -39,7 +37,6 @@ impl<E> App<E> {
         self.store().govern(record, &caller.author()).await?;
         Ok(())
     }
-
 }
 
 impl<E: Derived> App<E> {
@@ -100,9 +97,7 @@ impl<E: Derived> App<E> {
             Governance::DeleteNamespace(_) => admin(&sight, "delete namespaces")?,
             Governance::SetFrozen(namespace, _)
             | Governance::SetArchived(namespace, _)
-            | Governance::SetReview(namespace, _) => {
-                owner_of(namespace, "changing the settings")?
-            }
+            | Governance::SetReview(namespace, _) => owner_of(namespace, "changing the settings")?,
             Governance::AddMember { namespace, .. }
             | Governance::SetRole { namespace, .. }
             | Governance::RemoveMember { namespace, .. } => {

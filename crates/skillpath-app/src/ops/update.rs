@@ -48,7 +48,10 @@ impl<E: Derived> App<E> {
         let mut merged = serde_json::to_value(&base).map_err(AppError::SpecShape)?;
         if let Some(object) = merged.as_object_mut() {
             // The content names the skill as its namespace does (`deploy` of `@team-a/deploy`).
-            object.insert("name".to_owned(), serde_json::Value::from(name_of_key(name)));
+            object.insert(
+                "name".to_owned(),
+                serde_json::Value::from(name_of_key(name)),
+            );
             object.extend(fields);
         }
         let spec = read_spec(merged)?;

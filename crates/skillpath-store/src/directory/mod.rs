@@ -349,7 +349,7 @@ pub(crate) fn decide(
             )
         }
         Governance::CreateNamespace { name, owner } => {
-            if directory.namespace(&name).is_some() {
+            if directory.namespace(&name).is_some() && directory.user(name.as_str()).is_none() {
                 return refused(format!(
                     "the namespace `{name}` exists already: choose another name, or add members to it"
                 ));
@@ -378,7 +378,13 @@ pub(crate) fn decide(
                     role: MemberRole::Owner,
                 }));
             }
-            (rows, "namespace.create", name.to_string(), None, Some(after))
+            (
+                rows,
+                "namespace.create",
+                name.to_string(),
+                None,
+                Some(after),
+            )
         }
         Governance::SetFrozen(name, frozen) => {
             let record = known_namespace(directory, &name)?;
@@ -449,7 +455,13 @@ pub(crate) fn decide(
                 .collect();
             rows.push(Row::DeleteNamespace(name.clone()));
             let before = json!(record);
-            (rows, "namespace.delete", name.to_string(), Some(before), None)
+            (
+                rows,
+                "namespace.delete",
+                name.to_string(),
+                Some(before),
+                None,
+            )
         }
         Governance::AddMember {
             namespace,
@@ -623,7 +635,11 @@ fn known_namespace<'a>(
     })
 }
 
-fn known_member(directory: &Directory, namespace: &Namespace, handle: &str) -> StoreResult<MemberRole> {
+fn known_member(
+    directory: &Directory,
+    namespace: &Namespace,
+    handle: &str,
+) -> StoreResult<MemberRole> {
     known_namespace(directory, namespace)?;
     directory.role(handle, namespace).ok_or_else(|| {
         StoreError::Refused(format!(
@@ -843,14 +859,19 @@ mod tests {
     fn people_get_their_own_namespace_and_names_are_shared_by_both() {
         let mut directory = Directory::default();
         apply(&mut directory, user("alice")).expect("added");
-        assert_eq!(directory.role("alice", &ns("alice")), Some(MemberRole::Owner));
+        assert_eq!(
+            directory.role("alice", &ns("alice")),
+            Some(MemberRole::Owner)
+        );
         let taken = apply(&mut directory, user("alice")).expect_err("taken");
         assert!(taken.to_string().contains("exists already"), "{taken}");
         let team = Governance::CreateNamespace {
             name: ns("alice"),
             owner: None,
         };
-        let said = apply(&mut directory, team).expect_err("a person's").to_string();
+        let said = apply(&mut directory, team)
+            .expect_err("a person's")
+            .to_string();
         assert!(said.contains("personal namespace"), "{said}");
         let bad = apply(&mut directory, user("Bob")).expect_err("not a handle");
         assert!(bad.to_string().contains("uppercase"), "{bad}");
@@ -882,7 +903,9 @@ mod tests {
             namespace: ns("team-a"),
             handle: "alice".to_owned(),
         };
-        let said = apply(&mut directory, last.clone()).expect_err("last owner").to_string();
+        let said = apply(&mut directory, last.clone())
+            .expect_err("last owner")
+            .to_string();
         assert!(said.contains("last owner"), "{said}");
         let promote = Governance::SetRole {
             namespace: ns("team-a"),

@@ -65,11 +65,11 @@ pub(crate) const NAMESPACES: &str =
 pub(crate) const MEMBERS: &str = "SELECT namespace, handle, role FROM members";
 /// Who may see the items of the shared scope (a project's skills are its own).
 pub(crate) const ACCESS: &str = "SELECT name, visibility, owner FROM skills WHERE project = ''";
-pub(crate) const LOG: &str =
-    "SELECT seq, at, actor, action, target, before, after, prev, digest FROM governance_log ORDER BY seq";
+pub(crate) const LOG: &str = "SELECT seq, at, actor, action, target, before, after, prev, digest FROM governance_log ORDER BY seq";
 pub(crate) const LAST_ENTRY: &str =
     "SELECT seq, digest FROM governance_log ORDER BY seq DESC LIMIT 1";
-pub(crate) const APPEND: &str = "INSERT INTO governance_log (seq, at, actor, action, target, before, after, prev, digest)
+pub(crate) const APPEND: &str =
+    "INSERT INTO governance_log (seq, at, actor, action, target, before, after, prev, digest)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 pub(crate) const INSERT_USER: &str = "INSERT INTO users (handle, display_name, admin, disabled, created_at) VALUES ($1, $2, $3, $4, $5)";
 pub(crate) const USER_DISABLED: &str = "UPDATE users SET disabled = $2 WHERE handle = $1";
@@ -77,7 +77,8 @@ pub(crate) const INSERT_NAMESPACE: &str = "INSERT INTO namespaces (name, kind, r
 pub(crate) const UPDATE_NAMESPACE: &str =
     "UPDATE namespaces SET review = $2, frozen = $3, archived = $4 WHERE name = $1";
 pub(crate) const DELETE_NAMESPACE: &str = "DELETE FROM namespaces WHERE name = $1";
-pub(crate) const PUT_MEMBER: &str = "INSERT INTO members (namespace, handle, role) VALUES ($1, $2, $3)
+pub(crate) const PUT_MEMBER: &str =
+    "INSERT INTO members (namespace, handle, role) VALUES ($1, $2, $3)
      ON CONFLICT (namespace, handle) DO UPDATE SET role = excluded.role";
 pub(crate) const DELETE_MEMBER: &str = "DELETE FROM members WHERE namespace = $1 AND handle = $2";
 pub(crate) const VISIBILITY: &str =

@@ -555,6 +555,15 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
         DROP TABLE package_members;
         DROP TABLE drafts;
         DROP TABLE skill_usage;
+        DROP TABLE governance_log;
+        DROP TABLE stars;
+        DROP TABLE members;
+        DROP TABLE namespaces;
+        DROP TABLE users;
+        ALTER TABLE api_keys DROP COLUMN user_handle;
+        ALTER TABLE api_keys DROP COLUMN namespaces;
+        ALTER TABLE skills DROP COLUMN visibility;
+        ALTER TABLE skills DROP COLUMN owner;
         ALTER TABLE skills DROP COLUMN kind;
         PRAGMA user_version = 5;";
     rusqlite::Connection::open(&path)

@@ -2994,7 +2994,8 @@ pub(crate) async fn concurrent_creates_of_one_name_let_exactly_one_win(store: Ar
 
 /// A key made and stored as `skillpath keys create` does; the key text and its listing.
 async fn stored_key(store: &dyn Store, name: &str, role: Role) -> (String, KeyInfo) {
-    let new = keys::generate(name, Grant::acting_for(name, role).expiring_in(3_600)).expect("randomness");
+    let new =
+        keys::generate(name, Grant::acting_for(name, role).expiring_in(3_600)).expect("randomness");
     let info = store.create_key(new.stored).await.expect("create key");
     (new.key, info)
 }
@@ -3095,7 +3096,8 @@ pub(crate) async fn authentication_accepts_only_active_matching_keys(store: &dyn
         other => panic!("a revoked key: {other:?}"),
     }
 
-    let mut expired = keys::generate("old", Grant::acting_for("old", Role::Admin).expiring_in(60)).expect("randomness");
+    let mut expired = keys::generate("old", Grant::acting_for("old", Role::Admin).expiring_in(60))
+        .expect("randomness");
     expired.stored.info.expires_at = Some("2020-01-01T00:00:00.000Z".to_owned());
     store.create_key(expired.stored).await.expect("create");
     match keys::authenticate(store, &expired.key).await {
@@ -3122,7 +3124,8 @@ pub(crate) async fn concurrent_key_creates_of_one_name_let_exactly_one_win(store
         .map(|_| {
             let (store, barrier) = (Arc::clone(&store), Arc::clone(&barrier));
             tokio::spawn(async move {
-                let new = keys::generate("ops", Grant::acting_for("ops", Role::Admin)).expect("randomness");
+                let new = keys::generate("ops", Grant::acting_for("ops", Role::Admin))
+                    .expect("randomness");
                 barrier.wait().await;
                 store.create_key(new.stored).await
             })

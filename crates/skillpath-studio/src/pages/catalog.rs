@@ -112,7 +112,7 @@ pub(crate) async fn page(
     Extension(visitor): Extension<Visitor>,
     Query(query): Query<CatalogQuery>,
 ) -> Response {
-    let catalog = studio.server.catalog();
+    let catalog = studio.catalog_for(&visitor);
     let items: Vec<&std::sync::Arc<CatalogSkill>> =
         catalog.skills().chain(catalog.packages()).collect();
     let drafted = drafted(&studio, &visitor).await;

@@ -44,6 +44,14 @@ pub(crate) struct Shell {
 }
 
 impl Studio {
+    /// The part of the catalog `visitor` may find ([`View::Listed`]): every page shows only
+    /// what the signed-in person may see.
+    pub(crate) fn catalog_for(&self, visitor: &Visitor) -> Arc<skillpath_server::catalog::Catalog> {
+        self.server
+            .app()
+            .view_for(&visitor.caller(), skillpath_app::View::Listed)
+    }
+
     /// The permit the rules give `visitor` for `operation` ([`skillpath_app::App::may`]): what
     /// the operation takes, so that the rule is decided once, before it runs.
     pub(crate) fn permit(
@@ -150,7 +158,7 @@ impl Studio {
         visitor: &Visitor,
         name: &str,
     ) -> Result<(Arc<CatalogSkill>, Arc<SkillContent>), Response> {
-        let catalog = self.server.catalog();
+        let catalog = self.catalog_for(visitor);
         let Some(skill) = catalog.item(name).cloned() else {
             return Err(self.no_skill(visitor, name));
         };

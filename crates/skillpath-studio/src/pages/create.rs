@@ -160,8 +160,7 @@ pub(crate) async fn page(
         checked: None,
         written: None,
         packages: studio
-            .server
-            .catalog()
+            .catalog_for(&visitor)
             .packages()
             .map(|p| p.name.clone())
             .collect(),
@@ -333,8 +332,7 @@ pub(crate) async fn submit(
         checked: Some((ok, text)),
         written,
         packages: studio
-            .server
-            .catalog()
+            .catalog_for(&visitor)
             .packages()
             .map(|p| p.name.clone())
             .collect(),

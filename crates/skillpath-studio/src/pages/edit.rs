@@ -284,6 +284,7 @@ pub(crate) struct CheckRequest {
 /// `POST /skills/<name>/check`: what the editor shows for the text as typed (JSON).
 pub(crate) async fn check(
     State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
     Path(name): Path<String>,
     Json(request): Json<CheckRequest>,
 ) -> Response {
@@ -294,7 +295,7 @@ pub(crate) async fn check(
         )
             .into_response();
     }
-    let catalog = studio.server.catalog();
+    let catalog = studio.catalog_for(&visitor);
     let Some(skill) = catalog.item(&name).cloned() else {
         return (StatusCode::NOT_FOUND, "no such skill\n").into_response();
     };

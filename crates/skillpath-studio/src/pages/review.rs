@@ -175,7 +175,7 @@ pub(crate) async fn publish(
     if let Err(error) = published {
         return refused(&studio, &visitor, error);
     }
-    match studio.server.catalog().item(&name) {
+    match studio.catalog_for(&visitor).item(&name) {
         Some(_) => see_other(&format!("/skills/{}/history", encode_path(&name))),
         None => see_other("/review"),
     }

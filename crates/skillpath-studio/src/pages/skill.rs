@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use skillpath_app::SkillContent;
 use skillpath_app::{Kind, Operation};
 use skillpath_core::golden_path::schema::input_schema;
-use skillpath_server::catalog::CatalogSkill;
+use skillpath_server::catalog::{Catalog, CatalogSkill};
 
 use super::common::{Shell, Studio, html, tokens};
 use crate::encode::{encode_path, encode_query};
@@ -125,7 +125,7 @@ async fn show(
         Ok(found) => found,
         Err(page) => return page,
     };
-    let listed = studio.server.listed_tool(&name);
+    let listed = studio.server.listed_tool(&visitor.caller(), &name);
     let schema = listed
         .as_ref()
         .and_then(|tool| tool.get("inputSchema").cloned())
@@ -178,7 +178,7 @@ async fn show(
     let body_html = markdown::to_html(content.skill_md.body(), &name);
     let frontmatter = frontmatter_rows(&content);
     let package = skill.package.as_ref().map(|m| m.package.clone());
-    let (options, members, docs) = package_parts(&studio, &skill);
+    let (options, members, docs) = package_parts(&studio.catalog_for(&visitor), &skill);
     let page = SkillPage {
         shell: studio.shell(&visitor, name.clone(), "catalog"),
         href: format!("/skills/{}", encode_path(&name)),
@@ -385,11 +385,10 @@ type PackageParts = (
 
 /// A package's options (as form fields, read-only), members (name, link, description) and
 /// documentation pages (path, link).
-fn package_parts(studio: &Studio, skill: &Arc<CatalogSkill>) -> PackageParts {
+fn package_parts(catalog: &Catalog, skill: &Arc<CatalogSkill>) -> PackageParts {
     let Some(manifest) = &skill.manifest else {
         return (Vec::new(), Vec::new(), Vec::new());
     };
-    let catalog = studio.server.catalog();
     let options = fields_of(&input_schema(&manifest.options), &[]);
     let members = manifest
         .member_names()

@@ -30,8 +30,14 @@ pub(super) async fn read(transaction: &Transaction<'_>) -> StoreResult<Directory
             .iter()
             .map(rows::namespace)
             .collect::<StoreResult<_>>()?,
-        members.iter().map(rows::member).collect::<StoreResult<_>>()?,
-        access.iter().map(rows::access).collect::<StoreResult<_>>()?,
+        members
+            .iter()
+            .map(rows::member)
+            .collect::<StoreResult<_>>()?,
+        access
+            .iter()
+            .map(rows::access)
+            .collect::<StoreResult<_>>()?,
     ))
 }
 
@@ -94,14 +100,21 @@ pub(super) async fn people_of_keys(transaction: &Transaction<'_>) -> StoreResult
     }
     for (name, _) in &keys {
         let handle = crate::directory::handle_of_key_name(name);
-        transaction.execute(rows::KEY_USER, &[name, &handle]).await?;
+        transaction
+            .execute(rows::KEY_USER, &[name, &handle])
+            .await?;
     }
     Ok(())
 }
 
 impl DirectoryTransaction for PgDirectory<'_> {
     async fn lock(&mut self) -> StoreResult<()> {
-        cached_execute(self.0, "SELECT pg_advisory_xact_lock($1)", &[&DIRECTORY_LOCK]).await?;
+        cached_execute(
+            self.0,
+            "SELECT pg_advisory_xact_lock($1)",
+            &[&DIRECTORY_LOCK],
+        )
+        .await?;
         Ok(())
     }
 

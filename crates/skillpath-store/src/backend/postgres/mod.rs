@@ -601,7 +601,9 @@ impl Store for PostgresStore {
             }
             let row = cached_query_opt(
                 transaction,
-                &format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE name = $1 AND revoked_at IS NULL"),
+                &format!(
+                    "SELECT {KEY_COLUMNS} FROM api_keys WHERE name = $1 AND revoked_at IS NULL"
+                ),
                 &[&name],
             )
             .await?
@@ -646,8 +648,12 @@ impl Store for PostgresStore {
                 )
                 .await?;
             } else {
-                cached_execute(transaction, crate::directory::rows::UNSTAR, &[&handle, &key])
-                    .await?;
+                cached_execute(
+                    transaction,
+                    crate::directory::rows::UNSTAR,
+                    &[&handle, &key],
+                )
+                .await?;
             }
             Ok(was)
         })

@@ -677,8 +677,10 @@ impl Store for SqliteStore {
             let statement = transaction.prepare_cached(&format!(
                 "SELECT {KEY_COLUMNS} FROM api_keys WHERE name = ?1 AND revoked_at IS NULL"
             ))?;
-            first(statement, params![name], |r| columns::key(r).map(|key| key.info))?
-                .ok_or(StoreError::KeyNotFound(name))
+            first(statement, params![name], |r| {
+                columns::key(r).map(|key| key.info)
+            })?
+            .ok_or(StoreError::KeyNotFound(name))
         })
         .await
     }

@@ -34,10 +34,7 @@ fn create(args: KeysCreateArgs) -> anyhow::Result<ExitStatus> {
     };
     super::run_as_owner(&args.db, as_owner, move |owner| async move {
         let permit = owner.may(Operation::CreateApiKey)?;
-        let created = owner
-            .app
-            .create_user_key(&permit, &name, request)
-            .await?;
+        let created = owner.app.create_user_key(&permit, &name, request).await?;
         print(format, &to_json(&created)?, || format!("{}\n", created.key)).map_err(io)?;
         let info = &created.info;
         if matches!(format, crate::cli::OutputFormat::Text) {

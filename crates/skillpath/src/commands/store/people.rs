@@ -9,8 +9,8 @@ use skillpath_store::directory::{Directory, Governance, LogFilter};
 use super::{AsOwner, Owner, io, print, table, to_json};
 use crate::cli::{
     HandleArgs, LogArgs, LogCommand, LogFormat, MemberArgs, MemberRoleArgs, MembersArgs,
-    MembersCommand, NamespaceArgs, NamespacesArgs, NamespacesCommand, OutputFormat, NamespaceReview,
-    StarArgs, UsersArgs, UsersCommand, VisibilityArgs,
+    MembersCommand, NamespaceArgs, NamespaceReview, NamespacesArgs, NamespacesCommand,
+    OutputFormat, StarArgs, UsersArgs, UsersCommand, VisibilityArgs,
 };
 use crate::error::CliError;
 use crate::output::{self, ExitStatus};
@@ -225,21 +225,27 @@ pub(crate) fn star(args: StarArgs, starred: bool) -> anyhow::Result<ExitStatus> 
         Err(error) => return usage(&error.to_string()),
     };
     let (user, format) = (args.user, args.common.format);
-    super::run_as_owner(&args.common.db, AsOwner::existing(), move |owner| async move {
-        let permit = owner.may(Operation::StarSkill)?;
-        let was = owner
-            .app
-            .star(&permit, Some(&user), &key, starred)
-            .await?;
-        let json = serde_json::json!({"user": user, "item": key, "starred": starred, "was": was});
-        print(format, &json, || {
-            let verb = if starred { "starred" } else { "unstarred" };
-            let already = if was == starred { " (it was already)" } else { "" };
-            format!("{user} {verb} `{key}`{already}\n")
-        })
-        .map_err(io)?;
-        Ok(ExitStatus::Success)
-    })
+    super::run_as_owner(
+        &args.common.db,
+        AsOwner::existing(),
+        move |owner| async move {
+            let permit = owner.may(Operation::StarSkill)?;
+            let was = owner.app.star(&permit, Some(&user), &key, starred).await?;
+            let json =
+                serde_json::json!({"user": user, "item": key, "starred": starred, "was": was});
+            print(format, &json, || {
+                let verb = if starred { "starred" } else { "unstarred" };
+                let already = if was == starred {
+                    " (it was already)"
+                } else {
+                    ""
+                };
+                format!("{user} {verb} `{key}`{already}\n")
+            })
+            .map_err(io)?;
+            Ok(ExitStatus::Success)
+        },
+    )
 }
 
 pub(crate) fn log(args: LogArgs) -> anyhow::Result<ExitStatus> {
