@@ -445,10 +445,6 @@ impl<E> App<E> {
             return Err(AppError::NoNamespace(namespace.to_string()));
         };
         let held = sight.role_in(namespace);
-        if held.is_none() && !record.name.is_global() && !sight.is_all() {
-            // A namespace the caller has no part in is one they do not see.
-            return Err(AppError::NoNamespace(namespace.to_string()));
-        }
         if record.frozen {
             return Err(AppError::Closed(format!(
                 "`{namespace}` is frozen and takes no writes: an owner thaws it with `skillpath namespaces thaw {namespace}`"

@@ -9,6 +9,9 @@
 //!
 //! `audit` holds the tests of the audit of every write, run for each backend like the suite.
 //!
+//! `directory` holds the tests of people, namespaces, members, visibility, stars and the
+//! governance log (both backends).
+//!
 //! `packages` holds the tests of architecture packages in the store (both backends).
 //!
 //! `modules` checks that no module of the store imports one that imports it back.
@@ -24,6 +27,7 @@ mod support;
 
 mod audit;
 mod corpus;
+mod directory;
 mod drafts;
 mod forks;
 mod packages;

@@ -588,3 +588,55 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
     let (metadata, _) = crate::suite::metadata_of_the_content(&store).await;
     assert_eq!(metadata, before);
 }
+
+/// An entry of the governance log changed in the database file, or one removed, breaks the
+/// chain there: verifying the log names the first broken entry.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tampered_governance_log_names_its_first_broken_entry() {
+    use skillpath_model::governance::{self, Broken};
+    use skillpath_store::directory::{Governance, LogFilter};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("skills.db");
+    let store = SqliteStore::open(&path).expect("open");
+    for handle in ["alice", "bob", "carol"] {
+        let person = Governance::CreateUser {
+            handle: handle.to_owned(),
+            display_name: String::new(),
+            admin: false,
+        };
+        store.govern(person, "admin").await.expect("a person");
+    }
+    let log = store
+        .governance_log(LogFilter::default())
+        .await
+        .expect("log");
+    assert_eq!(governance::verify(&log), Ok(()));
+    let direct = rusqlite::Connection::open(&path).expect("open directly");
+    direct
+        .execute(
+            "UPDATE governance_log SET actor = 'mallory' WHERE seq = 2",
+            [],
+        )
+        .expect("tampered");
+    let log = store
+        .governance_log(LogFilter::default())
+        .await
+        .expect("log");
+    assert_eq!(governance::verify(&log), Err(Broken::Altered { seq: 2 }));
+    let said = governance::verify(&log).expect_err("broken").to_string();
+    assert!(said.contains("entry 2"), "{said}");
+    direct
+        .execute("DELETE FROM governance_log WHERE seq = 2", [])
+        .expect("removed");
+    let log = store
+        .governance_log(LogFilter::default())
+        .await
+        .expect("log");
+    assert_eq!(
+        governance::verify(&log),
+        Err(Broken::Gap {
+            seq: 3,
+            expected: 2
+        })
+    );
+}

@@ -114,6 +114,14 @@ macro_rules! store_suite {
         $crate::suite::store_suite!(@drafts_shared $open;
             concurrent_publications_of_one_draft_write_one_revision,
         );
+        $crate::suite::store_suite!(@directory $open;
+            changes_of_the_directory_are_kept_and_logged,
+            items_of_one_name_live_in_each_namespace,
+            stars_are_kept_per_person_and_item,
+        );
+        $crate::suite::store_suite!(@directory_backend $open;
+            concurrent_changes_from_two_stores_keep_one_chain,
+        );
         $crate::suite::store_suite!(@scopes $open;
             each_project_sees_its_own_skills_and_the_shared_ones,
             a_user_skill_never_replaces_one_of_the_stores_own,
@@ -180,6 +188,24 @@ macro_rules! store_suite {
             async fn $test() {
                 let backend: $crate::support::Backend = $open().await;
                 $crate::drafts::$test(backend.shared()).await;
+            }
+        )*
+    };
+    (@directory $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::directory::$test(backend.store()).await;
+            }
+        )*
+    };
+    (@directory_backend $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::directory::$test(&backend).await;
             }
         )*
     };

@@ -1,0 +1,229 @@
+//! People, namespaces, members, visibility, stars and the governance log, on every backend.
+
+use std::sync::Arc;
+
+use skillpath_model::governance;
+use skillpath_model::{MemberRole, Namespace, Placement, Provenance, Visibility};
+use skillpath_store::directory::{Governance, LogFilter};
+use skillpath_store::{ProjectView, Store, StoreError};
+
+use crate::support::{Backend, by, skill};
+
+fn ns(name: &str) -> Namespace {
+    Namespace::parse(name).expect("a handle")
+}
+
+fn person(handle: &str) -> Governance {
+    Governance::CreateUser {
+        handle: handle.to_owned(),
+        display_name: String::new(),
+        admin: false,
+    }
+}
+
+fn member(namespace: &str, handle: &str, role: MemberRole) -> Governance {
+    Governance::AddMember {
+        namespace: ns(namespace),
+        handle: handle.to_owned(),
+        role,
+    }
+}
+
+/// The directory holds what each change made, each change is one entry of an unbroken chain,
+/// and a refused change writes nothing, not even an entry.
+pub(crate) async fn changes_of_the_directory_are_kept_and_logged(store: &dyn Store) {
+    store.govern(person("alice"), "admin").await.expect("alice");
+    store.govern(person("bob"), "admin").await.expect("bob");
+    let team = Governance::CreateNamespace {
+        name: ns("team-a"),
+        owner: Some("alice".to_owned()),
+    };
+    store.govern(team, "admin").await.expect("team-a");
+    let added = store
+        .govern(member("team-a", "bob", MemberRole::Author), "alice")
+        .await
+        .expect("bob joins");
+    assert_eq!(added.action.actor, "alice");
+    assert_eq!(added.action.target, "@team-a:bob");
+    assert_eq!(added.action.after.as_deref(), Some(r#"{"role":"author"}"#));
+
+    let directory = store.directory().await.expect("the directory");
+    assert_eq!(
+        directory.role("bob", &ns("team-a")),
+        Some(MemberRole::Author)
+    );
+    assert_eq!(
+        directory.role("alice", &ns("team-a")),
+        Some(MemberRole::Owner)
+    );
+    assert_eq!(
+        directory.role("alice", &ns("alice")),
+        Some(MemberRole::Owner)
+    );
+    assert!(directory.namespace(&Namespace::global()).is_some());
+
+    let before = store
+        .governance_log(LogFilter::default())
+        .await
+        .expect("the log");
+    for refused in [
+        member("team-a", "bob", MemberRole::Reader),
+        Governance::RemoveMember {
+            namespace: ns("team-a"),
+            handle: "alice".to_owned(),
+        },
+        person("alice"),
+        member("team-z", "bob", MemberRole::Reader),
+    ] {
+        let error = store.govern(refused, "admin").await.expect_err("refused");
+        assert!(matches!(error, StoreError::Refused(_)), "{error}");
+    }
+    let after = store
+        .governance_log(LogFilter::default())
+        .await
+        .expect("the log");
+    assert_eq!(after, before, "a refused change is not logged");
+    assert_eq!(governance::verify(&after), Ok(()));
+    let seqs: Vec<u64> = after.iter().map(|entry| entry.seq).collect();
+    assert_eq!(seqs, (1..=after.len() as u64).collect::<Vec<_>>());
+    let about_team = LogFilter {
+        namespace: Some(ns("team-a")),
+        since: None,
+    };
+    let team_entries = store.governance_log(about_team).await.expect("filtered");
+    assert_eq!(team_entries.len(), 2, "{team_entries:?}");
+}
+
+/// One name in several namespaces is several items, each with its own revisions, visibility
+/// and owner; a namespace that holds items is not deleted.
+pub(crate) async fn items_of_one_name_live_in_each_namespace(store: &dyn Store) {
+    let team = Governance::CreateNamespace {
+        name: ns("team-a"),
+        owner: None,
+    };
+    store.govern(team, "admin").await.expect("team-a");
+    let placed = Placement {
+        namespace: ns("team-a"),
+        visibility: Visibility::Private,
+    };
+    let theirs = store
+        .create_in(
+            placed,
+            skill("deploy", "Use when deploying.", "Theirs."),
+            Provenance::Api,
+            by("alice", "add"),
+        )
+        .await
+        .expect("in @team-a");
+    assert_eq!(theirs.name, "@team-a/deploy");
+    let ours = store
+        .create(
+            skill("deploy", "Use when deploying.", "Ours."),
+            Provenance::Api,
+            by("admin", "add"),
+        )
+        .await
+        .expect("in @global");
+    assert_eq!(ours.name, "deploy");
+    let updated = store
+        .update(
+            "@team-a/deploy",
+            1,
+            skill("deploy", "Use when deploying.", "Theirs, again."),
+            by("alice", "edit"),
+        )
+        .await
+        .expect("updated");
+    assert_eq!(updated.revision, 2);
+    assert_eq!(store.history("deploy").await.expect("history").len(), 1);
+    let directory = store.directory().await.expect("the directory");
+    let access = directory.access("@team-a/deploy");
+    assert_eq!(access.visibility, Visibility::Private);
+    assert_eq!(access.owner.as_deref(), Some("alice"));
+    assert_eq!(directory.access("deploy").visibility, Visibility::Namespace);
+    let public = Governance::SetVisibility {
+        key: "@team-a/deploy".to_owned(),
+        visibility: Visibility::Public,
+    };
+    let entry = store.govern(public, "alice").await.expect("made public");
+    assert_eq!(entry.action.target, "@team-a/deploy");
+    let directory = store.directory().await.expect("the directory");
+    assert_eq!(
+        directory.access("@team-a/deploy").visibility,
+        Visibility::Public
+    );
+    let refused = store
+        .govern(Governance::DeleteNamespace(ns("team-a")), "admin")
+        .await
+        .expect_err("it holds an item");
+    assert!(
+        refused.to_string().contains("archive it instead"),
+        "{refused}"
+    );
+}
+
+/// Stars are a person's, one per item, counted once however often they are given.
+pub(crate) async fn stars_are_kept_per_person_and_item(store: &dyn Store) {
+    store.govern(person("carol"), "admin").await.expect("carol");
+    assert!(
+        !store
+            .set_star("carol", "deploy", true)
+            .await
+            .expect("starred")
+    );
+    assert!(
+        store
+            .set_star("carol", "deploy", true)
+            .await
+            .expect("again")
+    );
+    let stars = store.stars(Some("carol")).await.expect("stars");
+    assert_eq!(stars.len(), 1);
+    assert_eq!(stars[0].key, "deploy");
+    assert!(
+        store
+            .set_star("carol", "deploy", false)
+            .await
+            .expect("unstarred")
+    );
+    assert!(store.stars(None).await.expect("stars").is_empty());
+}
+
+/// Two servers on one database changing the directory at once: every change is kept, once,
+/// and the log stays one unbroken chain.
+pub(crate) async fn concurrent_changes_from_two_stores_keep_one_chain(backend: &Backend) {
+    let first = backend.shared();
+    let second: Arc<dyn Store> = backend.open_in(ProjectView::default()).await;
+    first.govern(person("owner"), "admin").await.expect("owner");
+    let team = Governance::CreateNamespace {
+        name: ns("team-a"),
+        owner: Some("owner".to_owned()),
+    };
+    first.govern(team, "admin").await.expect("team-a");
+    let mut tasks = Vec::new();
+    for index in 0..16 {
+        let store = if index % 2 == 0 {
+            Arc::clone(&first)
+        } else {
+            Arc::clone(&second)
+        };
+        tasks.push(tokio::spawn(async move {
+            let handle = format!("person-{index}");
+            store.govern(person(&handle), "admin").await?;
+            store
+                .govern(member("team-a", &handle, MemberRole::Reader), "owner")
+                .await
+        }));
+    }
+    for task in tasks {
+        task.await.expect("joined").expect("governed");
+    }
+    let directory = second.directory().await.expect("the directory");
+    assert_eq!(directory.members_of(&ns("team-a")).count(), 17);
+    let log = first
+        .governance_log(LogFilter::default())
+        .await
+        .expect("the log");
+    assert_eq!(log.len(), 2 + 16 * 2);
+    assert_eq!(governance::verify(&log), Ok(()));
+}
