@@ -25,6 +25,7 @@ mod mcp_python;
 mod mcp_watch;
 mod mcp_wire;
 mod meaning;
+mod namespaces;
 mod packages;
 mod postgres_support;
 mod project_scopes;

@@ -1,0 +1,384 @@
+//! People, namespaces, members, visibility, stars and the governance log with real processes:
+//! the commands on SQLite and on a real PostgreSQL schema, and two `serve --http --auth
+//! required` replicas on one database, each key's `tools/list` holding exactly what its person
+//! may be served, on both replicas, also right after a change made on the command line.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use skillpath_test_support::{RunExt, json};
+
+use crate::postgres_support::Schema;
+use crate::support::{HttpServer, rpc, skillpath};
+
+/// `skillpath ARGS --db DB`, which must succeed: its stdout.
+fn ok(db: &str, args: &[&str]) -> String {
+    skillpath(args).args(["--db", db]).ok_stdout()
+}
+
+/// `skillpath ARGS --db DB`, which must fail with `code`: its stderr.
+fn refused(db: &str, args: &[&str], code: i32) -> String {
+    let run = skillpath(args).args(["--db", db]).run();
+    run.exited(code);
+    run.stderr
+}
+
+/// A folder of skill folders, each `name` with a description saying what it is for.
+fn skills(root: &Path, names: &[&str]) -> String {
+    for name in names {
+        let folder = root.join(name);
+        std::fs::create_dir_all(&folder).expect("a folder");
+        std::fs::write(
+            folder.join("SKILL.md"),
+            format!(
+                "---\nname: {name}\ndescription: Use when deploying services with {name}.\n---\n\nDeploy with {name}.\n"
+            ),
+        )
+        .expect("a SKILL.md");
+    }
+    root.to_str().expect("utf-8").to_owned()
+}
+
+/// Two teams, three people, items of each visibility: `@team-a` (alice its owner, bob an
+/// author) holds `a-private` (alice's), `a-shared` and `a-public`; `@team-b` (carol its owner)
+/// holds `b-shared` and `b-public`.
+fn teams(db: &str, work: &Path) {
+    for person in ["alice", "bob", "carol"] {
+        ok(db, &["users", "create", person]);
+    }
+    ok(db, &["namespaces", "create", "@team-a", "--owner", "alice"]);
+    ok(db, &["namespaces", "create", "@team-b", "--owner", "carol"]);
+    ok(
+        db,
+        &["members", "add", "@team-a", "bob", "--role", "author"],
+    );
+    for (team, name, visibility, by) in [
+        ("@team-a", "a-private", "private", "alice"),
+        ("@team-a", "a-shared", "namespace", "alice"),
+        ("@team-a", "a-public", "public", "alice"),
+        ("@team-b", "b-shared", "namespace", "carol"),
+        ("@team-b", "b-public", "public", "carol"),
+    ] {
+        let folder = skills(&work.join(name), &[name]);
+        ok(
+            db,
+            &[
+                "import",
+                "--namespace",
+                team,
+                "--visibility",
+                visibility,
+                "--author",
+                by,
+                &folder,
+            ],
+        );
+    }
+}
+
+fn scenario(db: &str) {
+    let work = tempfile::tempdir().expect("tempdir");
+    teams(db, work.path());
+    // Each command says what it refuses, and changes nothing.
+    let twice = refused(
+        db,
+        &["members", "add", "@team-a", "bob", "--role", "reader"],
+        1,
+    );
+    assert!(twice.contains("members set @team-a bob"), "{twice}");
+    let last = refused(db, &["members", "remove", "@team-a", "alice"], 1);
+    assert!(last.contains("last owner"), "{last}");
+    let bad = refused(db, &["users", "create", "Dave"], 1);
+    assert!(bad.contains("uppercase"), "{bad}");
+    let not_empty = refused(db, &["namespaces", "delete", "@team-a"], 1);
+    assert!(
+        not_empty.contains("namespaces archive @team-a"),
+        "{not_empty}"
+    );
+
+    // Every item is listed under its full name; names repeat across namespaces.
+    let listed = json(&ok(db, &["list", "--format", "json"]));
+    let names: BTreeSet<&str> = listed["items"]
+        .as_array()
+        .or_else(|| listed.as_array())
+        .expect("a list")
+        .iter()
+        .filter_map(|item| item["name"].as_str())
+        .collect();
+    assert!(names.contains("@team-a/a-private") && names.contains("@team-b/b-public"));
+    let shown = json(&ok(
+        db,
+        &["namespaces", "show", "@team-a", "--format", "json"],
+    ));
+    assert_eq!(
+        (shown["members"].as_u64(), shown["items"].as_u64()),
+        (Some(2), Some(3))
+    );
+    let members = json(&ok(db, &["members", "list", "@team-a", "--format", "json"]));
+    assert_eq!(
+        members,
+        json!([
+            {"namespace": "@team-a", "handle": "alice", "role": "owner"},
+            {"namespace": "@team-a", "handle": "bob", "role": "author"},
+        ])
+    );
+
+    // A key acts for its person, narrowed to a namespace and a role.
+    let created = json(&ok(
+        db,
+        &[
+            "keys",
+            "create",
+            "--name",
+            "bob-ci",
+            "--user",
+            "bob",
+            "--namespace",
+            "@team-a",
+            "--role",
+            "reader",
+            "--format",
+            "json",
+        ],
+    ));
+    assert_eq!(
+        (
+            created["user"].as_str(),
+            created["role"].as_str(),
+            created["namespaces"].clone()
+        ),
+        (Some("bob"), Some("reader"), json!(["@team-a"]))
+    );
+    let elsewhere = refused(
+        db,
+        &[
+            "keys",
+            "create",
+            "--name",
+            "x",
+            "--user",
+            "bob",
+            "--namespace",
+            "@team-b",
+        ],
+        1,
+    );
+    assert!(elsewhere.contains("@team-b"), "{elsewhere}");
+
+    // Frozen, a namespace takes no import; thawed, it does again.
+    ok(db, &["namespaces", "freeze", "@team-a"]);
+    let folder = skills(&work.path().join("late"), &["late"]);
+    let frozen = refused(db, &["import", "--namespace", "@team-a", &folder], 1);
+    assert!(frozen.contains("frozen"), "{frozen}");
+    ok(db, &["namespaces", "thaw", "@team-a"]);
+    ok(db, &["import", "--namespace", "@team-a", &folder]);
+
+    ok(db, &["visibility", "@team-a/a-shared", "private"]);
+    ok(db, &["star", "@team-b/b-public", "--user", "bob"]);
+    let hidden = refused(db, &["star", "@nowhere/x", "--user", "bob"], 1);
+    assert!(hidden.contains("no skill named"), "{hidden}");
+
+    // The log: every change, with who and what, as JSON lines; its chain holds.
+    let lines = ok(db, &["log", "--format", "jsonl"]);
+    let entries: Vec<Value> = lines.lines().map(json).collect();
+    let actions: Vec<&str> = entries
+        .iter()
+        .filter_map(|entry| entry["action"].as_str())
+        .collect();
+    for expected in [
+        "user.create",
+        "namespace.create",
+        "member.add",
+        "key.create",
+        "namespace.freeze",
+        "namespace.thaw",
+        "item.visibility",
+    ] {
+        assert!(actions.contains(&expected), "{expected} in {actions:?}");
+    }
+    let visibility = entries
+        .iter()
+        .find(|entry| entry["action"] == "item.visibility")
+        .expect("logged");
+    assert_eq!(visibility["target"], "@team-a/a-shared");
+    assert_eq!(visibility["before"], r#"{"visibility":"namespace"}"#);
+    assert_eq!(visibility["after"], r#"{"visibility":"private"}"#);
+    let team_b = ok(db, &["log", "--namespace", "@team-b", "--format", "json"]);
+    assert!(
+        json(&team_b)
+            .as_array()
+            .expect("entries")
+            .iter()
+            .all(|entry| entry["target"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("@team-b"))),
+        "{team_b}"
+    );
+    let verified = json(&ok(db, &["log", "verify", "--format", "json"]));
+    assert_eq!(verified["ok"], true);
+    assert_eq!(verified["entries"].as_u64(), Some(entries.len() as u64));
+}
+
+#[test]
+fn people_namespaces_and_the_log_from_the_command_line_on_sqlite() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("store.db");
+    scenario(db.to_str().expect("utf-8"));
+}
+
+#[test]
+fn people_namespaces_and_the_log_from_the_command_line_on_postgres() {
+    let schema = Schema::create("namespaces");
+    scenario(&schema.url());
+}
+
+/// `log verify` finds an entry changed in the database file, names it and exits 1.
+#[test]
+fn log_verify_names_a_tampered_entry() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let path = work.path().join("store.db");
+    let db = path.to_str().expect("utf-8");
+    for person in ["alice", "bob", "carol"] {
+        ok(db, &["users", "create", person]);
+    }
+    rusqlite::Connection::open(&path)
+        .expect("open directly")
+        .execute(
+            "UPDATE governance_log SET target = 'mallory' WHERE seq = 2",
+            [],
+        )
+        .expect("tampered");
+    let run = skillpath(&["log", "verify", "--db", db]).run();
+    run.exited(1);
+    assert!(run.stdout.contains("entry 2"), "{run:?}");
+}
+
+/// The names of the tools `key` is listed.
+fn tools(server: &HttpServer, key: &str) -> BTreeSet<String> {
+    let (status, response, message) = rpc(server, Some(key), "tools/list", json!({}));
+    assert_eq!(status, 200, "{response}");
+    message["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no tools: {response}"))
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .filter(|name| name.starts_with("a-") || name.starts_with("b-"))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn set(names: &[&str]) -> BTreeSet<String> {
+    names.iter().map(|name| (*name).to_owned()).collect()
+}
+
+/// Waits until `key`'s tools on `server` are `expected` (a replica hears another's change a
+/// moment later), failing after ten seconds with what it lists.
+fn eventually(server: &HttpServer, key: &str, expected: &BTreeSet<String>) {
+    let start = Instant::now();
+    loop {
+        let listed = tools(server, key);
+        if &listed == expected {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "listed {listed:?}, expected {expected:?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn replicas(db: &str) {
+    let work = tempfile::tempdir().expect("tempdir");
+    teams(db, work.path());
+    let key = |user: &str| {
+        let created = json(&ok(
+            db,
+            &[
+                "keys",
+                "create",
+                "--name",
+                &format!("{user}-key"),
+                "--user",
+                user,
+                "--role",
+                "author",
+                "--format",
+                "json",
+            ],
+        ));
+        created["key"].as_str().expect("a key").to_owned()
+    };
+    let (alice, bob, carol) = (key("alice"), key("bob"), key("carol"));
+    let serve =
+        |dir: &Path| HttpServer::start(dir, &["--db", db, "--auth", "required", "--stateless"]);
+    let (one, two) = (
+        tempfile::tempdir().expect("tempdir"),
+        tempfile::tempdir().expect("tempdir"),
+    );
+    let servers = [serve(one.path()), serve(two.path())];
+    for server in &servers {
+        assert_eq!(
+            tools(server, &alice),
+            set(&["a-private", "a-public", "a-shared"])
+        );
+        assert_eq!(tools(server, &bob), set(&["a-public", "a-shared"]));
+        assert_eq!(tools(server, &carol), set(&["b-public", "b-shared"]));
+        // A hidden item is called as a missing one.
+        let (_, _, hidden) = rpc(
+            server,
+            Some(&carol),
+            "tools/call",
+            json!({"name": "load_skill", "arguments": {"name": "@team-a/a-private"}}),
+        );
+        let (_, _, missing) = rpc(
+            server,
+            Some(&carol),
+            "tools/call",
+            json!({"name": "load_skill", "arguments": {"name": "@team-a/nothing"}}),
+        );
+        let text = |message: &Value| {
+            message
+                .to_string()
+                .replace("a-private", "X")
+                .replace("nothing", "X")
+        };
+        assert_eq!(text(&hidden), text(&missing));
+    }
+    // Changed on the command line: both replicas serve it at once.
+    ok(db, &["visibility", "@team-a/a-shared", "private"]);
+    ok(db, &["star", "@team-a/a-public", "--user", "carol"]);
+    for server in &servers {
+        eventually(server, &bob, &set(&["a-public"]));
+        eventually(server, &carol, &set(&["a-public", "b-public", "b-shared"]));
+        eventually(server, &alice, &set(&["a-private", "a-public", "a-shared"]));
+    }
+    // Disabled: alice's key is refused by both.
+    ok(db, &["users", "disable", "alice"]);
+    for server in &servers {
+        let start = Instant::now();
+        loop {
+            let (status, _, _) = rpc(server, Some(&alice), "tools/list", json!({}));
+            if status == 401 {
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "still {status}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+#[test]
+fn two_replicas_serve_each_key_what_its_person_may_see_on_sqlite() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("store.db");
+    replicas(db.to_str().expect("utf-8"));
+}
+
+#[test]
+fn two_replicas_serve_each_key_what_its_person_may_see_on_postgres() {
+    let schema = Schema::create("replicas_ns");
+    replicas(&schema.url());
+}
