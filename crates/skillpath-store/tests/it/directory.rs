@@ -227,3 +227,112 @@ pub(crate) async fn concurrent_changes_from_two_stores_keep_one_chain(backend: &
     assert_eq!(log.len(), 2 + 16 * 2);
     assert_eq!(governance::verify(&log), Ok(()));
 }
+
+/// A store made by the release before people (fixtures `made-before-people.*`: six items with a
+/// package and its members and a deleted skill; keys `admin-ops` (admin), `ci` (a revoked reader
+/// and an active author), `Alice_Writer` (author) and `maint` (maintainer)) keeps everything:
+/// every item in `@global`, visible to its members, with its revisions; every key a person's,
+/// who is a member of `@global` with the key's role (the highest of a name's keys); the log
+/// empty and whole. And the new operations work on it.
+pub(crate) async fn a_store_made_before_people_keeps_everything(store: &dyn Store) {
+    let live: Vec<String> = store
+        .current_revisions()
+        .await
+        .expect("revisions")
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    assert_eq!(
+        live,
+        [
+            "add-caching",
+            "add-endpoint",
+            "add-entity",
+            "add-repository",
+            "dotnet-clean-architecture"
+        ]
+    );
+    assert_eq!(
+        store
+            .history("write-release-notes")
+            .await
+            .expect("kept")
+            .len(),
+        2
+    );
+    let directory = store.directory().await.expect("the directory");
+    assert_eq!(directory.access.len(), 6);
+    for (key, access) in &directory.access {
+        assert_eq!(access.visibility, Visibility::Namespace, "{key}");
+        assert_eq!(access.owner, None, "{key}");
+    }
+    let handles: Vec<&str> = directory.users.iter().map(|u| u.handle.as_str()).collect();
+    assert_eq!(handles, ["admin-ops", "alice-writer", "ci", "maint"]);
+    let global = Namespace::global();
+    let roles: Vec<(&str, Option<MemberRole>)> = handles
+        .iter()
+        .map(|handle| (*handle, directory.role(handle, &global)))
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            ("admin-ops", Some(MemberRole::Owner)),
+            ("alice-writer", Some(MemberRole::Author)),
+            ("ci", Some(MemberRole::Author)),
+            ("maint", Some(MemberRole::Maintainer)),
+        ]
+    );
+    assert!(directory.user("admin-ops").is_some_and(|user| user.admin));
+    assert_eq!(
+        directory
+            .user("alice-writer")
+            .map(|user| user.display_name.as_str()),
+        Some("Alice_Writer")
+    );
+    assert_eq!(
+        directory.role("alice-writer", &ns("alice-writer")),
+        Some(MemberRole::Owner)
+    );
+    let keys = store.list_keys().await.expect("keys");
+    assert_eq!(keys.len(), 5);
+    for key in &keys {
+        let expected = skillpath_store::directory::handle_of_key_name(&key.name);
+        assert_eq!(key.user, expected, "{}", key.name);
+        assert_eq!(key.namespaces, None);
+    }
+    let log = store
+        .governance_log(LogFilter::default())
+        .await
+        .expect("the log");
+    assert!(log.is_empty());
+    // The package still holds its members, and the new operations work.
+    let package = store
+        .get("dotnet-clean-architecture", None)
+        .await
+        .expect("the package");
+    assert!(package.snapshot.skill_md.contains("add-entity"));
+    let team = Governance::CreateNamespace {
+        name: ns("team-a"),
+        owner: Some("alice-writer".to_owned()),
+    };
+    store.govern(team, "admin-ops").await.expect("a namespace");
+    let placed = Placement {
+        namespace: ns("team-a"),
+        visibility: Visibility::Private,
+    };
+    let made = store
+        .create_in(
+            placed,
+            skill("add-caching", "Use when caching.", "Ours."),
+            Provenance::Api,
+            by("alice-writer", "add"),
+        )
+        .await
+        .expect("the name is free in @team-a");
+    assert_eq!(made.name, "@team-a/add-caching");
+    let log = store
+        .governance_log(LogFilter::default())
+        .await
+        .expect("the log");
+    assert_eq!(governance::verify(&log), Ok(()));
+}

@@ -609,3 +609,28 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
     let (metadata, _) = crate::suite::metadata_of_the_content(&store).await;
     assert_eq!(metadata, before);
 }
+
+/// A PostgreSQL schema made by the release before people (`pg_dump --inserts` of schema
+/// `old_main`, loaded into a schema of this test's), upgraded as the store opens it
+/// ([`crate::directory::a_store_made_before_people_keeps_everything`]).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_made_before_people_is_upgraded_losing_nothing() {
+    let schema = Schema::create().await;
+    let dump = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/it/fixtures/made-before-people.postgres.sql"),
+    )
+    .expect("the fixture");
+    let dump = dump
+        .replace("CREATE SCHEMA old_main;", "")
+        .replace("old_main", &schema.name);
+    connect(&schema.url)
+        .await
+        .batch_execute(&dump)
+        .await
+        .expect("the old schema loads");
+    let store = PostgresStore::open(&schema.url())
+        .await
+        .expect("the upgrade runs");
+    crate::directory::a_store_made_before_people_keeps_everything(&store).await;
+}

@@ -640,3 +640,16 @@ async fn a_tampered_governance_log_names_its_first_broken_entry() {
         })
     );
 }
+
+/// A SQLite store made by the release before people, upgraded in place
+/// ([`crate::directory::a_store_made_before_people_keeps_everything`]).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_made_before_people_is_upgraded_losing_nothing() {
+    let dir = tempfile::tempdir().expect("a temp folder");
+    let path = dir.path().join("before-people.db");
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/fixtures/made-before-people.db");
+    std::fs::copy(&fixture, &path).expect("copy the fixture");
+    let store = SqliteStore::open(&path).expect("the upgrade runs");
+    crate::directory::a_store_made_before_people_keeps_everything(&store).await;
+}
