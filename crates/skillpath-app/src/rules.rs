@@ -72,8 +72,10 @@ pub enum Operation {
     /// Change people, namespaces, members or visibility (who may change what is decided
     /// with the directory: `App::govern`).
     Govern,
-    /// Star or unstar an item.
+    /// Star an item.
     StarSkill,
+    /// Unstar an item.
+    UnstarSkill,
     /// Read the governance log (an owner their namespaces' entries, an admin all).
     ReadLog,
 }
@@ -112,6 +114,7 @@ impl Operation {
             Operation::ReadDirectory => "read_directory",
             Operation::Govern => "govern",
             Operation::StarSkill => "star_skill",
+            Operation::UnstarSkill => "unstar_skill",
             Operation::ReadLog => "read_log",
         }
     }
@@ -134,6 +137,7 @@ impl Operation {
             | Operation::ReadDirectory
             | Operation::Govern
             | Operation::StarSkill
+            | Operation::UnstarSkill
             | Operation::ReadLog => Role::Reader,
             Operation::CreateSkill
             | Operation::UpdateSkill
@@ -176,6 +180,7 @@ impl Operation {
                 | Operation::SaveFiles
                 | Operation::Govern
                 | Operation::StarSkill
+                | Operation::UnstarSkill
         )
     }
 

@@ -54,6 +54,8 @@ pub const BUILTIN_TOOLS: &[&str] = &[
     "delete_skill",
     "rollback_skill",
     "fork_skill",
+    "star_skill",
+    "unstar_skill",
     "list_architectures",
     "get_architecture",
     "analyze_requirements",

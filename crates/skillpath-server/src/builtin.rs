@@ -21,7 +21,9 @@ use crate::arguments::Params;
 use crate::authoring::{
     CreateSkill, DeleteSkill, ForkSkill, PlanSkill, RollbackSkill, UpdateSkill, ValidateSkill,
 };
-use crate::catalog_tools::{GetSkill, ListSkills, LoadSkill, SearchSkills, SkillHistory};
+use crate::catalog_tools::{
+    GetSkill, ListSkills, LoadSkill, SearchSkills, SkillHistory, StarSkill, UnstarSkill,
+};
 use crate::key_tools::{CreateApiKey, ListApiKeys, RevokeApiKey};
 use crate::review_tools::{ListDrafts, PublishSkill, RejectSkill};
 use crate::schemas::input_schema;
@@ -170,6 +172,16 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         parameters: parameters::<ForkSkill>(),
     },
     Builtin {
+        operation: Operation::StarSkill,
+        description: "Star a skill you found (with search_skills) in another team's namespace: it is served to you as a tool from then on, following its published revisions. Give its full name, `@namespace/name`.",
+        parameters: parameters::<StarSkill>(),
+    },
+    Builtin {
+        operation: Operation::UnstarSkill,
+        description: "Remove a star (see star_skill): the skill is no longer served to you, unless it is in one of your namespaces.",
+        parameters: parameters::<UnstarSkill>(),
+    },
+    Builtin {
         operation: Operation::ListArchitectures,
         description: "List the architecture packages: name, description, layers, tech stack, options, member skills. Paginated with `cursor`.",
         parameters: parameters::<ListArchitectures>(),
@@ -255,16 +267,20 @@ mod tests {
             .unwrap_or_default()
     }
 
-    /// `create_skill`'s schema without its `package` (the package a member joins).
+    /// `create_skill`'s schema without its `package` (the package a member joins), `namespace`
+    /// and `visibility` (where it goes).
     fn create_skill_spec() -> Value {
         let mut schema = schema_of("create_skill");
-        let package = schema["properties"]
-            .as_object_mut()
-            .and_then(|properties| properties.remove("package"));
-        assert_eq!(
-            package.as_ref().map(|p| p["type"].clone()),
-            Some(json!("string"))
-        );
+        for field in ["package", "namespace", "visibility"] {
+            let removed = schema["properties"]
+                .as_object_mut()
+                .and_then(|properties| properties.remove(field));
+            assert_eq!(
+                removed.as_ref().map(|p| p["type"].clone()),
+                Some(json!("string")),
+                "{field}"
+            );
+        }
         schema
     }
 

@@ -15,7 +15,7 @@ use crate::arguments::{Params, Revision, Whole};
 use crate::review_tools::draft_view;
 use crate::state::{STILL_SYNCING, SkillServer};
 use crate::to_mcp::{files_json, skill_content};
-use crate::tool_error::ToolError;
+use crate::tool_error::{ArgumentError, ToolError};
 use skillpath_app::Permit;
 
 /// `list_skills`: a page of the skills, with what the folder sync could not load or left out.
@@ -211,4 +211,57 @@ impl Params for SkillHistory {
         let revisions = server.app().history(permit, &self.name).await?;
         Ok(serde_json::to_string_pretty(&revisions).unwrap_or_default())
     }
+}
+
+/// `star_skill`: a public item of another namespace served to the caller from now on.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct StarSkill {
+    #[schemars(
+        description = "The item's full name, `@namespace/name` (a name alone is `@global`'s)"
+    )]
+    name: String,
+}
+
+impl Params for StarSkill {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
+        star(server, permit, &self.name, true).await
+    }
+}
+
+/// `unstar_skill`: a star removed.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct UnstarSkill {
+    #[schemars(
+        description = "The item's full name, `@namespace/name` (a name alone is `@global`'s)"
+    )]
+    name: String,
+}
+
+impl Params for UnstarSkill {
+    async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
+        star(server, permit, &self.name, false).await
+    }
+}
+
+/// Stars or unstars `name` for the permit's caller, saying what became of it.
+async fn star(
+    server: &SkillServer,
+    permit: &Permit,
+    name: &str,
+    starred: bool,
+) -> Result<String, ToolError> {
+    let full = skillpath_model::FullName::parse(name).map_err(|error| ArgumentError::Field {
+        path: "name".to_owned(),
+        problem: error.to_string(),
+    })?;
+    let key = full.key();
+    let was = server.app().star(permit, None, &key, starred).await?;
+    Ok(match (starred, was) {
+        (true, true) => format!("`{full}` was starred already."),
+        (true, false) => format!("Starred `{full}`: it is served to you from now on."),
+        (false, true) => format!("Unstarred `{full}`."),
+        (false, false) => format!("`{full}` was not starred."),
+    })
 }

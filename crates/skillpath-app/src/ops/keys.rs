@@ -7,6 +7,7 @@ use skillpath_store::keys::{self, AuthError, CreatedKey, Grant, KeyInfo, Role};
 
 use crate::app::App;
 use crate::caller::Caller;
+use crate::catalog::Derived;
 use crate::error::AppError;
 use crate::rules::{Operation, Permit};
 
@@ -159,13 +160,21 @@ impl<E> App<E> {
         self.store().govern(record, &caller.author()).await?;
         Ok(revoked)
     }
+}
 
+impl<E: Derived> App<E> {
     /// The caller who presents the key `presented`: checked against the store, its use
     /// recorded, refused when its person is disabled. What a sign-in and every HTTP request
-    /// with a key go through.
+    /// with a key go through. A key whose person the catalog's directory does not know yet
+    /// (made by another process a moment ago) has the catalog reloaded first, so that its
+    /// first request sees what its person may.
     pub async fn authenticate(&self, presented: &str) -> Result<Caller, AuthError> {
         let info = keys::authenticate(self.store(), presented).await?;
-        let people = self.people().await?;
+        let mut people = self.people().await?;
+        if people.directory.user(&info.user).is_none() {
+            self.reload(true).await?;
+            people = self.people().await?;
+        }
         if people
             .directory
             .user(&info.user)

@@ -165,7 +165,12 @@ impl<E: Derived> App<E> {
         key: &str,
         starred: bool,
     ) -> Result<bool, AppError> {
-        let caller = self.permitted(permit, Operation::StarSkill)?;
+        let operation = if starred {
+            Operation::StarSkill
+        } else {
+            Operation::UnstarSkill
+        };
+        let caller = self.permitted(permit, operation)?;
         let sight = self.sight(caller).await?;
         let handle = match (user, sight.handle()) {
             (None, Some(own)) => own.to_owned(),

@@ -229,7 +229,11 @@ pub(crate) fn star(args: StarArgs, starred: bool) -> anyhow::Result<ExitStatus> 
         &args.common.db,
         AsOwner::existing(),
         move |owner| async move {
-            let permit = owner.may(Operation::StarSkill)?;
+            let permit = owner.may(if starred {
+                Operation::StarSkill
+            } else {
+                Operation::UnstarSkill
+            })?;
             let was = owner.app.star(&permit, Some(&user), &key, starred).await?;
             let json =
                 serde_json::json!({"user": user, "item": key, "starred": starred, "was": was});
