@@ -1274,9 +1274,9 @@ pub(crate) struct KeysCreateArgs {
     /// The key's name (1 to 64 letters, digits, `-`, `_`, `.`, `@`), unique among active keys.
     #[arg(long, value_name = "NAME")]
     pub(crate) name: String,
-    /// The person the key acts for (`skillpath users create` adds one) [default: the person
+    /// The person the key acts for (`skillpath users create` adds one). Without it, the person
     /// the key's name makes a handle of, added with the key's role in `@global` when there is
-    /// none].
+    /// none.
     #[arg(long, value_name = "HANDLE")]
     pub(crate) user: Option<String>,
     /// A namespace the key is narrowed to (repeat for more) [default: all of its person's].

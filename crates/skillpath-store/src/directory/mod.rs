@@ -1,9 +1,9 @@
 //! The directory: the people of an instance, its namespaces and their members, and who may see
 //! each item; and the rules every change of them follows, the same on every backend.
 //!
-//! A change ([`Governance`]) is decided here ([`decide`]) against the directory as it is inside
+//! A change ([`Governance`]) is decided here (`decide`) against the directory as it is inside
 //! the change's transaction: refused with a reason and a fix ([`StoreError::Refused`]), or
-//! turned into the rows to write ([`Row`]) and the governance log entry that records it. A
+//! turned into the rows to write (`Row`) and the governance log entry that records it. A
 //! backend reads the directory, writes the rows and appends the entry in one transaction, one
 //! change at a time (SQLite's write lock, PostgreSQL's advisory lock), so two replicas changing
 //! membership at once give one result after the other, and the log's chain stays unbroken.
@@ -719,22 +719,22 @@ pub(crate) fn people_of_keys(keys: &[(String, Role)]) -> Vec<Row> {
             disabled: false,
             created_at: created_at.clone(),
         }));
-        if let Ok(namespace) = Namespace::parse(&handle) {
-            if !namespace.is_global() {
-                rows.push(Row::InsertNamespace(NamespaceRecord {
-                    name: namespace.clone(),
-                    kind: NamespaceKind::Personal,
-                    review: None,
-                    frozen: false,
-                    archived: false,
-                    created_at: created_at.clone(),
-                }));
-                rows.push(Row::PutMember(Member {
-                    namespace,
-                    handle: handle.clone(),
-                    role: MemberRole::Owner,
-                }));
-            }
+        if let Ok(namespace) = Namespace::parse(&handle)
+            && !namespace.is_global()
+        {
+            rows.push(Row::InsertNamespace(NamespaceRecord {
+                name: namespace.clone(),
+                kind: NamespaceKind::Personal,
+                review: None,
+                frozen: false,
+                archived: false,
+                created_at: created_at.clone(),
+            }));
+            rows.push(Row::PutMember(Member {
+                namespace,
+                handle: handle.clone(),
+                role: MemberRole::Owner,
+            }));
         }
         rows.push(Row::PutMember(Member {
             namespace: Namespace::global(),

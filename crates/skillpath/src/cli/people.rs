@@ -253,10 +253,10 @@ pub(crate) struct StarArgs {
 /// Where a new item goes, for the commands that create items.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct PlacementArgs {
-    /// The namespace the new items go into [default: `@global`].
+    /// The namespace the new items go into (the instance's `@global` when not given).
     #[arg(long, value_name = "@NAMESPACE", value_parser = namespace)]
     pub(crate) namespace: Option<Namespace>,
-    /// Who sees the new items [default: `namespace`, its members].
+    /// Who sees the new items [default: namespace, its members].
     #[arg(long, value_enum)]
     pub(crate) visibility: Option<VisibilityArg>,
 }
