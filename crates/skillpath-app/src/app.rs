@@ -25,6 +25,9 @@ pub struct AppOptions {
     /// Whether what author keys create and update is saved as a draft for a maintainer to
     /// publish ([`skillpath_store::drafts`]), rather than served at once.
     pub review: bool,
+    /// The namespaces the server is narrowed to (`serve --namespace`): it serves, shows and
+    /// takes writes in those alone, whoever asks; `None`: all.
+    pub namespaces: Option<Vec<Namespace>>,
     /// The most bytes of skill content (`SKILL.md` and files) kept in memory for the skills
     /// called, read and shown most recently ([`crate::content`]).
     pub content_cache_bytes: u64,
@@ -40,6 +43,7 @@ impl Default for AppOptions {
         AppOptions {
             read_only: false,
             review: false,
+            namespaces: None,
             content_cache_bytes: DEFAULT_CONTENT_CACHE_BYTES,
             render_limits: RenderLimits::default(),
         }
@@ -359,8 +363,13 @@ impl<E> App<E> {
 
     /// What `caller` sees, by the directory `catalog` was read with.
     pub fn sight_in(&self, caller: &Caller, catalog: &Catalog<E>) -> Sight {
-        let people = catalog.people();
+        self.sight_of(caller, catalog.people())
+    }
+
+    /// What `caller` sees by `people`, within the namespaces the server is narrowed to.
+    pub(crate) fn sight_of(&self, caller: &Caller, people: &People) -> Sight {
         Sight::of(caller, &people.directory, &people.stars)
+            .within(self.shared.options.namespaces.as_deref())
     }
 
     /// The directory and stars as they are: the catalog's, or read from the store for one
@@ -374,20 +383,26 @@ impl<E> App<E> {
 
     /// What `caller` sees now ([`App::people`]).
     pub async fn sight(&self, caller: &Caller) -> Result<Sight, StoreError> {
-        if caller.user.is_none() {
+        if caller.user.is_none()
+            && !caller.public_reader
+            && self.shared.options.namespaces.is_none()
+        {
             return Ok(Sight::all());
         }
         let people = self.people().await?;
-        Ok(Sight::of(caller, &people.directory, &people.stars))
+        Ok(self.sight_of(caller, &people))
     }
 
     /// Refuses, as if it did not exist, an item kept under `key` that `caller` may not read.
     pub async fn seen(&self, caller: &Caller, key: &str) -> Result<(), AppError> {
-        if caller.user.is_none() {
+        if caller.user.is_none()
+            && !caller.public_reader
+            && self.shared.options.namespaces.is_none()
+        {
             return Ok(());
         }
         let people = self.people().await?;
-        if Sight::of(caller, &people.directory, &people.stars).reads(key, &people.directory) {
+        if self.sight_of(caller, &people).reads(key, &people.directory) {
             Ok(())
         } else {
             Err(AppError::Store(StoreError::NotFound {
@@ -440,7 +455,7 @@ impl<E> App<E> {
         what: &'static str,
     ) -> Result<bool, AppError> {
         let people = self.people().await?;
-        let sight = Sight::of(caller, &people.directory, &people.stars);
+        let sight = self.sight_of(caller, &people);
         let Some(record) = people.directory.namespace(namespace) else {
             return Err(AppError::NoNamespace(namespace.to_string()));
         };

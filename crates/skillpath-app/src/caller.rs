@@ -23,6 +23,9 @@ pub struct Caller {
     pub user: Option<String>,
     /// The namespaces (`@name`) the key is narrowed to; `None`: every one of its user's.
     pub namespaces: Option<Vec<String>>,
+    /// A reader without a key on a server that allows anonymous reading of public items
+    /// ([`Caller::public_reader`]).
+    pub public_reader: bool,
 }
 
 impl Caller {
@@ -35,6 +38,7 @@ impl Caller {
             author: "mcp".to_owned(),
             user: None,
             namespaces: None,
+            public_reader: false,
         }
     }
 
@@ -51,6 +55,7 @@ impl Caller {
             author,
             user: None,
             namespaces: None,
+            public_reader: false,
         }
     }
 
@@ -63,6 +68,16 @@ impl Caller {
             author: "mcp".to_owned(),
             user: None,
             namespaces: None,
+            public_reader: false,
+        }
+    }
+
+    /// A reader without a key where keys are required but public items may be read by anyone
+    /// (`serve --public-read`): they read, find and are served the public items alone.
+    pub fn public_reader() -> Caller {
+        Caller {
+            public_reader: true,
+            ..Caller::anonymous()
         }
     }
 
@@ -75,6 +90,7 @@ impl Caller {
             role: info.role,
             user: Some(info.user),
             namespaces: info.namespaces,
+            public_reader: false,
         }
     }
 

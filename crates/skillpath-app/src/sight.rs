@@ -13,7 +13,10 @@
 //!   they starred.
 //!
 //! The local user, the store's owner at the command line and a visitor where keys are optional
-//! see everything ([`Sight::all`]), as before namespaces.
+//! see everything ([`Sight::all`]), as before namespaces. A reader without a key on a server
+//! that allows anonymous reading (`serve --public-read`) reads, finds and is served the public
+//! items. A server narrowed to some namespaces (`serve --namespace`) serves, shows and takes
+//! writes in those alone, whoever asks ([`Sight::within`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -27,6 +30,8 @@ use crate::caller::Caller;
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Sight {
     person: Option<Person>,
+    /// The namespaces the server is narrowed to; `None`: all.
+    within: Option<BTreeSet<Namespace>>,
 }
 
 /// A person as the rules see them.
@@ -41,6 +46,9 @@ struct Person {
     narrowed: Option<BTreeSet<Namespace>>,
     /// The items they starred.
     starred: BTreeSet<String>,
+    /// Whether they are served everything they list (an anonymous reader of public items,
+    /// who has no namespaces to be served).
+    served_what_they_list: bool,
 }
 
 /// The most a key's role lets its user be in any namespace.
@@ -56,11 +64,42 @@ fn cap_of(role: Role) -> MemberRole {
 impl Sight {
     /// Everything: the local user, the store's owner, a visitor where keys are optional.
     pub fn all() -> Sight {
-        Sight { person: None }
+        Sight {
+            person: None,
+            within: None,
+        }
+    }
+
+    /// This sight, narrowed to `namespaces` (`None`: not narrowed).
+    pub fn within(self, namespaces: Option<&[Namespace]>) -> Sight {
+        Sight {
+            within: namespaces.map(|names| names.iter().cloned().collect()),
+            ..self
+        }
+    }
+
+    /// Whether `namespace` is within the server's namespaces.
+    fn inside(&self, namespace: &Namespace) -> bool {
+        self.within
+            .as_ref()
+            .is_none_or(|within| within.contains(namespace))
     }
 
     /// What `caller` sees, by `directory` and `stars` (everyone's, or the caller's).
     pub fn of(caller: &Caller, directory: &Directory, stars: &[Star]) -> Sight {
+        if caller.public_reader {
+            return Sight {
+                person: Some(Person {
+                    handle: String::new(),
+                    admin: false,
+                    roles: BTreeMap::new(),
+                    narrowed: None,
+                    starred: BTreeSet::new(),
+                    served_what_they_list: true,
+                }),
+                within: None,
+            };
+        }
         let Some(handle) = &caller.user else {
             return Sight::all();
         };
@@ -93,13 +132,15 @@ impl Sight {
                 roles,
                 narrowed,
                 starred,
+                served_what_they_list: false,
             }),
+            within: None,
         }
     }
 
     /// Whether this is everything ([`Sight::all`]).
     pub fn is_all(&self) -> bool {
-        self.person.is_none()
+        self.person.is_none() && self.within.is_none()
     }
 
     /// Whether the caller administers the instance (everything, for [`Sight::all`]).
@@ -115,6 +156,9 @@ impl Sight {
     /// The caller's role in `namespace`: an owner's for [`Sight::all`] and an admin (where
     /// the key reaches), their membership's (capped by the key) for a person.
     pub fn role_in(&self, namespace: &Namespace) -> Option<MemberRole> {
+        if !self.inside(namespace) {
+            return None;
+        }
         let Some(person) = &self.person else {
             return Some(MemberRole::Owner);
         };
@@ -148,10 +192,13 @@ impl Sight {
 
     /// Whether the caller may read the item kept under `key`.
     pub fn reads(&self, key: &str, directory: &Directory) -> bool {
+        let namespace = namespace_of_key(key);
+        if !self.inside(&namespace) {
+            return false;
+        }
         let Some(person) = &self.person else {
             return true;
         };
-        let namespace = namespace_of_key(key);
         let reached = person
             .narrowed
             .as_ref()
@@ -180,17 +227,19 @@ impl Sight {
         let archived = directory
             .namespace(&namespace_of_key(key))
             .is_some_and(|record| record.archived);
-        self.reads(key, directory) && (self.is_all() || !archived)
+        self.reads(key, directory) && (self.person.is_none() || !archived)
     }
 
     /// Whether the caller's agents are served the item kept under `key`: listed, and of one of
     /// the caller's namespaces or starred.
     pub fn serves(&self, key: &str, directory: &Directory) -> bool {
         let Some(person) = &self.person else {
-            return true;
+            return self.lists(key, directory);
         };
         self.lists(key, directory)
-            && (person.roles.contains_key(&namespace_of_key(key)) || person.starred.contains(key))
+            && (person.served_what_they_list
+                || person.roles.contains_key(&namespace_of_key(key))
+                || person.starred.contains(key))
     }
 }
 

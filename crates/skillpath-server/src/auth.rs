@@ -44,6 +44,9 @@ pub(crate) fn caller_of(context: &RequestContext<RoleServer>) -> Caller {
 pub(crate) struct Gate {
     pub(crate) app: App,
     pub(crate) policy: KeyPolicy,
+    /// Whether a request without a key reads the public items ([`Caller::public_reader`])
+    /// where keys are required.
+    pub(crate) public_read: bool,
 }
 
 /// Axum middleware: lets a request through with its [`Caller`], or answers 401. The key is
@@ -56,6 +59,10 @@ pub(crate) async fn authenticate(
     let Some(value) = request.headers().get(header::AUTHORIZATION) else {
         return match gate.policy {
             KeyPolicy::Optional => next.run(request).await,
+            KeyPolicy::Required if gate.public_read => {
+                request.extensions_mut().insert(Caller::public_reader());
+                next.run(request).await
+            }
             KeyPolicy::Required => unauthorized(
                 None,
                 "this server needs an API key: send `Authorization: Bearer sp_<id>_<secret>` (an admin creates keys with `skillpath keys create`)",

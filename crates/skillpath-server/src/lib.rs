@@ -292,6 +292,9 @@ pub struct HttpOptions {
     /// Whether every request needs an API key. Required whenever the server can be reached
     /// from other hosts.
     pub keys: KeyPolicy,
+    /// Where keys are required: whether a request without one may read the public items, as
+    /// a reader with no namespace (`serve --public-read`).
+    pub public_read: bool,
     /// Bounds on connections and sessions.
     pub limits: HttpLimits,
     /// How long a shutdown waits for the requests in flight to be answered.
@@ -338,6 +341,7 @@ impl Default for HttpOptions {
                 .to_vec(),
             stateless: false,
             keys: KeyPolicy::Optional,
+            public_read: false,
             limits: HttpLimits::default(),
             drain: DEFAULT_DRAIN,
             pages: None,
@@ -369,6 +373,7 @@ pub async fn serve_http(
     let gate = auth::Gate {
         app: server.app().clone(),
         policy: options.keys,
+        public_read: options.public_read,
     };
     let closing = server.closing();
     let draining = server.clone();

@@ -72,6 +72,9 @@ pub struct ServerOptions {
     /// are answered from the store as it is (`SkillServer::wait_for_first_sync`); zero: they
     /// never wait.
     pub sync_wait: std::time::Duration,
+    /// The namespaces the server is narrowed to (`serve --namespace`): it serves, shows and
+    /// takes writes in those alone, whoever asks; `None`: all.
+    pub namespaces: Option<Vec<skillpath_model::Namespace>>,
 }
 
 /// The default [`ServerOptions::sync_wait`]: the import of a few hundred skills into a new
@@ -101,6 +104,7 @@ impl Default for ServerOptions {
             request_state_key: None,
             meaning: Meaning::default(),
             sync_wait: DEFAULT_SYNC_WAIT,
+            namespaces: None,
         }
     }
 }
@@ -214,6 +218,7 @@ impl SkillServer {
         let rules = AppOptions {
             read_only: options.read_only,
             review: options.review,
+            namespaces: options.namespaces.clone(),
             content_cache_bytes: options.content_cache_bytes,
             render_limits: options.render_limits,
         };

@@ -1129,6 +1129,15 @@ pub(crate) struct ServeArgs {
     /// one gets that key's role. `required` requires one everywhere.
     #[arg(long, value_enum, default_value_t = AuthArg::Auto)]
     pub(crate) auth: AuthArg,
+    /// With `--http`, where keys are required: a request without a key reads, finds and is
+    /// served the public items (as a reader of no namespace); every other request still needs
+    /// a key.
+    #[arg(long)]
+    pub(crate) public_read: bool,
+    /// Serve only these namespaces (repeat for more): every caller is served, finds and writes
+    /// the items of these alone, within what they may see [default: every namespace].
+    #[arg(long = "namespace", value_name = "@NAMESPACE", value_parser = namespace)]
+    pub(crate) namespaces: Vec<skillpath_model::Namespace>,
     /// With `--http`: whether what author keys create and update is a draft, served to nobody
     /// until a maintainer publishes it (`publish_skill`, `skillpath publish`) [default:
     /// `required` where every request needs a key, `off` otherwise]. Maintainers, admins and

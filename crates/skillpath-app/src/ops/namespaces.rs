@@ -46,7 +46,7 @@ impl<E: Derived> App<E> {
     pub async fn directory(&self, permit: &Permit) -> Result<Directory, AppError> {
         let caller = self.permitted(permit, Operation::ReadDirectory)?;
         let people = self.people().await?;
-        let sight = Sight::of(caller, &people.directory, &people.stars);
+        let sight = self.sight_of(caller, &people);
         let mut directory = people.directory.clone();
         if sight.is_admin() {
             return Ok(directory);
@@ -131,7 +131,7 @@ impl<E: Derived> App<E> {
     async fn may_set_visibility(&self, caller: &Caller, key: &str) -> Result<(), AppError> {
         self.seen(caller, key).await?;
         let people = self.people().await?;
-        let sight = Sight::of(caller, &people.directory, &people.stars);
+        let sight = self.sight_of(caller, &people);
         let namespace = namespace_of_key(key);
         let role = sight.role_in(&namespace);
         let owns = sight.handle().is_some()

@@ -382,3 +382,93 @@ fn two_replicas_serve_each_key_what_its_person_may_see_on_postgres() {
     let schema = Schema::create("replicas_ns");
     replicas(&schema.url());
 }
+
+/// The names of the tools a request without a key is listed.
+fn anonymous_tools(server: &HttpServer) -> Option<BTreeSet<String>> {
+    let (status, _, message) = rpc(server, None, "tools/list", json!({}));
+    (status == 200).then(|| {
+        message["result"]["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|tool| tool["name"].as_str())
+            .filter(|name| name.starts_with("a-") || name.starts_with("b-"))
+            .map(str::to_owned)
+            .collect()
+    })
+}
+
+/// `serve --public-read` serves the public items to a request without a key (and nothing else,
+/// and no write); `serve --namespace` narrows every caller to its namespaces.
+#[test]
+fn public_read_and_a_narrowed_server() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("store.db");
+    let db = db.to_str().expect("utf-8");
+    teams(db, work.path());
+    let created = json(&ok(
+        db,
+        &[
+            "keys",
+            "create",
+            "--name",
+            "alice-key",
+            "--user",
+            "alice",
+            "--format",
+            "json",
+        ],
+    ));
+    let alice = created["key"].as_str().expect("a key").to_owned();
+
+    let closed = HttpServer::start(
+        work.path(),
+        &["--db", db, "--auth", "required", "--stateless"],
+    );
+    assert_eq!(anonymous_tools(&closed), None, "a key is required");
+    drop(closed);
+    let open = HttpServer::start(
+        work.path(),
+        &[
+            "--db",
+            db,
+            "--auth",
+            "required",
+            "--public-read",
+            "--stateless",
+        ],
+    );
+    assert_eq!(anonymous_tools(&open), Some(set(&["a-public", "b-public"])));
+    let (_, _, written) = rpc(
+        &open,
+        None,
+        "tools/call",
+        json!({"name": "create_skill", "arguments": {"name": "x", "description": "Use when x."}}),
+    );
+    assert!(
+        !written["error"].is_null(),
+        "a reader writes nothing: {written}"
+    );
+    assert_eq!(
+        tools(&open, &alice),
+        set(&["a-private", "a-public", "a-shared"])
+    );
+    drop(open);
+
+    let narrowed = HttpServer::start(
+        work.path(),
+        &[
+            "--db",
+            db,
+            "--auth",
+            "required",
+            "--namespace",
+            "@team-b",
+            "--stateless",
+        ],
+    );
+    assert!(
+        tools(&narrowed, &alice).is_empty(),
+        "alice has no part in @team-b"
+    );
+}

@@ -95,6 +95,7 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
             .transpose()?,
         meaning: super::meaning(&args.embeddings)?,
         sync_wait: args.sync_wait,
+        namespaces: (!args.namespaces.is_empty()).then(|| args.namespaces.clone()),
     };
     let review = options.review;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -143,6 +144,7 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
                 options.allowed_origins.extend(args.allowed_origins.iter().cloned());
                 options.stateless = args.stateless;
                 options.keys = key_policy(args.auth, address);
+                options.public_read = args.public_read;
                 options.drain = drain;
                 options.limits = HttpLimits {
                     header_timeout: std::time::Duration::from_secs(args.header_timeout.max(1)),
