@@ -243,6 +243,12 @@ def main() -> None:
             checkpoint()
         sections += ["### How start and memory grow with the catalog", summary.growth(reports)]
 
+        sections.append("## Many teams on one server")
+        namespaces_args = ["--items", "60", "--namespaces", "6", "--runs", "1"] if args.smoke else []
+        text, results["namespaces"] = run_script("namespaces_bench.py", *namespaces_args)
+        sections.append(text)
+        checkpoint()
+
         sections.append("## Studio")
         text, results["studio"] = run_script("studio_bench.py", "--catalog", str(catalogs["small"]),
                                              "--catalog", str(catalogs["large"]),
