@@ -50,6 +50,29 @@ impl Default for AppOptions {
     }
 }
 
+/// `hits` with the more starred first among hits the search ranked alike (equal scores): stars
+/// break ties, never the search's own order.
+fn by_stars(
+    mut hits: Vec<SearchHit>,
+    stars: &[skillpath_store::directory::Star],
+) -> Vec<SearchHit> {
+    if stars.is_empty() {
+        return hits;
+    }
+    let count = |key: &str| stars.iter().filter(|star| star.key == key).count();
+    let mut start = 0;
+    while start < hits.len() {
+        let score = hits[start].score;
+        let end = hits[start..]
+            .iter()
+            .position(|hit| hit.score != score)
+            .map_or(hits.len(), |offset| start + offset);
+        hits[start..end].sort_by_cached_key(|hit| std::cmp::Reverse(count(&hit.name)));
+        start = end;
+    }
+    hits
+}
+
 /// The most hits a search reads from the store to fill a caller's page with what they may see.
 const MOST_SEARCHED: usize = 10_000;
 
@@ -323,12 +346,13 @@ impl<E> App<E> {
         let caller = self.permitted(permit, Operation::SearchSkills)?;
         let catalog = self.catalog();
         let sight = self.sight(caller).await?;
+        let people = self.people().await?;
+        let starred = |hits: Vec<SearchHit>| by_stars(hits, &people.stars);
         if sight.is_all() {
-            return Ok(catalog.search(self.store(), query, limit).await?);
+            return Ok(starred(catalog.search(self.store(), query, limit).await?));
         }
         // What the caller may not see is left out of a larger pool, grown until it holds
         // `limit` hits or the store has no more.
-        let people = self.people().await?;
         let mut pool = limit.max(1);
         loop {
             let hits = catalog.search(self.store(), query, pool).await?;
@@ -339,7 +363,7 @@ impl<E> App<E> {
                 .take(limit)
                 .collect();
             if seen.len() >= limit || exhausted || pool >= MOST_SEARCHED {
-                return Ok(seen);
+                return Ok(starred(seen));
             }
             pool = pool.saturating_mul(4).min(MOST_SEARCHED);
         }

@@ -213,6 +213,25 @@ async fn each_caller_sees_exactly_what_visibility_allows() {
         AppError::Store(StoreError::NotFound { .. })
     ));
 
+    // Stars break ties in search: of two public items found alike, the starred one first.
+    let bob_starring = permit(&app, &bob, Operation::StarSkill);
+    app.star(&bob_starring, None, "@team-b/b-public", true)
+        .await
+        .expect("starred");
+    let first_two: Vec<String> = app
+        .search(
+            &permit(&app, &carol, Operation::SearchSkills),
+            "deploying services",
+            2,
+        )
+        .await
+        .expect("searched")
+        .into_iter()
+        .map(|hit| hit.name)
+        .collect();
+    assert_eq!(first_two, ["@team-b/b-public", "@team-a/a-public"]);
+    assert_eq!(app.catalog().stars_of("@team-b/b-public"), 2);
+
     // Visibility changed: the item leaves and enters views at once.
     let changing = permit(&app, &maria, Operation::Govern);
     app.set_visibility(&changing, "@team-a/a-shared", Visibility::Public)

@@ -10,7 +10,7 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
-use skillpath_app::{Kind, Operation};
+use skillpath_app::{Kind, Operation, namespace_of_key};
 use skillpath_server::catalog::CatalogSkill;
 
 use super::common::{Shell, Studio, html, html_status};
@@ -43,6 +43,9 @@ pub(crate) struct CatalogQuery {
     /// `1`: only items with drafts the visitor may see.
     #[serde(default)]
     drafts: String,
+    /// `@name`: only that namespace's items; `starred`: only the visitor's starred items.
+    #[serde(default)]
+    namespace: String,
     /// 1-based page.
     page: Option<usize>,
     /// `1`: only the results, for search as you type.
@@ -79,6 +82,11 @@ struct CatalogPage {
     drafts: bool,
     packages: Vec<String>,
     counts: Counts,
+    /// The namespace switcher: the one chosen, the namespaces the visitor sees items of, and
+    /// whether they may star (a person).
+    namespace: String,
+    namespaces: Vec<String>,
+    stars: bool,
 }
 
 /// The results part of the catalog, which search as you type replaces.
@@ -152,9 +160,15 @@ pub(crate) async fn page(
             all
         }
     };
+    let sight = studio.server.app().sight_in(&visitor.caller(), &catalog);
+    let in_view = |skill: &CatalogSkill| match query.namespace.as_str() {
+        "" => true,
+        "starred" => sight.starred(&skill.name),
+        namespace => namespace_of_key(&skill.name).to_string() == namespace,
+    };
     let matching: Vec<_> = ordered
         .into_iter()
-        .filter(|(skill, _)| query.keeps(skill, &drafted))
+        .filter(|(skill, _)| query.keeps(skill, &drafted) && in_view(skill))
         .collect();
     // A search asks for one hit past its page, so a next page shows when there is one.
     let pages = matching.len().div_ceil(PAGE_SIZE).max(1);
@@ -201,6 +215,14 @@ pub(crate) async fn page(
         validity: query.validity,
         packages,
         counts,
+        namespaces: items
+            .iter()
+            .map(|item| namespace_of_key(&item.name).to_string())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect(),
+        namespace: query.namespace,
+        stars: sight.handle().is_some(),
     };
     if page.results.error.is_some() {
         return html_status(StatusCode::SERVICE_UNAVAILABLE, &page);
@@ -266,6 +288,7 @@ impl CatalogQuery {
             ("audit", &self.audit),
             ("validity", &self.validity),
             ("drafts", &self.drafts),
+            ("namespace", &self.namespace),
         ] {
             if !value.is_empty() {
                 url.push_str(&format!("{key}={}&", encode_query(value)));

@@ -6,6 +6,7 @@ pub(crate) mod common;
 mod create;
 pub(crate) mod edit;
 mod history;
+mod log;
 mod review;
 mod settings;
 mod skill;
@@ -20,12 +21,14 @@ pub(crate) fn router(studio: Studio) -> axum::Router {
         .route("/skills/{name}", get(skill::page))
         .route("/skills/{name}/files/{*path}", get(skill::file))
         .route("/skills/{name}/try", get(skill::try_it))
+        .route("/skills/{name}/star", post(skill::star))
         .route("/skills/{name}/edit", get(edit::page).post(edit::save))
         .route("/skills/{name}/check", post(edit::check))
         .route("/skills/{name}/history", get(history::page))
         .route("/skills/{name}/diff", get(history::diff))
         .route("/skills/{name}/rollback", post(history::rollback))
         .route("/review", get(review::queue))
+        .route("/log", get(log::page))
         .route("/review/{name}", get(review::draft))
         .route("/review/{name}/publish", post(review::publish))
         .route("/review/{name}/reject", post(review::reject))

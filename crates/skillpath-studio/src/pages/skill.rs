@@ -13,7 +13,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{Map, Value};
 use skillpath_app::SkillContent;
-use skillpath_app::{Kind, Operation};
+use skillpath_app::{FullName, Kind, Operation, name_of_key, namespace_of_key};
+
 use skillpath_core::golden_path::schema::input_schema;
 use skillpath_server::catalog::{Catalog, CatalogSkill};
 
@@ -82,6 +83,51 @@ struct SkillPage {
     members: Vec<(String, String, String)>,
     docs: Vec<(String, String)>,
     may_write: bool,
+    /// Its full name (`@ns/name`), its namespace's page and its visibility.
+    full_name: String,
+    namespace: String,
+    visibility: String,
+    /// How many people starred it.
+    stars: usize,
+    /// The star button for a signed-in person: the value it posts and its label.
+    star: Option<(&'static str, &'static str)>,
+}
+
+/// What the star button posts.
+#[derive(serde::Deserialize)]
+pub(crate) struct StarForm {
+    starred: bool,
+}
+
+/// `POST /skills/<name>/star`: the visitor's person stars or unstars the item.
+pub(crate) async fn star(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Path(name): Path<String>,
+    axum::Form(form): axum::Form<StarForm>,
+) -> Response {
+    let operation = if form.starred {
+        Operation::StarSkill
+    } else {
+        Operation::UnstarSkill
+    };
+    let starred = async {
+        let permit = studio.permit(&visitor, operation)?;
+        studio
+            .server
+            .app()
+            .star(&permit, None, &name, form.starred)
+            .await
+    };
+    match starred.await {
+        Ok(_) => super::common::see_other(&format!("/skills/{}", encode_path(&name))),
+        Err(error) => studio.message(
+            &visitor,
+            StatusCode::CONFLICT,
+            "The star was refused",
+            skillpath_server::app_error(error),
+        ),
+    }
 }
 
 /// An audit finding, as shown.
@@ -178,7 +224,17 @@ async fn show(
     let body_html = markdown::to_html(content.skill_md.body(), &name);
     let frontmatter = frontmatter_rows(&content);
     let package = skill.package.as_ref().map(|m| m.package.clone());
-    let (options, members, docs) = package_parts(&studio.catalog_for(&visitor), &skill);
+    let listed_catalog = studio.catalog_for(&visitor);
+    let (options, members, docs) = package_parts(&listed_catalog, &skill);
+    let sight = studio
+        .server
+        .app()
+        .sight_in(&visitor.caller(), &listed_catalog);
+    let full = FullName::new(namespace_of_key(&name), name_of_key(&name));
+    let star = sight.handle().map(|_| match sight.starred(&name) {
+        true => ("false", "Unstar"),
+        false => ("true", "Star"),
+    });
     let page = SkillPage {
         shell: studio.shell(&visitor, name.clone(), "catalog"),
         href: format!("/skills/{}", encode_path(&name)),
@@ -210,6 +266,16 @@ async fn show(
             .server
             .app()
             .allows(&visitor.caller(), Operation::UpdateSkill),
+        full_name: full.to_string(),
+        namespace: full.namespace.to_string(),
+        visibility: listed_catalog
+            .people()
+            .directory
+            .access(&name)
+            .visibility
+            .to_string(),
+        stars: listed_catalog.stars_of(&name),
+        star,
         name,
     };
     html(&page)

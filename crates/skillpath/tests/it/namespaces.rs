@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use skillpath_test_support::{RunExt, json};
 
+use skillpath_test_support::http::{form, header, status};
+use skillpath_test_support::studio::{get, post, set_cookie, token_of, visit};
+
 use crate::postgres_support::Schema;
 use crate::support::{HttpServer, rpc, skillpath};
 
@@ -347,6 +350,8 @@ fn replicas(db: &str) {
         };
         assert_eq!(text(&hidden), text(&missing));
     }
+    // The studio shows each person what they may see, decided by the same rules.
+    studio(db, &servers[0], &bob, &carol);
     // Changed on the command line: both replicas serve it at once.
     ok(db, &["visibility", "@team-a/a-shared", "private"]);
     ok(db, &["star", "@team-a/a-public", "--user", "carol"]);
@@ -471,4 +476,90 @@ fn public_read_and_a_narrowed_server() {
         tools(&narrowed, &alice).is_empty(),
         "alice has no part in @team-b"
     );
+}
+
+/// Signs in to the studio with `key`: the session's cookie.
+fn sign_in(server: &HttpServer, key: &str) -> String {
+    let login = visit(&server.address, "/login");
+    let signed_in = post(
+        &server.address,
+        "/login",
+        Some(&login.cookie),
+        &[],
+        &form(&[("csrf", &login.token), ("key", key), ("next", "/")]),
+    );
+    assert_eq!(status(&signed_in), 303, "{signed_in}");
+    set_cookie(&signed_in).expect("a session")
+}
+
+/// Bob's and Carol's studio: the catalog lists what each may find, a hidden item's page is
+/// missing, the star button stars, and the log is an owner's.
+fn studio(db: &str, server: &HttpServer, bob: &str, carol: &str) {
+    let carols = sign_in(server, carol);
+    let catalog = get(&server.address, "/", &carols);
+    assert_eq!(status(&catalog), 200, "{catalog}");
+    for shown in ["b-shared", "b-public", "a-public"] {
+        assert!(catalog.contains(shown), "{shown} for carol: {catalog}");
+    }
+    for hidden in ["a-shared", "a-private"] {
+        assert!(!catalog.contains(hidden), "{hidden} for carol: {catalog}");
+    }
+    let hidden = get(&server.address, "/skills/%40team-a%2Fa-private", &carols);
+    let missing = get(&server.address, "/skills/%40team-a%2Fnothing", &carols);
+    assert_eq!((status(&hidden), status(&missing)), (404, 404), "{hidden}");
+    let page = get(&server.address, "/skills/%40team-a%2Fa-public", &carols);
+    assert_eq!(status(&page), 200, "{page}");
+    assert!(page.contains("@team-a · public"), "{page}");
+    let starred = post(
+        &server.address,
+        "/skills/%40team-a%2Fa-public/star",
+        Some(&carols),
+        &[],
+        &form(&[("csrf", &token_of(&page)), ("starred", "true")]),
+    );
+    assert_eq!(status(&starred), 303, "{starred}");
+    assert_eq!(
+        header(&starred, "location"),
+        Some("/skills/%40team-a%2Fa-public")
+    );
+    let page = get(&server.address, "/skills/%40team-a%2Fa-public", &carols);
+    assert!(page.contains("★ 1") && page.contains(">Unstar<"), "{page}");
+    let unstarred = post(
+        &server.address,
+        "/skills/%40team-a%2Fa-public/star",
+        Some(&carols),
+        &[],
+        &form(&[("csrf", &token_of(&page)), ("starred", "false")]),
+    );
+    assert_eq!(status(&unstarred), 303, "{unstarred}");
+    // Carol owns @team-b, but her author key acts as an author: the log needs an owner, which
+    // a key with the admin role lets her be; then @team-b's entries are hers to read.
+    let refused = get(&server.address, "/log", &carols);
+    assert_eq!(status(&refused), 403, "{refused}");
+    let owning = json(&ok(
+        db,
+        &[
+            "keys",
+            "create",
+            "--name",
+            "carol-owner",
+            "--user",
+            "carol",
+            "--role",
+            "admin",
+            "--format",
+            "json",
+        ],
+    ));
+    let carols = sign_in(server, owning["key"].as_str().expect("a key"));
+    let log = get(&server.address, "/log", &carols);
+    assert_eq!(status(&log), 200, "{log}");
+    assert!(
+        log.contains("@team-b:carol") || log.contains("@team-b"),
+        "{log}"
+    );
+    assert!(!log.contains("@team-a:bob"), "{log}");
+    let bobs = sign_in(server, bob);
+    let refused = get(&server.address, "/log", &bobs);
+    assert_eq!(status(&refused), 403, "{refused}");
 }
