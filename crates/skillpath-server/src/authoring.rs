@@ -98,14 +98,7 @@ impl JsonSchema for CreateSkill {
                     "description": "The namespace the skill joins, `@name` (default: `@global`; a package's member joins the package's)",
                 }),
             );
-            properties.insert(
-                "visibility".to_owned(),
-                serde_json::json!({
-                    "type": "string",
-                    "enum": ["private", "namespace", "public"],
-                    "description": "Who sees it: `private` (you and the namespace's maintainers), `namespace` (its members; the default) or `public` (everyone)",
-                }),
-            );
+            properties.insert("visibility".to_owned(), visibility_schema());
         }
         schema
     }
@@ -183,6 +176,7 @@ impl JsonSchema for UpdateSkill {
         let revision = generator.subschema_for::<Revision>().to_value();
         if let Some(Value::Object(properties)) = schema.get_mut("properties") {
             properties.insert("expected_revision".to_owned(), revision);
+            properties.insert("visibility".to_owned(), visibility_schema());
         }
         schema.insert(
             "required".to_owned(),
@@ -195,10 +189,23 @@ impl JsonSchema for UpdateSkill {
 impl Params for UpdateSkill {
     async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let expected = self.expected_revision.get();
+        let mut fields = self.fields;
+        let visibility = match fields.remove("visibility") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(text)) => Some(visibility_argument(&text)?),
+            Some(other) => return Err(not_a_string("visibility", &other)),
+        };
         let updated = server
             .app()
-            .update_fields(permit, &self.name, expected, self.fields)
+            .update_fields(permit, &self.name, expected, fields)
             .await?;
+        // Who sees the item is no content to review: it changes at once, drafted or not.
+        if let Some(visibility) = visibility {
+            server
+                .app()
+                .set_visibility(permit, &self.name, visibility)
+                .await?;
+        }
         let warnings = with_warnings(&updated.checked.warnings);
         Ok(match updated.written {
             Written::Drafted(saved) => format!("{}{warnings}", draft_saved(&saved)),
@@ -414,4 +421,13 @@ fn not_a_string(path: &str, value: &Value) -> ToolError {
         problem: format!("a {path} is a string, not `{value}`"),
     }
     .into()
+}
+
+/// The schema of a `visibility` argument.
+fn visibility_schema() -> Value {
+    serde_json::json!({
+        "type": "string",
+        "enum": ["private", "namespace", "public"],
+        "description": "Who sees it: `private` (its author and the namespace's maintainers), `namespace` (its members; what a new item is) or `public` (everyone)",
+    })
 }

@@ -333,6 +333,7 @@ mod tests {
         let update = schema_of("update_skill");
         let mut expected = properties(&spec);
         expected.push("expected_revision".to_owned());
+        expected.push("visibility".to_owned());
         assert_eq!(properties(&update), expected);
         for (field, schema) in spec["properties"].as_object().expect("properties") {
             assert_eq!(&update["properties"][field], schema, "{field}");

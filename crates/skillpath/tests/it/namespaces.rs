@@ -458,6 +458,28 @@ fn public_read_and_a_narrowed_server() {
         tools(&open, &alice),
         set(&["a-private", "a-public", "a-shared"])
     );
+    // Alice makes her item public as she updates it: the reader without a key is served it.
+    let (_, _, updated) = rpc(
+        &open,
+        Some(&alice),
+        "tools/call",
+        json!({"name": "update_skill", "arguments": {
+            "name": "@team-a/a-shared",
+            "expected_revision": 1,
+            "description": "Use when deploying services, now for everyone.",
+            "visibility": "public",
+        }}),
+    );
+    assert_ne!(updated["result"]["isError"], true, "{updated}");
+    let start = Instant::now();
+    while anonymous_tools(&open) != Some(set(&["a-public", "a-shared", "b-public"])) {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            anonymous_tools(&open)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     drop(open);
 
     let narrowed = HttpServer::start(
