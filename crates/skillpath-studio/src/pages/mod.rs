@@ -7,6 +7,7 @@ mod create;
 pub(crate) mod edit;
 mod history;
 mod log;
+mod namespace;
 mod review;
 mod settings;
 mod skill;
@@ -29,6 +30,7 @@ pub(crate) fn router(studio: Studio) -> axum::Router {
         .route("/skills/{name}/rollback", post(history::rollback))
         .route("/review", get(review::queue))
         .route("/log", get(log::page))
+        .route("/namespaces/{name}", get(namespace::page))
         .route("/review/{name}", get(review::draft))
         .route("/review/{name}/publish", post(review::publish))
         .route("/review/{name}/reject", post(review::reject))

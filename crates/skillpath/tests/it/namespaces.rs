@@ -581,7 +581,19 @@ fn studio(db: &str, server: &HttpServer, bob: &str, carol: &str) {
         "{log}"
     );
     assert!(!log.contains("@team-a:bob"), "{log}");
+    let team = get(&server.address, "/namespaces/%40team-b", &carols);
+    assert_eq!(status(&team), 200, "{team}");
+    assert!(
+        team.contains("b-shared") && team.contains("<td>carol</td><td>owner</td>"),
+        "{team}"
+    );
     let bobs = sign_in(server, bob);
     let refused = get(&server.address, "/log", &bobs);
     assert_eq!(status(&refused), 403, "{refused}");
+    // Bob reads none of @team-b's items but its public one.
+    let theirs = get(&server.address, "/namespaces/%40team-b", &bobs);
+    assert!(
+        theirs.contains("b-public") && !theirs.contains("b-shared"),
+        "{theirs}"
+    );
 }
