@@ -29,6 +29,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -118,10 +119,12 @@ class Server:
                 break
         if not self.address:
             sys.exit("namespaces_bench: the server did not start")
+        # Its log is read on, so that it never blocks on a full pipe.
+        threading.Thread(target=lambda: [None for _ in self.proc.stderr], daemon=True).start()
 
     def stop(self) -> None:
         self.proc.terminate()
-        self.proc.wait(timeout=10)
+        self.proc.wait(timeout=30)
 
     def tools(self, key: str) -> list[str]:
         """Every tool the key is listed, every page."""

@@ -135,6 +135,10 @@ struct Inner {
     usage: Arc<crate::usage::Tally>,
     /// How calls ask their users for values, and the forms waiting for an answer.
     elicitation: Elicitation,
+    /// The instructions of the whole catalog, and the catalog they were written for: what the
+    /// server's information carries, which a stateless request asks for every time, made once
+    /// per catalog rather than once per request (they name and order the skills).
+    instructions: Mutex<Option<(Arc<Catalog>, Arc<str>)>>,
 }
 
 /// Where the first folder sync of a server stands.
@@ -242,6 +246,7 @@ impl SkillServer {
                     options.request_state_key.as_deref(),
                 ),
                 options,
+                instructions: Mutex::new(None),
             }),
             subscriptions: Arc::default(),
             session_level: SessionLevel::default(),
@@ -318,6 +323,25 @@ impl SkillServer {
     /// The part of the catalog `caller` is served ([`skillpath_app::App::catalog_for`]).
     pub fn catalog_for(&self, caller: &Caller) -> Arc<Catalog> {
         self.inner.app.catalog_for(caller)
+    }
+
+    /// The instructions of `catalog` (`to_mcp::instructions`): those of the whole catalog
+    /// kept while it is current; a caller's part of it (asked for once per session) made anew.
+    pub(crate) fn instructions_of(&self, catalog: Arc<Catalog>) -> Arc<str> {
+        if !Arc::ptr_eq(&catalog, &self.catalog()) {
+            return crate::to_mcp::instructions(&catalog).into();
+        }
+        let Ok(mut kept) = self.inner.instructions.lock() else {
+            return crate::to_mcp::instructions(&catalog).into();
+        };
+        if let Some((of, text)) = kept.as_ref()
+            && Arc::ptr_eq(of, &catalog)
+        {
+            return Arc::clone(text);
+        }
+        let text: Arc<str> = crate::to_mcp::instructions(&catalog).into();
+        *kept = Some((catalog, Arc::clone(&text)));
+        text
     }
 
     /// [`SkillServer::catalog_for`] the caller of an MCP request.

@@ -467,6 +467,44 @@ def team_flows(browser):
         )
         assert refused[0] == 422 and "`author` role" in refused[1], refused
         shot(reader, "reader")
+
+        # Namespaces: a team's private item is nobody else's; its public one is found, starred
+        # and served to whoever stars it; the team's page lists its members and items.
+        for name, about in (("team-secret", "Use when only the team may know."),
+                            ("team-open", "Use when anyone may deploy with the team's tooling.")):
+            folder = work / "team" / name
+            folder.mkdir(parents=True)
+            (folder / "SKILL.md").write_text(f"---\nname: {name}\ndescription: {about}\n---\n\n{about}\n")
+        run(work, "users", "create", "tess")
+        run(work, "namespaces", "create", "@team-x", "--owner", "tess")
+        run(work, "import", "--namespace", "@team-x", "--visibility", "private", str(work / "team" / "team-secret"))
+        run(work, "import", "--namespace", "@team-x", "--visibility", "public", str(work / "team" / "team-open"))
+        tess_key = key_of(run(work, "keys", "create", "--name", "tess-key", "--user", "tess", "--role", "admin"))
+        reader.goto(base + "/")
+        expect(reader.locator("#results")).to_contain_text("@team-x/team-open")
+        expect(reader.locator("#results")).not_to_contain_text("team-secret")
+        reader.goto(base + "/skills/%40team-x%2Fteam-secret")
+        expect(reader.locator("main h1")).to_have_text("No such skill")
+        reader.goto(base + "/skills/%40team-x%2Fteam-open")
+        expect(reader.locator(".title")).to_contain_text("@team-x · public")
+        reader.click("button:has-text('Star')")
+        expect(reader.locator(".title")).to_contain_text("★ 1")
+        expect(reader.locator("button:has-text('Unstar')")).to_have_count(1)
+        shot(reader, "starred-item")
+        reader.goto(base + "/")
+        reader.select_option("select[name=namespace]", "starred")
+        reader.click("button:has-text('Apply')")
+        expect(reader.locator("#results")).to_contain_text("@team-x/team-open")
+        expect(reader.locator("#results")).not_to_contain_text("add-caching")
+        shot(reader, "catalog-starred")
+        tess = sign_in(browser, base, tess_key)
+        tess.goto(base + "/namespaces/%40team-x")
+        expect(tess.locator("main")).to_contain_text("team-secret")
+        expect(tess.locator("main")).to_contain_text("owner")
+        shot(tess, "namespace")
+        tess.goto(base + "/log")
+        expect(tess.locator(".timeline")).to_contain_text("@team-x")
+        shot(tess, "log")
     finally:
         process.terminate()
         process.wait(timeout=30)
