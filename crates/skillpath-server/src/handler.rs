@@ -30,7 +30,8 @@ use crate::pagination::page_of;
 use crate::state::STILL_SYNCING;
 use crate::state::SkillServer;
 use crate::to_mcp::{
-    completion, error_result, resource_templates, skill_content, skill_prompt, text_result,
+    completion, error_result, instructions, resource_templates, skill_content, skill_prompt,
+    text_result,
 };
 use crate::tool_error::app_error;
 use crate::{notifications, resources};
@@ -71,7 +72,9 @@ impl SkillServer {
     /// The server's instructions for what `caller` is served, saying so while the first
     /// folder sync is still under way (past `sync_wait`): a client reads them once.
     fn instructions(&self, caller: &Caller) -> String {
-        let mut text = self.instructions_of(self.catalog_for(caller)).to_string();
+        let mut text = self
+            .instructions_of(self.catalog_for(caller), instructions)
+            .to_string();
         if self.syncing() {
             text.push_str("\n\n");
             text.push_str(STILL_SYNCING);

@@ -325,21 +325,25 @@ impl SkillServer {
         self.inner.app.catalog_for(caller)
     }
 
-    /// The instructions of `catalog` (`to_mcp::instructions`): those of the whole catalog
-    /// kept while it is current; a caller's part of it (asked for once per session) made anew.
-    pub(crate) fn instructions_of(&self, catalog: Arc<Catalog>) -> Arc<str> {
+    /// The instructions of `catalog`, as `write` writes them: those of the whole catalog kept
+    /// while it is current; a caller's part of it (asked for once per session) written anew.
+    pub(crate) fn instructions_of(
+        &self,
+        catalog: Arc<Catalog>,
+        write: impl Fn(&Catalog) -> String,
+    ) -> Arc<str> {
         if !Arc::ptr_eq(&catalog, &self.catalog()) {
-            return crate::to_mcp::instructions(&catalog).into();
+            return write(&catalog).into();
         }
         let Ok(mut kept) = self.inner.instructions.lock() else {
-            return crate::to_mcp::instructions(&catalog).into();
+            return write(&catalog).into();
         };
         if let Some((of, text)) = kept.as_ref()
             && Arc::ptr_eq(of, &catalog)
         {
             return Arc::clone(text);
         }
-        let text: Arc<str> = crate::to_mcp::instructions(&catalog).into();
+        let text: Arc<str> = write(&catalog).into();
         *kept = Some((catalog, Arc::clone(&text)));
         text
     }

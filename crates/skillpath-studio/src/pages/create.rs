@@ -13,7 +13,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::{Extension, Form};
 use serde_json::{Value, json};
-use skillpath_app::{Operation, Placement, Written, read_spec};
+use skillpath_app::{MemberRole, Namespace, Operation, Placement, Visibility, Written, read_spec};
 use skillpath_core::golden_path::spec::SkillSpec;
 use skillpath_server::app_error;
 
@@ -119,6 +119,44 @@ struct NewPage {
     packages: Vec<String>,
     package: String,
     review: bool,
+    /// The namespaces the visitor may write in, the one chosen, and the visibility chosen.
+    namespaces: Vec<String>,
+    namespace: String,
+    visibility: String,
+}
+
+/// The namespaces `visitor` may write in (an author's role or more), `@global` first.
+fn writable(studio: &Studio, visitor: &Visitor) -> Vec<String> {
+    let catalog = studio.catalog_for(visitor);
+    let sight = studio.server.app().sight_in(&visitor.caller(), &catalog);
+    let mut names: Vec<String> = catalog
+        .people()
+        .directory
+        .namespaces
+        .iter()
+        .filter(|record| !record.frozen && !record.archived)
+        .filter(|record| {
+            sight
+                .role_in(&record.name)
+                .is_some_and(|role| role >= MemberRole::Author)
+        })
+        .map(|record| record.name.to_string())
+        .collect();
+    names.sort_by_key(|name| (name != "@global", name.clone()));
+    names
+}
+
+/// Where the form puts the new skill: its namespace and visibility (`@global` and `namespace`
+/// when the form says nothing or something no placement reads).
+fn placement_of(posted: &Posted) -> Placement {
+    let mut placement = Placement::global();
+    if let Ok(namespace) = Namespace::parse(&posted.one("namespace")) {
+        placement.namespace = namespace;
+    }
+    if let Some(visibility) = Visibility::parse(&posted.one("visibility")) {
+        placement.visibility = visibility;
+    }
+    placement
 }
 
 impl NewPage {
@@ -166,6 +204,9 @@ pub(crate) async fn page(
             .collect(),
         package: String::new(),
         review: studio.server.app().drafted(&visitor.caller()),
+        namespaces: writable(&studio, &visitor),
+        namespace: "@global".to_owned(),
+        visibility: "namespace".to_owned(),
     };
     html(&page)
 }
@@ -287,15 +328,18 @@ pub(crate) async fn submit(
         let created = async {
             let permit = app.may(&caller, Operation::CreateSkill)?;
             let spec = read_spec(spec)?;
-            app.create_skill(&permit, &spec, joins, Placement::global())
+            app.create_skill(&permit, &spec, joins, placement_of(&posted))
                 .await
         };
         match created.await {
             Ok(created) => {
-                let name = posted.one("name");
                 return match created.written {
-                    Written::Drafted(_) => see_other(&format!("/review/{}", encode_path(&name))),
-                    Written::Stored(_) => see_other(&format!("/skills/{}", encode_path(&name))),
+                    Written::Drafted(draft) => {
+                        see_other(&format!("/review/{}", encode_path(&draft.name)))
+                    }
+                    Written::Stored(stored) => {
+                        see_other(&format!("/skills/{}", encode_path(&stored.name)))
+                    }
                 };
             }
             Err(error) => (false, app_error(error)),
@@ -338,6 +382,9 @@ pub(crate) async fn submit(
             .collect(),
         package,
         review: studio.server.app().drafted(&caller),
+        namespaces: writable(&studio, &visitor),
+        namespace: posted.one("namespace"),
+        visibility: posted.one("visibility"),
     };
     let status = if ok {
         StatusCode::OK

@@ -357,7 +357,11 @@ fn replicas(db: &str) {
     ok(db, &["star", "@team-a/a-public", "--user", "carol"]);
     for server in &servers {
         eventually(server, &bob, &set(&["a-public"]));
-        eventually(server, &carol, &set(&["a-public", "b-public", "b-shared"]));
+        eventually(
+            server,
+            &carol,
+            &set(&["a-public", "b-notes", "b-public", "b-shared"]),
+        );
         eventually(server, &alice, &set(&["a-private", "a-public", "a-shared"]));
     }
     // Disabled: alice's key is refused by both.
@@ -574,6 +578,35 @@ fn studio(db: &str, server: &HttpServer, bob: &str, carol: &str) {
         ],
     ));
     let carols = sign_in(server, owning["key"].as_str().expect("a key"));
+    // She creates a private skill of @team-b from the studio's form.
+    let new = get(&server.address, "/new", &carols);
+    assert!(new.contains("<option>@team-b</option>"), "{new}");
+    assert!(!new.contains("<option>@team-a</option>"), "{new}");
+    let created = post(
+        &server.address,
+        "/new",
+        Some(&carols),
+        &[],
+        &form(&[
+            ("csrf", &token_of(&new)),
+            ("action", "create"),
+            ("name", "b-notes"),
+            ("description", "Use when taking the team's notes."),
+            ("namespace", "@team-b"),
+            ("visibility", "private"),
+        ]),
+    );
+    assert_eq!(status(&created), 303, "{created}");
+    let location = header(&created, "location").unwrap_or_default().to_owned();
+    assert!(
+        location == "/skills/%40team-b%2Fb-notes" || location == "/review/%40team-b%2Fb-notes",
+        "{location}"
+    );
+    let shown = json(&ok(
+        db,
+        &["namespaces", "show", "@team-b", "--format", "json"],
+    ));
+    assert_eq!(shown["items"].as_u64(), Some(3), "{shown}");
     let log = get(&server.address, "/log", &carols);
     assert_eq!(status(&log), 200, "{log}");
     assert!(

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
@@ -480,7 +481,12 @@ def team_flows(browser):
         run(work, "import", "--namespace", "@team-x", "--visibility", "private", str(work / "team" / "team-secret"))
         run(work, "import", "--namespace", "@team-x", "--visibility", "public", str(work / "team" / "team-open"))
         tess_key = key_of(run(work, "keys", "create", "--name", "tess-key", "--user", "tess", "--role", "admin"))
-        reader.goto(base + "/")
+        # The server hears the command line's changes a moment later.
+        for _ in range(100):
+            reader.goto(base + "/")
+            if "@team-x/team-open" in reader.locator("#results").inner_text():
+                break
+            time.sleep(0.1)
         expect(reader.locator("#results")).to_contain_text("@team-x/team-open")
         expect(reader.locator("#results")).not_to_contain_text("team-secret")
         reader.goto(base + "/skills/%40team-x%2Fteam-secret")
