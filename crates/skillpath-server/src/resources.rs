@@ -93,13 +93,23 @@ fn owner<'c, 'u>(catalog: &'c Catalog, uri: &'u str) -> Option<(&'c CatalogSkill
         (uri.strip_prefix("package://")?, true)
     };
     let (name, path) = item.split_once('/').unwrap_or((item, ""));
-    let owner = spellings(name).find_map(|name| {
+    let find = |name: &str| {
         if package {
-            catalog.package(&name)
+            catalog.package(name)
         } else {
-            catalog.skill(&name)
+            catalog.skill(name)
         }
-    })?;
+    };
+    // An item of a namespace is at `<@ns>/<name>/…` ([`crate::uri::uri`]).
+    let namespaced = spellings(name).any(|name| name.starts_with('@'));
+    if namespaced {
+        let (item_name, path) = path.split_once('/').unwrap_or((path, ""));
+        let owner = spellings(name).find_map(|namespace| {
+            spellings(item_name).find_map(|item_name| find(&format!("{namespace}/{item_name}")))
+        })?;
+        return Some((owner, path));
+    }
+    let owner = spellings(name).find_map(|name| find(&name))?;
     Some((owner, path))
 }
 

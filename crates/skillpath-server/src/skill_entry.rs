@@ -147,6 +147,10 @@ pub(crate) fn skill_entry(
     audit: Option<&AuditRecord>,
 ) -> Result<rmcp::model::Skill, Unlisted> {
     let uri = uri::uri("skill", name, "SKILL.md");
+    // The frontmatter names the skill as its namespace does (`deploy` of `@team-a/deploy`);
+    // its resources are addressed by the store's key, as `resources/list` lists them.
+    let key = name;
+    let name = skillpath_model::name_of_key(key);
     // Verbatim, as hosts compare it field by field with the file: the store's description is
     // trimmed (a block scalar `description: |` keeps its final newline in the file).
     let serde_json::Value::Object(mut fields) = skill_md.frontmatter_json() else {
@@ -179,7 +183,7 @@ pub(crate) fn skill_entry(
     resources.extend(
         files
             .iter()
-            .map(|file| resource(uri::uri("skill", name, &file.path), file)),
+            .map(|file| resource(uri::uri("skill", key, &file.path), file)),
     );
     let mut entry = rmcp::model::Skill::new(uri, frontmatter, SkillResources::Files(resources));
     // A skill with findings says so in the listing, where a host chooses what to load.

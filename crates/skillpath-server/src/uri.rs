@@ -15,9 +15,19 @@ pub(crate) const ENCODED: &AsciiSet = &NON_ALPHANUMERIC
 
 /// The URI of the file `path` (`/`-separated) of the skill or package `name`, under `scheme`
 /// (`skill`, `package`): `scheme://<name>/<path>`, the name and every segment of the path
-/// percent-encoded. An empty `path` gives the item's directory, `scheme://<name>/`.
+/// percent-encoded; an item of a namespace other than `@global` (kept as `@ns/name`) is at
+/// `scheme://<@ns>/<name>/<path>`, so that the segment before its `SKILL.md` is its name, as
+/// the Skills extension reads it. An empty `path` gives the item's directory.
 pub(crate) fn uri(scheme: &str, name: &str, path: &str) -> String {
-    let mut uri = format!("{scheme}://{}/", utf8_percent_encode(name, ENCODED));
+    let name = match name.strip_prefix('@').and_then(|rest| rest.split_once('/')) {
+        Some((namespace, name)) => format!(
+            "%40{}/{}",
+            utf8_percent_encode(namespace, ENCODED),
+            utf8_percent_encode(name, ENCODED)
+        ),
+        None => utf8_percent_encode(name, ENCODED).to_string(),
+    };
+    let mut uri = format!("{scheme}://{name}/");
     uri.push_str(&encoded_path(path));
     uri
 }

@@ -350,6 +350,83 @@ fn replicas(db: &str) {
         };
         assert_eq!(text(&hidden), text(&missing));
     }
+    // Every other surface holds the same items: what each is served (prompts, resources,
+    // `skills/list`), and what each may find (`search_skills`, the well-known index).
+    for server in &servers {
+        for (key, served, found) in [
+            (
+                &alice,
+                &["a-private", "a-public", "a-shared"][..],
+                &["a-private", "a-public", "a-shared", "b-public"][..],
+            ),
+            (
+                &bob,
+                &["a-public", "a-shared"][..],
+                &["a-public", "a-shared", "b-public"][..],
+            ),
+            (
+                &carol,
+                &["b-public", "b-shared"][..],
+                &["a-public", "b-public", "b-shared"][..],
+            ),
+        ] {
+            for method in ["prompts/list", "resources/list", "skills/list"] {
+                let (status, response, message) = rpc(server, Some(key), method, json!({}));
+                assert_eq!(status, 200, "{response}");
+                assert_eq!(
+                    mentioned(&message["result"]),
+                    set(served),
+                    "{method}: {message}"
+                );
+            }
+            let (_, _, searched) = rpc(
+                server,
+                Some(key),
+                "tools/call",
+                json!({"name": "search_skills", "arguments": {"query": "deploying services"}}),
+            );
+            assert_eq!(mentioned(&searched["result"]), set(found), "{searched}");
+            let authorization = format!("Bearer {key}");
+            let index = server.exchange(
+                "GET",
+                "/.well-known/agent-skills/index.json",
+                &[("Authorization", &authorization)],
+                b"",
+            );
+            // The body, whether chunked or not: its one JSON object.
+            let body = match (index.find('{'), index.rfind('}')) {
+                (Some(start), Some(end)) => &index[start..=end],
+                _ => "",
+            };
+            assert_eq!(mentioned(&json(body)), set(found), "{index}");
+        }
+    }
+
+    // A namespaced skill's resource is read at `skill://<@ns>/<name>/…`, by who may see it.
+    let read = |key: &str, uri: &str| {
+        let (_, _, message) = rpc(
+            &servers[1],
+            Some(key),
+            "resources/read",
+            json!({"uri": uri}),
+        );
+        message
+    };
+    let shared = read(&bob, "skill://%40team-a/a-shared/SKILL.md");
+    assert!(
+        shared["result"]["contents"][0]["text"]
+            .as_str()
+            .is_some_and(|text| text.contains("name: a-shared")),
+        "{shared}"
+    );
+    let hidden = read(&carol, "skill://%40team-a/a-shared/SKILL.md");
+    let missing = read(&carol, "skill://%40team-a/nothing/SKILL.md");
+    assert!(!hidden["error"].is_null(), "{hidden}");
+    assert_eq!(
+        hidden["error"].to_string().replace("a-shared", "X"),
+        missing["error"].to_string().replace("nothing", "X")
+    );
+
     // The studio shows each person what they may see, decided by the same rules.
     studio(db, &servers[0], &bob, &carol);
     // Changed on the command line: both replicas serve it at once.
@@ -629,4 +706,21 @@ fn studio(db: &str, server: &HttpServer, bob: &str, carol: &str) {
         theirs.contains("b-public") && !theirs.contains("b-shared"),
         "{theirs}"
     );
+}
+
+/// Which of the test's items `value` names (its JSON text mentions them).
+fn mentioned(value: &Value) -> BTreeSet<String> {
+    let text = value.to_string();
+    [
+        "a-private",
+        "a-shared",
+        "a-public",
+        "b-shared",
+        "b-public",
+        "b-notes",
+    ]
+    .into_iter()
+    .filter(|name| text.contains(name))
+    .map(str::to_owned)
+    .collect()
 }
