@@ -13,7 +13,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{Map, Value};
 use skillpath_app::SkillContent;
-use skillpath_app::{FullName, Kind, Operation, name_of_key, namespace_of_key};
+use skillpath_app::{FullName, Kind, Operation, Visibility, name_of_key, namespace_of_key};
 
 use skillpath_core::golden_path::schema::input_schema;
 use skillpath_server::catalog::{Catalog, CatalogSkill};
@@ -91,6 +91,45 @@ struct SkillPage {
     stars: usize,
     /// The star button for a signed-in person: the value it posts and its label.
     star: Option<(&'static str, &'static str)>,
+}
+
+/// What the visibility form posts.
+#[derive(serde::Deserialize)]
+pub(crate) struct VisibilityForm {
+    visibility: String,
+}
+
+/// `POST /skills/<name>/visibility`: who sees the item, changed by its author or a maintainer
+/// of its namespace (the application decides; a refusal says why).
+pub(crate) async fn visibility(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Path(name): Path<String>,
+    axum::Form(form): axum::Form<VisibilityForm>,
+) -> Response {
+    let changed = async {
+        let visibility = Visibility::parse(&form.visibility).ok_or_else(|| {
+            skillpath_app::AppError::Invalid(format!(
+                "- visibility: `{}` is none of private, namespace, public\n",
+                form.visibility
+            ))
+        })?;
+        let permit = studio.permit(&visitor, Operation::Govern)?;
+        studio
+            .server
+            .app()
+            .set_visibility(&permit, &name, visibility)
+            .await
+    };
+    match changed.await {
+        Ok(_) => super::common::see_other(&format!("/skills/{}", encode_path(&name))),
+        Err(error) => studio.message(
+            &visitor,
+            StatusCode::CONFLICT,
+            "The visibility was not changed",
+            skillpath_server::app_error(error),
+        ),
+    }
 }
 
 /// What the star button posts.

@@ -684,6 +684,18 @@ fn studio(db: &str, server: &HttpServer, bob: &str, carol: &str) {
         &["namespaces", "show", "@team-b", "--format", "json"],
     ));
     assert_eq!(shown["items"].as_u64(), Some(3), "{shown}");
+    // And shares it with everyone from its page.
+    let page = get(&server.address, "/skills/%40team-b%2Fb-notes", &carols);
+    let shared = post(
+        &server.address,
+        "/skills/%40team-b%2Fb-notes/visibility",
+        Some(&carols),
+        &[],
+        &form(&[("csrf", &token_of(&page)), ("visibility", "public")]),
+    );
+    assert_eq!(status(&shared), 303, "{shared}");
+    let page = get(&server.address, "/skills/%40team-b%2Fb-notes", &carols);
+    assert!(page.contains("@team-b · public"), "{page}");
     let log = get(&server.address, "/log", &carols);
     assert_eq!(status(&log), 200, "{log}");
     assert!(
