@@ -20,8 +20,8 @@ use crate::usage::{UsageCount, UsageQuery, UsageRow};
 use crate::writes::{Edit, WriteKind};
 use skillpath_model::governance::Entry;
 use skillpath_model::{
-    Change, FolderImport, ImportItem, Kind, Namespace, Placement, Provenance, RecordedStamp,
-    Revision, ShadowedSkill, SkillSnapshot,
+    Change, FolderImport, ImportItem, Kind, Placement, Provenance, RecordedStamp, Revision,
+    ShadowedSkill, SkillSnapshot,
 };
 
 pub use crate::cursor::Listing;
@@ -443,15 +443,6 @@ pub trait Store: Send + Sync {
 
     /// Records that the key `id` was used at `at`.
     async fn record_key_use(&self, id: &str, at: &str) -> StoreResult<()>;
-
-    /// Sets who the key named `name` (active) acts for and which namespaces it is narrowed to
-    /// (`None`: all its user's); the key as it now is.
-    async fn bind_key(
-        &self,
-        name: &str,
-        user: &str,
-        namespaces: Option<Vec<Namespace>>,
-    ) -> StoreResult<KeyInfo>;
 
     /// The directory, read in one transaction: people, namespaces, members, and who may see
     /// each item ([`crate::directory`]).

@@ -745,17 +745,6 @@ pub(crate) fn people_of_keys(keys: &[(String, Role)]) -> Vec<Row> {
     rows
 }
 
-/// Namespaces a key is narrowed to, as [`crate::keys::KeyInfo::namespaces`] stores them.
-pub(crate) fn stored_namespaces(namespaces: Option<Vec<Namespace>>) -> Option<String> {
-    namespaces.map(|names| {
-        names
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
-    })
-}
-
 /// Which entries of the governance log to read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LogFilter {

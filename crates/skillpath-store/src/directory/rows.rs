@@ -90,9 +90,6 @@ pub(crate) const STARS: &str = "SELECT handle, item, created_at FROM stars";
 /// The keys of a store made before people, for [`super::people_of_keys`].
 pub(crate) const KEY_ROLES: &str = "SELECT name, role FROM api_keys";
 pub(crate) const KEY_USER: &str = "UPDATE api_keys SET user_handle = $2 WHERE name = $1";
-pub(crate) const BIND_KEY: &str = "UPDATE api_keys SET user_handle = $2, namespaces = $3
-     WHERE name = $1 AND revoked_at IS NULL";
-
 /// What a backend does inside a change of the directory: every statement above, its own way.
 pub(crate) trait DirectoryTransaction {
     /// Waits until no other transaction changes the directory, until this one ends.

@@ -45,7 +45,7 @@ use tokio_postgres::IsolationLevel;
 use crate::answers::{ImportReport, SearchHit, SkillMetadata, SkillSummary, StoredSkill};
 use crate::audit::PolicySetting;
 use crate::columns;
-use crate::directory::{Directory, Governance, LogFilter, Star, stored_namespaces};
+use crate::directory::{Directory, Governance, LogFilter, Star};
 use crate::drafts::{Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary};
 use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
@@ -59,8 +59,7 @@ use crate::usage::{self, UsageCount, UsageQuery, UsageRow};
 use crate::writes::{self, SkillWrite};
 use skillpath_model::governance::Entry;
 use skillpath_model::{
-    Change, FileMetadata, Kind, Namespace, Provenance, RecordedStamp, Revision, ShadowedSkill,
-    SkillFile,
+    Change, FileMetadata, Kind, Provenance, RecordedStamp, Revision, ShadowedSkill, SkillFile,
 };
 
 mod changes;
@@ -578,37 +577,6 @@ impl Store for PostgresStore {
                 .as_ref()
                 .map(columns::key)
                 .transpose()
-        })
-        .await
-    }
-
-    async fn bind_key(
-        &self,
-        name: &str,
-        user: &str,
-        namespaces: Option<Vec<Namespace>>,
-    ) -> StoreResult<KeyInfo> {
-        let namespaces = stored_namespaces(namespaces);
-        self.write_quiet(async |transaction| {
-            let changed = cached_execute(
-                transaction,
-                crate::directory::rows::BIND_KEY,
-                &[&name, &user, &namespaces],
-            )
-            .await?;
-            if changed == 0 {
-                return Err(StoreError::KeyNotFound(name.to_owned()));
-            }
-            let row = cached_query_opt(
-                transaction,
-                &format!(
-                    "SELECT {KEY_COLUMNS} FROM api_keys WHERE name = $1 AND revoked_at IS NULL"
-                ),
-                &[&name],
-            )
-            .await?
-            .ok_or_else(|| StoreError::KeyNotFound(name.to_owned()))?;
-            Ok(columns::key(&row)?.info)
         })
         .await
     }

@@ -16,7 +16,7 @@ use skillpath_audit::Policy;
 use crate::answers::{ImportReport, SearchHit, SkillMetadata, SkillSummary, StoredSkill};
 use crate::audit::PolicySetting;
 use crate::columns;
-use crate::directory::{Directory, Governance, LogFilter, Star, stored_namespaces};
+use crate::directory::{Directory, Governance, LogFilter, Star};
 use crate::drafts::{Draft, DraftFilter, DraftRecord, DraftRef, DraftSummary};
 use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
@@ -29,9 +29,7 @@ use crate::time::now_rfc3339;
 use crate::usage::{self, UsageCount, UsageQuery, UsageRow};
 use crate::writes::{self, SkillWrite};
 use skillpath_model::governance::Entry;
-use skillpath_model::{
-    Change, Kind, Namespace, Provenance, RecordedStamp, Revision, ShadowedSkill,
-};
+use skillpath_model::{Change, Kind, Provenance, RecordedStamp, Revision, ShadowedSkill};
 
 mod changes;
 mod directory;
@@ -654,33 +652,6 @@ impl Store for SqliteStore {
                 params![at, id],
             )?;
             Ok(())
-        })
-        .await
-    }
-
-    async fn bind_key(
-        &self,
-        name: &str,
-        user: &str,
-        namespaces: Option<Vec<Namespace>>,
-    ) -> StoreResult<KeyInfo> {
-        let (name, user) = (name.to_owned(), user.to_owned());
-        let namespaces = stored_namespaces(namespaces);
-        self.write(move |transaction| {
-            let changed = transaction.execute(
-                &directory::sql(crate::directory::rows::BIND_KEY),
-                params![name, user, namespaces],
-            )?;
-            if changed == 0 {
-                return Err(StoreError::KeyNotFound(name));
-            }
-            let statement = transaction.prepare_cached(&format!(
-                "SELECT {KEY_COLUMNS} FROM api_keys WHERE name = ?1 AND revoked_at IS NULL"
-            ))?;
-            first(statement, params![name], |r| {
-                columns::key(r).map(|key| key.info)
-            })?
-            .ok_or(StoreError::KeyNotFound(name))
         })
         .await
     }
