@@ -379,10 +379,24 @@ impl<E> App<E> {
             .people()
             .directory
             .namespace(&global)
-            .and_then(|record| record.review)
-            .unwrap_or(self.shared.options.review);
+            .and_then(|record| record.review);
         let role = self.sight_in(caller, &catalog).role_in(&global);
-        caller.drafts(review) && role.is_none_or(|role| role < MemberRole::Maintainer)
+        self.drafts_in(caller, review, role)
+    }
+
+    /// Whether `caller` sees everything here, whatever the directory says ([`Sight::all`]): no
+    /// person, no anonymous reader, on a server narrowed to no namespace. What spares them
+    /// reading the directory.
+    fn sees_everything(&self, caller: &Caller) -> bool {
+        caller.user.is_none() && !caller.public_reader && self.shared.options.namespaces.is_none()
+    }
+
+    /// Whether what `caller`, whose role in a namespace is `held`, writes there waits for
+    /// review: the namespace's `review` setting, else the server's, for a key's person less
+    /// than a maintainer there.
+    fn drafts_in(&self, caller: &Caller, review: Option<bool>, held: Option<MemberRole>) -> bool {
+        caller.drafts(review.unwrap_or(self.shared.options.review))
+            && held.is_none_or(|held| held < MemberRole::Maintainer)
     }
 
     /// What `caller` sees, by the directory `catalog` was read with.
@@ -407,10 +421,7 @@ impl<E> App<E> {
 
     /// What `caller` sees now ([`App::people`]).
     pub async fn sight(&self, caller: &Caller) -> Result<Sight, StoreError> {
-        if caller.user.is_none()
-            && !caller.public_reader
-            && self.shared.options.namespaces.is_none()
-        {
+        if self.sees_everything(caller) {
             return Ok(Sight::all());
         }
         let people = self.people().await?;
@@ -419,10 +430,7 @@ impl<E> App<E> {
 
     /// Refuses, as if it did not exist, an item kept under `key` that `caller` may not read.
     pub async fn seen(&self, caller: &Caller, key: &str) -> Result<(), AppError> {
-        if caller.user.is_none()
-            && !caller.public_reader
-            && self.shared.options.namespaces.is_none()
-        {
+        if self.sees_everything(caller) {
             return Ok(());
         }
         let people = self.people().await?;
@@ -502,7 +510,6 @@ impl<E> App<E> {
                 held,
             });
         }
-        let review = record.review.unwrap_or(self.shared.options.review);
-        Ok(caller.drafts(review) && held.is_none_or(|held| held < MemberRole::Maintainer))
+        Ok(self.drafts_in(caller, record.review, held))
     }
 }

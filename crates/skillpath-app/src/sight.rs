@@ -192,8 +192,13 @@ impl Sight {
 
     /// Whether the caller may read the item kept under `key`.
     pub fn reads(&self, key: &str, directory: &Directory) -> bool {
-        let namespace = namespace_of_key(key);
-        if !self.inside(&namespace) {
+        self.reads_in(key, &namespace_of_key(key), directory)
+    }
+
+    /// [`Sight::reads`] of the item kept under `key` in `namespace` (its namespace, read from
+    /// the key once by the caller).
+    fn reads_in(&self, key: &str, namespace: &Namespace, directory: &Directory) -> bool {
+        if !self.inside(namespace) {
             return false;
         }
         let Some(person) = &self.person else {
@@ -202,14 +207,14 @@ impl Sight {
         let reached = person
             .narrowed
             .as_ref()
-            .is_none_or(|allowed| allowed.contains(&namespace));
+            .is_none_or(|allowed| allowed.contains(namespace));
         if !reached {
             return false;
         }
         if person.admin {
             return true;
         }
-        let role = person.roles.get(&namespace).copied();
+        let role = person.roles.get(namespace).copied();
         let access = directory.access(key);
         match access.visibility {
             Visibility::Public => true,
@@ -224,21 +229,27 @@ impl Sight {
     /// Whether the item kept under `key` shows in the caller's listings and searches: read,
     /// and not in an archived namespace.
     pub fn lists(&self, key: &str, directory: &Directory) -> bool {
+        self.lists_in(key, &namespace_of_key(key), directory)
+    }
+
+    /// [`Sight::lists`] of the item kept under `key` in `namespace`.
+    fn lists_in(&self, key: &str, namespace: &Namespace, directory: &Directory) -> bool {
         let archived = directory
-            .namespace(&namespace_of_key(key))
+            .namespace(namespace)
             .is_some_and(|record| record.archived);
-        self.reads(key, directory) && (self.person.is_none() || !archived)
+        self.reads_in(key, namespace, directory) && (self.person.is_none() || !archived)
     }
 
     /// Whether the caller's agents are served the item kept under `key`: listed, and of one of
     /// the caller's namespaces or starred.
     pub fn serves(&self, key: &str, directory: &Directory) -> bool {
+        let namespace = namespace_of_key(key);
         let Some(person) = &self.person else {
-            return self.lists(key, directory);
+            return self.lists_in(key, &namespace, directory);
         };
-        self.lists(key, directory)
+        self.lists_in(key, &namespace, directory)
             && (person.served_what_they_list
-                || person.roles.contains_key(&namespace_of_key(key))
+                || person.roles.contains_key(&namespace)
                 || person.starred.contains(key))
     }
 }

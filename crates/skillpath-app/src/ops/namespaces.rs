@@ -7,6 +7,8 @@
 //! its author (an author there) or the namespace's maintainers. Owners read their namespaces'
 //! log entries, admins all of them.
 
+use std::collections::BTreeSet;
+
 use skillpath_model::governance::{self, Broken, Entry};
 use skillpath_model::{MemberRole, Namespace, Visibility, namespace_of_key};
 use skillpath_store::directory::{Directory, Governance, LogFilter, Star, concerns, full_name_of};
@@ -51,17 +53,22 @@ impl<E: Derived> App<E> {
         if sight.is_admin() {
             return Ok(directory);
         }
-        let seen: Vec<Namespace> = directory
-            .namespaces
-            .iter()
-            .map(|record| record.name.clone())
-            .filter(|namespace| {
-                sight.role_in(namespace).is_some()
-                    || people.directory.access.keys().any(|key| {
-                        &namespace_of_key(key) == namespace && sight.reads(key, &people.directory)
-                    })
-            })
+        // The namespaces they belong to, and those holding an item they read: one pass over
+        // the items, not one per namespace.
+        let mut seen: BTreeSet<Namespace> = people
+            .directory
+            .access
+            .keys()
+            .filter(|key| sight.reads(key, &people.directory))
+            .map(|key| namespace_of_key(key))
             .collect();
+        seen.extend(
+            directory
+                .namespaces
+                .iter()
+                .filter(|record| sight.role_in(&record.name).is_some())
+                .map(|record| record.name.clone()),
+        );
         directory
             .namespaces
             .retain(|record| seen.contains(&record.name));

@@ -151,10 +151,14 @@ impl Directory {
             .filter(move |member| member.handle == handle)
     }
 
-    /// Who may see the item kept under `key` (the default for one the directory was read
-    /// without).
-    pub fn access(&self, key: &str) -> Access {
-        self.access.get(key).cloned().unwrap_or_default()
+    /// Who may see the item kept under `key` (what a new item is given, for one the directory
+    /// was read without).
+    pub fn access(&self, key: &str) -> &Access {
+        static NEW: Access = Access {
+            visibility: Visibility::Namespace,
+            owner: None,
+        };
+        self.access.get(key).unwrap_or(&NEW)
     }
 
     /// How many items (live or deleted) `namespace` holds.
