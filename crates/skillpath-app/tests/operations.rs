@@ -606,7 +606,7 @@ async fn imports_are_a_publishers_and_name_the_pairs_they_made_compete() {
     );
     assert!(
         library
-            .import_stamps(&maintainer)
+            .import_stamps(&maintainer, &skillpath_app::Namespace::global())
             .await
             .expect("stamps")
             .is_empty()

@@ -212,8 +212,11 @@ impl FolderSync {
             .collect();
         let discovery_shadowed = located.shadowed_skills();
         // Folders unchanged since their skill's current revision was read from them are not
-        // read again (their files' metadata says so).
-        let recorded = self.store.folder_stamps().await?;
+        // read again (their files' metadata says so); the sync imports into `@global`.
+        let recorded = self
+            .store
+            .folder_stamps_in(&skillpath_model::Namespace::global())
+            .await?;
         let folders = located.folders;
         let read = tokio::task::spawn_blocking(move || read_folders(folders, &recorded, &|_| {}))
             .await

@@ -20,8 +20,8 @@ use crate::usage::{UsageCount, UsageQuery, UsageRow};
 use crate::writes::{Edit, WriteKind};
 use skillpath_model::governance::Entry;
 use skillpath_model::{
-    Change, FolderImport, ImportItem, Kind, Placement, Provenance, RecordedStamp, Revision,
-    ShadowedSkill, SkillSnapshot,
+    Change, FolderImport, ImportItem, Kind, Namespace, Placement, Provenance, RecordedStamp,
+    Revision, ShadowedSkill, SkillSnapshot,
 };
 
 pub use crate::cursor::Listing;
@@ -251,6 +251,15 @@ pub trait Store: Send + Sync {
     /// The stamps of folders whose skill still holds, at its current revision, what an import
     /// read from them: a folder with the same stamp now need not be read again.
     async fn folder_stamps(&self) -> StoreResult<Vec<RecordedStamp>>;
+
+    /// [`Store::folder_stamps`] of the folders whose skill is in `namespace`: a folder is
+    /// unchanged only for an import into the namespace its skill was imported into (read into
+    /// another, it makes that namespace's item).
+    async fn folder_stamps_in(&self, namespace: &Namespace) -> StoreResult<Vec<RecordedStamp>> {
+        let mut stamps = self.folder_stamps().await?;
+        stamps.retain(|stamp| skillpath_model::namespace_of_key(&stamp.name) == *namespace);
+        Ok(stamps)
+    }
 
     /// The unified diff of `name` from revision `from` to revision `to`.
     async fn diff(&self, name: &str, from: u64, to: u64) -> StoreResult<String> {

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use skillpath_core::overlap::{COMPETE, Library, Overlap};
-use skillpath_model::{Change, FolderImport, Kind, Placement, RecordedStamp};
+use skillpath_model::{Change, FolderImport, Kind, Namespace, Placement, RecordedStamp};
 use skillpath_store::ImportReport;
 
 use crate::app::App;
@@ -32,11 +32,15 @@ pub struct Imported {
 }
 
 impl<E> App<E> {
-    /// The stamps of the folders whose skills' current revisions were imported from them, for
-    /// the import that reads the folders next ([`App::import`]).
-    pub async fn import_stamps(&self, permit: &Permit) -> Result<Vec<RecordedStamp>, AppError> {
+    /// The stamps of the folders whose skills' current revisions were imported from them into
+    /// `namespace`, for the import into it that reads the folders next ([`App::import`]).
+    pub async fn import_stamps(
+        &self,
+        permit: &Permit,
+        namespace: &Namespace,
+    ) -> Result<Vec<RecordedStamp>, AppError> {
         self.permitted(permit, Operation::ImportSkills)?;
-        Ok(self.store().folder_stamps().await?)
+        Ok(self.store().folder_stamps_in(namespace).await?)
     }
 }
 

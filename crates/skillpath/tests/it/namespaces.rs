@@ -178,6 +178,16 @@ fn scenario(db: &str) {
     ok(db, &["namespaces", "thaw", "@team-a"]);
     ok(db, &["import", "--namespace", "@team-a", &folder]);
 
+    // A folder imported into @global is imported into @team-b too, as an item of its own:
+    // that it is unchanged since @global read it says nothing of @team-b.
+    let twice = skills(&work.path().join("twice"), &["twice"]);
+    ok(db, &["import", &twice]);
+    ok(db, &["import", "--namespace", "@team-b", &twice]);
+    let listed = ok(db, &["list", "--format", "json"]);
+    assert!(
+        listed.contains("\"twice\"") && listed.contains("\"@team-b/twice\""),
+        "{listed}"
+    );
     ok(db, &["visibility", "@team-a/a-shared", "private"]);
     ok(db, &["star", "@team-b/b-public", "--user", "bob"]);
     let hidden = refused(db, &["star", "@nowhere/x", "--user", "bob"], 1);

@@ -60,7 +60,10 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<ExitStatus> {
         let permit = owner.may(Operation::ImportSkills)?;
         // Folders whose files have the same metadata as when their skill's current revision
         // was imported from them are not read again.
-        let recorded = owner.app.import_stamps(&permit).await?;
+        let recorded = owner
+            .app
+            .import_stamps(&permit, &placement.namespace)
+            .await?;
         let progress = super::progress_bar(sources.len() as u64, "reading");
         let mut read = read_folders(sources, &recorded, &|dir| {
             progress.set_message(dir.display().to_string());
