@@ -10,9 +10,27 @@ use skillpath_core::validate::{NotAHandle, check_handle};
 /// store made before namespaces lives, and where the local user writes unless told otherwise.
 pub const GLOBAL: &str = "global";
 
-/// A namespace's name, without its `@`: a handle ([`check_handle`]).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A namespace's name, without its `@`: a handle ([`check_handle`]). Written (in a lock, in
+/// JSON) as people type it, `@name`, and read back by [`Namespace::parse`].
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(try_from = "String", into = "String")]
 pub struct Namespace(String);
+
+impl TryFrom<String> for Namespace {
+    type Error = NotAHandle;
+
+    fn try_from(text: String) -> Result<Namespace, NotAHandle> {
+        Namespace::parse(&text)
+    }
+}
+
+impl From<Namespace> for String {
+    fn from(namespace: Namespace) -> String {
+        namespace.to_string()
+    }
+}
 
 impl Namespace {
     /// The namespace `text` names, with or without its `@` (`@team-a`, `team-a`).

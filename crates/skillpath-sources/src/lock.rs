@@ -4,13 +4,15 @@
 //! The format is TOML, sorted and without timestamps, so that two branches that each add a
 //! skill merge without a conflict: a `version`, the `agents` whose folders `sync` writes, and
 //! one `[skills.<name>]` table per skill, in name order, with its `source`, the `ref` asked
-//! for, the resolved `commit` (or the `digest` of the archive or index entry), its `path` in the source, the store `revision` it was imported
+//! for, the store `namespace` it went into (absent for `@global`), the resolved `commit` (or the `digest` of the archive or index entry), its `path` in the source, the store `revision` it was imported
 //! as, its `tree` digest and its `files`, one per line (path, size, SHA-256; see
 //! [`crate::digest`]).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
+
+use skillpath_model::{FullName, Namespace};
 
 use crate::SourceError;
 use crate::digest::{FileDigest, is_sha256, tree_digest};
@@ -36,6 +38,9 @@ pub struct Lock {
 pub struct LockedSkill {
     /// Where it came from: a git URL, or a folder.
     pub source: String,
+    /// The store namespace it was imported into (`add --namespace`); absent: `@global`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<Namespace>,
     /// The ref asked for (branch, tag or commit); absent: the source's default branch.
     #[serde(rename = "ref", default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
@@ -157,6 +162,9 @@ impl Lock {
         for (name, skill) in &self.skills {
             let _ = writeln!(text, "\n[skills.{}]", quote(name));
             let _ = writeln!(text, "source = {}", quote(&skill.source));
+            if let Some(namespace) = &skill.namespace {
+                let _ = writeln!(text, "namespace = {}", quote(&namespace.to_string()));
+            }
             if let Some(reference) = &skill.reference {
                 let _ = writeln!(text, "ref = {}", quote(reference));
             }
@@ -197,6 +205,16 @@ impl Lock {
 }
 
 impl LockedSkill {
+    /// The namespace the store keeps it in.
+    pub fn namespace(&self) -> Namespace {
+        self.namespace.clone().unwrap_or_else(Namespace::global)
+    }
+
+    /// The store key of the skill locked as `name` ([`FullName::key`]).
+    pub fn key(&self, name: &str) -> String {
+        FullName::new(self.namespace(), name).key()
+    }
+
     /// What pins the skill in its source: the commit, or the digest of the archive or index
     /// entry.
     pub fn pin(&self) -> crate::source::Pin<'_> {
@@ -254,8 +272,9 @@ mod tests {
             FileDigest::of("SKILL.md", b"---\nname: b\n---\n"),
             FileDigest::of("scripts/\"odd\" name.sh", b"echo\n"),
         ];
-        let skill = |source: &str| LockedSkill {
+        let skill = |source: &str, namespace: Option<&str>| LockedSkill {
             source: source.to_owned(),
+            namespace: namespace.map(|ns| Namespace::parse(ns).expect("a namespace")),
             reference: Some("main".to_owned()),
             commit: Some("0123456789abcdef0123456789abcdef01234567".to_owned()),
             digest: None,
@@ -267,8 +286,8 @@ mod tests {
         Lock {
             agents: vec!["codex".to_owned(), "claude-code".to_owned()],
             skills: BTreeMap::from([
-                ("b".to_owned(), skill("https://example.com/b.git")),
-                ("a".to_owned(), skill("file:///tmp/a")),
+                ("b".to_owned(), skill("https://example.com/b.git", None)),
+                ("a".to_owned(), skill("file:///tmp/a", Some("@team-a"))),
             ]),
         }
     }
@@ -305,6 +324,20 @@ mod tests {
         assert!(error.message.contains("64 lowercase hex"), "{error}");
         let error = Lock::parse("not toml [", path).expect_err("syntax");
         assert!(error.message.contains("is not a skillpath lock"), "{error}");
+        let bad_namespace = text.replacen("namespace = \"@team-a\"", "namespace = \"@Team A\"", 1);
+        assert_ne!(bad_namespace, text);
+        let error = Lock::parse(&bad_namespace, path).expect_err("namespace");
+        assert!(error.message.contains("Team A"), "{error}");
+    }
+
+    /// A skill's namespace is written only where it is not `@global`, and names its store key.
+    #[test]
+    fn a_namespace_is_written_where_it_is_not_global() {
+        let lock = lock();
+        let text = lock.to_toml();
+        assert_eq!(text.matches("namespace = ").count(), 1, "{text}");
+        assert_eq!(lock.skills["a"].key("a"), "@team-a/a");
+        assert_eq!(lock.skills["b"].key("b"), "b");
     }
 
     /// A name that cannot be a folder's, edited into a lock in any TOML spelling, is refused

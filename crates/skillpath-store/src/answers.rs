@@ -187,6 +187,19 @@ pub struct ImportReport {
     pub flagged: Vec<AuditedSkill>,
 }
 
+impl ImportReport {
+    /// Adds what another import (of other skills) did to this report, as if both were one.
+    pub fn absorb(&mut self, other: ImportReport) {
+        self.created.extend(other.created);
+        self.updated.extend(other.updated);
+        self.unchanged.extend(other.unchanged);
+        self.not_read += other.not_read;
+        self.shadowed.extend(other.shadowed);
+        self.refused.extend(other.refused);
+        self.flagged.extend(other.flagged);
+    }
+}
+
 /// A skill of an import with its audit: refused by the policy, or written with findings.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct AuditedSkill {

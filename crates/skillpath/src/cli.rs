@@ -268,6 +268,8 @@ pub(crate) struct AddArgs {
     #[arg(long)]
     pub(crate) no_sync: bool,
     #[command(flatten)]
+    pub(crate) placement: PlacementArgs,
+    #[command(flatten)]
     pub(crate) agents: AgentArgs,
     #[command(flatten)]
     pub(crate) scope: InstallScopeArgs,
@@ -282,7 +284,8 @@ pub(crate) struct AddArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct SyncArgs {
-    /// Also write this stored skill (not in the lock), by name; repeat it for more.
+    /// Also write this stored skill (not in the lock), by name (`@namespace/name` for one
+    /// outside `@global`); repeat it for more.
     #[arg(long = "skill", value_name = "NAME")]
     pub(crate) skills: Vec<String>,
     /// Render Golden Path skills with a project's values before writing them: a TOML file

@@ -70,6 +70,7 @@ impl World {
         let files = files_of(&self.read(path).snapshot);
         LockedSkill {
             source: self.source(),
+            namespace: None,
             reference: None,
             commit: None,
             digest: None,

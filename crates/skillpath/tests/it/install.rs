@@ -1249,3 +1249,96 @@ fn a_package_is_installed_with_its_members_locked_and_restored() {
         package
     );
 }
+
+/// `add --namespace --visibility`: a team's copy of a source. A namespace that does not exist
+/// is refused with nothing locked or written; one that does gets the skills under `@ns/name`
+/// with the visibility asked for, while `@global` keeps its own skill of the same name; the
+/// lock records the namespace, the agents' folders are named as the agent knows the skill;
+/// `update` and a teammate's `install --frozen` on a new store keep it in that namespace.
+#[test]
+fn add_into_a_namespace_is_locked_there_and_restored_there() {
+    let world = World::new();
+    world.write("skills/alpha/SKILL.md", &skill_md("alpha", BODY));
+    world.commit("first");
+    let url = world.url();
+    let project = world.path("project");
+    let placed = ["--namespace", "@team-a", "--visibility", "private"];
+    let add: Vec<&str> = ["add", url.as_str(), "--agent", "claude-code"]
+        .into_iter()
+        .chain(placed)
+        .collect();
+
+    let (code, out, err) = world.run("project", &add);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("namespaces create @team-a"), "{err}");
+    assert!(!project.join("skillpath.lock").exists());
+    assert!(!project.join(".claude/skills/alpha").exists());
+
+    // `@global` has an `alpha` of its own, from elsewhere, which the team's add leaves alone.
+    let elsewhere = world.path("elsewhere/alpha");
+    std::fs::create_dir_all(&elsewhere).expect("mkdir");
+    std::fs::write(elsewhere.join("SKILL.md"), skill_md("alpha", "global\n")).expect("write");
+    let (code, out, err) = world.run("project", &["import", &elsewhere.display().to_string()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = world.run("project", &["namespaces", "create", "@team-a"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = world.run("project", &add);
+    assert_eq!(code, 0, "{out}{err}");
+    let lock = std::fs::read_to_string(project.join("skillpath.lock")).expect("lock");
+    assert!(lock.contains("[skills.\"alpha\"]"), "{lock}");
+    assert!(lock.contains("namespace = \"@team-a\""), "{lock}");
+    let shown = |db: &str, name: &str| -> serde_json::Value {
+        let (code, out, err) = world.run_with("project", &["show", name, "--format", "json"], db);
+        assert_eq!(code, 0, "{out}{err}");
+        serde_json::from_str(&out).expect("json")
+    };
+    let team = shown("store.db", "@team-a/alpha");
+    assert_eq!(
+        (&team["namespace"], &team["visibility"], &team["revision"]),
+        (
+            &serde_json::json!("@team-a"),
+            &serde_json::json!("private"),
+            &serde_json::json!(1)
+        )
+    );
+    assert!(team["provenance"].to_string().contains(&url), "{team}");
+    let global = shown("store.db", "alpha");
+    assert!(
+        global["skill_md"]
+            .as_str()
+            .expect("text")
+            .contains("global"),
+        "{global}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(project.join(".claude/skills/alpha/SKILL.md")).expect("synced"),
+        skill_md("alpha", BODY)
+    );
+
+    // Upstream moves on: the team's skill gets the revision, `@global`'s none.
+    world.write(
+        "skills/alpha/SKILL.md",
+        &skill_md("alpha", &BODY.replace("one\n", "1\n")),
+    );
+    world.commit("second");
+    let (code, out, err) = world.run("project", &["update"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(shown("store.db", "@team-a/alpha")["revision"], 2);
+    assert_eq!(shown("store.db", "alpha")["revision"], 1);
+    assert!(
+        std::fs::read_to_string(project.join("skillpath.lock"))
+            .expect("lock")
+            .contains("namespace = \"@team-a\"")
+    );
+
+    // A teammate's clone on a new store: the namespace is made and the skill restored into it.
+    let clone = world.install_in_a_clone(&project, ".agents/\n.claude/\n");
+    assert_eq!(
+        std::fs::read_to_string(clone.join(".claude/skills/alpha/SKILL.md")).expect("restored"),
+        skill_md("alpha", &BODY.replace("one\n", "1\n"))
+    );
+    let restored = shown("fresh.db", "@team-a/alpha");
+    assert_eq!(restored["namespace"], "@team-a");
+    let (code, _, _) = world.run_with("clone", &["show", "alpha"], "fresh.db");
+    assert_eq!(code, 1, "nothing of `@global` was made");
+}

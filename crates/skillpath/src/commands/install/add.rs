@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use skillpath_model::Namespace;
 use skillpath_sources::SourceError;
 use skillpath_sources::migrate::{self, Request};
 use skillpath_sources::source;
@@ -60,12 +61,19 @@ pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
         .unwrap_or_default()
         .trim_matches('/')
         .to_owned();
+    let placement = args.placement.placement();
     let single = requests.len() == 1;
     let mut taken = Vec::new();
     let mut sources = Vec::new();
     let mut skipped_any = false;
     for request in &requests {
-        match take(request, &cwd, &path, digest.as_deref()) {
+        match take(
+            request,
+            &cwd,
+            &path,
+            digest.as_deref(),
+            &placement.namespace,
+        ) {
             Ok(from) => {
                 skipped_any |= from.skipped_any;
                 sources.push(serde_json::json!({ "source": from.recorded, "commit": from.commit }));
@@ -97,8 +105,9 @@ pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
                 .display()
         ),
     };
-    super::with_store(&args.db, Some(policy), move |store| async move {
-        let (report, locked) = super::import(store.as_ref(), taken, super::change(message)).await?;
+    let visibility = placement.visibility;
+    super::with_owner(&args.db, Some(policy), move |owner| async move {
+        let (report, locked) = super::import(&owner, taken, visibility, &message).await?;
         super::report_audit(&report, policy)?;
         let names: Vec<String> = locked.keys().cloned().collect();
         lock.skills.extend(locked);
@@ -132,7 +141,7 @@ pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
             None
         } else {
             let synced = super::sync::sync(
-                store.as_ref(),
+                owner.app.store(),
                 ToSync {
                     scope: &scope,
                     lock: &lock,
@@ -183,12 +192,14 @@ struct TakenFrom {
 }
 
 /// Reads the source `request` names (under `path`; an archive checked against `digest`) and
-/// takes the skills it asks for, saying on stderr what was skipped or left out.
+/// takes the skills it asks for, into `namespace`, saying on stderr what was skipped or left
+/// out.
 fn take(
     request: &Request,
     cwd: &std::path::Path,
     path: &str,
     digest: Option<&str>,
+    namespace: &Namespace,
 ) -> Result<TakenFrom, SourceError> {
     let mut source = source::parse(&request.source, cwd)?;
     if request.reference.is_some() {
@@ -249,6 +260,7 @@ fn take(
             source: recorded.clone(),
             reference: source.reference.clone(),
             commit: commit.clone(),
+            namespace: namespace.clone(),
         })
         .collect();
     Ok(TakenFrom {

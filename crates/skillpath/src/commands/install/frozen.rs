@@ -44,7 +44,7 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
     let format = args.format;
     let copy = args.agents.copy;
     let policy = args.audit.policy(false);
-    super::with_store(&args.db, Some(policy), move |store| async move {
+    super::with_owner(&args.db, Some(policy), move |owner| async move {
         let _held = match skillpath_sources::cache::lock_folder(scope.root()) {
             Ok(held) => held,
             Err(error) => return super::fail(&error, ExitStatus::UsageOrInternal),
@@ -57,7 +57,7 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
             .iter()
             .map(|(name, locked)| (name.as_str(), locked))
             .collect();
-        for item in super::locked_contents(store.as_ref(), all).await {
+        for item in super::locked_contents(owner.app.store(), all).await {
             match item.content {
                 Ok(snapshot) => {
                     contents.push((item.name.to_owned(), item.locked.clone(), snapshot))
@@ -92,10 +92,30 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
                 source: locked.source.clone(),
                 reference: locked.reference.clone(),
                 commit: locked.commit.clone(),
+                namespace: locked.namespace(),
             })
             .collect();
-        let change = super::change("skillpath install --frozen".to_owned());
-        let (report, _) = super::import(store.as_ref(), taken, change).await?;
+        let namespaces = contents
+            .iter()
+            .map(|(_, locked, _)| locked.namespace())
+            .filter(|namespace| !namespace.is_global())
+            .collect();
+        let made = super::make_missing(&owner, namespaces).await?;
+        if !made.is_empty() {
+            let made: Vec<String> = made.iter().map(ToString::to_string).collect();
+            output::stderr(&format!(
+                "made namespace {} for the lock's skills (`skillpath members add` gives it members)\n",
+                made.join(", ")
+            ))
+            .map_err(store_commands::io)?;
+        }
+        let (report, _) = super::import(
+            &owner,
+            taken,
+            skillpath_model::Visibility::default(),
+            "skillpath install --frozen",
+        )
+        .await?;
         super::report_audit(&report, policy)?;
         let mut failed: Vec<(String, String)> = report
             .refused
@@ -106,7 +126,8 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
             super::values::member_options(contents.iter().map(|(_, _, snapshot)| snapshot));
         let mut written = Vec::new();
         for (name, locked, snapshot) in &contents {
-            if report.refused.iter().any(|r| &r.name == name) {
+            let key = locked.key(name);
+            if report.refused.iter().any(|r| r.name == key) {
                 continue;
             }
             match values.instance(name, snapshot.clone(), &options) {

@@ -13,13 +13,16 @@ pub(crate) mod sync;
 pub(crate) mod update;
 pub(crate) mod values;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use skillpath_app::Operation;
 use skillpath_folders::discovery;
 use skillpath_model::agents::{self, Agent};
-use skillpath_model::{Change, ImportItem, Provenance};
+use skillpath_model::{
+    FolderImport, FullName, ImportItem, Namespace, Placement, Provenance, Visibility,
+};
 use skillpath_sources::SourceError;
 use skillpath_sources::digest::{files_of, tree_digest};
 pub(crate) use skillpath_sources::folders::shown;
@@ -28,10 +31,11 @@ use skillpath_sources::lock::{LOCK_FILE, Lock, LockedSkill};
 use skillpath_sources::tree::{self, SourceSkill};
 use skillpath_sources::verify::{self, LockedContent};
 use skillpath_sources::write::{Outcome, Placed};
-use skillpath_store::{ImportReport, ProjectView, Store, StoreError};
+use skillpath_store::directory::Governance;
+use skillpath_store::{ImportReport, ProjectView, Store};
 
 use crate::cli::{AgentArgs, DbArgs, InstallScopeArgs};
-use crate::commands::store::{self as store_commands, Access};
+use crate::commands::store::{self as store_commands, Access, AsOwner, Owner};
 use crate::error::CliError;
 use crate::output::{self, ExitStatus};
 
@@ -60,15 +64,6 @@ pub(crate) fn setup(
 /// Says `error`, a usage, source or lock error; exit status 2.
 pub(crate) fn usage(error: &SourceError) -> ExitStatus {
     fail(error, ExitStatus::UsageOrInternal).unwrap_or(ExitStatus::UsageOrInternal)
-}
-
-/// The change record of an install command's revisions: `$USER`, and `message`.
-pub(crate) fn change(message: String) -> Change {
-    let author = std::env::var("USER")
-        .ok()
-        .filter(|user| !user.is_empty())
-        .unwrap_or_else(|| "cli".to_owned());
-    Change { author, message }
 }
 
 /// The scope the arguments name.
@@ -150,24 +145,25 @@ pub(crate) fn said(error: &dyn std::fmt::Display, hint: Option<&str>) -> String 
     text
 }
 
-/// Runs `work` with the store the arguments name (made when there is none), seen as every
-/// project's, its audit policy set to `policy` when given: what every install command that
-/// imports or reads stored skills starts with.
-pub(crate) fn with_store<F, Fut>(
+/// Runs `work` as the store's owner, through the application, on the store the arguments
+/// name (made when there is none), seen as every project's, its audit policy set to `policy`
+/// when given: what every install command that imports or reads stored skills starts with.
+pub(crate) fn with_owner<F, Fut>(
     db: &DbArgs,
     policy: Option<skillpath_audit::Policy>,
     work: F,
 ) -> anyhow::Result<ExitStatus>
 where
-    F: FnOnce(Box<dyn Store>) -> Fut,
+    F: FnOnce(Owner) -> Fut,
     Fut: std::future::Future<Output = Result<ExitStatus, CliError>>,
 {
-    store_commands::run_in(db, Access::Creates, ProjectView::shared(), move |store| {
-        if let Some(policy) = policy {
-            store.set_audit_policy(policy);
-        }
-        work(store)
-    })
+    let as_owner = AsOwner {
+        access: Access::Creates,
+        author: None,
+        audit: policy,
+        meaning: None,
+    };
+    store_commands::run_as_owner_in(db, ProjectView::shared(), as_owner, work)
 }
 
 /// The lock of `scope`, or an empty one; `Err`: it cannot be read.
@@ -197,40 +193,74 @@ pub(crate) fn provenance(source: &str, commit: Option<&str>, path: &str) -> Prov
 }
 
 /// A skill read from a source, ready to import and lock.
+#[derive(Clone)]
 pub(crate) struct Taken {
     pub(crate) skill: SourceSkill,
     pub(crate) source: String,
     pub(crate) reference: Option<String>,
     pub(crate) commit: Option<String>,
+    /// The store namespace it goes into (or is already in).
+    pub(crate) namespace: Namespace,
 }
 
-/// Imports `taken` into the store; the lock entries of those written or unchanged (refused
-/// ones are left out, and reported), with the revisions the store holds them at.
+/// Imports `taken` through the application, one import per namespace (each gated as any
+/// caller's write there: the namespace exists and takes writes); the skills it creates get
+/// `visibility`, existing ones keep theirs. The lock entries of those written or unchanged
+/// (refused ones are left out, and reported), by name, with the revisions the store holds
+/// them at.
 pub(crate) async fn import(
-    store: &dyn Store,
+    owner: &Owner,
     taken: Vec<Taken>,
-    change: Change,
-) -> Result<(ImportReport, BTreeMap<String, LockedSkill>), StoreError> {
-    let items = taken
-        .iter()
-        .map(|taken| ImportItem {
-            snapshot: taken.skill.snapshot.clone(),
-            provenance: provenance(&taken.source, taken.commit.as_deref(), &taken.skill.path),
-        })
-        .collect();
-    let report = store.import(items, change).await?;
+    visibility: Visibility,
+    message: &str,
+) -> Result<(ImportReport, BTreeMap<String, LockedSkill>), CliError> {
+    let mut by_namespace: BTreeMap<Namespace, Vec<&Taken>> = BTreeMap::new();
+    for taken in &taken {
+        by_namespace
+            .entry(taken.namespace.clone())
+            .or_default()
+            .push(taken);
+    }
+    let mut report = ImportReport::default();
+    for (namespace, taken) in by_namespace {
+        let items = taken
+            .iter()
+            .map(|taken| {
+                FolderImport::from(ImportItem {
+                    snapshot: taken.skill.snapshot.clone(),
+                    provenance: provenance(
+                        &taken.source,
+                        taken.commit.as_deref(),
+                        &taken.skill.path,
+                    ),
+                })
+            })
+            .collect();
+        let permit = owner.may(Operation::ImportSkills)?;
+        let placement = Placement {
+            namespace,
+            visibility,
+        };
+        let imported = owner
+            .app
+            .import(&permit, items, placement, Some(message.to_owned()))
+            .await?;
+        report.absorb(imported.report);
+    }
     let mut locked = BTreeMap::new();
     for taken in taken {
         let name = &taken.skill.name;
-        if report.refused.iter().any(|refused| &refused.name == name) {
+        let key = FullName::new(taken.namespace.clone(), name).key();
+        if report.refused.iter().any(|refused| refused.name == key) {
             continue;
         }
-        let stored = store.get(name, None).await?;
+        let stored = owner.app.store().get(&key, None).await?;
         let files = files_of(&taken.skill.snapshot);
         locked.insert(
             name.clone(),
             LockedSkill {
                 source: taken.source,
+                namespace: (!taken.namespace.is_global()).then_some(taken.namespace),
                 reference: taken.reference,
                 commit: taken.commit,
                 digest: taken.skill.digest,
@@ -242,6 +272,39 @@ pub(crate) async fn import(
         );
     }
     Ok((report, locked))
+}
+
+/// Makes each of `namespaces` that the store lacks, a team namespace that admins manage
+/// until it has owners (recorded in the governance log, as `namespaces create` is), so that a
+/// lock's skills are restored into the namespaces it names; the namespaces made.
+pub(crate) async fn make_missing(
+    owner: &Owner,
+    namespaces: BTreeSet<Namespace>,
+) -> Result<Vec<Namespace>, CliError> {
+    let read = owner.may(Operation::ReadDirectory)?;
+    let directory = owner.app.directory(&read).await?;
+    let mut made = Vec::new();
+    for namespace in namespaces {
+        if directory.namespace(&namespace).is_some() {
+            continue;
+        }
+        let permit = owner.may(Operation::Govern)?;
+        let change = Governance::CreateNamespace {
+            name: namespace.clone(),
+            owner: None,
+        };
+        match owner.app.govern(&permit, change).await {
+            Ok(_) => made.push(namespace),
+            // Another install of the same lock may have made it meanwhile.
+            Err(error) => {
+                let again = owner.app.directory(&read).await?;
+                if again.namespace(&namespace).is_none() {
+                    return Err(error.into());
+                }
+            }
+        }
+    }
+    Ok(made)
 }
 
 /// Says what the audit refused or flagged of an import, on stderr.
@@ -269,8 +332,8 @@ pub(crate) async fn locked_contents<'a>(
     skills: Vec<(&'a str, &'a LockedSkill)>,
 ) -> Vec<LockedContent<'a>> {
     let mut stored = BTreeMap::new();
-    for (name, _) in &skills {
-        if let Ok(skill) = store.get(name, None).await
+    for (name, locked) in &skills {
+        if let Ok(skill) = store.get(&locked.key(name), None).await
             && !skill.deleted
         {
             stored.insert((*name).to_owned(), skill.snapshot);

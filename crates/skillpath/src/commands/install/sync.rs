@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use skillpath_model::agents::Agent;
+use skillpath_model::name_of_key;
 use skillpath_sources::digest::files_of;
 use skillpath_sources::folders::{self, Scope};
 use skillpath_sources::lock::Lock;
@@ -33,9 +34,9 @@ pub(crate) fn run(args: SyncArgs) -> anyhow::Result<ExitStatus> {
     let copy = args.agents.copy;
     let extra = args.skills;
     let given_agents = !args.agents.agents.is_empty();
-    super::with_store(&args.db, None, move |store| async move {
+    super::with_owner(&args.db, None, move |owner| async move {
         let mut synced = sync(
-            store.as_ref(),
+            owner.app.store(),
             ToSync {
                 scope: &scope,
                 lock: &lock,
@@ -103,7 +104,7 @@ pub(crate) struct ToSync<'a> {
     pub(crate) lock: &'a Lock,
     /// Only these of the lock's skills, when given.
     pub(crate) only: Option<&'a [String]>,
-    /// Stored skills written besides the lock's (`--skill`).
+    /// Stored skills written besides the lock's (`--skill`), by store key (`@team/name`).
     pub(crate) extra: &'a [String],
     /// The agents whose folders are written.
     pub(crate) agents: &'a [&'static Agent],
@@ -160,7 +161,8 @@ pub(crate) async fn sync(store: &dyn Store, to_sync: ToSync<'_>) -> Result<Synce
         match store.get(name, None).await {
             Ok(stored) if !stored.deleted => {
                 let files = files_of(&stored.snapshot);
-                contents.push((name.clone(), stored.snapshot, files));
+                // `@team/name` is written as the folder `name`, as the agent knows it.
+                contents.push((name_of_key(name).to_owned(), stored.snapshot, files));
             }
             Ok(_) => synced
                 .failed

@@ -105,6 +105,7 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
                 source: old.source.clone(),
                 reference: old.reference.clone(),
                 commit,
+                namespace: old.namespace(),
             },
             merged,
         });
@@ -113,22 +114,16 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
     let format = args.format;
     let copy = args.agents.copy;
     let policy = args.audit.policy(false);
-    super::with_store(&args.db, Some(policy), move |store| async move {
+    super::with_owner(&args.db, Some(policy), move |owner| async move {
         let plans: BTreeMap<String, Planned> =
             planned.into_iter().map(|p| (p.name.clone(), p)).collect();
-        let taken: Vec<Taken> = plans
-            .values()
-            .map(|p| Taken {
-                skill: p.taken.skill.clone(),
-                source: p.taken.source.clone(),
-                reference: p.taken.reference.clone(),
-                commit: p.taken.commit.clone(),
-            })
-            .collect();
+        let taken: Vec<Taken> = plans.values().map(|p| p.taken.clone()).collect();
+        // Skills the update creates (one removed from the store since) are seen as new ones are.
         let (report, locked) = super::import(
-            store.as_ref(),
+            &owner,
             taken,
-            super::change("skillpath update".to_owned()),
+            skillpath_model::Visibility::default(),
+            "skillpath update",
         )
         .await?;
         super::report_audit(&report, policy)?;

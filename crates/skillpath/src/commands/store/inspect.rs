@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
-use skillpath_app::Operation;
+use skillpath_app::{AppError, Operation};
 use skillpath_audit::AuditRecord;
-use skillpath_model::{Kind, Provenance};
+use skillpath_model::{Kind, Provenance, namespace_of_key};
 use skillpath_store::ListFilter;
 
 use super::{AsOwner, io, print, shorten, table, to_json};
@@ -69,6 +69,9 @@ pub(crate) fn show(args: ShowArgs) -> anyhow::Result<ExitStatus> {
     super::run_as_owner(&args.db, AsOwner::existing(), move |owner| async move {
         let permit = owner.may(Operation::GetSkill)?;
         let skill = owner.app.revision(&permit, &name, revision).await?;
+        let people = owner.app.people().await.map_err(AppError::from)?;
+        let access = people.directory.access(&skill.name);
+        let namespace = namespace_of_key(&skill.name);
         let files: Vec<serde_json::Value> = skill
             .snapshot
             .files
@@ -78,6 +81,9 @@ pub(crate) fn show(args: ShowArgs) -> anyhow::Result<ExitStatus> {
         let json = serde_json::json!({
             "kind": skill.snapshot.kind,
             "name": skill.name,
+            "namespace": namespace.to_string(),
+            "visibility": access.visibility,
+            "owner": access.owner,
             "description": skill.description,
             "tool_name": skill.tool_name,
             "revision": skill.revision,
@@ -91,8 +97,9 @@ pub(crate) fn show(args: ShowArgs) -> anyhow::Result<ExitStatus> {
         });
         print(format, &json, || {
             let mut text = format!(
-                "name: {}\nrevision: {}{}\nupdated: {}\nsource: {}\ncontent: {}\n",
+                "name: {}\nnamespace: {namespace}\nvisibility: {}\nrevision: {}{}\nupdated: {}\nsource: {}\ncontent: {}\n",
                 skill.name,
+                access.visibility,
                 skill.revision,
                 if skill.deleted { " (deleted)" } else { "" },
                 skill.updated_at,

@@ -162,13 +162,27 @@ where
     F: FnOnce(Owner) -> Fut,
     Fut: Future<Output = Result<ExitStatus, CliError>>,
 {
+    run_as_owner_in(db, here()?, as_owner, work)
+}
+
+/// [`run_as_owner`] with the store seen as `view` shows it.
+pub(crate) fn run_as_owner_in<F, Fut>(
+    db: &DbArgs,
+    view: ProjectView,
+    as_owner: AsOwner,
+    work: F,
+) -> anyhow::Result<ExitStatus>
+where
+    F: FnOnce(Owner) -> Fut,
+    Fut: Future<Output = Result<ExitStatus, CliError>>,
+{
     let AsOwner {
         access,
         author: named,
         audit,
         meaning,
     } = as_owner;
-    run(db, access, move |store| async move {
+    run_in(db, access, view, move |store| async move {
         if let Some(policy) = audit {
             store.set_audit_policy(policy);
         }
