@@ -31,8 +31,13 @@ pub enum KeyPolicy {
 
 /// The caller of an MCP request: the key the HTTP layer accepted, else the local user.
 pub(crate) fn caller_of(context: &RequestContext<RoleServer>) -> Caller {
-    context
-        .extensions
+    caller_in(&context.extensions)
+}
+
+/// The caller whose HTTP request's parts are in `extensions` (a request's or a
+/// notification's: rmcp puts them in both), else the local user.
+pub(crate) fn caller_in(extensions: &rmcp::model::Extensions) -> Caller {
+    extensions
         .get::<axum::http::request::Parts>()
         .and_then(|parts| parts.extensions.get::<Caller>())
         .cloned()

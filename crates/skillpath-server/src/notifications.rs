@@ -79,7 +79,10 @@ pub(crate) async fn listen(
     context: SubscriptionContext,
 ) -> Result<(), McpError> {
     let mut changes = server.changes();
-    let mut seen = server.catalog();
+    // What this caller is served: a change of what they may see (a visibility, a membership,
+    // a star) changes their lists though the whole catalog's tools stay the same.
+    let caller = crate::auth::caller_of(context.request_context());
+    let mut seen = server.catalog_for(&caller);
     loop {
         tokio::select! {
             () = context.cancelled() => return Ok(()),
@@ -89,7 +92,7 @@ pub(crate) async fn listen(
                 }
                 // A lagging receiver has missed signals, not catalogs: comparing with the
                 // current catalog still finds every change.
-                let now = server.catalog();
+                let now = server.catalog_for(&caller);
                 let changes = match change {
                     #[cfg(feature = "conformance-fixtures")]
                 Ok(crate::state::Announcement::EveryList) => ListChanges::EVERY,
@@ -112,9 +115,11 @@ pub(crate) fn follow_for_session(session: &SkillServer, context: NotificationCon
     let session = session.clone();
     let mut changes = session.changes();
     let mut logs = session.client_logs();
+    let caller = crate::auth::caller_in(&context.extensions);
     let peer = context.peer;
     tokio::spawn(async move {
-        let mut seen = session.catalog();
+        // The session's caller's part of the catalog ([`listen`] says why).
+        let mut seen = session.catalog_for(&caller);
         let mut allowance = Allowance::default();
         loop {
             let signal = tokio::select! {
@@ -148,7 +153,7 @@ pub(crate) fn follow_for_session(session: &SkillServer, context: NotificationCon
             if matches!(signal, Err(broadcast::error::RecvError::Closed)) {
                 return;
             }
-            let now = session.catalog();
+            let now = session.catalog_for(&caller);
             let updated = resources::updated(&seen, &now, &session.subscribed());
             let changes = match signal {
                 #[cfg(feature = "conformance-fixtures")]

@@ -30,6 +30,7 @@ mod packages;
 mod postgres_support;
 mod project_scopes;
 mod replicas;
+mod sessions;
 mod shadowing;
 mod shared_sqlite;
 mod store_cli;

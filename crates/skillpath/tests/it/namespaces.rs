@@ -14,6 +14,7 @@ use skillpath_test_support::http::{form, header, status};
 use skillpath_test_support::studio::{get, post, set_cookie, token_of, visit};
 
 use crate::postgres_support::Schema;
+use crate::sessions::Session;
 use crate::support::{HttpServer, rpc, skillpath};
 
 /// `skillpath ARGS --db DB`, which must succeed: its stdout.
@@ -65,6 +66,10 @@ fn teams(db: &str, work: &Path) {
         ("@team-b", "b-public", "public", "carol"),
     ] {
         let folder = skills(&work.join(name), &[name]);
+        if matches!(name, "a-private" | "b-shared") {
+            // A skill with a file besides its `SKILL.md` is published as an archive.
+            std::fs::write(work.join(name).join(name).join("notes.md"), "notes\n").expect("a file");
+        }
         ok(
             db,
             &[
@@ -412,6 +417,116 @@ fn replicas(db: &str) {
         }
     }
 
+    // What each may read of every item: its archive in the well-known index, `get_skill`
+    // (with its usage), `skill_history`; a hidden one answers exactly as a missing one.
+    let every = ["a-private", "a-shared", "a-public", "b-shared", "b-public"];
+    for (key, found) in [
+        (
+            &alice,
+            &["a-private", "a-public", "a-shared", "b-public"][..],
+        ),
+        (&bob, &["a-public", "a-shared", "b-public"][..]),
+        (&carol, &["a-public", "b-public", "b-shared"][..]),
+    ] {
+        let server = &servers[1];
+        let authorization = format!("Bearer {key}");
+        for (archive, name) in [
+            ("@team-a/a-private", "a-private"),
+            ("@team-b/b-shared", "b-shared"),
+        ] {
+            let response = server.exchange(
+                "GET",
+                &format!("/.well-known/agent-skills/{archive}.tar.gz"),
+                &[("Authorization", &authorization)],
+                b"",
+            );
+            let expected = if found.contains(&name) { 200 } else { 404 };
+            assert_eq!(status(&response), expected, "{archive}: {response:.300}");
+        }
+        for name in every {
+            let full = format!("@team-{}/{name}", &name[..1]);
+            let missing = format!("@team-{}/nothing", &name[..1]);
+            for tool in ["get_skill", "skill_history"] {
+                let call = |item: &str| {
+                    let (_, _, message) = rpc(
+                        server,
+                        Some(key),
+                        "tools/call",
+                        json!({"name": tool, "arguments": {"name": item}}),
+                    );
+                    message["result"].clone()
+                };
+                let answer = call(&full);
+                if found.contains(&name) {
+                    assert_eq!(answer["isError"], false, "{tool} {full}: {answer}");
+                    if tool == "get_skill" {
+                        let text = answer["content"][0]["text"].as_str().unwrap_or_default();
+                        assert!(json(text)["usage"].is_object(), "{text}");
+                    }
+                } else {
+                    let hidden = answer.to_string().replace(name, "X");
+                    let absent = call(&missing).to_string().replace("nothing", "X");
+                    assert_eq!(hidden, absent, "{tool} {full}");
+                }
+            }
+        }
+    }
+
+    // Drafts of a namespace that reviews: its maintainers and the draft's author see it;
+    // nobody else (alice's author key acts as an author, less than what she is), and the
+    // draft is served to no one.
+    ok(db, &["namespaces", "review", "@team-a", "drafts"]);
+    let reviewer = json(&ok(
+        db,
+        &[
+            "keys",
+            "create",
+            "--name",
+            "alice-review",
+            "--user",
+            "alice",
+            "--role",
+            "maintainer",
+            "--format",
+            "json",
+        ],
+    ))["key"]
+        .as_str()
+        .expect("a key")
+        .to_owned();
+    let (_, _, created) = rpc(
+        &servers[0],
+        Some(&bob),
+        "tools/call",
+        json!({"name": "create_skill", "arguments": {
+            "name": "a-draft",
+            "namespace": "@team-a",
+            "description": "Use when deploying services with a-draft.",
+            "sections": [{"type": "free", "heading": "Steps", "content": "1. Deploy."}]
+        }}),
+    );
+    assert_eq!(created["result"]["isError"], false, "{created}");
+    assert!(created.to_string().contains("for review"), "{created}");
+    for (key, sees) in [
+        (&reviewer, true),
+        (&alice, false),
+        (&bob, true),
+        (&carol, false),
+    ] {
+        let (_, _, listed) = rpc(
+            &servers[1],
+            Some(key),
+            "tools/call",
+            json!({"name": "list_drafts", "arguments": {}}),
+        );
+        let text = listed["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert_eq!(text.contains("a-draft"), sees, "{listed}");
+        assert!(!tools(&servers[1], key).contains("a-draft"));
+    }
+    ok(db, &["namespaces", "review", "@team-a", "server"]);
+
     // A namespaced skill's resource is read at `skill://<@ns>/<name>/…`, by who may see it.
     let read = |key: &str, uri: &str| {
         let (_, _, message) = rpc(
@@ -439,9 +554,33 @@ fn replicas(db: &str) {
 
     // The studio shows each person what they may see, decided by the same rules.
     studio(db, &servers[0], &bob, &carol);
-    // Changed on the command line: both replicas serve it at once.
+    // Sessions with an open stream, on a third replica that keeps sessions: each hears
+    // `list_changed` when what it is served changes, and only then.
+    let streaming = tempfile::tempdir().expect("tempdir");
+    let third = HttpServer::start(streaming.path(), &["--db", db, "--auth", "required"]);
+    let (mut bob_session, carol_session) = (
+        Session::open_as(&third, Some(&bob)),
+        Session::open_as(&third, Some(&carol)),
+    );
+    let (bob_hears, carol_hears) = (bob_session.notifications(), carol_session.notifications());
+    // Changed on the command line: every replica serves it at once.
     ok(db, &["visibility", "@team-a/a-shared", "private"]);
+    heard_list_changed(&bob_hears, Duration::from_secs(10));
+    assert!(
+        !bob_session
+            .tool_names()
+            .iter()
+            .any(|name| name == "a-shared")
+    );
+    assert!(
+        !carol_hears
+            .recv_timeout(Duration::from_millis(1500))
+            .is_ok_and(|method| method.ends_with("list_changed")),
+        "carol is served nothing new"
+    );
     ok(db, &["star", "@team-a/a-public", "--user", "carol"]);
+    heard_list_changed(&carol_hears, Duration::from_secs(10));
+    drop(third);
     for server in &servers {
         eventually(server, &bob, &set(&["a-public"]));
         eventually(
@@ -462,6 +601,19 @@ fn replicas(db: &str) {
             }
             assert!(start.elapsed() < Duration::from_secs(10), "still {status}");
             std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+/// Waits up to `deadline` for `notifications/tools/list_changed` among `notifications`.
+fn heard_list_changed(notifications: &std::sync::mpsc::Receiver<String>, deadline: Duration) {
+    let start = Instant::now();
+    loop {
+        let left = deadline.saturating_sub(start.elapsed());
+        match notifications.recv_timeout(left) {
+            Ok(method) if method == "notifications/tools/list_changed" => return,
+            Ok(_) => {}
+            Err(_) => panic!("no tools/list_changed within {deadline:?}"),
         }
     }
 }
