@@ -38,7 +38,7 @@ pub use skillpath_model::{
     Access, FullName, Kind, MemberRole, Namespace, Placement, Provenance, Revision, SkillSnapshot,
     Visibility, name_of_key, namespace_of_key,
 };
-pub use skillpath_store::directory::LogFilter;
+pub use skillpath_store::directory::{Governance, LogFilter};
 pub use skillpath_store::drafts::{Draft, DraftSummary};
 pub use skillpath_store::forks::ForkRequest;
 pub use skillpath_store::keys::{AuthError, CreatedKey, KeyInfo, Role};

@@ -72,7 +72,6 @@ impl NamespaceKind {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct NamespaceRecord {
     /// Its name (`@team-a` without the `@`).
-    #[serde(serialize_with = "at_name")]
     pub name: Namespace,
     /// What it is for.
     pub kind: NamespaceKind,
@@ -87,16 +86,10 @@ pub struct NamespaceRecord {
     pub created_at: String,
 }
 
-/// A namespace as `@name`.
-fn at_name<S: serde::Serializer>(name: &Namespace, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(name)
-}
-
 /// A person's role in a namespace.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Member {
     /// The namespace.
-    #[serde(serialize_with = "at_name")]
     pub namespace: Namespace,
     /// The person's handle.
     pub handle: String,

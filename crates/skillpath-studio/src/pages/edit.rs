@@ -13,7 +13,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form, Json};
 use serde::{Deserialize, Serialize};
-use skillpath_app::{AppError, Kind, Operation, SkillSnapshot, StoreError, StoredSkill, Written};
+use skillpath_app::{
+    AppError, Kind, Operation, SkillSnapshot, StoreError, StoredSkill, Visibility, Written,
+};
 use skillpath_core::load::LoadOptions;
 use skillpath_core::validate::{ValidateOptions, validate};
 use skillpath_core::{Mode, skill_md};
@@ -82,6 +84,8 @@ struct EditPage {
     error: Option<String>,
     /// The folder it was imported from, whose content a `serve` that syncs it writes again.
     imported_from: Option<String>,
+    /// Who sees it now.
+    visibility: &'static str,
 }
 
 pub(crate) async fn page(
@@ -170,7 +174,18 @@ fn edit_page(
         merge,
         error,
         imported_from: Some(stored.provenance.folder().to_owned()).filter(|f| !f.is_empty()),
+        visibility: visibility_of(studio, visitor, &stored.name).as_str(),
     }
+}
+
+/// Who sees the item `name` now, as the visitor's view of the catalog says.
+fn visibility_of(studio: &Studio, visitor: &Visitor, name: &str) -> Visibility {
+    studio
+        .catalog_for(visitor)
+        .people()
+        .directory
+        .access(name)
+        .visibility
 }
 
 /// The text of the file `path` of `snapshot` (its manifest or one of its files).
@@ -318,6 +333,9 @@ pub(crate) struct SaveForm {
     base: u64,
     #[serde(default)]
     message: String,
+    /// Who sees it, when the form says (changed at once, beside the save).
+    #[serde(default)]
+    visibility: String,
 }
 
 /// `POST /skills/<name>/edit`: the file saved as the skill's next revision (or the author's
@@ -374,12 +392,42 @@ pub(crate) async fn save(
         "" => format!("edit {} in the studio", form.file),
         given => given.to_owned(),
     };
+    let visibility = match form.visibility.as_str() {
+        "" => None,
+        given => match Visibility::parse(given) {
+            Some(visibility) => Some(visibility),
+            None => {
+                return studio.message(
+                    &visitor,
+                    StatusCode::BAD_REQUEST,
+                    "Not saved",
+                    format!("`{given}` is no visibility: private, namespace or public."),
+                );
+            }
+        },
+    }
+    .filter(|&visibility| visibility != visibility_of(&studio, &visitor, &name));
     let saved = async {
         let permit = app.may(&caller, Operation::SaveFiles)?;
         app.save_files(&permit, &name, form.base, snapshot, message.clone())
             .await
     };
-    match saved.await {
+    let saved = saved.await;
+    if let (Ok(_), Some(visibility)) = (&saved, visibility) {
+        let changed = async {
+            let permit = app.may(&caller, Operation::Govern)?;
+            app.set_visibility(&permit, &name, visibility).await
+        };
+        if let Err(error) = changed.await {
+            return studio.message(
+                &visitor,
+                StatusCode::CONFLICT,
+                "Saved; the visibility was not changed",
+                skillpath_server::app_error(error),
+            );
+        }
+    }
+    match saved {
         Ok(Written::Drafted(_)) => see_other(&format!("/review/{}", encode_path(&name))),
         Ok(Written::Stored(_)) => see_other(&format!("/skills/{}/history", encode_path(&name))),
         // Someone wrote the skill since the revision the edit started from: nothing of either

@@ -32,6 +32,8 @@ pub(crate) fn router(studio: Studio) -> axum::Router {
         .route("/review", get(review::queue))
         .route("/log", get(log::page))
         .route("/namespaces/{name}", get(namespace::page))
+        .route("/namespaces/{name}/settings", post(namespace::settings))
+        .route("/namespaces/{name}/members", post(namespace::members))
         .route("/review/{name}", get(review::draft))
         .route("/review/{name}/publish", post(review::publish))
         .route("/review/{name}/reject", post(review::reject))

@@ -865,13 +865,101 @@ fn studio(db: &str, server: &HttpServer, bob: &str, carol: &str) {
         "{log}"
     );
     assert!(!log.contains("@team-a:bob"), "{log}");
+    // From the editor too: saved, and seen by the namespace again.
+    let stored = json(&ok(db, &["show", "@team-b/b-notes", "--format", "json"]));
+    let editor = get(&server.address, "/skills/%40team-b%2Fb-notes/edit", &carols);
+    assert!(
+        editor.contains("<option selected>public</option>"),
+        "{editor}"
+    );
+    let edited = post(
+        &server.address,
+        "/skills/%40team-b%2Fb-notes/edit",
+        Some(&carols),
+        &[],
+        &form(&[
+            ("csrf", &token_of(&editor)),
+            ("file", "SKILL.md"),
+            ("base", &stored["revision"].to_string()),
+            (
+                "text",
+                &format!("{}\nEdited.\n", stored["skill_md"].as_str().expect("text")),
+            ),
+            ("visibility", "namespace"),
+        ]),
+    );
+    assert_eq!(status(&edited), 303, "{edited}");
+    let stored = json(&ok(db, &["show", "@team-b/b-notes", "--format", "json"]));
+    assert_eq!(stored["visibility"], "namespace", "{stored}");
+    assert!(
+        stored["skill_md"]
+            .as_str()
+            .is_some_and(|text| text.ends_with("Edited.\n"))
+    );
+    // The namespace's page: its owner manages members and settings there.
     let team = get(&server.address, "/namespaces/%40team-b", &carols);
     assert_eq!(status(&team), 200, "{team}");
     assert!(
-        team.contains("b-shared") && team.contains("<td>carol</td><td>owner</td>"),
+        team.contains("b-shared") && team.contains(">Add member<") && team.contains(">Freeze<"),
         "{team}"
     );
+    let manage = |path: &str, fields: &[(&str, &str)]| {
+        let page = get(&server.address, "/namespaces/%40team-b", &carols);
+        let mut fields = fields.to_vec();
+        let token = token_of(&page);
+        fields.push(("csrf", &token));
+        let answer = post(&server.address, path, Some(&carols), &[], &form(&fields));
+        assert_eq!(status(&answer), 303, "{path} {fields:?}: {answer}");
+    };
+    let members = "/namespaces/%40team-b/members";
+    manage(
+        members,
+        &[("action", "add"), ("handle", "bob"), ("role", "reader")],
+    );
     let bobs = sign_in(server, bob);
+    let theirs = get(&server.address, "/namespaces/%40team-b", &bobs);
+    assert!(theirs.contains("b-shared"), "a reader of @team-b: {theirs}");
+    assert!(!theirs.contains(">Add member<"), "{theirs}");
+    let refused = post(
+        &server.address,
+        "/namespaces/%40team-b/settings",
+        Some(&bobs),
+        &[],
+        &form(&[("csrf", &token_of(&theirs)), ("change", "freeze")]),
+    );
+    assert_eq!(status(&refused), 409, "{refused}");
+    manage(
+        members,
+        &[("action", "set"), ("handle", "bob"), ("role", "author")],
+    );
+    let listed = json(&ok(db, &["members", "list", "@team-b", "--format", "json"]));
+    assert!(
+        listed
+            .as_array()
+            .expect("members")
+            .contains(&json!({"namespace": "@team-b", "handle": "bob", "role": "author"})),
+        "{listed}"
+    );
+    manage(members, &[("action", "remove"), ("handle", "bob")]);
+    let settings = "/namespaces/%40team-b/settings";
+    manage(settings, &[("change", "freeze")]);
+    manage(settings, &[("change", "drafts")]);
+    let shown = json(&ok(
+        db,
+        &["namespaces", "show", "@team-b", "--format", "json"],
+    ));
+    assert_eq!(
+        (&shown["frozen"], &shown["review"]),
+        (&json!(true), &json!(true)),
+        "{shown}"
+    );
+    let frozen = get(&server.address, "/namespaces/%40team-b", &carols);
+    assert!(
+        frozen.contains(">Thaw<") && frozen.contains("value=\"drafts\" selected"),
+        "{frozen}"
+    );
+    manage(settings, &[("change", "thaw")]);
+    manage(settings, &[("change", "server")]);
     let refused = get(&server.address, "/log", &bobs);
     assert_eq!(status(&refused), 403, "{refused}");
     // Bob reads none of @team-b's items but its public one.
