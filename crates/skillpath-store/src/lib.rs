@@ -43,6 +43,7 @@ pub use backend::sqlite;
 pub use error::{DatabaseError, StoreError, StoreResult};
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
+pub use schema::{Upgrade, Upgraded};
 pub use scopes::ProjectView;
 pub use sqlite::SqliteStore;
 pub use store::Store;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use crate::error::{StoreError, StoreResult};
 #[cfg(feature = "postgres")]
 use crate::postgres::PostgresStore;
+use crate::schema::{Upgrade, Upgraded};
 use crate::scopes::ProjectView;
 use crate::sqlite::SqliteStore;
 use crate::store::Store;
@@ -63,12 +64,34 @@ fn target(database: Option<&str>) -> StoreResult<Target<'_>> {
 /// `postgresql://…`), or the default SQLite file, showing the shared skills and those of the
 /// projects of `view`. Async because opening PostgreSQL connects and migrates over the network.
 pub async fn open(database: Option<&str>, view: &ProjectView) -> StoreResult<Box<dyn Store>> {
+    open_upgrading(database, view, &Upgrade::default())
+        .await
+        .map(|(store, _)| store)
+}
+
+/// [`open_existing`] as `skillpath upgrade` does it: the schema brought up to date as `upgrade`
+/// says (a store made before namespaces has its items placed in `upgrade`'s namespace); the
+/// store, seen as every project's, and what the upgrade did.
+pub async fn upgrade(
+    database: Option<&str>,
+    upgrade: &Upgrade,
+) -> StoreResult<(Box<dyn Store>, Upgraded)> {
+    refuse_missing(database)?;
+    open_upgrading(database, &ProjectView::shared(), upgrade).await
+}
+
+/// [`open`], bringing the schema up to date as `upgrade` says.
+async fn open_upgrading(
+    database: Option<&str>,
+    view: &ProjectView,
+    upgrade: &Upgrade,
+) -> StoreResult<(Box<dyn Store>, Upgraded)> {
     Ok(match target(database)? {
-        Target::Postgres(url) => postgres(url, view).await?,
+        Target::Postgres(url) => postgres(url, view, upgrade).await?,
         Target::Sqlite(path) => {
             let new = !path.exists();
-            match SqliteStore::open_in(&path, view) {
-                Ok(store) => Box::new(store),
+            match SqliteStore::open_upgrading(&path, view, upgrade) {
+                Ok((store, upgraded)) => (Box::new(store), upgraded),
                 Err(error) => {
                     // A database this call made, and could not set up (a full disk), is
                     // taken away again rather than left behind empty.
@@ -88,13 +111,22 @@ pub async fn open(database: Option<&str>, view: &ProjectView) -> StoreResult<Box
 
 /// The PostgreSQL store at `url`.
 #[cfg(feature = "postgres")]
-async fn postgres(url: &str, view: &ProjectView) -> StoreResult<Box<dyn Store>> {
-    Ok(Box::new(PostgresStore::open_in(url, view).await?))
+async fn postgres(
+    url: &str,
+    view: &ProjectView,
+    upgrade: &Upgrade,
+) -> StoreResult<(Box<dyn Store>, Upgraded)> {
+    let (store, upgraded) = PostgresStore::open_upgrading(url, view, upgrade).await?;
+    Ok((Box::new(store), upgraded))
 }
 
 /// A build without the `postgres` feature has no PostgreSQL backend: the URL is refused.
 #[cfg(not(feature = "postgres"))]
-async fn postgres(url: &str, _view: &ProjectView) -> StoreResult<Box<dyn Store>> {
+async fn postgres(
+    url: &str,
+    _view: &ProjectView,
+    _upgrade: &Upgrade,
+) -> StoreResult<(Box<dyn Store>, Upgraded)> {
     Err(StoreError::database(format!(
         "`{url}` names a PostgreSQL database, and this build of skillpath was made without PostgreSQL support (the `postgres` feature); give a file path or `sqlite://PATH`, or use a build with it"
     )))
@@ -116,10 +148,16 @@ pub async fn open_existing(
     database: Option<&str>,
     view: &ProjectView,
 ) -> StoreResult<Box<dyn Store>> {
+    refuse_missing(database)?;
+    open(database, view).await
+}
+
+/// [`StoreError::NoDatabase`] for an SQLite file that does not exist yet.
+fn refuse_missing(database: Option<&str>) -> StoreResult<()> {
     if let Target::Sqlite(path) = target(database)?
         && !path.exists()
     {
         return Err(StoreError::NoDatabase(path));
     }
-    open(database, view).await
+    Ok(())
 }

@@ -8,6 +8,8 @@
 //! Each database records the oldest version that can still use it, so that an older
 //! skillpath, which does not know the newer migrations, can tell.
 
+use skillpath_model::Namespace;
+
 use crate::error::{StoreError, StoreResult};
 
 /// One step of a backend's schema: the backend's SQL, and what the step means, the same for
@@ -48,6 +50,35 @@ impl Migration {
             ..self
         }
     }
+}
+
+/// How a store is brought up to date ([`crate::location::upgrade`]): where the items of a
+/// store made before namespaces go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Upgrade {
+    /// The namespace every item of the shared scope joins, and the people its keys become
+    /// members of (`@global` unless told).
+    pub namespace: Namespace,
+}
+
+impl Default for Upgrade {
+    fn default() -> Upgrade {
+        Upgrade {
+            namespace: Namespace::global(),
+        }
+    }
+}
+
+/// What bringing a store up to date did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct Upgraded {
+    /// The schema version it was at (0: a new database).
+    pub from: usize,
+    /// The schema version it is at.
+    pub to: usize,
+    /// Whether its items were placed in a namespace by this upgrade (the step that made
+    /// people and namespaces ran), so that [`Upgrade::namespace`] applied.
+    pub placed: bool,
 }
 
 /// What a step gives the rows stored before it. Each backend reads and writes the rows its

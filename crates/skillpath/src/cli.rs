@@ -12,7 +12,7 @@ mod people;
 pub(crate) use people::{
     HandleArgs, LogArgs, LogCommand, LogFormat, MemberArgs, MemberRoleArgs, MembersArgs,
     MembersCommand, NamespaceArgs, NamespaceReview, NamespacesArgs, NamespacesCommand,
-    PlacementArgs, StarArgs, UsersArgs, UsersCommand, VisibilityArgs, namespace,
+    PlacementArgs, StarArgs, UpgradeArgs, UsersArgs, UsersCommand, VisibilityArgs, namespace,
 };
 
 /// Parse, validate and describe agent skills (`SKILL.md` folders).
@@ -145,6 +145,12 @@ pub(crate) enum Command {
     /// visibility, freeze and archive, and every publish, reject, delete, restore and
     /// rollback, with who, when and before/after. `log verify` checks its chain of digests.
     Log(LogArgs),
+    /// Bring the store's schema up to date now (any command does it when it opens the store),
+    /// and place the items of a store made before namespaces in `--namespace`.
+    ///
+    /// Exit status: 0 upgraded or up to date, 1 when `--namespace` can no longer apply (an
+    /// earlier upgrade placed the items), 2 for usage or database errors.
+    Upgrade(UpgradeArgs),
     /// Show how the stored skills are used: tool calls, `load_skill` loads, prompt renders and
     /// resource reads counted by `serve` (written every few seconds and when it stops), by skill,
     /// revision, day or key; or, with `--unused`, the skills nobody used in that many days.

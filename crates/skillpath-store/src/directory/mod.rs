@@ -696,8 +696,9 @@ pub fn handle_of_key_name(name: &str) -> String {
 
 /// The users and memberships a store's existing keys become ([`handle_of_key_name`],
 /// [`member_role_of_key`]), given each key's name and role: a user per handle, a member of
-/// `@global` with the highest role of their keys, and the personal namespace each user has.
-pub(crate) fn people_of_keys(keys: &[(String, Role)]) -> Vec<Row> {
+/// `into` (the namespace the store's items join: `@global`, or a team's made here) with the
+/// highest role of their keys, and the personal namespace each user has.
+pub(crate) fn people_of_keys(keys: &[(String, Role)], into: &Namespace) -> Vec<Row> {
     let mut people: BTreeMap<String, (String, Role)> = BTreeMap::new();
     for (name, role) in keys {
         let entry = people
@@ -707,6 +708,16 @@ pub(crate) fn people_of_keys(keys: &[(String, Role)]) -> Vec<Row> {
     }
     let created_at = now_rfc3339();
     let mut rows = Vec::new();
+    if !into.is_global() {
+        rows.push(Row::InsertNamespace(NamespaceRecord {
+            name: into.clone(),
+            kind: NamespaceKind::Team,
+            review: None,
+            frozen: false,
+            archived: false,
+            created_at: created_at.clone(),
+        }));
+    }
     for (handle, (display_name, role)) in people {
         let (member_role, admin) = member_role_of_key(role);
         rows.push(Row::InsertUser(User {
@@ -734,7 +745,7 @@ pub(crate) fn people_of_keys(keys: &[(String, Role)]) -> Vec<Row> {
             }));
         }
         rows.push(Row::PutMember(Member {
-            namespace: Namespace::global(),
+            namespace: into.clone(),
             handle,
             role: member_role,
         }));
@@ -928,11 +939,14 @@ mod tests {
         assert_eq!(handle_of_key_name("Alice_Writer"), "alice-writer");
         assert_eq!(handle_of_key_name("ci.bot@corp"), "ci-bot-corp");
         assert_eq!(handle_of_key_name("__"), "key");
-        let rows = people_of_keys(&[
-            ("ci".to_owned(), Role::Reader),
-            ("CI".to_owned(), Role::Maintainer),
-            ("root".to_owned(), Role::Admin),
-        ]);
+        let rows = people_of_keys(
+            &[
+                ("ci".to_owned(), Role::Reader),
+                ("CI".to_owned(), Role::Maintainer),
+                ("root".to_owned(), Role::Admin),
+            ],
+            &Namespace::global(),
+        );
         let mut directory = Directory::default();
         for row in rows {
             match row {

@@ -90,6 +90,16 @@ pub(crate) const STARS: &str = "SELECT handle, item, created_at FROM stars";
 /// The keys of a store made before people, for [`super::people_of_keys`].
 pub(crate) const KEY_ROLES: &str = "SELECT name, role FROM api_keys";
 pub(crate) const KEY_USER: &str = "UPDATE api_keys SET user_handle = $2 WHERE name = $1";
+/// What places a store's items (those every project shares, made before namespaces) in a
+/// namespace other than `@global` at its upgrade: each key that names an item gets the
+/// namespace's prefix (`$1`, `@team/`), as [`skillpath_model::FullName::key`] keys it.
+pub(crate) const PLACE_ITEMS: [&str; 5] = [
+    "UPDATE skills SET name = $1 || name WHERE project = ''",
+    "UPDATE package_members SET member = $1 || member WHERE project = ''",
+    "UPDATE drafts SET name = $1 || name",
+    "UPDATE drafts SET package = $1 || package WHERE package IS NOT NULL",
+    "UPDATE skill_usage SET skill = $1 || skill",
+];
 /// What a backend does inside a change of the directory: every statement above, its own way.
 pub(crate) trait DirectoryTransaction {
     /// Waits until no other transaction changes the directory, until this one ends.

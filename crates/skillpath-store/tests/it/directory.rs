@@ -7,7 +7,7 @@ use skillpath_model::{MemberRole, Namespace, Placement, Provenance, Visibility};
 use skillpath_store::directory::{Governance, LogFilter};
 use skillpath_store::{ProjectView, Store, StoreError};
 
-use crate::support::{Backend, by, skill};
+use crate::support::{Backend, by, current_names, search_names, skill};
 
 fn ns(name: &str) -> Namespace {
     Namespace::parse(name).expect("a handle")
@@ -235,13 +235,7 @@ pub(crate) async fn concurrent_changes_from_two_stores_keep_one_chain(backend: &
 /// who is a member of `@global` with the key's role (the highest of a name's keys); the log
 /// empty and whole. And the new operations work on it.
 pub(crate) async fn a_store_made_before_people_keeps_everything(store: &dyn Store) {
-    let live: Vec<String> = store
-        .current_revisions()
-        .await
-        .expect("revisions")
-        .into_iter()
-        .map(|(name, _)| name)
-        .collect();
+    let live = current_names(store).await;
     assert_eq!(
         live,
         [
@@ -335,4 +329,75 @@ pub(crate) async fn a_store_made_before_people_keeps_everything(store: &dyn Stor
         .await
         .expect("the log");
     assert_eq!(governance::verify(&log), Ok(()));
+}
+
+/// The same store upgraded with `--namespace @platform` ([`skillpath_store::Upgrade`]): every
+/// item is `@platform`'s, under `@platform/<name>`, with its revisions, its package's members
+/// and its place in search; the keys' people are members of `@platform` (a team's namespace)
+/// with the keys' roles, and of nothing else but their own; `@global` holds nothing, so its
+/// names are free again.
+pub(crate) async fn a_store_upgraded_into_a_namespace_keeps_everything_there(store: &dyn Store) {
+    let platform = ns("platform");
+    let live = current_names(store).await;
+    assert_eq!(
+        live,
+        [
+            "@platform/add-caching",
+            "@platform/add-endpoint",
+            "@platform/add-entity",
+            "@platform/add-repository",
+            "@platform/dotnet-clean-architecture"
+        ]
+    );
+    let history = store
+        .history("@platform/write-release-notes")
+        .await
+        .expect("kept");
+    assert_eq!(history.len(), 2);
+    let directory = store.directory().await.expect("the directory");
+    assert_eq!(directory.items_in(&platform), 6);
+    assert_eq!(directory.items_in(&Namespace::global()), 0);
+    let record = directory.namespace(&platform).expect("made");
+    assert_eq!(record.kind.as_str(), "team");
+    let roles: Vec<(&str, Option<MemberRole>, Option<MemberRole>)> = directory
+        .users
+        .iter()
+        .map(|user| {
+            (
+                user.handle.as_str(),
+                directory.role(&user.handle, &platform),
+                directory.role(&user.handle, &Namespace::global()),
+            )
+        })
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            ("admin-ops", Some(MemberRole::Owner), None),
+            ("alice-writer", Some(MemberRole::Author), None),
+            ("ci", Some(MemberRole::Author), None),
+            ("maint", Some(MemberRole::Maintainer), None),
+        ]
+    );
+    let package = store
+        .get("@platform/dotnet-clean-architecture", None)
+        .await
+        .expect("the package");
+    assert!(package.snapshot.skill_md.contains("add-entity"));
+    let found = search_names(store, "caching").await;
+    assert!(
+        found.contains(&"@platform/add-caching".to_owned()),
+        "{found:?}"
+    );
+    // The name is free in `@global`.
+    let made = store
+        .create_in(
+            Placement::global(),
+            skill("add-caching", "Use when caching.", "Ours."),
+            Provenance::Api,
+            by("admin-ops", "add"),
+        )
+        .await
+        .expect("the name is free in @global");
+    assert_eq!(made.name, "add-caching");
 }

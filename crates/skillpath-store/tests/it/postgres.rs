@@ -615,6 +615,38 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
 /// ([`crate::directory::a_store_made_before_people_keeps_everything`]).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_schema_made_before_people_is_upgraded_losing_nothing() {
+    let schema = made_before_people().await;
+    let store = PostgresStore::open(&schema.url())
+        .await
+        .expect("the upgrade runs");
+    crate::directory::a_store_made_before_people_keeps_everything(&store).await;
+}
+
+/// The same PostgreSQL schema upgraded into `@platform`
+/// ([`crate::directory::a_store_upgraded_into_a_namespace_keeps_everything_there`]).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_made_before_people_is_upgraded_into_a_namespace() {
+    let schema = made_before_people().await;
+    let upgrade = skillpath_store::Upgrade {
+        namespace: skillpath_model::Namespace::parse("@platform").expect("a namespace"),
+    };
+    let (store, upgraded) = PostgresStore::open_upgrading(
+        &schema.url(),
+        &skillpath_store::ProjectView::shared(),
+        &upgrade,
+    )
+    .await
+    .expect("the upgrade runs");
+    assert!(
+        upgraded.placed && upgraded.from < upgraded.to,
+        "{upgraded:?}"
+    );
+    crate::directory::a_store_upgraded_into_a_namespace_keeps_everything_there(&store).await;
+}
+
+/// A schema holding what the release before people made (`pg_dump --inserts` of schema
+/// `old_main`, loaded into a schema of the test's).
+async fn made_before_people() -> Schema {
     let schema = Schema::create().await;
     let dump = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -629,8 +661,5 @@ async fn a_schema_made_before_people_is_upgraded_losing_nothing() {
         .batch_execute(&dump)
         .await
         .expect("the old schema loads");
-    let store = PostgresStore::open(&schema.url())
-        .await
-        .expect("the upgrade runs");
-    crate::directory::a_store_made_before_people_keeps_everything(&store).await;
+    schema
 }

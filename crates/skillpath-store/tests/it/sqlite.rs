@@ -646,10 +646,40 @@ async fn a_tampered_governance_log_names_its_first_broken_entry() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_store_made_before_people_is_upgraded_losing_nothing() {
     let dir = tempfile::tempdir().expect("a temp folder");
-    let path = dir.path().join("before-people.db");
+    let path = made_before_people(dir.path());
+    let store = SqliteStore::open(&path).expect("the upgrade runs");
+    crate::directory::a_store_made_before_people_keeps_everything(&store).await;
+}
+
+/// The same SQLite store upgraded into `@platform`
+/// ([`crate::directory::a_store_upgraded_into_a_namespace_keeps_everything_there`]).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_made_before_people_is_upgraded_into_a_namespace() {
+    let dir = tempfile::tempdir().expect("a temp folder");
+    let path = made_before_people(dir.path());
+    let upgrade = skillpath_store::Upgrade {
+        namespace: skillpath_model::Namespace::parse("@platform").expect("a namespace"),
+    };
+    let (store, upgraded) =
+        SqliteStore::open_upgrading(&path, &skillpath_store::ProjectView::shared(), &upgrade)
+            .expect("the upgrade runs");
+    assert!(
+        upgraded.placed && upgraded.from < upgraded.to,
+        "{upgraded:?}"
+    );
+    crate::directory::a_store_upgraded_into_a_namespace_keeps_everything_there(&store).await;
+    drop(store);
+    let (_, again) =
+        SqliteStore::open_upgrading(&path, &skillpath_store::ProjectView::shared(), &upgrade)
+            .expect("opens");
+    assert!(!again.placed && again.from == again.to, "{again:?}");
+}
+
+/// A copy, in `dir`, of the SQLite store made by the release before people.
+fn made_before_people(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("before-people.db");
     let fixture =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/fixtures/made-before-people.db");
     std::fs::copy(&fixture, &path).expect("copy the fixture");
-    let store = SqliteStore::open(&path).expect("the upgrade runs");
-    crate::directory::a_store_made_before_people_keeps_everything(&store).await;
+    path
 }

@@ -136,6 +136,18 @@ pub(crate) async fn live_names(store: &dyn Store) -> Vec<String> {
         .collect()
 }
 
+/// The names of the items with a current revision (`Store::current_revisions`), packages
+/// among them.
+pub(crate) async fn current_names(store: &dyn Store) -> Vec<String> {
+    store
+        .current_revisions()
+        .await
+        .expect("revisions")
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect()
+}
+
 /// The names of the hits for `query`, best first.
 pub(crate) async fn search_names(store: &dyn Store, query: &str) -> Vec<String> {
     store

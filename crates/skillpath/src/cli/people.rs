@@ -308,3 +308,14 @@ pub(crate) enum LogFormat {
     /// One JSON object per line.
     Jsonl,
 }
+
+#[derive(Debug, Args)]
+pub(crate) struct UpgradeArgs {
+    /// The namespace a store made before namespaces becomes: its items join it and its keys'
+    /// people become its members (made as a team's namespace) [default: the instance's
+    /// global namespace].
+    #[arg(long, value_name = "@NAMESPACE", value_parser = namespace)]
+    pub(crate) namespace: Option<Namespace>,
+    #[command(flatten)]
+    pub(crate) common: FormatArgs,
+}

@@ -49,6 +49,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Star(args) => store::people::star(args, true),
         Command::Unstar(args) => store::people::star(args, false),
         Command::Log(args) => store::people::log(args),
+        Command::Upgrade(args) => store::upgrade::run(args),
         Command::Usage(args) => store::usage::run(args),
         Command::Review(args) => store::review::review(args),
         Command::Publish(args) => store::review::publish(args),

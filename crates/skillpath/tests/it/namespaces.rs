@@ -253,6 +253,50 @@ fn people_namespaces_and_the_log_from_the_command_line_on_postgres() {
 }
 
 /// `log verify` finds an entry changed in the database file, names it and exits 1.
+/// `skillpath upgrade --namespace @platform` on a store made before namespaces: its items and
+/// its keys' people join `@platform`, said in text and JSON; once done, `--namespace` can no
+/// longer apply and says so, and a plain `upgrade` says the store is up to date.
+#[test]
+fn upgrade_places_an_older_store_in_a_namespace() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("before-people.db");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../skillpath-store/tests/it/fixtures/made-before-people.db"),
+        &db,
+    )
+    .expect("the fixture");
+    let db = db.to_str().expect("utf-8");
+    let upgraded = json(&ok(
+        db,
+        &["upgrade", "--namespace", "@platform", "--format", "json"],
+    ));
+    assert_eq!(
+        (
+            &upgraded["placed"],
+            &upgraded["namespace"],
+            &upgraded["items"],
+            &upgraded["people"]
+        ),
+        (&json!(true), &json!("@platform"), &json!(6), &json!(4)),
+        "{upgraded}"
+    );
+    let listed = ok(db, &["list", "--format", "json"]);
+    assert!(listed.contains("@platform/add-caching"), "{listed}");
+    let members = json(&ok(
+        db,
+        &["members", "list", "@platform", "--format", "json"],
+    ));
+    assert_eq!(members.as_array().map(Vec::len), Some(4), "{members}");
+    let again = refused(db, &["upgrade", "--namespace", "@platform"], 1);
+    assert!(again.contains("earlier upgrade"), "{again}");
+    assert!(ok(db, &["upgrade"]).contains("up to date"));
+    let missing = work.path().join("nothing.db");
+    let none = refused(missing.to_str().expect("utf-8"), &["upgrade"], 2);
+    assert!(none.contains("nothing.db"), "{none}");
+    assert!(!missing.exists());
+}
+
 #[test]
 fn log_verify_names_a_tampered_entry() {
     let work = tempfile::tempdir().expect("tempdir");

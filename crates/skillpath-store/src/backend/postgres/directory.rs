@@ -10,6 +10,7 @@ use crate::columns::Columns;
 use crate::directory::rows::{self, Bound, DirectoryTransaction};
 use crate::directory::{Directory, Row, Star};
 use crate::error::StoreResult;
+use skillpath_model::Namespace;
 use skillpath_model::governance::Entry;
 
 /// The advisory lock every change of the directory holds until its transaction ends.
@@ -88,15 +89,24 @@ pub(super) async fn write(transaction: &Transaction<'_>, row: &Row) -> StoreResu
 }
 
 /// Makes every key of a store made before people a person's ([`crate::directory::people_of_keys`]).
-pub(super) async fn people_of_keys(transaction: &Transaction<'_>) -> StoreResult<()> {
+pub(super) async fn people_of_keys(
+    transaction: &Transaction<'_>,
+    into: &Namespace,
+) -> StoreResult<()> {
     let keys: Vec<_> = transaction
         .query(rows::KEY_ROLES, &[])
         .await?
         .iter()
         .map(rows::key_role)
         .collect::<StoreResult<_>>()?;
-    for row in crate::directory::people_of_keys(&keys) {
+    for row in crate::directory::people_of_keys(&keys, into) {
         write(transaction, &row).await?;
+    }
+    if !into.is_global() {
+        let prefix = format!("{into}/");
+        for statement in rows::PLACE_ITEMS {
+            transaction.execute(statement, &[&prefix]).await?;
+        }
     }
     for (name, _) in &keys {
         let handle = crate::directory::handle_of_key_name(name);

@@ -12,7 +12,7 @@ use crate::audit;
 use crate::columns;
 use crate::error::{StoreError, StoreResult};
 use crate::provenance_column::ProvenanceColumn;
-use crate::schema::{self, Migration};
+use crate::schema::{self, Migration, Upgrade, Upgraded};
 use crate::time::now_rfc3339;
 use skillpath_model::{Kind, Provenance, SkillFile, SkillSnapshot, is_text};
 
@@ -236,8 +236,9 @@ const MIGRATIONS: &[Migration] = &[
 const MIGRATION_LOCK: i64 = 0x736b_696c_6c70_6174;
 
 impl PostgresStore {
-    /// Runs the migrations that have not run, all in one transaction under an advisory lock.
-    pub(super) async fn migrate(&self) -> StoreResult<()> {
+    /// Runs the migrations that have not run, as `upgrade` says, all in one transaction under
+    /// an advisory lock; what it did.
+    pub(super) async fn migrate(&self, upgrade: &Upgrade) -> StoreResult<Upgraded> {
         let mut client = self.client().await?;
         let transaction = client.transaction().await?;
         transaction
@@ -270,6 +271,7 @@ impl PostgresStore {
             None => (0, 0),
         };
         schema::check_compatible(version, oldest, MIGRATIONS.len())?;
+        let mut placed = false;
         for (index, migration) in MIGRATIONS.iter().enumerate().skip(version) {
             transaction.batch_execute(migration.sql).await?;
             match migration.backfill {
@@ -277,7 +279,8 @@ impl PostgresStore {
                 Some(schema::Backfill::Heads) => record_heads(&transaction).await?,
                 Some(schema::Backfill::Audits) => record_audits(&transaction).await?,
                 Some(schema::Backfill::People) => {
-                    super::directory::people_of_keys(&transaction).await?
+                    super::directory::people_of_keys(&transaction, &upgrade.namespace).await?;
+                    placed = true;
                 }
                 None => {}
             }
@@ -293,7 +296,11 @@ impl PostgresStore {
                 .await?;
         }
         transaction.commit().await?;
-        Ok(())
+        Ok(Upgraded {
+            from: version,
+            to: version.max(MIGRATIONS.len()),
+            placed,
+        })
     }
 
     /// The schema version of the database (how many migrations have run).

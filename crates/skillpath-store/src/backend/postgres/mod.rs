@@ -51,6 +51,7 @@ use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
 use crate::keys::{KEY_COLUMNS, KeyInfo, StoredKey};
 use crate::provenance_column::ProvenanceColumn;
+use crate::schema::{Upgrade, Upgraded};
 use crate::scopes::ProjectView;
 use crate::search::{self, Scope};
 use crate::store::{ImportPlan, Listing, Store};
@@ -196,6 +197,18 @@ impl PostgresStore {
 
     /// [`PostgresStore::open`], showing also the skills of the projects of `view`.
     pub async fn open_in(url: &str, view: &ProjectView) -> StoreResult<PostgresStore> {
+        PostgresStore::open_upgrading(url, view, &Upgrade::default())
+            .await
+            .map(|(store, _)| store)
+    }
+
+    /// [`PostgresStore::open_in`], bringing the schema up to date as `upgrade` says; what
+    /// that did.
+    pub async fn open_upgrading(
+        url: &str,
+        view: &ProjectView,
+        upgrade: &Upgrade,
+    ) -> StoreResult<(PostgresStore, Upgraded)> {
         let (url, mut ours) = tls::take_parameters(url, &["timeout"])?;
         let timeout = match ours.remove("timeout") {
             Some(seconds) => Duration::from_secs(seconds.trim().parse().map_err(|_| {
@@ -261,7 +274,7 @@ impl PostgresStore {
             timeout,
             connect_timeout,
         };
-        store.bounded(store.migrate()).await?;
+        let upgraded = store.bounded(store.migrate(upgrade)).await?;
         store.schema = store
             .bounded(async {
                 Ok(store
@@ -273,7 +286,7 @@ impl PostgresStore {
                     .unwrap_or_default())
             })
             .await?;
-        Ok(store)
+        Ok((store, upgraded))
     }
 
     /// A pooled connection; an error names the server so the user knows which one is down.

@@ -4,6 +4,7 @@
 
 use rusqlite::types::{ToSqlOutput, Value};
 use rusqlite::{Connection, ToSql, params};
+use skillpath_model::Namespace;
 use skillpath_model::governance::Entry;
 
 use crate::directory::rows::{self, Bound, DirectoryTransaction};
@@ -81,13 +82,25 @@ pub(super) fn write(connection: &Connection, row: &Row) -> StoreResult<()> {
 }
 
 /// Makes every key of a store made before people a person's ([`crate::directory::people_of_keys`]).
-pub(super) fn people_of_keys(connection: &Connection) -> StoreResult<()> {
+pub(super) fn people_of_keys(connection: &Connection, into: &Namespace) -> StoreResult<()> {
     let keys: Vec<_> = connection
         .prepare(rows::KEY_ROLES)?
         .query_and_then([], |r| rows::key_role(r))?
         .collect::<StoreResult<_>>()?;
-    for row in crate::directory::people_of_keys(&keys) {
+    for row in crate::directory::people_of_keys(&keys, into) {
         write(connection, &row)?;
+    }
+    if !into.is_global() {
+        let prefix = format!("{into}/");
+        for statement in rows::PLACE_ITEMS {
+            connection.execute(&sql(statement), params![prefix])?;
+        }
+        // The names' search index holds each item's key.
+        connection.execute(
+            "UPDATE skills_fts_head SET name = (SELECT name FROM skills WHERE id = skills_fts_head.rowid)
+             WHERE rowid IN (SELECT id FROM skills WHERE project = '')",
+            [],
+        )?;
     }
     for (name, _) in &keys {
         connection.execute(

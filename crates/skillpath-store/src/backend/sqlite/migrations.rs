@@ -8,7 +8,7 @@ use crate::audit;
 use crate::columns;
 use crate::error::{StoreError, StoreResult};
 use crate::provenance_column::ProvenanceColumn;
-use crate::schema::{self, Migration};
+use crate::schema::{self, Migration, Upgrade, Upgraded};
 use skillpath_model::{Kind, Provenance, SkillSnapshot, is_text};
 
 /// The schema, one entry per version; `PRAGMA user_version` says how many have run, and
@@ -217,41 +217,60 @@ pub(super) const VIEW: &str = "CREATE TEMP TABLE visible_projects (folder TEXT P
 /// The version whose migration made `schema_compatibility`.
 const COMPATIBILITY_RECORDED_SINCE: usize = 2;
 
-/// Brings the schema of the database on `connection` up to date, or refuses a database made
-/// by a newer skillpath that this one cannot use.
-pub(super) fn migrate(connection: &mut Connection) -> StoreResult<()> {
+/// Brings the schema of the database on `connection` up to date as `upgrade` says, or
+/// refuses a database made by a newer skillpath that this one cannot use; what it did.
+pub(super) fn migrate(connection: &mut Connection, upgrade: &Upgrade) -> StoreResult<Upgraded> {
     let known = MIGRATIONS.len();
     let current = schema_version(connection)?;
     if current >= known {
         // Up to date, or newer: no write lock needed.
-        return schema::check_compatible(current, recorded_oldest(connection, current), known);
+        schema::check_compatible(current, recorded_oldest(connection, current), known)?;
+        return Ok(Upgraded {
+            from: current,
+            to: current,
+            placed: false,
+        });
     }
     // Migrations may make a table again (SQLite's way to change a constraint), which must
     // happen with foreign keys off; each checks them before it commits.
     connection.pragma_update(None, "foreign_keys", "OFF")?;
-    let migrated = run_migrations(connection, known);
+    let migrated = run_migrations(connection, known, upgrade);
     connection.pragma_update(None, "foreign_keys", "ON")?;
-    migrated
+    let placed = migrated?;
+    Ok(Upgraded {
+        from: current,
+        to: known,
+        placed,
+    })
 }
 
 /// The migrations a database at an older version lacks. One migration per write transaction,
 /// the version read inside it: two processes opening a new database at once do not both run a
 /// migration.
-fn run_migrations(connection: &mut Connection, known: usize) -> StoreResult<()> {
+fn run_migrations(
+    connection: &mut Connection,
+    known: usize,
+    upgrade: &Upgrade,
+) -> StoreResult<bool> {
+    // Whether this run placed the items in a namespace ([`Upgraded::placed`]).
+    let mut placed = false;
     loop {
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let version = schema_version(&transaction)?;
         let Some(migration) = MIGRATIONS.get(version) else {
             schema::check_compatible(version, recorded_oldest(&transaction, version), known)?;
             transaction.commit()?;
-            return Ok(());
+            return Ok(placed);
         };
         transaction.execute_batch(migration.sql)?;
         match migration.backfill {
             Some(schema::Backfill::Projects) => assign_projects(&transaction)?,
             Some(schema::Backfill::Heads) => record_heads(&transaction)?,
             Some(schema::Backfill::Audits) => record_audits(&transaction)?,
-            Some(schema::Backfill::People) => super::directory::people_of_keys(&transaction)?,
+            Some(schema::Backfill::People) => {
+                super::directory::people_of_keys(&transaction, &upgrade.namespace)?;
+                placed = true;
+            }
             None => {}
         }
         let broken: Option<String> = transaction

@@ -22,6 +22,7 @@ use crate::error::{DatabaseError, StoreError, StoreResult};
 use crate::import;
 use crate::keys::{KEY_COLUMNS, KeyInfo, StoredKey};
 use crate::provenance_column::ProvenanceColumn;
+use crate::schema::{Upgrade, Upgraded};
 use crate::scopes::ProjectView;
 use crate::search::{self, Scope};
 use crate::store::{ImportPlan, Listing, Store};
@@ -190,6 +191,16 @@ impl SqliteStore {
 
     /// [`SqliteStore::open`], showing also the skills of the projects of `view`.
     pub fn open_in(path: &Path, view: &ProjectView) -> StoreResult<SqliteStore> {
+        SqliteStore::open_upgrading(path, view, &Upgrade::default()).map(|(store, _)| store)
+    }
+
+    /// [`SqliteStore::open_in`], bringing the schema up to date as `upgrade` says; what that
+    /// did.
+    pub fn open_upgrading(
+        path: &Path,
+        view: &ProjectView,
+        upgrade: &Upgrade,
+    ) -> StoreResult<(SqliteStore, Upgraded)> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|source| StoreError::Io {
                 context: format!("cannot create the database folder `{}`", parent.display()),
@@ -205,7 +216,7 @@ impl SqliteStore {
         // longer spills pages to the log before it commits, and searches over a large catalog
         // read the index from memory. Pages are allocated only as they are used.
         connection.pragma_update(None, "cache_size", -32 * 1024)?;
-        migrations::migrate(&mut connection)?;
+        let upgraded = migrations::migrate(&mut connection, upgrade)?;
         connection.execute_batch(migrations::VIEW)?;
         for folder in view.folders() {
             connection.execute(
@@ -213,13 +224,14 @@ impl SqliteStore {
                 params![folder],
             )?;
         }
-        Ok(SqliteStore {
+        let store = SqliteStore {
             connection: Arc::new(Mutex::new(connection)),
             path: path.to_path_buf(),
             changes: std::sync::OnceLock::new(),
             identity: FileIdentity::of(path),
             audit_policy: PolicySetting::default(),
-        })
+        };
+        Ok((store, upgraded))
     }
 
     /// The database file.

@@ -14,6 +14,7 @@ pub(crate) mod review;
 pub(crate) mod revise;
 pub(crate) mod scan;
 pub(crate) mod serve;
+pub(crate) mod upgrade;
 pub(crate) mod usage;
 
 use std::future::Future;
@@ -85,17 +86,24 @@ where
     F: FnOnce(Box<dyn Store>) -> Fut,
     Fut: Future<Output = Result<ExitStatus, CliError>>,
 {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    let result = runtime.block_on(async {
+    block_on(async {
         let store = match access {
             Access::Creates => location::open(db.db.as_deref(), &view).await?,
             Access::Existing => location::open_existing(db.db.as_deref(), &view).await?,
         };
         work(store).await
-    });
-    match result {
+    })
+}
+
+/// Runs a command's `work` to its end; an error is printed with its hint, and its exit status
+/// is the command's.
+pub(crate) fn block_on(
+    work: impl Future<Output = Result<ExitStatus, CliError>>,
+) -> anyhow::Result<ExitStatus> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    match runtime.block_on(work) {
         Ok(status) => Ok(status),
         Err(error) => {
             let mut text = format!("error: {error}\n");
