@@ -2,7 +2,9 @@
 //! `chromium`, `$SKILLPATH_CHROMIUM`) with Playwright for Python through every flow (browse,
 //! search, open, try; edit, a diagnostic, fix, save, history, diff, rollback; a stale save and
 //! its merge; a Golden Path skill from the form; a hostile skill; keyboard only; sign-in, key
-//! creation, an author's draft published by a maintainer, a reader refused), and writes a
+//! creation, an author's draft published by a maintainer, a reader refused; three people in
+//! two namespaces, each page showing each exactly what they may see, and a namespace's owner
+//! managing its members and settings from its page), and writes a
 //! screenshot of every screen at 1280x800 and at a phone's width to
 //! `target/studio-screenshots/`. The script asserts; this test runs it.
 

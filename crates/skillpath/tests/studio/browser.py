@@ -1,8 +1,9 @@
 """The studio in a real browser: Chromium (Debian's `chromium`) driven by Playwright for Python.
 
-Two servers: a local one (loopback, no keys: the local user) on the examples and a hostile skill,
-and a team one (`--auth required`, so review is required) with an admin, an author, a
-maintainer and a reader key. Every flow asserts on what the page shows; every page is
+Three servers: a local one (loopback, no keys: the local user) on the examples and a hostile
+skill; a team one (`--auth required`, so review is required) with an admin, an author, a
+maintainer and a reader key; and one of three people in two namespaces with an item of each
+visibility, each person's pages checked against what they may see. Every flow asserts on what the page shows; every page is
 screenshotted at 1280x800 and at a phone's 390x844 into the screenshot folder; no page may open
 a dialog, log a console error or run a script of a skill.
 
@@ -516,11 +517,111 @@ def team_flows(browser):
         process.wait(timeout=30)
 
 
+# The matrix: (namespace, item, visibility, author), and what each person may see of it.
+MATRIX = (
+    ("@team-a", "a-private", "private", "alice"),
+    ("@team-a", "a-shared", "namespace", "alice"),
+    ("@team-a", "a-public", "public", "alice"),
+    ("@team-b", "b-shared", "namespace", "carol"),
+    ("@team-b", "b-public", "public", "carol"),
+)
+SEES = {
+    "alice": {"a-private", "a-shared", "a-public", "b-public"},
+    "bob": {"a-shared", "a-public", "b-public"},
+    "carol": {"a-public", "b-shared", "b-public"},
+}
+
+
+def item_url(base, namespace, name):
+    return f"{base}/skills/%40{namespace[1:]}%2F{name}"
+
+
+def seen_in_catalog(page, base):
+    """The matrix's items the catalog lists for the signed-in person."""
+    page.goto(base + "/")
+    listed = page.locator("#results").inner_text()
+    return {name for _, name, _, _ in MATRIX if name in listed}
+
+
+def matrix_flows(browser):
+    """Three people in two namespaces, an item of each visibility: the catalog, every item's page
+    and each namespace's page show each person exactly what they may see; then a namespace's
+    owner manages its members and settings from its page, and what the others see follows."""
+    work = WORK / "matrix"
+    work.mkdir(parents=True)
+    for person in SEES:
+        run(work, "users", "create", person)
+    run(work, "namespaces", "create", "@team-a", "--owner", "alice")
+    run(work, "namespaces", "create", "@team-b", "--owner", "carol")
+    run(work, "members", "add", "@team-a", "bob", "--role", "author")
+    for namespace, name, visibility, by in MATRIX:
+        folder = work / "items" / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: Use when deploying with {name}.\n---\n\nDeploy with {name}.\n"
+        )
+        run(work, "import", "--namespace", namespace, "--visibility", visibility, "--author", by, str(folder))
+    roles = {"alice": "admin", "bob": "author", "carol": "admin"}
+    keys = {
+        person: key_of(run(work, "keys", "create", "--name", f"{person}-key", "--user", person, "--role", role))
+        for person, role in roles.items()
+    }
+    process, base = serve(work, "--auth", "required")
+    try:
+        pages = {person: sign_in(browser, base, key) for person, key in keys.items()}
+        for person, page in pages.items():
+            assert seen_in_catalog(page, base) == SEES[person], (person, seen_in_catalog(page, base))
+            for namespace, name, _, _ in MATRIX:
+                page.goto(item_url(base, namespace, name))
+                heading = page.locator("main h1").first.inner_text()
+                if name in SEES[person]:
+                    assert heading == f"{namespace}/{name}", (person, name, heading)
+                else:
+                    assert heading == "No such skill", (person, name, heading)
+            for namespace in ("@team-a", "@team-b"):
+                page.goto(f"{base}/namespaces/%40{namespace[1:]}")
+                shown = page.locator("main").inner_text()
+                for team, name, _, _ in MATRIX:
+                    if team == namespace:
+                        assert (name in shown) == (name in SEES[person]), (person, namespace, name)
+        shot(pages["bob"], "catalog-bob")
+
+        # Alice owns @team-a: she adds carol as a reader from its page; carol then sees its
+        # shared item (not its private one); alice removes her again, and freezes and thaws it.
+        alice, carol = pages["alice"], pages["carol"]
+        alice.goto(base + "/namespaces/%40team-a")
+        assert pages["bob"].locator("button:has-text('Add member')").count() == 0
+        alice.fill("#new-member", "carol")
+        alice.select_option("form:has(button:has-text('Add member')) select[name=role]", "reader")
+        alice.click("button:has-text('Add member')")
+        alice.wait_for_url(base + "/namespaces/%40team-a")
+        expect(alice.locator("select[aria-label='Role of carol']")).to_have_value("reader")
+        shot(alice, "namespace-manage")
+        assert seen_in_catalog(carol, base) == SEES["carol"] | {"a-shared"}
+        carol.goto(item_url(base, "@team-a", "a-private"))
+        expect(carol.locator("main h1").first).to_have_text("No such skill")
+        alice.goto(base + "/namespaces/%40team-a")
+        alice.click("form:has(select[aria-label='Role of carol']) button:has-text('Remove')")
+        alice.wait_for_url(base + "/namespaces/%40team-a")
+        expect(alice.locator("main")).not_to_contain_text("carol")
+        assert seen_in_catalog(carol, base) == SEES["carol"]
+        alice.click("button:has-text('Freeze')")
+        alice.wait_for_url(base + "/namespaces/%40team-a")
+        expect(alice.locator(".title")).to_contain_text("frozen")
+        alice.click("button:has-text('Thaw')")
+        alice.wait_for_url(base + "/namespaces/%40team-a")
+        expect(alice.locator(".title")).to_contain_text("open")
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
 with sync_playwright() as playwright:
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
     try:
         local_flows(browser)
         team_flows(browser)
+        matrix_flows(browser)
     finally:
         browser.close()
 
