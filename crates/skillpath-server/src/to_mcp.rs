@@ -10,6 +10,7 @@ use rmcp::model::{
     ContentBlock, Prompt, PromptArgument, Reference, ResourceTemplate, Tool, ToolAnnotations,
 };
 use skillpath_core::golden_path::schema;
+use skillpath_core::tool_names;
 
 use crate::catalog::{Addressed, Catalog, CatalogSkill};
 use crate::skill_entry::Unlisted;
@@ -138,9 +139,14 @@ start with `plan_skill`.";
 /// search.
 const INSTRUCTIONS_BUDGET: usize = 4000;
 
+/// The most skills without a tool of their own the instructions name
+/// ([`without_tools`]); the rest are counted.
+const MOST_NAMED_WITHOUT_TOOLS: usize = 10;
+
 /// The instructions: how to use skills, then as many `- name: description` lines as fit the
 /// budget (descriptions cut to 120 characters), the skills most worth naming first
-/// ([`named_first`]), and how many more there are.
+/// ([`named_first`]), and how many more there are; then the skills that lost their tool name
+/// to another ([`without_tools`]), so that the client knows to call them with `load_skill`.
 pub(crate) fn instructions(catalog: &Catalog) -> String {
     let mut text = String::from(INSTRUCTIONS);
     if catalog.is_empty() {
@@ -148,9 +154,11 @@ pub(crate) fn instructions(catalog: &Catalog) -> String {
     }
     text.push_str("\n\nSkills:\n");
     let more = |count: usize| format!("… and {count} more; find them with `search_skills`.\n");
+    let lost = without_tools(catalog);
     // The budget holds for the whole text: room is kept for the line that says how many more
-    // there are (at its longest), unless every skill is listed.
-    let reserve = more(catalog.len()).chars().count();
+    // there are (at its longest), unless every skill is listed, and for the skills without
+    // tools.
+    let reserve = more(catalog.len()).chars().count() + lost.chars().count();
     let mut used = text.chars().count();
     let mut listed = 0;
     for skill in named_first(catalog) {
@@ -176,6 +184,39 @@ pub(crate) fn instructions(catalog: &Catalog) -> String {
     }
     if listed < catalog.len() {
         text.push_str(&more(catalog.len() - listed));
+    }
+    text.push_str(&lost);
+    text
+}
+
+/// What the instructions say of the skills whose tool name another skill (or a built-in tool)
+/// has, by the collision rule among the skills this client is served (two namespaces' skills
+/// of one name, say): a line for each of the first [`MOST_NAMED_WITHOUT_TOOLS`], naming the
+/// holder and the rule; empty when every skill has its tool.
+fn without_tools(catalog: &Catalog) -> String {
+    let lost: Vec<_> = catalog
+        .collisions
+        .iter()
+        .filter(|collision| collision.reason != tool_names::Reason::NotAToolName)
+        .collect();
+    if lost.is_empty() {
+        return String::new();
+    }
+    let mut text = String::from("\nWithout a tool of their own (call them with `load_skill`):\n");
+    for collision in lost.iter().take(MOST_NAMED_WITHOUT_TOOLS) {
+        text.push_str(&format!(
+            "- {}: the tool name `{}` belongs to {} ({})\n",
+            collision.loser,
+            collision.tool_name,
+            collision.holder(),
+            collision.reason.rule()
+        ));
+    }
+    if lost.len() > MOST_NAMED_WITHOUT_TOOLS {
+        text.push_str(&format!(
+            "… and {} more.\n",
+            lost.len() - MOST_NAMED_WITHOUT_TOOLS
+        ));
     }
     text
 }

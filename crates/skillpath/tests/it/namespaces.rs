@@ -297,6 +297,99 @@ fn upgrade_places_an_older_store_in_a_namespace() {
     assert!(!missing.exists());
 }
 
+/// Two namespaces' skills of one name: a member of both is served one tool of that name, by
+/// the collision rule among what they are served, and the instructions say the other has no
+/// tool of its own and is called with `load_skill`; a member of one namespace only is served
+/// that namespace's skill as the tool, with nothing said.
+#[test]
+fn one_name_in_two_namespaces_is_one_tool_and_the_instructions_say_so() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("store.db");
+    let db = db.to_str().expect("utf-8");
+    for person in ["dana", "erin"] {
+        ok(db, &["users", "create", person]);
+    }
+    for (team, members) in [
+        ("@team-a", &["dana"][..]),
+        ("@team-b", &["dana", "erin"][..]),
+    ] {
+        ok(db, &["namespaces", "create", team]);
+        for member in members {
+            ok(db, &["members", "add", team, member, "--role", "reader"]);
+        }
+        let folder = work.path().join(&team[1..]);
+        skills(&folder, &["deploy"]);
+        std::fs::write(
+            folder.join("deploy").join("SKILL.md"),
+            format!("---\nname: deploy\ndescription: Use when deploying.\n---\n\nDeploy the {team} way.\n"),
+        )
+        .expect("a SKILL.md");
+        ok(
+            db,
+            &[
+                "import",
+                "--namespace",
+                team,
+                folder.to_str().expect("utf-8"),
+            ],
+        );
+    }
+    let key = |user: &str| {
+        let created = json(&ok(
+            db,
+            &[
+                "keys",
+                "create",
+                "--name",
+                &format!("{user}-key"),
+                "--user",
+                user,
+                "--format",
+                "json",
+            ],
+        ));
+        created["key"].as_str().expect("a key").to_owned()
+    };
+    let (dana, erin) = (key("dana"), key("erin"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = HttpServer::start(
+        dir.path(),
+        &["--db", db, "--auth", "required", "--stateless"],
+    );
+    let initialize = json!({
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "namespaces-test", "version": "1"}
+    });
+    let call = |key: &str, tool: &str, arguments: Value| {
+        let (_, _, message) = rpc(
+            &server,
+            Some(key),
+            "tools/call",
+            json!({"name": tool, "arguments": arguments}),
+        );
+        message["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let (_, _, hello) = rpc(&server, Some(&dana), "initialize", initialize.clone());
+    let instructions = hello["result"]["instructions"].as_str().unwrap_or_default();
+    assert!(
+        instructions
+            .contains("- @team-b/deploy: the tool name `deploy` belongs to skill `@team-a/deploy`"),
+        "{instructions}"
+    );
+    assert!(call(&dana, "deploy", json!({})).contains("the @team-a way"));
+    assert!(
+        call(&dana, "load_skill", json!({"name": "@team-b/deploy"})).contains("the @team-b way")
+    );
+    let (_, _, hello) = rpc(&server, Some(&erin), "initialize", initialize);
+    let instructions = hello["result"]["instructions"].as_str().unwrap_or_default();
+    assert!(!instructions.contains("Without a tool"), "{instructions}");
+    assert!(call(&erin, "deploy", json!({})).contains("the @team-b way"));
+}
+
 #[test]
 fn log_verify_names_a_tampered_entry() {
     let work = tempfile::tempdir().expect("tempdir");
