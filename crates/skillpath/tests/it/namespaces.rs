@@ -29,6 +29,21 @@ fn refused(db: &str, args: &[&str], code: i32) -> String {
     run.stderr
 }
 
+/// A new API key named `name` for the person `user`, with `role` (`None`: the default): the
+/// key.
+fn new_key(db: &str, name: &str, user: &str, role: Option<&str>) -> String {
+    let mut args = vec![
+        "keys", "create", "--name", name, "--user", user, "--format", "json",
+    ];
+    if let Some(role) = role {
+        args.extend(["--role", role]);
+    }
+    json(&ok(db, &args))["key"]
+        .as_str()
+        .expect("a key")
+        .to_owned()
+}
+
 /// A folder of skill folders, each `name` with a description saying what it is for.
 fn skills(root: &Path, names: &[&str]) -> String {
     for name in names {
@@ -334,23 +349,10 @@ fn one_name_in_two_namespaces_is_one_tool_and_the_instructions_say_so() {
             ],
         );
     }
-    let key = |user: &str| {
-        let created = json(&ok(
-            db,
-            &[
-                "keys",
-                "create",
-                "--name",
-                &format!("{user}-key"),
-                "--user",
-                user,
-                "--format",
-                "json",
-            ],
-        ));
-        created["key"].as_str().expect("a key").to_owned()
-    };
-    let (dana, erin) = (key("dana"), key("erin"));
+    let (dana, erin) = (
+        new_key(db, "dana-key", "dana", None),
+        new_key(db, "erin-key", "erin", None),
+    );
     let dir = tempfile::tempdir().expect("tempdir");
     let server = HttpServer::start(
         dir.path(),
@@ -448,24 +450,7 @@ fn eventually(server: &HttpServer, key: &str, expected: &BTreeSet<String>) {
 fn replicas(db: &str) {
     let work = tempfile::tempdir().expect("tempdir");
     teams(db, work.path());
-    let key = |user: &str| {
-        let created = json(&ok(
-            db,
-            &[
-                "keys",
-                "create",
-                "--name",
-                &format!("{user}-key"),
-                "--user",
-                user,
-                "--role",
-                "author",
-                "--format",
-                "json",
-            ],
-        ));
-        created["key"].as_str().expect("a key").to_owned()
-    };
+    let key = |user: &str| new_key(db, &format!("{user}-key"), user, Some("author"));
     let (alice, bob, carol) = (key("alice"), key("bob"), key("carol"));
     let serve =
         |dir: &Path| HttpServer::start(dir, &["--db", db, "--auth", "required", "--stateless"]);
@@ -613,24 +598,7 @@ fn replicas(db: &str) {
     // nobody else (alice's author key acts as an author, less than what she is), and the
     // draft is served to no one.
     ok(db, &["namespaces", "review", "@team-a", "drafts"]);
-    let reviewer = json(&ok(
-        db,
-        &[
-            "keys",
-            "create",
-            "--name",
-            "alice-review",
-            "--user",
-            "alice",
-            "--role",
-            "maintainer",
-            "--format",
-            "json",
-        ],
-    ))["key"]
-        .as_str()
-        .expect("a key")
-        .to_owned();
+    let reviewer = new_key(db, "alice-review", "alice", Some("maintainer"));
     let (_, _, created) = rpc(
         &servers[0],
         Some(&bob),
@@ -791,20 +759,7 @@ fn public_read_and_a_narrowed_server() {
     let db = work.path().join("store.db");
     let db = db.to_str().expect("utf-8");
     teams(db, work.path());
-    let created = json(&ok(
-        db,
-        &[
-            "keys",
-            "create",
-            "--name",
-            "alice-key",
-            "--user",
-            "alice",
-            "--format",
-            "json",
-        ],
-    ));
-    let alice = created["key"].as_str().expect("a key").to_owned();
+    let alice = new_key(db, "alice-key", "alice", None);
 
     let closed = HttpServer::start(
         work.path(),
@@ -938,22 +893,8 @@ fn studio(db: &str, server: &HttpServer, bob: &str, carol: &str) {
     // a key with the admin role lets her be; then @team-b's entries are hers to read.
     let refused = get(&server.address, "/log", &carols);
     assert_eq!(status(&refused), 403, "{refused}");
-    let owning = json(&ok(
-        db,
-        &[
-            "keys",
-            "create",
-            "--name",
-            "carol-owner",
-            "--user",
-            "carol",
-            "--role",
-            "admin",
-            "--format",
-            "json",
-        ],
-    ));
-    let carols = sign_in(server, owning["key"].as_str().expect("a key"));
+    let owning = new_key(db, "carol-owner", "carol", Some("admin"));
+    let carols = sign_in(server, &owning);
     // She creates a private skill of @team-b from the studio's form.
     let new = get(&server.address, "/new", &carols);
     assert!(new.contains("<option>@team-b</option>"), "{new}");
