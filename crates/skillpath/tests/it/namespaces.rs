@@ -267,7 +267,6 @@ fn people_namespaces_and_the_log_from_the_command_line_on_postgres() {
     scenario(&schema.url());
 }
 
-/// `log verify` finds an entry changed in the database file, names it and exits 1.
 /// `skillpath upgrade --namespace @platform` on a store made before namespaces: its items and
 /// its keys' people join `@platform`, said in text and JSON; once done, `--namespace` can no
 /// longer apply and says so, and a plain `upgrade` says the store is up to date.
@@ -392,6 +391,73 @@ fn one_name_in_two_namespaces_is_one_tool_and_the_instructions_say_so() {
     assert!(call(&erin, "deploy", json!({})).contains("the @team-b way"));
 }
 
+/// Eight processes change one namespace's members at once: six add six people, two add the
+/// same person. Every distinct change is kept once, the doubled one is refused with a clear
+/// error by exactly one process, and the log's chain holds.
+fn members_changed_by_processes_at_once(db: &str) {
+    ok(db, &["namespaces", "create", "@team-a"]);
+    let people: Vec<String> = (1..=6).map(|n| format!("person-{n}")).collect();
+    for person in people.iter().chain(std::iter::once(&"twin".to_owned())) {
+        ok(db, &["users", "create", person]);
+    }
+    let adding: Vec<&str> = people
+        .iter()
+        .map(String::as_str)
+        .chain(["twin", "twin"])
+        .collect();
+    let children: Vec<_> = adding
+        .iter()
+        .map(|person| {
+            skillpath(&[
+                "members", "add", "@team-a", person, "--role", "reader", "--db", db,
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("a process")
+        })
+        .collect();
+    let mut refusals = Vec::new();
+    for (person, child) in adding.iter().zip(children) {
+        let output = child.wait_with_output().expect("it ends");
+        if !output.status.success() {
+            assert_eq!(output.status.code(), Some(1), "{person}: {output:?}");
+            refusals.push((
+                *person,
+                String::from_utf8_lossy(&output.stderr).into_owned(),
+            ));
+        }
+    }
+    assert_eq!(refusals.len(), 1, "{refusals:?}");
+    assert_eq!(refusals[0].0, "twin");
+    assert!(refusals[0].1.contains("already"), "{}", refusals[0].1);
+    let members = json(&ok(db, &["members", "list", "@team-a", "--format", "json"]));
+    let handles: BTreeSet<&str> = members
+        .as_array()
+        .expect("members")
+        .iter()
+        .filter_map(|member| member["handle"].as_str())
+        .collect();
+    let expected: BTreeSet<&str> = adding.iter().copied().collect();
+    assert_eq!(handles, expected);
+    let verified = json(&ok(db, &["log", "verify", "--format", "json"]));
+    assert_eq!(verified["ok"], true, "{verified}");
+}
+
+#[test]
+fn members_changed_by_processes_at_once_on_sqlite() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("store.db");
+    members_changed_by_processes_at_once(db.to_str().expect("utf-8"));
+}
+
+#[test]
+fn members_changed_by_processes_at_once_on_postgres() {
+    let schema = Schema::create("namespaces_at_once");
+    members_changed_by_processes_at_once(&schema.url());
+}
+
+/// `log verify` finds an entry changed in the database file, names it and exits 1.
 #[test]
 fn log_verify_names_a_tampered_entry() {
     let work = tempfile::tempdir().expect("tempdir");
