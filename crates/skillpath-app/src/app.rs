@@ -10,11 +10,13 @@ use skillpath_store::{SearchHit, Store, StoreError};
 
 use crate::caller::Caller;
 use crate::catalog::{Catalog, CatalogSkill, Derived, People, View};
+use crate::channel::Channel;
 use crate::content::{ContentCache, DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 use crate::error::AppError;
 use crate::meaning::Meaning;
 use crate::rules::{Operation, Permit};
 use crate::sight::Sight;
+use skillpath_model::release::Release;
 use skillpath_model::{MemberRole, Namespace, namespace_of_key};
 
 /// What the server allows, beside the roles.
@@ -35,10 +37,13 @@ pub struct AppOptions {
     /// threads without waiting, so at most as many run at once as there are workers, each
     /// within these bounds.
     pub render_limits: RenderLimits,
+    /// Which revision of each item is served (`serve --channel`).
+    pub channel: Channel,
 }
 
 impl Default for AppOptions {
-    /// Writes allowed, no review, the default content cache and render limits.
+    /// Writes allowed, no review, the default content cache and render limits, the `latest`
+    /// channel.
     fn default() -> Self {
         AppOptions {
             read_only: false,
@@ -46,6 +51,7 @@ impl Default for AppOptions {
             namespaces: None,
             content_cache_bytes: DEFAULT_CONTENT_CACHE_BYTES,
             render_limits: RenderLimits::default(),
+            channel: Channel::default(),
         }
     }
 }
@@ -131,7 +137,7 @@ impl<E: Derived> App<E> {
         options: AppOptions,
         announce: Announce,
     ) -> Result<App<E>, StoreError> {
-        let catalog = Catalog::load(store.as_ref(), meaning).await?;
+        let catalog = Catalog::load(store.as_ref(), meaning, &options.channel).await?;
         Ok(App::with(store, catalog, options, announce, true))
     }
 
@@ -147,7 +153,7 @@ impl<E: Derived> App<E> {
         if !meaning.ranks() {
             return Ok(App::for_command(store, options));
         }
-        let catalog = Catalog::load(store.as_ref(), meaning).await?;
+        let catalog = Catalog::load(store.as_ref(), meaning, &options.channel).await?;
         Ok(App::with(store, catalog, options, Box::new(|| ()), false))
     }
 
@@ -191,6 +197,16 @@ impl<E: Derived> App<E> {
     /// Reloads the catalog from the store and announces it: what every write does last.
     pub async fn refresh(&self) -> Result<(), StoreError> {
         self.reload(false).await.map(|_| ())
+    }
+
+    /// What the server's channel serves of the item kept under `key`: the channel, and the
+    /// release it serves, if any (else the item's current revision is served).
+    pub fn served_release(&self, key: &str) -> (Channel, Option<Release>) {
+        let channel = self.shared.options.channel.clone();
+        let release = channel
+            .release_of(key, &self.catalog().people().directory)
+            .cloned();
+        (channel, release)
     }
 
     /// The part of the catalog `caller` is served ([`View::Served`]).
@@ -474,6 +490,21 @@ impl<E> App<E> {
             &namespace_of_key(key),
             MemberRole::Maintainer,
             "reviewing",
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// Refuses a release, a yank or a tag of the item kept under `key` by a caller who does
+    /// not read it (it does not exist for them) or is less than a maintainer of its namespace,
+    /// and in a namespace that takes no writes.
+    pub(crate) async fn release_gate(&self, caller: &Caller, key: &str) -> Result<(), AppError> {
+        self.seen(caller, key).await?;
+        self.gate(
+            caller,
+            &namespace_of_key(key),
+            MemberRole::Maintainer,
+            "releasing",
         )
         .await
         .map(|_| ())

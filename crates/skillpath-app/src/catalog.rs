@@ -34,6 +34,7 @@ use skillpath_store::directory::{Directory, Star};
 use skillpath_store::usage::UsageQuery;
 use skillpath_store::{SearchHit, SkillMetadata, Store, StoreError, StoreResult};
 
+use crate::channel::Channel;
 use crate::meaning::Meaning;
 use crate::sight::Sight;
 
@@ -142,6 +143,7 @@ impl<E: Derived> CatalogSkill<E> {
         } = metadata;
         let parsed = skill_md::parse("SKILL.md".into(), frontmatter, Mode::Lenient);
         let (golden, _) = GoldenSkill::read(&parsed);
+        let args = arguments_of(&parsed);
         // A tool is named as the skill is within its namespace (`@team-a/deploy`'s is `deploy`).
         let tool_name = golden.tool_name_or(name_of_key(&name)).to_owned();
         let entry = E::skill(&name, &parsed, &skill_md, &files, audit.as_ref());
@@ -157,9 +159,7 @@ impl<E: Derived> CatalogSkill<E> {
             content_hash,
             provenance,
             tool_name,
-            // A plain skill written for Claude Code takes its free-form text (and named
-            // words) as arguments, so every client offers it as a slash command.
-            args: ClaudeArgs::read(&parsed).map_or(golden.args, |claude| claude.args()),
+            args,
             package: None,
             manifest: None,
             skill_md,
@@ -271,6 +271,8 @@ pub struct Catalog<E = ()> {
     /// The directory (people, namespaces, who sees each item) and everyone's stars, read with
     /// the catalog: what each caller's view of it is cut by ([`Catalog::view`]).
     people: Arc<People>,
+    /// Which revision of each item it holds ([`Channel`]).
+    channel: Channel,
 }
 
 /// Which part of the catalog a caller gets ([`Catalog::view`]).
@@ -314,6 +316,7 @@ impl<E> Default for Catalog<E> {
             meaning: Meaning::default(),
             uses: HashMap::new(),
             people: Arc::default(),
+            channel: Channel::default(),
         }
     }
 }
@@ -322,11 +325,24 @@ impl<E: Derived> Catalog<E> {
     /// Reads every live skill from `store` and gives each its tool by the collision rule. The
     /// frontmatters are parsed on every core, off the async runtime's threads: at 10,000 skills
     /// parsing is most of what a start from the store costs.
-    pub async fn load(store: &dyn Store, meaning: &Meaning) -> StoreResult<Catalog<E>> {
-        let metadata = store.current_metadata().await?;
+    pub async fn load(
+        store: &dyn Store,
+        meaning: &Meaning,
+        channel: &Channel,
+    ) -> StoreResult<Catalog<E>> {
+        let mut metadata = store.current_metadata().await?;
         let uses = uses(store).await?;
         let people = Arc::new(People::read(store).await?);
+        // The items the channel serves at another revision than their current one (a release
+        // behind it), read one by one: few, next to the catalog.
+        for item in &mut metadata {
+            let served = channel.revision_of(&item.name, item.revision, &people.directory);
+            if served != item.revision {
+                *item = SkillMetadata::of(&store.get(&item.name, Some(served)).await?);
+            }
+        }
         let meaning = meaning.clone();
+        let channel = channel.clone();
         let parse = move || -> Catalog<E> {
             let (packages, skills): (Vec<CatalogSkill<E>>, Vec<CatalogSkill<E>>) = metadata
                 .into_par_iter()
@@ -344,7 +360,7 @@ impl<E: Derived> Catalog<E> {
                     (skill.name.clone(), Arc::new(skill))
                 })
                 .collect();
-            Catalog::of(skills, packages, meaning, uses, people)
+            Catalog::of(skills, packages, meaning, uses, people, channel)
         };
         tokio::task::spawn_blocking(parse)
             .await
@@ -357,8 +373,16 @@ impl<E: Derived> Catalog<E> {
     /// change to many skills (an import) everything is read in one query instead, which is
     /// faster than one query per skill.
     pub async fn reloaded(&self, store: &dyn Store) -> StoreResult<Option<Catalog<E>>> {
-        let revisions = store.current_revisions().await?;
         let people = People::read(store).await?;
+        let revisions: Vec<(String, u64)> = store
+            .current_revisions()
+            .await?
+            .into_iter()
+            .map(|(name, current)| {
+                let served = self.channel.revision_of(&name, current, &people.directory);
+                (name, served)
+            })
+            .collect();
         let people = if people == *self.people {
             Arc::clone(&self.people)
         } else {
@@ -385,6 +409,7 @@ impl<E: Derived> Catalog<E> {
                 self.meaning.clone(),
                 self.uses.clone(),
                 people,
+                self.channel.clone(),
             )));
         }
         let listed: HashSet<&str> = revisions.iter().map(|(name, _)| name.as_str()).collect();
@@ -393,7 +418,9 @@ impl<E: Derived> Catalog<E> {
             .keys()
             .any(|name| !listed.contains(name.as_str()));
         if changed > READ_ONE_BY_ONE_AT_MOST || package_gone {
-            return Catalog::load(store, &self.meaning).await.map(Some);
+            return Catalog::load(store, &self.meaning, &self.channel)
+                .await
+                .map(Some);
         }
         let members = members(&self.packages);
         let mut skills = BTreeMap::new();
@@ -407,7 +434,9 @@ impl<E: Derived> Catalog<E> {
                     let stored = store.get(&name, Some(revision)).await?;
                     if stored.snapshot.kind == Kind::Package {
                         // A package's members follow it: everything is read again.
-                        return Catalog::load(store, &self.meaning).await.map(Some);
+                        return Catalog::load(store, &self.meaning, &self.channel)
+                            .await
+                            .map(Some);
                     }
                     let skill = CatalogSkill::new(SkillMetadata::of(&stored), &self.meaning);
                     Arc::new(joined(skill, &members, &self.packages))
@@ -421,6 +450,7 @@ impl<E: Derived> Catalog<E> {
             self.meaning.clone(),
             uses(store).await?,
             people,
+            self.channel.clone(),
         )))
     }
 
@@ -431,6 +461,7 @@ impl<E: Derived> Catalog<E> {
         meaning: Meaning,
         uses: HashMap<String, u64>,
         people: Arc<People>,
+        channel: Channel,
     ) -> Catalog<E> {
         let wanted: Vec<(String, String)> = skills
             .values()
@@ -450,6 +481,7 @@ impl<E: Derived> Catalog<E> {
             meaning,
             uses,
             people,
+            channel,
         }
     }
 
@@ -475,6 +507,7 @@ impl<E: Derived> Catalog<E> {
             self.meaning.clone(),
             self.uses.clone(),
             Arc::clone(&self.people),
+            self.channel.clone(),
         )
     }
 }
@@ -635,6 +668,14 @@ fn joined<E: Derived>(
     }
 }
 
+/// The arguments a parsed `SKILL.md` declares: its Golden Path `args`; for a plain skill written
+/// for Claude Code, its free-form text (and named words), so every client offers it as a slash
+/// command. What a skill's tool takes, and what a release must not break ([`crate::ops`]).
+pub(crate) fn arguments_of(parsed: &SkillMd) -> Vec<Arg> {
+    ClaudeArgs::read(parsed)
+        .map_or_else(|| GoldenSkill::read(parsed).0.args, |claude| claude.args())
+}
+
 #[cfg(test)]
 mod tests {
     use skillpath_model::{Change, Provenance, SkillSnapshot};
@@ -666,7 +707,7 @@ mod tests {
         for name in ["kept", "changed", "gone"] {
             add(&store, name, None).await;
         }
-        let before = Catalog::<()>::load(&store, &Meaning::default())
+        let before = Catalog::<()>::load(&store, &Meaning::default(), &Channel::Head)
             .await
             .expect("load");
         assert!(before.reloaded(&store).await.expect("reload").is_none());
@@ -711,7 +752,7 @@ mod tests {
             .await
             .expect("reload")
             .expect("a change");
-        let fresh = Catalog::<()>::load(&store, &Meaning::default())
+        let fresh = Catalog::<()>::load(&store, &Meaning::default(), &Channel::Head)
             .await
             .expect("load");
         let view = |catalog: &Catalog<()>| -> Vec<(String, u64, String)> {
@@ -734,7 +775,7 @@ mod tests {
         add(&store, "mm", Some("zz")).await;
         add(&store, "zz", None).await;
         add(&store, "helper", Some("load_skill")).await;
-        let catalog = Catalog::<()>::load(&store, &Meaning::default())
+        let catalog = Catalog::<()>::load(&store, &Meaning::default(), &Channel::Head)
             .await
             .expect("load");
         let tools: Vec<(&str, &str)> = catalog

@@ -12,6 +12,7 @@
 mod app;
 mod caller;
 pub mod catalog;
+mod channel;
 pub mod content;
 mod error;
 pub mod meaning;
@@ -22,11 +23,13 @@ mod sight;
 pub use app::{Announce, App, AppOptions};
 pub use caller::{Caller, DraftsSeen};
 pub use catalog::{Catalog, CatalogSkill, Derived, Membership, View};
+pub use channel::Channel;
 pub use content::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 pub use error::AppError;
 pub use meaning::Meaning;
 pub use ops::{
-    Checked, Created, Imported, KeyRequest, LISTED_OVERLAPS, PackageFit, Unused, Written, read_spec,
+    Checked, Created, Imported, KeyRequest, LISTED_OVERLAPS, PackageFit, ReleaseRequest, Releases,
+    Unused, Written, read_spec,
 };
 pub use rules::{Operation, Permit};
 pub use sight::Sight;
@@ -34,6 +37,7 @@ pub use sight::Sight;
 // The domain's types the operations take and answer with, so that a front end needs no
 // other crate to name them.
 pub use skillpath_model::governance::Entry as LogEntry;
+pub use skillpath_model::release::{Release, Version};
 pub use skillpath_model::{
     Access, FullName, Kind, MemberRole, Namespace, Placement, Provenance, Revision, SkillSnapshot,
     Visibility, name_of_key, namespace_of_key,

@@ -78,6 +78,10 @@ pub enum Operation {
     UnstarSkill,
     /// Read the governance log (an owner their namespaces' entries, an admin all).
     ReadLog,
+    /// Releases a revision as a version, yanks a release, or moves a tag.
+    ReleaseSkill,
+    /// Reads an item's releases and tags.
+    ListReleases,
 }
 
 impl Operation {
@@ -116,6 +120,8 @@ impl Operation {
             Operation::StarSkill => "star_skill",
             Operation::UnstarSkill => "unstar_skill",
             Operation::ReadLog => "read_log",
+            Operation::ReleaseSkill => "release_skill",
+            Operation::ListReleases => "list_releases",
         }
     }
 
@@ -138,7 +144,8 @@ impl Operation {
             | Operation::Govern
             | Operation::StarSkill
             | Operation::UnstarSkill
-            | Operation::ReadLog => Role::Reader,
+            | Operation::ReadLog
+            | Operation::ListReleases => Role::Reader,
             Operation::CreateSkill
             | Operation::UpdateSkill
             | Operation::DeleteSkill
@@ -149,9 +156,11 @@ impl Operation {
             | Operation::ListDrafts
             | Operation::SaveFiles => Role::Author,
             // An import serves what it writes at once, with no draft to review: a publisher's.
-            Operation::PublishSkill | Operation::RejectSkill | Operation::ImportSkills => {
-                Role::Maintainer
-            }
+            // What a release names is served to whoever follows its channel: a publisher's.
+            Operation::PublishSkill
+            | Operation::RejectSkill
+            | Operation::ImportSkills
+            | Operation::ReleaseSkill => Role::Maintainer,
             // The usage report names the keys that used each skill, and what keys do is an
             // admin's to read, as the keys are (`last_used_at`).
             Operation::ListApiKeys
@@ -181,6 +190,7 @@ impl Operation {
                 | Operation::Govern
                 | Operation::StarSkill
                 | Operation::UnstarSkill
+                | Operation::ReleaseSkill
         )
     }
 

@@ -56,6 +56,8 @@ pub const BUILTIN_TOOLS: &[&str] = &[
     "fork_skill",
     "star_skill",
     "unstar_skill",
+    "release_skill",
+    "list_releases",
     "list_architectures",
     "get_architecture",
     "analyze_requirements",

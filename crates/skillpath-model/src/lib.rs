@@ -13,6 +13,7 @@ pub mod kind;
 pub mod namespace;
 pub mod path;
 pub mod provenance;
+pub mod release;
 pub mod revision;
 pub mod skill;
 

@@ -25,6 +25,7 @@ use crate::catalog_tools::{
     GetSkill, ListSkills, LoadSkill, SearchSkills, SkillHistory, StarSkill, UnstarSkill,
 };
 use crate::key_tools::{CreateApiKey, ListApiKeys, RevokeApiKey};
+use crate::release_tools::{ListReleases, ReleaseSkill};
 use crate::review_tools::{ListDrafts, PublishSkill, RejectSkill};
 use crate::schemas::input_schema;
 use crate::state::SkillServer;
@@ -180,6 +181,16 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         operation: Operation::UnstarSkill,
         description: "Remove a star (see star_skill): the skill is no longer served to you, unless it is in one of your namespaces.",
         parameters: parameters::<UnstarSkill>(),
+    },
+    Builtin {
+        operation: Operation::ReleaseSkill,
+        description: "Release a revision of a skill or package as a semver version (maintainers of its namespace), with notes and tags (`stable`, `beta`): immutable, its files exactly the revision's. A version is never reused; a minor or patch release whose arguments would break calls the previous release took is refused, naming what breaks.",
+        parameters: parameters::<ReleaseSkill>(),
+    },
+    Builtin {
+        operation: Operation::ListReleases,
+        description: "An item's releases (version, revision, notes, author, yanked) and where its tags point (`latest`, `stable`, …).",
+        parameters: parameters::<ListReleases>(),
     },
     Builtin {
         operation: Operation::ListArchitectures,

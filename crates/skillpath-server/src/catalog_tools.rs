@@ -155,9 +155,21 @@ impl Params for GetSkill {
                 || serde_json::json!({"calls": 0, "loads": 0, "prompts": 0, "reads": 0, "last_used": null}),
                 |row| serde_json::json!({"calls": row.calls, "loads": row.loads, "prompts": row.prompts, "reads": row.reads, "last_used": row.last_used}),
             );
+        // What this server's channel serves of it: the release, or its current revision.
+        let (channel, release) = server.app().served_release(&skill.name);
+        let served_revision = server
+            .app()
+            .catalog()
+            .skill(&skill.name)
+            .map(|served| served.revision);
         Ok(serde_json::to_string_pretty(&serde_json::json!({
             "name": skill.name,
             "revision": skill.revision,
+            "served": {
+                "channel": channel.to_string(),
+                "version": release.map(|release| release.version.to_string()),
+                "revision": served_revision,
+            },
             "deleted": skill.deleted,
             // Where it came from: imported from a folder, made through the API, or forked
             // from another item (`from`, `revision`).

@@ -30,6 +30,7 @@ mod key_tools;
 mod lists;
 mod notifications;
 mod pagination;
+mod release_tools;
 mod resources;
 mod review_tools;
 mod schemas;

@@ -75,6 +75,8 @@ pub struct ServerOptions {
     /// The namespaces the server is narrowed to (`serve --namespace`): it serves, shows and
     /// takes writes in those alone, whoever asks; `None`: all.
     pub namespaces: Option<Vec<skillpath_model::Namespace>>,
+    /// Which revision of each item is served (`serve --channel`): a tag's release, or `head`.
+    pub channel: skillpath_app::Channel,
 }
 
 /// The default [`ServerOptions::sync_wait`]: the import of a few hundred skills into a new
@@ -105,6 +107,7 @@ impl Default for ServerOptions {
             meaning: Meaning::default(),
             sync_wait: DEFAULT_SYNC_WAIT,
             namespaces: None,
+            channel: skillpath_app::Channel::default(),
         }
     }
 }
@@ -225,6 +228,7 @@ impl SkillServer {
             namespaces: options.namespaces.clone(),
             content_cache_bytes: options.content_cache_bytes,
             render_limits: options.render_limits,
+            channel: options.channel.clone(),
         };
         let app = App::new(Arc::clone(&store), &options.meaning, rules, announce).await?;
         let (logs, _) = broadcast::channel(LOG_CHANNEL);

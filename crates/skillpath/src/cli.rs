@@ -8,12 +8,14 @@ use skillpath_core::golden_path::render::RenderLimits;
 use skillpath_server::HttpLimits;
 
 mod people;
+mod releases;
 
 pub(crate) use people::{
     HandleArgs, LogArgs, LogCommand, LogFormat, MemberArgs, MemberRoleArgs, MembersArgs,
     MembersCommand, NamespaceArgs, NamespaceReview, NamespacesArgs, NamespacesCommand,
     PlacementArgs, StarArgs, UpgradeArgs, UsersArgs, UsersCommand, VisibilityArgs, namespace,
 };
+pub(crate) use releases::{ReleaseArgs, ReleasesArgs, TagArgs, YankArgs, channel};
 
 /// Parse, validate and describe agent skills (`SKILL.md` folders).
 #[derive(Debug, Parser)]
@@ -145,6 +147,21 @@ pub(crate) enum Command {
     /// visibility, freeze and archive, and every publish, reject, delete, restore and
     /// rollback, with who, when and before/after. `log verify` checks its chain of digests.
     Log(LogArgs),
+    /// Release a revision of an item as a semver version, with notes and tags: immutable, its
+    /// files exactly the revision's.
+    ///
+    /// A version is never reused, and climbs its major line (a patch for an older line is
+    /// fine); a minor or patch release whose arguments break calls the previous release took
+    /// is refused, naming what breaks. Exit status: 0 released, 1 refused, 2 usage or database.
+    Release(ReleaseArgs),
+    /// List an item's releases (version, revision, author, yanked) and where its tags point.
+    Releases(ReleasesArgs),
+    /// Yank a release: hidden from ranges and tags, kept for the locks that pin it (installs
+    /// say it was yanked, and why).
+    Yank(YankArgs),
+    /// Point a tag (a channel: `stable`, `beta`, …) at a release, or take it away; moving
+    /// `latest` back is a rollback. A logged action, served at once.
+    Tag(TagArgs),
     /// Bring the store's schema up to date now (any command does it when it opens the store),
     /// and place the items of a store made before namespaces in `--namespace`.
     ///
@@ -1046,10 +1063,10 @@ pub(crate) struct NameArgs {
 pub(crate) struct DiffArgs {
     /// The skill.
     pub(crate) name: String,
-    /// The older revision.
-    pub(crate) from: u64,
-    /// The newer revision [default: the current one].
-    pub(crate) to: Option<u64>,
+    /// The older revision: a number, or a released version (`1.2.0`).
+    pub(crate) from: String,
+    /// The newer revision, a number or a released version [default: the current one].
+    pub(crate) to: Option<String>,
     #[command(flatten)]
     pub(crate) db: DbArgs,
     /// Output format (`json`: `{"name", "from", "to", "diff"}`).
@@ -1147,6 +1164,11 @@ pub(crate) struct ServeArgs {
     /// the items of these alone, within what they may see [default: every namespace].
     #[arg(long = "namespace", value_name = "@NAMESPACE", value_parser = namespace)]
     pub(crate) namespaces: Vec<skillpath_model::Namespace>,
+    /// What is served of each item: the release a tag points at (`latest`, `stable`, `beta`,
+    /// …; an item without that tag is served at `latest`, one without releases at its current
+    /// revision), or `head`, every item's current revision (for authors) [default: latest].
+    #[arg(long, value_name = "TAG|head", value_parser = channel)]
+    pub(crate) channel: Option<skillpath_app::Channel>,
     /// With `--http`: whether what author keys create and update is a draft, served to nobody
     /// until a maintainer publishes it (`publish_skill`, `skillpath publish`) [default:
     /// `required` where every request needs a key, `off` otherwise]. Maintainers, admins and

@@ -111,6 +111,7 @@ impl<E: Derived> App<E> {
                 owner_of(namespace, "managing the members")?
             }
             Governance::SetVisibility { key, .. } => self.may_set_visibility(caller, key).await?,
+            Governance::Releases(release) => self.release_gate(caller, release.key()).await?,
             Governance::Record { .. } => admin(&sight, "write log entries of one's own")?,
         }
         let entry = self.store().govern(change, &caller.author()).await?;

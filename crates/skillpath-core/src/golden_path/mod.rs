@@ -9,6 +9,7 @@ pub mod args;
 pub mod ask;
 pub mod body;
 pub(crate) mod budget;
+pub mod compat;
 pub mod condition;
 pub mod render;
 pub mod schema;

@@ -12,12 +12,14 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 use skillpath_model::governance::Action;
+use skillpath_model::release::{Release, Tag, Version, Yanked};
 use skillpath_model::{Access, MemberRole, Namespace, Visibility, namespace_of_key};
 
 use crate::error::{StoreError, StoreResult};
 use crate::keys::Role;
 use crate::time::now_rfc3339;
 
+pub mod releases;
 pub(crate) mod rows;
 
 /// A person of the instance.
@@ -109,6 +111,10 @@ pub struct Directory {
     pub members: Vec<Member>,
     /// Who may see each live or deleted item of the shared scope, by store key.
     pub access: BTreeMap<String, Access>,
+    /// Each item's releases, by store key, lowest version first.
+    pub releases: BTreeMap<String, Vec<Release>>,
+    /// Each item's tags set by hand, by store key, by name.
+    pub tags: BTreeMap<String, Vec<Tag>>,
 }
 
 impl Directory {
@@ -152,6 +158,16 @@ impl Directory {
             owner: None,
         };
         self.access.get(key).unwrap_or(&NEW)
+    }
+
+    /// The releases of the item kept under `key`, lowest version first.
+    pub fn releases_of(&self, key: &str) -> &[Release] {
+        self.releases.get(key).map_or(&[], Vec::as_slice)
+    }
+
+    /// The tags set by hand on the item kept under `key`.
+    pub fn tags_of(&self, key: &str) -> &[Tag] {
+        self.tags.get(key).map_or(&[], Vec::as_slice)
     }
 
     /// How many items (live or deleted) `namespace` holds.
@@ -229,6 +245,8 @@ pub enum Governance {
         /// Its new visibility.
         visibility: Visibility,
     },
+    /// Releases a version, yanks a release, or moves a tag.
+    Releases(releases::ReleaseChange),
     /// Records an action done by another write (a key made or revoked, a draft published or
     /// rejected, an item deleted, restored or rolled back): only the log entry.
     Record {
@@ -262,6 +280,21 @@ pub(crate) enum Row {
     DeleteMember(Namespace, String),
     /// Sets an item's visibility.
     Visibility(String, Visibility),
+    /// Inserts a release.
+    InsertRelease(Release),
+    /// Marks a release yanked.
+    Yank {
+        /// The item's store key.
+        item: String,
+        /// The release's version.
+        version: Version,
+        /// Why, by whom, when.
+        yanked: Yanked,
+    },
+    /// Inserts or moves a tag.
+    PutTag(Tag),
+    /// Takes a tag away: the item's key and the tag.
+    DeleteTag(String, String),
 }
 
 /// What a change writes, and the log entry's action (its actor and time filled in).
@@ -536,6 +569,7 @@ pub(crate) fn decide(
                 Some(json!({"visibility": visibility})),
             )
         }
+        Governance::Releases(change) => releases::decide(directory, change, actor)?,
         Governance::Record {
             action,
             target,
@@ -839,6 +873,7 @@ mod tests {
                 Row::Visibility(key, visibility) => {
                     directory.access.entry(key).or_default().visibility = visibility
                 }
+                release => panic!("{release:?}: releases are tested on the backends"),
             }
         }
         Ok(decision.action)

@@ -2,7 +2,10 @@
 //! (`$n` parameters, which SQLite binds by position as PostgreSQL does), run by each backend's
 //! [`DirectoryTransaction`]; and [`apply`], a change made in one transaction.
 
+use std::collections::BTreeMap;
+
 use skillpath_model::governance::{Entry, GENESIS};
+use skillpath_model::release::{Release, Tag, Version, Yanked, without_build};
 use skillpath_model::{Access, MemberRole, Namespace, Visibility};
 
 use super::{Directory, Governance, Member, NamespaceKind, NamespaceRecord, Row, User, decide};
@@ -58,6 +61,30 @@ pub(crate) const SCHEMA: &str = "CREATE TABLE users (
     INSERT INTO namespaces (name, kind, review, frozen, archived, created_at)
         VALUES ('global', 'global', NULL, FALSE, FALSE, '1970-01-01T00:00:00Z');";
 
+/// Releases and the tags set by hand (additive: an older skillpath serves current revisions,
+/// as it did). A release is unique by its version without build metadata (`precedence`).
+pub(crate) const RELEASES_SCHEMA: &str = "CREATE TABLE releases (
+        item TEXT NOT NULL,
+        version TEXT NOT NULL,
+        precedence TEXT NOT NULL,
+        revision BIGINT NOT NULL,
+        notes TEXT NOT NULL,
+        author TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        yank_reason TEXT,
+        yanked_by TEXT,
+        yanked_at TEXT,
+        PRIMARY KEY (item, precedence)
+    );
+    CREATE TABLE release_tags (
+        item TEXT NOT NULL,
+        tag TEXT NOT NULL,
+        version TEXT NOT NULL,
+        set_by TEXT NOT NULL,
+        set_at TEXT NOT NULL,
+        PRIMARY KEY (item, tag)
+    );";
+
 pub(crate) const USERS: &str =
     "SELECT handle, display_name, admin, disabled, created_at FROM users";
 pub(crate) const NAMESPACES: &str =
@@ -87,6 +114,14 @@ pub(crate) const STAR: &str = "INSERT INTO stars (handle, item, created_at) VALU
      ON CONFLICT (handle, item) DO NOTHING";
 pub(crate) const UNSTAR: &str = "DELETE FROM stars WHERE handle = $1 AND item = $2";
 pub(crate) const STARS: &str = "SELECT handle, item, created_at FROM stars";
+pub(crate) const RELEASES: &str = "SELECT item, version, revision, notes, author, created_at, yank_reason, yanked_by, yanked_at FROM releases";
+pub(crate) const TAGS: &str = "SELECT item, tag, version, set_by, set_at FROM release_tags";
+pub(crate) const INSERT_RELEASE: &str = "INSERT INTO releases (item, version, precedence, revision, notes, author, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)";
+pub(crate) const YANK_RELEASE: &str = "UPDATE releases SET yank_reason = $3, yanked_by = $4, yanked_at = $5 WHERE item = $1 AND precedence = $2";
+pub(crate) const PUT_TAG: &str =
+    "INSERT INTO release_tags (item, tag, version, set_by, set_at) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (item, tag) DO UPDATE SET version = excluded.version, set_by = excluded.set_by, set_at = excluded.set_at";
+pub(crate) const DELETE_TAG: &str = "DELETE FROM release_tags WHERE item = $1 AND tag = $2";
 /// The keys of a store made before people, for [`super::people_of_keys`].
 pub(crate) const KEY_ROLES: &str = "SELECT name, role FROM api_keys";
 pub(crate) const KEY_USER: &str = "UPDATE api_keys SET user_handle = $2 WHERE name = $1";
@@ -146,11 +181,13 @@ pub(crate) enum Bound<'a> {
     Flag(bool),
     /// A flag or `NULL`.
     MaybeFlag(Option<bool>),
+    /// A whole number.
+    Number(i64),
 }
 
 /// The statement that writes `row`, and its parameters in order.
 pub(crate) fn statement(row: &Row) -> (&'static str, Vec<Bound<'_>>) {
-    use Bound::{Flag, MaybeFlag, Owned, Text};
+    use Bound::{Flag, MaybeFlag, Number, Owned, Text};
     match row {
         Row::InsertUser(user) => (
             INSERT_USER,
@@ -199,7 +236,84 @@ pub(crate) fn statement(row: &Row) -> (&'static str, Vec<Bound<'_>>) {
             VISIBILITY,
             vec![Text(key), Owned(visibility.as_str().to_owned())],
         ),
+        Row::InsertRelease(release) => (
+            INSERT_RELEASE,
+            vec![
+                Text(&release.item),
+                Owned(release.version.to_string()),
+                Owned(without_build(&release.version).to_string()),
+                Number(i64::try_from(release.revision).unwrap_or(i64::MAX)),
+                Text(&release.notes),
+                Text(&release.author),
+                Text(&release.created_at),
+            ],
+        ),
+        Row::Yank {
+            item,
+            version,
+            yanked,
+        } => (
+            YANK_RELEASE,
+            vec![
+                Text(item),
+                Owned(without_build(version).to_string()),
+                Text(&yanked.reason),
+                Text(&yanked.by),
+                Text(&yanked.at),
+            ],
+        ),
+        Row::PutTag(tag) => (
+            PUT_TAG,
+            vec![
+                Text(&tag.item),
+                Text(&tag.name),
+                Owned(tag.version.to_string()),
+                Text(&tag.set_by),
+                Text(&tag.set_at),
+            ],
+        ),
+        Row::DeleteTag(item, tag) => (DELETE_TAG, vec![Text(item), Text(tag)]),
     }
+}
+
+/// A release from `SELECT` of [`RELEASES`].
+pub(crate) fn release(row: &impl Columns) -> StoreResult<Release> {
+    let yanked = match (
+        row.optional_text(6)?,
+        row.optional_text(7)?,
+        row.optional_text(8)?,
+    ) {
+        (Some(reason), Some(by), Some(at)) => Some(Yanked { reason, by, at }),
+        _ => None,
+    };
+    Ok(Release {
+        item: row.text(0)?,
+        version: stored_version(&row.text(1)?)?,
+        revision: row.revision(2)?,
+        notes: row.text(3)?,
+        author: row.text(4)?,
+        created_at: row.text(5)?,
+        yanked,
+    })
+}
+
+/// A tag from `SELECT` of [`TAGS`].
+pub(crate) fn tag(row: &impl Columns) -> StoreResult<Tag> {
+    Ok(Tag {
+        item: row.text(0)?,
+        name: row.text(1)?,
+        version: stored_version(&row.text(2)?)?,
+        set_by: row.text(3)?,
+        set_at: row.text(4)?,
+    })
+}
+
+fn stored_version(text: &str) -> StoreResult<Version> {
+    Version::parse(text).map_err(|error| {
+        StoreError::database(format!(
+            "a stored release's version `{text}` is not semver: {error}"
+        ))
+    })
 }
 
 /// A person from `SELECT` of [`USERS`].
@@ -278,21 +392,53 @@ pub(crate) fn key_role(row: &impl Columns) -> StoreResult<(String, Role)> {
     Ok((row.text(0)?, Role::stored(&row.text(1)?)))
 }
 
+/// The rows of the directory's tables, as a backend reads them.
+pub(crate) struct Read {
+    pub(crate) users: Vec<User>,
+    pub(crate) namespaces: Vec<NamespaceRecord>,
+    pub(crate) members: Vec<Member>,
+    pub(crate) access: Vec<(String, Access)>,
+    pub(crate) releases: Vec<Release>,
+    pub(crate) tags: Vec<Tag>,
+}
+
 /// The directory from its rows, each list sorted as [`Directory`] says.
-pub(crate) fn directory(
-    mut users: Vec<User>,
-    mut namespaces: Vec<NamespaceRecord>,
-    mut members: Vec<Member>,
-    access: Vec<(String, Access)>,
-) -> Directory {
+pub(crate) fn directory(read: Read) -> Directory {
+    let Read {
+        mut users,
+        mut namespaces,
+        mut members,
+        access,
+        releases,
+        tags,
+    } = read;
     users.sort_by(|a, b| a.handle.cmp(&b.handle));
     namespaces.sort_by(|a, b| a.name.cmp(&b.name));
     members.sort_by(|a, b| (&a.namespace, &a.handle).cmp(&(&b.namespace, &b.handle)));
+    let mut by_item: BTreeMap<String, Vec<Release>> = BTreeMap::new();
+    for release in releases {
+        by_item
+            .entry(release.item.clone())
+            .or_default()
+            .push(release);
+    }
+    for releases in by_item.values_mut() {
+        releases.sort_by(|a, b| a.version.cmp_precedence(&b.version));
+    }
+    let mut tags_by_item: BTreeMap<String, Vec<Tag>> = BTreeMap::new();
+    for tag in tags {
+        tags_by_item.entry(tag.item.clone()).or_default().push(tag);
+    }
+    for tags in tags_by_item.values_mut() {
+        tags.sort_by(|a, b| a.name.cmp(&b.name));
+    }
     Directory {
         users,
         namespaces,
         members,
         access: access.into_iter().collect(),
+        releases: by_item,
+        tags: tags_by_item,
     }
 }
 

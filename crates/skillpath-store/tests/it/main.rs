@@ -33,6 +33,7 @@ mod forks;
 mod packages;
 #[cfg(feature = "postgres")]
 mod postgres;
+mod releases;
 mod scopes;
 mod sqlite;
 mod usage;

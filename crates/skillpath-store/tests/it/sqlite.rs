@@ -555,6 +555,8 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
         DROP TABLE package_members;
         DROP TABLE drafts;
         DROP TABLE skill_usage;
+        DROP TABLE releases;
+        DROP TABLE release_tags;
         DROP TABLE governance_log;
         DROP TABLE stars;
         DROP TABLE members;

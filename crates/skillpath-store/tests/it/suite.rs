@@ -122,6 +122,12 @@ macro_rules! store_suite {
         $crate::suite::store_suite!(@directory_backend $open;
             concurrent_changes_from_two_stores_keep_one_chain,
         );
+        $crate::suite::store_suite!(@releases $open;
+            releases_follow_the_version_rules,
+        );
+        $crate::suite::store_suite!(@releases_backend $open;
+            one_version_released_from_two_stores_at_once_is_one_release,
+        );
         $crate::suite::store_suite!(@scopes $open;
             each_project_sees_its_own_skills_and_the_shared_ones,
             a_user_skill_never_replaces_one_of_the_stores_own,
@@ -206,6 +212,24 @@ macro_rules! store_suite {
             async fn $test() {
                 let backend: $crate::support::Backend = $open().await;
                 $crate::directory::$test(&backend).await;
+            }
+        )*
+    };
+    (@releases $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::releases::$test(backend.store()).await;
+            }
+        )*
+    };
+    (@releases_backend $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::releases::$test(&backend).await;
             }
         )*
     };

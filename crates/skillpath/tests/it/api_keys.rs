@@ -18,7 +18,7 @@ use crate::postgres_support::{Schema, execute};
 use crate::support::{HttpServer, rpc, skillpath};
 
 /// Every built-in tool and the least role that may use it.
-const BUILTINS: [(&str, &str); 25] = [
+const BUILTINS: [(&str, &str); 27] = [
     ("list_skills", "reader"),
     ("search_skills", "reader"),
     ("get_skill", "reader"),
@@ -33,6 +33,8 @@ const BUILTINS: [(&str, &str); 25] = [
     ("fork_skill", "author"),
     ("star_skill", "reader"),
     ("unstar_skill", "reader"),
+    ("release_skill", "maintainer"),
+    ("list_releases", "reader"),
     ("list_architectures", "reader"),
     ("get_architecture", "reader"),
     ("analyze_requirements", "reader"),
@@ -121,7 +123,9 @@ fn arguments(tool: &str, role: &str) -> Value {
         "rollback_skill" => json!({"name": skill, "to_revision": 1, "expected_revision": 2}),
         "delete_skill" => json!({"name": skill, "expected_revision": 3}),
         "fork_skill" => json!({"from": "add-caching", "name": format!("fork-by-{role}")}),
-        "star_skill" | "unstar_skill" => json!({"name": "add-caching"}),
+        "star_skill" | "unstar_skill" | "list_releases" => json!({"name": "add-caching"}),
+        // Each role allowed releases the next minor version.
+        "release_skill" => json!({"name": "add-caching", "version": format!("1.{}.0", rank(role))}),
         "list_architectures" => json!({}),
         "get_architecture" => json!({"name": "dotnet-clean-architecture"}),
         "analyze_requirements" => json!({"description": "a .NET service on PostgreSQL"}),

@@ -21,25 +21,25 @@ pub(super) struct PgDirectory<'a>(pub(super) &'a Transaction<'a>);
 
 /// The directory as `transaction` sees it.
 pub(super) async fn read(transaction: &Transaction<'_>) -> StoreResult<Directory> {
-    let users = cached_query(transaction, rows::USERS, &[]).await?;
-    let namespaces = cached_query(transaction, rows::NAMESPACES, &[]).await?;
-    let members = cached_query(transaction, rows::MEMBERS, &[]).await?;
-    let access = cached_query(transaction, rows::ACCESS, &[]).await?;
-    Ok(rows::directory(
-        users.iter().map(rows::user).collect::<StoreResult<_>>()?,
-        namespaces
+    async fn all<T>(
+        transaction: &Transaction<'_>,
+        statement: &str,
+        read: impl Fn(&tokio_postgres::Row) -> StoreResult<T>,
+    ) -> StoreResult<Vec<T>> {
+        cached_query(transaction, statement, &[])
+            .await?
             .iter()
-            .map(rows::namespace)
-            .collect::<StoreResult<_>>()?,
-        members
-            .iter()
-            .map(rows::member)
-            .collect::<StoreResult<_>>()?,
-        access
-            .iter()
-            .map(rows::access)
-            .collect::<StoreResult<_>>()?,
-    ))
+            .map(read)
+            .collect()
+    }
+    Ok(rows::directory(rows::Read {
+        users: all(transaction, rows::USERS, rows::user).await?,
+        namespaces: all(transaction, rows::NAMESPACES, rows::namespace).await?,
+        members: all(transaction, rows::MEMBERS, rows::member).await?,
+        access: all(transaction, rows::ACCESS, rows::access).await?,
+        releases: all(transaction, rows::RELEASES, rows::release).await?,
+        tags: all(transaction, rows::TAGS, rows::tag).await?,
+    }))
 }
 
 /// Every entry of the governance log, in order.
@@ -77,6 +77,7 @@ pub(super) async fn write(transaction: &Transaction<'_>, row: &Row) -> StoreResu
                 Bound::Owned(text) => Box::new(text),
                 Bound::Flag(flag) => Box::new(flag),
                 Bound::MaybeFlag(flag) => Box::new(flag),
+                Bound::Number(number) => Box::new(number),
             }
         })
         .collect();

@@ -229,6 +229,9 @@ const MIGRATIONS: &[Migration] = &[
     // item joins `@global`, visible to its members, and every key becomes a person's.
     // Breaking: an older skillpath would show every item to everyone.
     Migration::breaking(crate::directory::rows::SCHEMA).then(schema::Backfill::People),
+    // Releases and tags (`crate::directory::releases`). Additive: an older skillpath serves
+    // current revisions, as it did, and ignores them.
+    Migration::additive(crate::directory::rows::RELEASES_SCHEMA),
 ];
 
 /// The advisory lock key that serializes migrations (any fixed number; this one spells

@@ -28,6 +28,7 @@ impl ToSql for Bound<'_> {
             Bound::Flag(flag) => ToSqlOutput::from(*flag),
             Bound::MaybeFlag(Some(flag)) => ToSqlOutput::from(*flag),
             Bound::MaybeFlag(None) => ToSqlOutput::Owned(Value::Null),
+            Bound::Number(number) => ToSqlOutput::from(*number),
         })
     }
 }
@@ -44,12 +45,14 @@ pub(super) fn read(connection: &Connection) -> StoreResult<Directory> {
             .query_and_then([], read)?
             .collect()
     }
-    Ok(rows::directory(
-        all(connection, rows::USERS, |r| rows::user(r))?,
-        all(connection, rows::NAMESPACES, |r| rows::namespace(r))?,
-        all(connection, rows::MEMBERS, |r| rows::member(r))?,
-        all(connection, rows::ACCESS, |r| rows::access(r))?,
-    ))
+    Ok(rows::directory(rows::Read {
+        users: all(connection, rows::USERS, |r| rows::user(r))?,
+        namespaces: all(connection, rows::NAMESPACES, |r| rows::namespace(r))?,
+        members: all(connection, rows::MEMBERS, |r| rows::member(r))?,
+        access: all(connection, rows::ACCESS, |r| rows::access(r))?,
+        releases: all(connection, rows::RELEASES, |r| rows::release(r))?,
+        tags: all(connection, rows::TAGS, |r| rows::tag(r))?,
+    }))
 }
 
 /// Every entry of the governance log, in order.

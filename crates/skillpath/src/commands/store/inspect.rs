@@ -5,11 +5,14 @@ use std::fmt::Write as _;
 
 use skillpath_app::{AppError, Operation};
 use skillpath_audit::AuditRecord;
+use skillpath_model::release::{parse_version, same_version};
 use skillpath_model::{Kind, Provenance, namespace_of_key};
 use skillpath_store::ListFilter;
+use skillpath_store::StoreError;
 
 use super::{AsOwner, io, print, shorten, table, to_json};
 use crate::cli::{DiffArgs, ListArgs, NameArgs, SearchArgs, ShowArgs};
+use crate::error::CliError;
 use crate::output::ExitStatus;
 
 fn source(provenance: &Provenance) -> String {
@@ -205,6 +208,31 @@ pub(crate) fn diff(args: DiffArgs) -> anyhow::Result<ExitStatus> {
     let (name, from, to, format) = (args.name, args.from, args.to, args.format);
     super::run_as_owner(&args.db, AsOwner::existing(), move |owner| async move {
         let permit = owner.may(Operation::GetSkill)?;
+        // A side named by a version is the revision its release names.
+        let listing = owner.may(Operation::ListReleases)?;
+        let revision_of = async |side: &str| -> Result<u64, CliError> {
+            if let Ok(number) = side.parse::<u64>() {
+                return Ok(number);
+            }
+            let version = parse_version(side)
+                .map_err(|error| CliError::App(AppError::Invalid(format!("{error}\n"))))?;
+            let releases = owner.app.releases(&listing, &name).await?;
+            releases
+                .releases
+                .iter()
+                .find(|release| same_version(&release.version, &version))
+                .map(|release| release.revision)
+                .ok_or_else(|| {
+                    CliError::Store(StoreError::Refused(format!(
+                        "{name} has no release {version} (`skillpath releases {name}` lists them)"
+                    )))
+                })
+        };
+        let from = revision_of(&from).await?;
+        let to = match &to {
+            Some(to) => Some(revision_of(to).await?),
+            None => None,
+        };
         let (to, diff) = owner.app.diff(&permit, &name, from, to).await?;
         let json = serde_json::json!({"name": name, "from": from, "to": to, "diff": diff});
         print(format, &json, || diff.clone()).map_err(io)?;

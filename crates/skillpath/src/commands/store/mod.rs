@@ -10,6 +10,7 @@ pub(crate) mod import;
 pub(crate) mod inspect;
 pub(crate) mod keys;
 pub(crate) mod people;
+pub(crate) mod releases;
 pub(crate) mod review;
 pub(crate) mod revise;
 pub(crate) mod scan;
@@ -49,7 +50,7 @@ pub(crate) async fn searched(
     meaning: &skillpath_app::Meaning,
 ) -> Result<skillpath_app::Catalog, StoreError> {
     if meaning.ranks() {
-        return skillpath_app::Catalog::load(store, meaning).await;
+        return skillpath_app::Catalog::load(store, meaning, &skillpath_app::Channel::Head).await;
     }
     Ok(skillpath_app::Catalog::default())
 }

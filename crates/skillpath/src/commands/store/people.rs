@@ -342,17 +342,22 @@ fn govern(
     super::run_as_owner(db, as_owner, move |owner: Owner| async move {
         let permit = owner.may(Operation::Govern)?;
         let entry = owner.app.govern(&permit, change).await?;
-        print(format, &to_json(&entry)?, || {
-            let action = &entry.action;
-            let after = action.after.as_deref().unwrap_or("");
-            format!(
-                "{} {} {after} (log entry {})\n",
-                action.action, action.target, entry.seq
-            )
-        })
-        .map_err(io)?;
+        print_entry(format, &entry)?;
         Ok(ExitStatus::Success)
     })
+}
+
+/// Prints the log entry of a change: as JSON, or its action, target and after.
+pub(crate) fn print_entry(format: OutputFormat, entry: &Entry) -> Result<(), CliError> {
+    print(format, &to_json(entry)?, || {
+        let action = &entry.action;
+        let after = action.after.as_deref().unwrap_or("");
+        format!(
+            "{} {} {after} (log entry {})\n",
+            action.action, action.target, entry.seq
+        )
+    })
+    .map_err(io)
 }
 
 /// Runs `work` on the directory as the store's owner sees it (everything).
@@ -402,7 +407,7 @@ fn yes(flag: bool) -> String {
 }
 
 /// A usage error, said on stderr.
-fn usage(text: &str) -> anyhow::Result<ExitStatus> {
+pub(crate) fn usage(text: &str) -> anyhow::Result<ExitStatus> {
     output::stderr(&format!("error: {text}\n"))?;
     Ok(ExitStatus::UsageOrInternal)
 }

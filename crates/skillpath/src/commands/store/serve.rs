@@ -96,6 +96,7 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
         meaning: super::meaning(&args.embeddings)?,
         sync_wait: args.sync_wait,
         namespaces: (!args.namespaces.is_empty()).then(|| args.namespaces.clone()),
+        channel: args.channel.clone().unwrap_or_default(),
     };
     let review = options.review;
     let runtime = tokio::runtime::Builder::new_multi_thread()

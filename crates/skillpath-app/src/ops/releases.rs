@@ -1,0 +1,236 @@
+//! Releases: a revision of an item named by a semver version, yanked, or tagged, by the
+//! maintainers of the item's namespace; and an item's releases and tags as whoever reads the
+//! item sees them. The version rules are the model's ([`skillpath_model::release`]), kept by
+//! the store in the change's transaction; the rule that a release which breaks its callers'
+//! calls takes a new major version is decided here, where both revisions are read.
+
+use std::cmp::Ordering;
+
+use skillpath_core::golden_path::args::Arg;
+use skillpath_core::golden_path::compat;
+use skillpath_model::governance::Entry;
+use skillpath_model::release::{self, Release, Version};
+use skillpath_store::StoreError;
+use skillpath_store::directory::releases::ReleaseChange;
+use skillpath_store::directory::{Governance, full_name_of};
+
+use crate::app::App;
+use crate::catalog::{Derived, arguments_of};
+use crate::error::AppError;
+use crate::rules::{Operation, Permit};
+
+/// What someone asks to release.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReleaseRequest {
+    /// The item's store key.
+    pub name: String,
+    /// The version.
+    pub version: Version,
+    /// The revision (`None`: the current one).
+    pub revision: Option<u64>,
+    /// What changed, for whom.
+    pub notes: String,
+    /// Tags to point at the release.
+    pub tags: Vec<String>,
+    /// Why the release may break the version rules (a version lower than its line's highest, or
+    /// arguments that break calls in a minor or patch release); recorded in the log.
+    pub forced: Option<String>,
+}
+
+/// An item's releases and where its tags point, as a reader sees them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Releases {
+    /// The item's store key.
+    pub name: String,
+    /// Its releases, lowest version first.
+    pub releases: Vec<Release>,
+    /// Each tag and the version it points at: those set by hand, and `latest` where it points
+    /// anywhere.
+    pub tags: Vec<(String, String)>,
+}
+
+impl<E: Derived> App<E> {
+    /// Releases a revision of the item `request.name` as `request.version`: the release.
+    /// Refused (as the store refuses) for a version released before or below its line's
+    /// highest, and here for a minor or patch release whose arguments break calls the previous
+    /// release took, naming what breaks; `forced` lets both through, logged.
+    pub async fn release(
+        &self,
+        permit: &Permit,
+        request: ReleaseRequest,
+    ) -> Result<Release, AppError> {
+        let caller = self.permitted(permit, Operation::ReleaseSkill)?;
+        self.release_gate(caller, &request.name).await?;
+        let stored = self.store().get(&request.name, request.revision).await?;
+        if stored.deleted {
+            return Err(refused(format!(
+                "revision {} of `{}` deletes it: release a revision that holds the item",
+                stored.revision, request.name
+            )));
+        }
+        let people = self.people().await?;
+        let releases = people.directory.releases_of(&request.name);
+        // The version rules first (the store holds them again in the release's transaction),
+        // so that a version used before is said as such whatever else it would break.
+        release::check_new_version(releases, &request.version, request.forced.is_some())
+            .map_err(|refusal| refused(format!("{}: {refusal}", full_name_of(&request.name))))?;
+        let previous = releases
+            .iter()
+            .filter(|r| r.version.cmp_precedence(&request.version) == Ordering::Less)
+            .max_by(|a, b| a.version.cmp_precedence(&b.version));
+        if let Some(previous) = previous
+            && request.forced.is_none()
+            && !may_break(&previous.version, &request.version)
+        {
+            let before = self
+                .store()
+                .get(&request.name, Some(previous.revision))
+                .await?;
+            let broken = compat::incompatible(
+                &arguments(&before.snapshot.skill_md),
+                &arguments(&stored.snapshot.skill_md),
+            );
+            if !broken.is_empty() {
+                return Err(refused(format!(
+                    "{} would break calls that {} takes ({}): release it as {}, or force it with a reason",
+                    request.version,
+                    previous.version,
+                    broken.join("; "),
+                    next_breaking(&previous.version)
+                )));
+            }
+        }
+        let change = ReleaseChange::Release {
+            key: request.name.clone(),
+            version: request.version.clone(),
+            revision: stored.revision,
+            notes: request.notes,
+            tags: request.tags,
+            forced: request.forced,
+        };
+        self.change_releases(caller, change).await?;
+        let people = self.people().await?;
+        people
+            .directory
+            .releases_of(&request.name)
+            .iter()
+            .find(|release| release::same_version(&release.version, &request.version))
+            .cloned()
+            .ok_or_else(|| {
+                AppError::Store(StoreError::database(
+                    "a release just made is not in the directory",
+                ))
+            })
+    }
+
+    /// Yanks the release `version` of the item `name` for `reason`: the log entry.
+    pub async fn yank(
+        &self,
+        permit: &Permit,
+        name: &str,
+        version: Version,
+        reason: String,
+    ) -> Result<Entry, AppError> {
+        let caller = self.permitted(permit, Operation::ReleaseSkill)?;
+        self.release_gate(caller, name).await?;
+        let change = ReleaseChange::Yank {
+            key: name.to_owned(),
+            version,
+            reason,
+        };
+        self.change_releases(caller, change).await
+    }
+
+    /// Points the tag `tag` of the item `name` at the release `version`, or (`None`) takes it
+    /// away: the log entry.
+    pub async fn tag(
+        &self,
+        permit: &Permit,
+        name: &str,
+        tag: &str,
+        version: Option<Version>,
+    ) -> Result<Entry, AppError> {
+        let caller = self.permitted(permit, Operation::ReleaseSkill)?;
+        self.release_gate(caller, name).await?;
+        let change = ReleaseChange::Tag {
+            key: name.to_owned(),
+            tag: tag.to_owned(),
+            version,
+        };
+        self.change_releases(caller, change).await
+    }
+
+    /// The releases and tags of the item `name`, for a caller who reads it (one who does not
+    /// is answered as for a missing item).
+    pub async fn releases(&self, permit: &Permit, name: &str) -> Result<Releases, AppError> {
+        let caller = self.permitted(permit, Operation::ListReleases)?;
+        self.seen(caller, name).await?;
+        let people = self.people().await?;
+        if !people.directory.access.contains_key(name) {
+            return Err(AppError::Store(StoreError::NotFound {
+                name: name.to_owned(),
+                revision: None,
+            }));
+        }
+        let releases = people.directory.releases_of(name).to_vec();
+        let set = people.directory.tags_of(name);
+        let mut tags: Vec<(String, String)> = set
+            .iter()
+            .map(|tag| (tag.name.clone(), tag.version.to_string()))
+            .collect();
+        if !set.iter().any(|tag| tag.name == release::LATEST)
+            && let Some(latest) = release::tag_target(&releases, set, release::LATEST)
+        {
+            tags.push((release::LATEST.to_owned(), latest.version.to_string()));
+        }
+        tags.sort();
+        Ok(Releases {
+            name: name.to_owned(),
+            releases,
+            tags,
+        })
+    }
+
+    /// Makes `change` as `caller` (already gated) and reloads what the directory says.
+    async fn change_releases(
+        &self,
+        caller: &crate::Caller,
+        change: ReleaseChange,
+    ) -> Result<Entry, AppError> {
+        let entry = self
+            .store()
+            .govern(Governance::Releases(change), &caller.author())
+            .await?;
+        self.refresh().await?;
+        Ok(entry)
+    }
+}
+
+/// The arguments a `SKILL.md` declares ([`arguments_of`]).
+fn arguments(skill_md: &str) -> Vec<Arg> {
+    arguments_of(&skillpath_core::skill_md::parse(
+        "SKILL.md".into(),
+        skill_md.to_owned(),
+        skillpath_core::Mode::Lenient,
+    ))
+}
+
+/// Whether a release from `previous` to `next` may break calls: a new major version, or, below
+/// 1.0.0, a new minor one (as `^0.2` reads it).
+fn may_break(previous: &Version, next: &Version) -> bool {
+    next.major > previous.major
+        || (previous.major == 0 && next.major == 0 && next.minor > previous.minor)
+}
+
+/// The first version after `previous` that may break calls.
+fn next_breaking(previous: &Version) -> Version {
+    if previous.major == 0 {
+        Version::new(0, previous.minor + 1, 0)
+    } else {
+        Version::new(previous.major + 1, 0, 0)
+    }
+}
+
+fn refused(message: String) -> AppError {
+    AppError::Store(StoreError::Refused(message))
+}
