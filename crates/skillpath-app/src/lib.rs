@@ -37,12 +37,12 @@ pub use sight::Sight;
 // The domain's types the operations take and answer with, so that a front end needs no
 // other crate to name them.
 pub use skillpath_model::governance::Entry as LogEntry;
-pub use skillpath_model::release::{Release, Version};
+pub use skillpath_model::release::{self, Release, Version};
 pub use skillpath_model::{
     Access, FullName, Kind, MemberRole, Namespace, Placement, Provenance, Revision, SkillSnapshot,
     Visibility, name_of_key, namespace_of_key,
 };
-pub use skillpath_store::directory::{Governance, LogFilter};
+pub use skillpath_store::directory::{Directory, Governance, LogFilter};
 pub use skillpath_store::drafts::{Draft, DraftSummary};
 pub use skillpath_store::forks::ForkRequest;
 pub use skillpath_store::keys::{AuthError, CreatedKey, KeyInfo, Role};

@@ -24,6 +24,7 @@ pub(crate) fn router(studio: Studio) -> axum::Router {
         .route("/skills/{name}/try", get(skill::try_it))
         .route("/skills/{name}/star", post(skill::star))
         .route("/skills/{name}/visibility", post(skill::visibility))
+        .route("/skills/{name}/release", post(skill::release))
         .route("/skills/{name}/edit", get(edit::page).post(edit::save))
         .route("/skills/{name}/check", post(edit::check))
         .route("/skills/{name}/history", get(history::page))

@@ -13,7 +13,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{Map, Value};
 use skillpath_app::SkillContent;
-use skillpath_app::{FullName, Kind, Operation, Visibility, name_of_key, namespace_of_key};
+use skillpath_app::{
+    Directory, FullName, Kind, Operation, Visibility, name_of_key, namespace_of_key, release,
+};
 
 use skillpath_core::golden_path::schema::input_schema;
 use skillpath_server::catalog::{Catalog, CatalogSkill};
@@ -91,6 +93,104 @@ struct SkillPage {
     stars: usize,
     /// The star button for a signed-in person: the value it posts and its label.
     star: Option<(&'static str, &'static str)>,
+    /// Its releases, highest first.
+    releases: Vec<ReleaseRow>,
+    /// What this server's channel serves of it, when it serves a release.
+    served: Option<String>,
+    /// Whether the visitor's role may release (their role in its namespace is checked when
+    /// they do).
+    may_release: bool,
+}
+
+/// A release as the item's page lists it.
+struct ReleaseRow {
+    version: String,
+    revision: u64,
+    author: String,
+    notes: String,
+    /// The tags that point at it (`latest` too, where it follows this one).
+    tags: Vec<String>,
+    /// Why it was yanked.
+    yanked: Option<String>,
+}
+
+/// The releases of the item `name` in `directory`, highest first, with their tags.
+fn release_rows(directory: &Directory, name: &str) -> Vec<ReleaseRow> {
+    let releases = directory.releases_of(name);
+    let tags = directory.tags_of(name);
+    let latest = release::tag_target(releases, tags, release::LATEST);
+    releases
+        .iter()
+        .rev()
+        .map(|found| {
+            let mut pointing: Vec<String> = tags
+                .iter()
+                .filter(|tag| release::same_version(&tag.version, &found.version))
+                .map(|tag| tag.name.clone())
+                .collect();
+            if latest.is_some_and(|latest| latest.version == found.version)
+                && !pointing.iter().any(|tag| tag == release::LATEST)
+            {
+                pointing.insert(0, release::LATEST.to_owned());
+            }
+            ReleaseRow {
+                version: found.version.to_string(),
+                revision: found.revision,
+                author: found.author.clone(),
+                notes: found.notes.clone(),
+                tags: pointing,
+                yanked: found.yanked.as_ref().map(|yanked| yanked.reason.clone()),
+            }
+        })
+        .collect()
+}
+
+/// What the release form posts: the version, notes, and tags separated by commas or spaces.
+#[derive(serde::Deserialize)]
+pub(crate) struct ReleaseForm {
+    version: String,
+    #[serde(default)]
+    notes: String,
+    #[serde(default)]
+    tags: String,
+}
+
+/// `POST /skills/<name>/release`: the item's current revision released by a maintainer of its
+/// namespace (the application decides; a refusal says why and what to do).
+pub(crate) async fn release(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Path(name): Path<String>,
+    axum::Form(form): axum::Form<ReleaseForm>,
+) -> Response {
+    let released = async {
+        let version = release::parse_version(&form.version)
+            .map_err(|error| skillpath_app::AppError::Invalid(format!("- version: {error}\n")))?;
+        let request = skillpath_app::ReleaseRequest {
+            name: name.clone(),
+            version,
+            revision: None,
+            notes: form.notes.trim().to_owned(),
+            tags: form
+                .tags
+                .split([',', ' '])
+                .filter(|tag| !tag.is_empty())
+                .map(str::to_owned)
+                .collect(),
+            forced: None,
+        };
+        let permit = studio.permit(&visitor, Operation::ReleaseSkill)?;
+        studio.server.app().release(&permit, request).await
+    };
+    match released.await {
+        Ok(_) => super::common::see_other(&format!("/skills/{}", encode_path(&name))),
+        Err(error) => studio.message(
+            &visitor,
+            StatusCode::CONFLICT,
+            "Not released",
+            skillpath_server::app_error(error),
+        ),
+    }
 }
 
 /// What the visibility form posts.
@@ -315,9 +415,26 @@ async fn show(
             .to_string(),
         stars: listed_catalog.stars_of(&name),
         star,
+        releases: release_rows(&listed_catalog.people().directory, &name),
+        served: served_text(&studio, &name),
+        may_release: studio
+            .server
+            .app()
+            .allows(&visitor.caller(), Operation::ReleaseSkill),
         name,
     };
     html(&page)
+}
+
+/// What this server's channel serves of the item `name`, when it serves one of its releases.
+fn served_text(studio: &Studio, name: &str) -> Option<String> {
+    let (channel, release) = studio.server.app().served_release(name);
+    release.map(|release| {
+        format!(
+            "This server serves {} (revision {}), on its channel `{channel}`.",
+            release.version, release.revision
+        )
+    })
 }
 
 /// Calls the skill `name` with `values` as the visitor, as `tools/call` would.

@@ -11,11 +11,11 @@ use serde_json::{Value, json};
 use skillpath_test_support::{RunExt, json};
 
 use skillpath_test_support::http::{form, header, status};
-use skillpath_test_support::studio::{get, post, set_cookie, token_of, visit};
+use skillpath_test_support::studio::{get, post, token_of};
 
 use crate::postgres_support::Schema;
 use crate::sessions::Session;
-use crate::support::{HttpServer, rpc, skillpath};
+use crate::support::{HttpServer, rpc, sign_in, skillpath};
 
 /// `skillpath ARGS --db DB`, which must succeed: its stdout.
 fn ok(db: &str, args: &[&str]) -> String {
@@ -902,19 +902,6 @@ fn public_read_and_a_narrowed_server() {
 }
 
 /// Signs in to the studio with `key`: the session's cookie.
-fn sign_in(server: &HttpServer, key: &str) -> String {
-    let login = visit(&server.address, "/login");
-    let signed_in = post(
-        &server.address,
-        "/login",
-        Some(&login.cookie),
-        &[],
-        &form(&[("csrf", &login.token), ("key", key), ("next", "/")]),
-    );
-    assert_eq!(status(&signed_in), 303, "{signed_in}");
-    set_cookie(&signed_in).expect("a session")
-}
-
 /// Bob's and Carol's studio: the catalog lists what each may find, a hidden item's page is
 /// missing, the star button stars, and the log is an owner's.
 fn studio(db: &str, server: &HttpServer, bob: &str, carol: &str) {

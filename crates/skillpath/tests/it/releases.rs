@@ -12,9 +12,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+use skillpath_test_support::http::{form, header, status};
+use skillpath_test_support::studio::{get, post, token_of};
+
 use crate::postgres_support::Schema;
 use crate::sessions::Session;
-use crate::support::{HttpServer, rpc, skillpath};
+use crate::support::{HttpServer, rpc, sign_in, skillpath};
 
 fn ok(db: &str, args: &[&str]) -> String {
     skillpath(args).args(["--db", db]).ok_stdout()
@@ -314,4 +317,71 @@ fn channels_are_served_side_by_side_on_sqlite() {
 fn channels_are_served_side_by_side_on_postgres() {
     let schema = Schema::create("channels");
     channels(&schema.url());
+}
+
+/// The studio lists an item's releases with their tags and what the server serves, and its
+/// form releases the current revision; a refused release says why, and changes nothing.
+#[test]
+fn the_studio_lists_and_makes_releases() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("store.db");
+    let db = db.to_str().expect("utf-8");
+    import_text(db, work.path(), "Use when deploying.", "The first way.");
+    ok(db, &["users", "create", "mia"]);
+    ok(
+        db,
+        &["members", "add", "@global", "mia", "--role", "maintainer"],
+    );
+    let key = |role: &str| {
+        let name = format!("mia-{role}");
+        let args = [
+            "keys", "create", "--name", &name, "--user", "mia", "--role", role, "--format", "json",
+        ];
+        json(&ok(db, &args))["key"]
+            .as_str()
+            .expect("a key")
+            .to_owned()
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = HttpServer::start(dir.path(), &["--db", db, "--auth", "required"]);
+    // An author's key sees the releases and no form.
+    let authors = sign_in(&server, &key("author"));
+    let first = get(&server.address, "/skills/deploy", &authors);
+    assert!(first.contains("No release yet"), "{first}");
+    assert!(!first.contains(">Release<"), "{first}");
+    let cookie = sign_in(&server, &key("maintainer"));
+    let release = |version: &str, tags: &str| {
+        let page = get(&server.address, "/skills/deploy", &cookie);
+        post(
+            &server.address,
+            "/skills/deploy/release",
+            Some(&cookie),
+            &[],
+            &form(&[
+                ("csrf", &token_of(&page)),
+                ("version", version),
+                ("notes", "The first release."),
+                ("tags", tags),
+            ]),
+        )
+    };
+    let made = release("1.0.0", "stable, beta");
+    assert_eq!(status(&made), 303, "{made}");
+    assert_eq!(header(&made, "location"), Some("/skills/deploy"));
+    let page = get(&server.address, "/skills/deploy", &cookie);
+    for shown in [
+        "<strong>1.0.0</strong>",
+        ">latest<",
+        ">stable<",
+        ">beta<",
+        "The first release.",
+        "This server serves 1.0.0 (revision 1), on its channel `latest`.",
+    ] {
+        assert!(page.contains(shown), "{shown}: {page}");
+    }
+    let again = release("1.0.0", "");
+    assert_eq!(status(&again), 409, "{again}");
+    assert!(again.contains("released already"), "{again}");
+    let listed = json(&ok(db, &["releases", "deploy", "--format", "json"]));
+    assert_eq!(listed["releases"].as_array().map(Vec::len), Some(1));
 }

@@ -433,3 +433,19 @@ pub(crate) fn rpc(
         .unwrap_or(Value::Null);
     (status, response, message)
 }
+
+/// Signs in to the studio of `server` with the API `key`: the session cookie.
+pub(crate) fn sign_in(server: &HttpServer, key: &str) -> String {
+    use skillpath_test_support::http::{form, status};
+    use skillpath_test_support::studio::{post, set_cookie, visit};
+    let login = visit(&server.address, "/login");
+    let signed_in = post(
+        &server.address,
+        "/login",
+        Some(&login.cookie),
+        &[],
+        &form(&[("csrf", &login.token), ("key", key), ("next", "/")]),
+    );
+    assert_eq!(status(&signed_in), 303, "{signed_in}");
+    set_cookie(&signed_in).expect("a session")
+}
