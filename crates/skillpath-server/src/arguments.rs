@@ -55,6 +55,15 @@ pub(crate) const MAX_REVISION: u64 = i64::MAX as u64;
 /// A revision number.
 pub(crate) type Revision = Whole<1, MAX_REVISION>;
 
+/// The item the `name` argument names (`@namespace/name`, or a name alone for `@global`), or
+/// the argument's error.
+pub(crate) fn full_name(name: &str) -> Result<skillpath_model::FullName, ArgumentError> {
+    skillpath_model::FullName::parse(name).map_err(|error| ArgumentError::Field {
+        path: "name".to_owned(),
+        problem: error.to_string(),
+    })
+}
+
 /// A whole number from `MIN` to `MAX`, checked as it is read: a number out of range, a
 /// fraction or a negative number is refused with the range, never cast into it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

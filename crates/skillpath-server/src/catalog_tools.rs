@@ -15,7 +15,7 @@ use crate::arguments::{Params, Revision, Whole};
 use crate::review_tools::draft_view;
 use crate::state::{STILL_SYNCING, SkillServer};
 use crate::to_mcp::{files_json, skill_content};
-use crate::tool_error::{ArgumentError, ToolError};
+use crate::tool_error::ToolError;
 use skillpath_app::Permit;
 
 /// `list_skills`: a page of the skills, with what the folder sync could not load or left out.
@@ -264,10 +264,7 @@ async fn star(
     name: &str,
     starred: bool,
 ) -> Result<String, ToolError> {
-    let full = skillpath_model::FullName::parse(name).map_err(|error| ArgumentError::Field {
-        path: "name".to_owned(),
-        problem: error.to_string(),
-    })?;
+    let full = crate::arguments::full_name(name)?;
     let key = full.key();
     let was = server.app().star(permit, None, &key, starred).await?;
     Ok(match (starred, was) {

@@ -4,10 +4,9 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use skillpath_app::{Permit, ReleaseRequest};
-use skillpath_model::FullName;
 use skillpath_model::release::parse_version;
 
-use crate::arguments::{Params, Revision};
+use crate::arguments::{Params, Revision, full_name};
 use crate::state::SkillServer;
 use crate::tool_error::{ArgumentError, ToolError};
 
@@ -34,7 +33,7 @@ pub(crate) struct ReleaseSkill {
 impl Params for ReleaseSkill {
     async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
         let request = ReleaseRequest {
-            name: key(&self.name)?,
+            name: full_name(&self.name)?.key(),
             version: parse_version(&self.version).map_err(|error| ArgumentError::Field {
                 path: "version".to_owned(),
                 problem: error.to_string(),
@@ -61,17 +60,10 @@ pub(crate) struct ListReleases {
 
 impl Params for ListReleases {
     async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
-        let releases = server.app().releases(permit, &key(&self.name)?).await?;
+        let releases = server
+            .app()
+            .releases(permit, &full_name(&self.name)?.key())
+            .await?;
         Ok(serde_json::to_string_pretty(&releases).unwrap_or_default())
     }
-}
-
-/// The store key of the item `name` names, or the argument's error.
-fn key(name: &str) -> Result<String, ArgumentError> {
-    FullName::parse(name)
-        .map(|full| full.key())
-        .map_err(|error| ArgumentError::Field {
-            path: "name".to_owned(),
-            problem: error.to_string(),
-        })
 }

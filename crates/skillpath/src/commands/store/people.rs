@@ -208,9 +208,9 @@ fn member_role(args: MemberRoleArgs, add: bool) -> anyhow::Result<ExitStatus> {
 }
 
 pub(crate) fn visibility(args: VisibilityArgs) -> anyhow::Result<ExitStatus> {
-    let key = match FullName::parse(&args.item) {
-        Ok(full) => full.key(),
-        Err(error) => return usage(&error.to_string()),
+    let key = match key_of(&args.item) {
+        Ok(key) => key,
+        Err(status) => return status,
     };
     let change = Governance::SetVisibility {
         key,
@@ -220,9 +220,9 @@ pub(crate) fn visibility(args: VisibilityArgs) -> anyhow::Result<ExitStatus> {
 }
 
 pub(crate) fn star(args: StarArgs, starred: bool) -> anyhow::Result<ExitStatus> {
-    let key = match FullName::parse(&args.item) {
-        Ok(full) => full.key(),
-        Err(error) => return usage(&error.to_string()),
+    let key = match key_of(&args.item) {
+        Ok(key) => key,
+        Err(status) => return status,
     };
     let (user, format) = (args.user, args.common.format);
     super::run_as_owner(
@@ -404,6 +404,13 @@ fn state(item: &serde_json::Value) -> String {
 
 fn yes(flag: bool) -> String {
     if flag { "yes" } else { "no" }.to_owned()
+}
+
+/// The store key of the item `text` names, or the usage error said.
+pub(crate) fn key_of(text: &str) -> Result<String, anyhow::Result<ExitStatus>> {
+    FullName::parse(text)
+        .map(|full| full.key())
+        .map_err(|error| usage(&error.to_string()))
 }
 
 /// A usage error, said on stderr.

@@ -5,19 +5,11 @@
 use std::fmt::Write as _;
 
 use skillpath_app::{Operation, ReleaseRequest};
-use skillpath_model::FullName;
 
-use super::people::{print_entry, usage};
+use super::people::{key_of, print_entry};
 use super::{AsOwner, io, print, table, to_json};
 use crate::cli::{ReleaseArgs, ReleasesArgs, TagArgs, YankArgs};
 use crate::output::ExitStatus;
-
-/// The store key of the item `text` names, or the usage error said.
-fn key_of(text: &str) -> Result<String, anyhow::Result<ExitStatus>> {
-    FullName::parse(text)
-        .map(|full| full.key())
-        .map_err(|error| usage(&error.to_string()))
-}
 
 pub(crate) fn release(args: ReleaseArgs) -> anyhow::Result<ExitStatus> {
     let name = match key_of(&args.item) {
