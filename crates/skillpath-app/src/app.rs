@@ -92,15 +92,26 @@ const MOST_VIEWS: usize = 1024;
 
 /// The callers' views of one catalog, by what each caller sees.
 struct Views<E> {
-    /// The catalog they were cut from.
-    of: Arc<Catalog<E>>,
-    /// Each view, by sight and kind.
-    views: HashMap<(Sight, View), Arc<Catalog<E>>>,
+    /// The [`Catalogs::generation`] they were cut from.
+    of: u64,
+    /// Each view, by channel (`None`: the server's), sight and kind.
+    views: HashMap<(Option<Channel>, Sight, View), Arc<Catalog<E>>>,
+}
+
+/// The catalog at the server's channel, and one at each other channel a key's caller follows
+/// ([`Caller::channel`]): replaced together, so a view is never cut from one moment's server
+/// catalog and another's channel. A channel's catalog shares every skill it serves at the
+/// revision the server's does, so each costs its own releases and tool table, not the skills.
+struct Catalogs<E> {
+    server: Arc<Catalog<E>>,
+    channels: HashMap<Channel, Arc<Catalog<E>>>,
+    /// Counts the replacements, so that views cut from an older one are not given out.
+    generation: u64,
 }
 
 struct Shared<E> {
     store: Arc<dyn Store>,
-    catalog: RwLock<Arc<Catalog<E>>>,
+    catalog: RwLock<Catalogs<E>>,
     views: Mutex<Option<Views<E>>>,
     /// The content of the skills called, read and shown most recently.
     contents: ContentCache,
@@ -178,15 +189,39 @@ impl<E: Derived> App<E> {
             return Ok(false);
         }
         let _reloading = self.shared.reloading.lock().await;
-        let changed = match self.catalog().reloaded(self.store()).await? {
-            Some(catalog) => {
-                if let Ok(mut current) = self.shared.catalog.write() {
-                    *current = Arc::new(catalog);
-                }
-                true
-            }
-            None => false,
-        };
+        let (before, followed): (Arc<Catalog<E>>, Vec<(Channel, Arc<Catalog<E>>)>) =
+            match self.shared.catalog.read() {
+                Ok(catalogs) => (
+                    Arc::clone(&catalogs.server),
+                    catalogs
+                        .channels
+                        .iter()
+                        .map(|(channel, at)| (channel.clone(), Arc::clone(at)))
+                        .collect(),
+                ),
+                Err(_) => (Arc::default(), Vec::new()),
+            };
+        let server = before.reloaded(self.store()).await?.map(Arc::new);
+        let mut changed = server.is_some();
+        let mut channels = HashMap::new();
+        // Each channel's catalog changes on its own (a revision `head` serves and `latest` does
+        // not): made again from the server's when that changed, so that they share its skills,
+        // else reloaded itself.
+        for (channel, at) in followed {
+            let next = match &server {
+                Some(server) => Some(self.at_channel(server, &channel).await?),
+                None => at.reloaded(self.store()).await?.map(Arc::new),
+            };
+            changed |= next.is_some();
+            channels.insert(channel, next.unwrap_or(at));
+        }
+        if changed && let Ok(mut current) = self.shared.catalog.write() {
+            *current = Catalogs {
+                server: server.unwrap_or(before),
+                channels,
+                generation: current.generation + 1,
+            };
+        }
         loaded();
         if changed || !only_if_changed {
             (self.shared.announce)();
@@ -199,14 +234,65 @@ impl<E: Derived> App<E> {
         self.reload(false).await.map(|_| ())
     }
 
-    /// What the server's channel serves of the item kept under `key`: the channel, and the
-    /// release it serves, if any (else the item's current revision is served).
-    pub fn served_release(&self, key: &str) -> (Channel, Option<Release>) {
-        let channel = self.shared.options.channel.clone();
+    /// What `caller`'s channel (their key's, else the server's) serves of the item kept under
+    /// `key`: the channel, and the release it serves, if any (else the item's current revision
+    /// is served).
+    pub fn served_release(&self, caller: &Caller, key: &str) -> (Channel, Option<Release>) {
+        let channel = self.channel_of(caller).clone();
         let release = channel
             .release_of(key, &self.catalog().people().directory)
             .cloned();
         (channel, release)
+    }
+
+    /// The channel `caller` is served: their key's, else the server's (`serve --channel`).
+    pub fn channel_of<'c>(&'c self, caller: &'c Caller) -> &'c Channel {
+        caller
+            .channel
+            .as_ref()
+            .unwrap_or(&self.shared.options.channel)
+    }
+
+    /// Keeps a catalog at `channel` beside the server's, from now on, when it is another
+    /// channel than the server's: what the first request of a key that follows it waits for.
+    pub async fn follow_channel(&self, channel: &Channel) -> Result<(), StoreError> {
+        if !self.shared.kept_current || *channel == self.shared.options.channel {
+            return Ok(());
+        }
+        let followed = |app: &App<E>| {
+            app.shared
+                .catalog
+                .read()
+                .is_ok_and(|catalogs| catalogs.channels.contains_key(channel))
+        };
+        if followed(self) {
+            return Ok(());
+        }
+        let _reloading = self.shared.reloading.lock().await;
+        if followed(self) {
+            return Ok(());
+        }
+        let server = self.catalog();
+        let at = self.at_channel(&server, channel).await?;
+        if let Ok(mut current) = self.shared.catalog.write()
+            && Arc::ptr_eq(&current.server, &server)
+        {
+            current.channels.insert(channel.clone(), at);
+            current.generation += 1;
+        }
+        Ok(())
+    }
+
+    /// The catalog at `channel`, made from `server`'s (sharing the skills served alike).
+    async fn at_channel(
+        &self,
+        server: &Arc<Catalog<E>>,
+        channel: &Channel,
+    ) -> Result<Arc<Catalog<E>>, StoreError> {
+        Ok(server
+            .reloaded_at(self.store(), channel)
+            .await?
+            .map_or_else(|| Arc::clone(server), Arc::new))
     }
 
     /// The part of the catalog `caller` is served ([`View::Served`]).
@@ -217,7 +303,30 @@ impl<E: Derived> App<E> {
     /// The part of the catalog `caller` gets as `view` says ([`Catalog::view`]): the whole
     /// catalog for a caller who sees everything; kept per sight until the catalog changes.
     pub fn view_for(&self, caller: &Caller, view: View) -> Arc<Catalog<E>> {
-        let catalog = self.catalog();
+        let (generation, channel, catalog) = match self.shared.catalog.read() {
+            Ok(catalogs) => {
+                let server = Arc::clone(&catalogs.server);
+                let generation = catalogs.generation;
+                match caller
+                    .channel
+                    .as_ref()
+                    .filter(|c| **c != self.shared.options.channel)
+                {
+                    // A channel not followed yet (a caller made without `authenticate`) is
+                    // served the server's catalog, and that view is not kept as the channel's.
+                    Some(channel) => match catalogs.channels.get(channel) {
+                        Some(at) => (generation, Some(channel.clone()), Arc::clone(at)),
+                        None => {
+                            let catalog = Arc::clone(&server);
+                            let sight = self.sight_in(caller, &catalog);
+                            return Arc::new(catalog.view(&sight, view));
+                        }
+                    },
+                    None => (generation, None, server),
+                }
+            }
+            Err(_) => return Arc::default(),
+        };
         let sight = self.sight_in(caller, &catalog);
         if sight.is_all() {
             return catalog;
@@ -225,12 +334,10 @@ impl<E: Derived> App<E> {
         let Ok(mut views) = self.shared.views.lock() else {
             return Arc::new(catalog.view(&sight, view));
         };
-        let current = views
-            .as_ref()
-            .is_some_and(|views| Arc::ptr_eq(&views.of, &catalog));
+        let current = views.as_ref().is_some_and(|views| views.of == generation);
         if !current || views.as_ref().is_some_and(|v| v.views.len() >= MOST_VIEWS) {
             *views = Some(Views {
-                of: Arc::clone(&catalog),
+                of: generation,
                 views: HashMap::new(),
             });
         }
@@ -240,8 +347,8 @@ impl<E: Derived> App<E> {
         Arc::clone(
             views
                 .views
-                .entry((sight, view))
-                .or_insert_with_key(|(sight, view)| Arc::new(catalog.view(sight, *view))),
+                .entry((channel, sight, view))
+                .or_insert_with_key(|(_, sight, view)| Arc::new(catalog.view(sight, *view))),
         )
     }
 }
@@ -267,7 +374,11 @@ impl<E> App<E> {
         App {
             shared: Arc::new(Shared {
                 store,
-                catalog: RwLock::new(Arc::new(catalog)),
+                catalog: RwLock::new(Catalogs {
+                    server: Arc::new(catalog),
+                    channels: HashMap::new(),
+                    generation: 0,
+                }),
                 views: Mutex::new(None),
                 contents: ContentCache::new(options.content_cache_bytes),
                 reloading: tokio::sync::Mutex::new(()),
@@ -283,7 +394,7 @@ impl<E> App<E> {
         self.shared
             .catalog
             .read()
-            .map(|c| Arc::clone(&c))
+            .map(|c| Arc::clone(&c.server))
             .unwrap_or_default()
     }
 
@@ -510,7 +621,9 @@ impl<E> App<E> {
         .map(|_| ())
     }
 
-    async fn gate(
+    /// Refuses `what` in `namespace` when it does not exist, is frozen or archived, or the
+    /// caller's role there is less than `needed`; whether what they write there is drafted.
+    pub(crate) async fn gate(
         &self,
         caller: &Caller,
         namespace: &Namespace,

@@ -4,6 +4,8 @@
 
 use skillpath_store::keys::{KeyInfo, Role};
 
+use crate::channel::Channel;
+
 /// Who makes a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caller {
@@ -26,6 +28,8 @@ pub struct Caller {
     /// A reader without a key on a server that allows anonymous reading of public items
     /// ([`Caller::public_reader`]).
     pub public_reader: bool,
+    /// The channel the key says its caller is served ([`Channel`]); `None`: the server's.
+    pub channel: Option<Channel>,
 }
 
 impl Caller {
@@ -39,6 +43,7 @@ impl Caller {
             user: None,
             namespaces: None,
             public_reader: false,
+            channel: None,
         }
     }
 
@@ -56,6 +61,7 @@ impl Caller {
             user: None,
             namespaces: None,
             public_reader: false,
+            channel: None,
         }
     }
 
@@ -69,6 +75,7 @@ impl Caller {
             user: None,
             namespaces: None,
             public_reader: false,
+            channel: None,
         }
     }
 
@@ -83,7 +90,13 @@ impl Caller {
 
     /// The caller who presented the key `info` describes: its user, acting through it.
     pub fn of_key(info: KeyInfo) -> Caller {
+        // A stored channel this version cannot read (written by a newer one) is the server's.
+        let channel = info
+            .channel
+            .as_deref()
+            .and_then(|text| Channel::parse(text).ok());
         Caller {
+            channel,
             author: info.user.clone(),
             key: Some(info.name),
             key_id: Some(info.prefix),

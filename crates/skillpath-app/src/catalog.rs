@@ -373,13 +373,24 @@ impl<E: Derived> Catalog<E> {
     /// change to many skills (an import) everything is read in one query instead, which is
     /// faster than one query per skill.
     pub async fn reloaded(&self, store: &dyn Store) -> StoreResult<Option<Catalog<E>>> {
+        self.reloaded_at(store, &self.channel.clone()).await
+    }
+
+    /// [`Catalog::reloaded`], at `channel`: the catalog that serves each item as `channel`
+    /// says, keeping every skill this one holds at the revision the channel serves; `None`
+    /// when nothing changed and the channel is this one's.
+    pub async fn reloaded_at(
+        &self,
+        store: &dyn Store,
+        channel: &Channel,
+    ) -> StoreResult<Option<Catalog<E>>> {
         let people = People::read(store).await?;
         let revisions: Vec<(String, u64)> = store
             .current_revisions()
             .await?
             .into_iter()
             .map(|(name, current)| {
-                let served = self.channel.revision_of(&name, current, &people.directory);
+                let served = channel.revision_of(&name, current, &people.directory);
                 (name, served)
             })
             .collect();
@@ -400,7 +411,7 @@ impl<E: Derived> Catalog<E> {
             .count();
         let same_people = Arc::ptr_eq(&people, &self.people);
         if changed == 0 && revisions.len() == self.skills.len() + self.packages.len() {
-            if same_people {
+            if same_people && *channel == self.channel {
                 return Ok(None);
             }
             return Ok(Some(Catalog::of(
@@ -409,7 +420,7 @@ impl<E: Derived> Catalog<E> {
                 self.meaning.clone(),
                 self.uses.clone(),
                 people,
-                self.channel.clone(),
+                channel.clone(),
             )));
         }
         let listed: HashSet<&str> = revisions.iter().map(|(name, _)| name.as_str()).collect();
@@ -418,9 +429,7 @@ impl<E: Derived> Catalog<E> {
             .keys()
             .any(|name| !listed.contains(name.as_str()));
         if changed > READ_ONE_BY_ONE_AT_MOST || package_gone {
-            return Catalog::load(store, &self.meaning, &self.channel)
-                .await
-                .map(Some);
+            return Catalog::load(store, &self.meaning, channel).await.map(Some);
         }
         let members = members(&self.packages);
         let mut skills = BTreeMap::new();
@@ -434,9 +443,7 @@ impl<E: Derived> Catalog<E> {
                     let stored = store.get(&name, Some(revision)).await?;
                     if stored.snapshot.kind == Kind::Package {
                         // A package's members follow it: everything is read again.
-                        return Catalog::load(store, &self.meaning, &self.channel)
-                            .await
-                            .map(Some);
+                        return Catalog::load(store, &self.meaning, channel).await.map(Some);
                     }
                     let skill = CatalogSkill::new(SkillMetadata::of(&stored), &self.meaning);
                     Arc::new(joined(skill, &members, &self.packages))
@@ -450,7 +457,7 @@ impl<E: Derived> Catalog<E> {
             self.meaning.clone(),
             uses(store).await?,
             people,
-            self.channel.clone(),
+            channel.clone(),
         )))
     }
 

@@ -154,13 +154,14 @@ impl Operation {
             | Operation::ForkSkill
             | Operation::CreateArchitecture
             | Operation::ListDrafts
-            | Operation::SaveFiles => Role::Author,
+            | Operation::SaveFiles
+            // An author's release is proposed where the namespace reviews, else refused; yanks
+            // and tags are a maintainer's (decided against the namespace: `ops::releases`).
+            | Operation::ReleaseSkill => Role::Author,
             // An import serves what it writes at once, with no draft to review: a publisher's.
-            // What a release names is served to whoever follows its channel: a publisher's.
-            Operation::PublishSkill
-            | Operation::RejectSkill
-            | Operation::ImportSkills
-            | Operation::ReleaseSkill => Role::Maintainer,
+            Operation::PublishSkill | Operation::RejectSkill | Operation::ImportSkills => {
+                Role::Maintainer
+            }
             // The usage report names the keys that used each skill, and what keys do is an
             // admin's to read, as the keys are (`last_used_at`).
             Operation::ListApiKeys

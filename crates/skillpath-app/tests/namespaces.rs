@@ -371,6 +371,7 @@ async fn disabled_people_and_departed_members_lose_access() {
         role: Some(Role::Author),
         namespaces: vec![ns("team-a")],
         lifetime_secs: None,
+        channel: None,
     };
     let created = app
         .create_user_key(&owning, "alice-ci", request)

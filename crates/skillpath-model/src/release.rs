@@ -42,6 +42,28 @@ pub struct Release {
     pub yanked: Option<Yanked>,
 }
 
+/// A release an author asked for where their namespace reviews what authors write: it names
+/// a revision and a version as a release would, and waits for a maintainer, who releases it
+/// (the proposal is then the release) or declines it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Proposal {
+    /// The item's store key.
+    pub item: String,
+    /// The version asked for.
+    #[serde(serialize_with = "as_text")]
+    pub version: Version,
+    /// The revision it names.
+    pub revision: u64,
+    /// What changed, for whom.
+    pub notes: String,
+    /// The tags to point at the release once it is made.
+    pub tags: Vec<String>,
+    /// Who asked for it.
+    pub author: String,
+    /// When (RFC 3339).
+    pub created_at: String,
+}
+
 /// Why and when a release was yanked.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Yanked {

@@ -184,12 +184,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     },
     Builtin {
         operation: Operation::ReleaseSkill,
-        description: "Release a revision of a skill or package as a semver version (maintainers of its namespace), with notes and tags (`stable`, `beta`): immutable, its files exactly the revision's. A version is never reused; a minor or patch release whose arguments would break calls the previous release took is refused, naming what breaks.",
+        description: "Release a revision of a skill or package as a semver version, with notes and tags (`stable`, `beta`): immutable, its files exactly the revision's. A maintainer of its namespace releases it (and releases or declines what authors proposed); an author where the namespace reviews proposes it (`status: proposed`) for a maintainer. A version is never reused; a minor or patch release whose arguments would break calls the previous release took is refused, naming what breaks.",
         parameters: parameters::<ReleaseSkill>(),
     },
     Builtin {
         operation: Operation::ListReleases,
-        description: "An item's releases (version, revision, notes, author, yanked) and where its tags point (`latest`, `stable`, …).",
+        description: "An item's releases (version, revision, notes, author, yanked), where its tags point (`latest`, `stable`, …), and the releases authors proposed, waiting for a maintainer.",
         parameters: parameters::<ListReleases>(),
     },
     Builtin {

@@ -155,11 +155,10 @@ impl Params for GetSkill {
                 || serde_json::json!({"calls": 0, "loads": 0, "prompts": 0, "reads": 0, "last_used": null}),
                 |row| serde_json::json!({"calls": row.calls, "loads": row.loads, "prompts": row.prompts, "reads": row.reads, "last_used": row.last_used}),
             );
-        // What this server's channel serves of it: the release, or its current revision.
-        let (channel, release) = server.app().served_release(&skill.name);
+        // What the caller's channel serves of it: the release, or its current revision.
+        let (channel, release) = server.app().served_release(permit.caller(), &skill.name);
         let served_revision = server
-            .app()
-            .catalog()
+            .catalog_for(permit.caller())
             .skill(&skill.name)
             .map(|served| served.revision);
         Ok(serde_json::to_string_pretty(&serde_json::json!({

@@ -277,11 +277,21 @@ impl ServerHandler for SkillServer {
     ) -> Result<ListSkillsResult, McpError> {
         self.wait_for_first_sync().await;
         let cursor = request.and_then(|r| r.cursor);
-        let catalog = self.catalog_of(&context);
-        let entries = catalog
-            .skills()
-            .filter_map(|skill| skill.entry.0.as_ref().ok());
-        page_of(entries, cursor.as_deref(), self.page_size(), Clone::clone)
+        let caller = crate::auth::caller_of(&context);
+        let catalog = self.catalog_for(&caller);
+        let entries = catalog.skills().filter_map(|skill| {
+            let entry = skill.entry.0.as_ref().ok()?;
+            Some((skill.name.as_str(), entry))
+        });
+        page_of(
+            entries,
+            cursor.as_deref(),
+            self.page_size(),
+            |(name, entry)| {
+                let (channel, release) = self.app().served_release(&caller, name);
+                crate::skill_entry::served_entry(entry, &channel, release.as_ref())
+            },
+        )
     }
 
     async fn get_skill(
@@ -290,10 +300,19 @@ impl ServerHandler for SkillServer {
         context: RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, McpError> {
         self.wait_for_first_sync().await;
-        let catalog = self.catalog_of(&context);
+        let caller = crate::auth::caller_of(&context);
+        let catalog = self.catalog_for(&caller);
         let entry = rmcp::model::skill_name_from_uri(&request.uri)
             .and_then(|name| catalog.skill(name))
-            .and_then(|skill| skill.entry.0.clone().ok())
+            .and_then(|skill| {
+                let entry = skill.entry.0.as_ref().ok()?;
+                let (channel, release) = self.app().served_release(&caller, &skill.name);
+                Some(crate::skill_entry::served_entry(
+                    entry,
+                    &channel,
+                    release.as_ref(),
+                ))
+            })
             .filter(|entry| entry.uri == request.uri)
             .ok_or_else(|| {
                 McpError::invalid_params(format!("no skill at `{}`", request.uri), None)

@@ -28,16 +28,29 @@ pub(crate) struct ReleaseSkill {
     notes: Option<String>,
     #[schemars(description = "Tags to point at the release (`stable`, `beta`, …)")]
     tags: Option<Vec<String>>,
+    #[schemars(
+        description = "Decline the release of `version` an author proposed, saying why, instead of releasing it (maintainers)"
+    )]
+    decline: Option<String>,
 }
 
 impl Params for ReleaseSkill {
     async fn run(self, server: &SkillServer, permit: &Permit) -> Result<String, ToolError> {
+        let name = full_name(&self.name)?.key();
+        let version = parse_version(&self.version).map_err(|error| ArgumentError::Field {
+            path: "version".to_owned(),
+            problem: error.to_string(),
+        })?;
+        if let Some(reason) = self.decline {
+            let entry = server.app().decline(permit, &name, version, reason).await?;
+            return Ok(format!(
+                "Declined the proposed release {} (log entry {}).",
+                entry.action.target, entry.seq
+            ));
+        }
         let request = ReleaseRequest {
-            name: full_name(&self.name)?.key(),
-            version: parse_version(&self.version).map_err(|error| ArgumentError::Field {
-                path: "version".to_owned(),
-                problem: error.to_string(),
-            })?,
+            name,
+            version,
             revision: self.revision.map(|revision| revision.get()),
             notes: self.notes.unwrap_or_default(),
             tags: self.tags.unwrap_or_default(),

@@ -133,6 +133,29 @@ pub(crate) fn refused_by_clients(
 /// ([`AuditRecord::summary_json`]).
 pub(crate) const AUDIT_META: &str = "io.skillpath/audit";
 
+/// The `_meta` key of a Skills-extension entry served at a release: `{"version", "channel"}`,
+/// the release's version and the channel that serves it.
+pub(crate) const RELEASE_META: &str = "io.skillpath/release";
+
+/// `entry` as served on `channel`: with the version served under [`RELEASE_META`] when the
+/// channel serves a release of it (an item without releases is served its current revision,
+/// and says nothing).
+pub(crate) fn served_entry(
+    entry: &rmcp::model::Skill,
+    channel: &skillpath_app::Channel,
+    release: Option<&skillpath_model::release::Release>,
+) -> rmcp::model::Skill {
+    let mut entry = entry.clone();
+    if let Some(release) = release {
+        let meta = entry.meta.get_or_insert_with(Default::default);
+        meta.0.insert(
+            RELEASE_META.to_owned(),
+            serde_json::json!({"version": release.version.to_string(), "channel": channel.to_string()}),
+        );
+    }
+    entry
+}
+
 /// The Skills-extension entry of a skill: its `SKILL.md` URI, its frontmatter verbatim, and a
 /// digest of every file; or why the extension cannot carry it. The extension carries skills
 /// of the Agent Skills specification, whose hard rules its clients check on every entry

@@ -76,10 +76,16 @@ fn listed(published: &Published, caller: Option<Extension<Caller>>) -> Arc<Catal
     published.server.app().view_for(&caller, View::Listed)
 }
 
+/// The request's caller: the one the API-key layer accepted, else the local user.
+fn caller_in(caller: Option<&Extension<Caller>>) -> Caller {
+    caller.map_or_else(Caller::local, |Extension(caller)| caller.clone())
+}
+
 async fn index_json(
     State(published): State<Published>,
     caller: Option<Extension<Caller>>,
 ) -> Response {
+    let served_to = caller_in(caller.as_ref());
     let catalog = listed(&published, caller);
     let mut skills = Vec::new();
     for skill in catalog.skills() {
@@ -98,13 +104,24 @@ async fn index_json(
                 }
             }
         };
-        skills.push(serde_json::json!({
+        let mut entry = serde_json::json!({
             "name": skill.name,
             "type": kind,
             "description": skill.description,
             "url": url,
             "digest": digest,
-        }));
+        });
+        // The version served, for an item served at a release (a field the draft's readers
+        // ignore: they read the ones above).
+        let (channel, release) = published
+            .server
+            .app()
+            .served_release(&served_to, &skill.name);
+        if let Some(release) = release {
+            entry["version"] = serde_json::json!(release.version.to_string());
+            entry["channel"] = serde_json::json!(channel.to_string());
+        }
+        skills.push(entry);
     }
     let body = serde_json::json!({ "$schema": index::SCHEMA, "skills": skills });
     (

@@ -198,6 +198,7 @@ pub(crate) fn key(row: &impl Columns) -> StoreResult<StoredKey> {
             // Every key has a user since the migration that made people; none is empty.
             user: row.optional_text(8)?.unwrap_or_default(),
             namespaces: KeyInfo::namespaces_of(row.optional_text(9)?),
+            channel: row.optional_text(10)?,
         },
         id,
     })

@@ -56,6 +56,9 @@ pub struct Grant {
     pub namespaces: Option<Vec<String>>,
     /// Its lifetime in seconds from now; `None`: it does not expire.
     pub expires_in_secs: Option<u64>,
+    /// The channel its caller is served by default; `None`: the server's. Checked by the
+    /// application, which knows what a channel is.
+    pub channel: Option<String>,
 }
 
 impl Grant {
@@ -66,6 +69,7 @@ impl Grant {
             role,
             namespaces: None,
             expires_in_secs: None,
+            channel: None,
         }
     }
 
@@ -104,6 +108,7 @@ pub fn generate(name: &str, grant: Grant) -> StoreResult<NewKey> {
                 revoked_at: None,
                 user: grant.user,
                 namespaces: grant.namespaces,
+                channel: grant.channel,
             },
             id,
         },

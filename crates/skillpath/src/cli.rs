@@ -1329,6 +1329,10 @@ pub(crate) struct KeysCreateArgs {
     /// How long the key works, e.g. `90m`, `12h`, `30d`, `2w` [default: until revoked].
     #[arg(long, value_name = "LIFETIME", value_parser = skillpath_store::keys::parse_lifetime)]
     pub(crate) expires: Option<u64>,
+    /// The channel the key's caller is served: a tag (`stable`, `beta`, …) or `head`
+    /// [default: the server's `serve --channel`].
+    #[arg(long, value_name = "TAG|head", value_parser = releases::channel)]
+    pub(crate) channel: Option<skillpath_app::Channel>,
     #[command(flatten)]
     pub(crate) db: DbArgs,
     /// Output format.

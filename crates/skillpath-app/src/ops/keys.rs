@@ -8,6 +8,7 @@ use skillpath_store::keys::{self, AuthError, CreatedKey, Grant, KeyInfo, Role};
 use crate::app::App;
 use crate::caller::Caller;
 use crate::catalog::Derived;
+use crate::channel::Channel;
 use crate::error::AppError;
 use crate::rules::{Operation, Permit};
 
@@ -23,6 +24,8 @@ pub struct KeyRequest {
     pub namespaces: Vec<Namespace>,
     /// Its lifetime in seconds (`None`: until revoked).
     pub lifetime_secs: Option<u64>,
+    /// The channel its caller is served by default (`None`: the server's `--channel`).
+    pub channel: Option<Channel>,
 }
 
 impl<E> App<E> {
@@ -104,6 +107,7 @@ impl<E> App<E> {
             namespaces: (!request.namespaces.is_empty())
                 .then(|| request.namespaces.iter().map(ToString::to_string).collect()),
             expires_in_secs: request.lifetime_secs,
+            channel: request.channel.as_ref().map(ToString::to_string),
         };
         let created = keys::create(self.store(), name, grant).await?;
         let record = Governance::Record {
@@ -115,6 +119,7 @@ impl<E> App<E> {
                 "role": created.info.role,
                 "namespaces": created.info.namespaces,
                 "expires_at": created.info.expires_at,
+                "channel": created.info.channel,
             })),
         };
         self.store().govern(record, &caller.author()).await?;
@@ -182,6 +187,10 @@ impl<E: Derived> App<E> {
         {
             return Err(AuthError::Disabled(info.name, info.user));
         }
-        Ok(Caller::of_key(info))
+        let caller = Caller::of_key(info);
+        if let Some(channel) = &caller.channel {
+            self.follow_channel(channel).await?;
+        }
+        Ok(caller)
     }
 }

@@ -20,5 +20,5 @@ pub use authoring::{Checked, Created, read_spec};
 pub use history::Written;
 pub use import::{Imported, LISTED_OVERLAPS};
 pub use keys::KeyRequest;
-pub use releases::{ReleaseRequest, Releases};
+pub use releases::{ReleaseRequest, ReleaseRight, Released, Releases};
 pub use usage::Unused;

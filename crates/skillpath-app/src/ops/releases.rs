@@ -9,12 +9,14 @@ use std::cmp::Ordering;
 use skillpath_core::golden_path::args::Arg;
 use skillpath_core::golden_path::compat;
 use skillpath_model::governance::Entry;
-use skillpath_model::release::{self, Release, Version};
+use skillpath_model::release::{self, Proposal, Release, Version};
+use skillpath_model::{MemberRole, namespace_of_key};
 use skillpath_store::StoreError;
 use skillpath_store::directory::releases::ReleaseChange;
 use skillpath_store::directory::{Governance, full_name_of};
 
 use crate::app::App;
+use crate::caller::DraftsSeen;
 use crate::catalog::{Derived, arguments_of};
 use crate::error::AppError;
 use crate::rules::{Operation, Permit};
@@ -47,20 +49,68 @@ pub struct Releases {
     /// Each tag and the version it points at: those set by hand, and `latest` where it points
     /// anywhere.
     pub tags: Vec<(String, String)>,
+    /// The releases authors proposed, waiting for a maintainer (for a caller who reads drafts:
+    /// not a reader's key).
+    pub proposals: Vec<Proposal>,
+}
+
+/// What a caller may do with an item's releases ([`App::release_right`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReleaseRight {
+    /// Release, yank, tag, and release or decline proposals: a maintainer of its namespace.
+    Release,
+    /// Propose releases: an author where the namespace reviews.
+    Propose,
+}
+
+/// What a release request made.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum Released {
+    /// The release, made.
+    Released(Release),
+    /// An author's release where the namespace reviews: proposed, waiting for a maintainer.
+    Proposed(Proposal),
 }
 
 impl<E: Derived> App<E> {
-    /// Releases a revision of the item `request.name` as `request.version`: the release.
-    /// Refused (as the store refuses) for a version released before or below its line's
-    /// highest, and here for a minor or patch release whose arguments break calls the previous
-    /// release took, naming what breaks; `forced` lets both through, logged.
+    /// Releases a revision of the item `request.name` as `request.version`: the release, made
+    /// by a maintainer of its namespace, or proposed by an author where the namespace reviews
+    /// (a maintainer's release of the proposed version then takes the proposal's revision,
+    /// notes and tags where the request names none). Refused (as the store refuses) for a
+    /// version released before or below its line's highest, and here for a minor or patch
+    /// release whose arguments break calls the previous release took, naming what breaks;
+    /// `forced` (a maintainer's) lets both through, logged.
     pub async fn release(
         &self,
         permit: &Permit,
-        request: ReleaseRequest,
-    ) -> Result<Release, AppError> {
+        mut request: ReleaseRequest,
+    ) -> Result<Released, AppError> {
         let caller = self.permitted(permit, Operation::ReleaseSkill)?;
-        self.release_gate(caller, &request.name).await?;
+        let proposing = self.proposal_gate(caller, &request.name).await?;
+        if proposing && request.forced.is_some() {
+            return Err(refused(format!(
+                "a proposed release cannot be forced: a maintainer of {} forces a release",
+                namespace_of_key(&request.name)
+            )));
+        }
+        if !proposing {
+            let people = self.people().await?;
+            if let Some(proposal) = people
+                .directory
+                .proposals_of(&request.name)
+                .iter()
+                .find(|proposal| release::same_version(&proposal.version, &request.version))
+            {
+                request.revision = request.revision.or(Some(proposal.revision));
+                if request.notes.is_empty() {
+                    request.notes.clone_from(&proposal.notes);
+                }
+                if request.tags.is_empty() {
+                    request.tags.clone_from(&proposal.tags);
+                }
+            }
+        }
         let stored = self.store().get(&request.name, request.revision).await?;
         if stored.deleted {
             return Err(refused(format!(
@@ -100,6 +150,30 @@ impl<E: Derived> App<E> {
                 )));
             }
         }
+        let missing = || {
+            AppError::Store(StoreError::database(
+                "a release just made is not in the directory",
+            ))
+        };
+        if proposing {
+            let change = ReleaseChange::Propose {
+                key: request.name.clone(),
+                version: request.version.clone(),
+                revision: stored.revision,
+                notes: request.notes,
+                tags: request.tags,
+            };
+            self.change_releases(caller, change).await?;
+            let people = self.people().await?;
+            return people
+                .directory
+                .proposals_of(&request.name)
+                .iter()
+                .find(|proposal| release::same_version(&proposal.version, &request.version))
+                .cloned()
+                .map(Released::Proposed)
+                .ok_or_else(missing);
+        }
         let change = ReleaseChange::Release {
             key: request.name.clone(),
             version: request.version.clone(),
@@ -116,11 +190,27 @@ impl<E: Derived> App<E> {
             .iter()
             .find(|release| release::same_version(&release.version, &request.version))
             .cloned()
-            .ok_or_else(|| {
-                AppError::Store(StoreError::database(
-                    "a release just made is not in the directory",
-                ))
-            })
+            .map(Released::Released)
+            .ok_or_else(missing)
+    }
+
+    /// Declines the release `version` an author proposed for the item `name`, saying why
+    /// (maintainers of its namespace): the log entry.
+    pub async fn decline(
+        &self,
+        permit: &Permit,
+        name: &str,
+        version: Version,
+        reason: String,
+    ) -> Result<Entry, AppError> {
+        let caller = self.permitted(permit, Operation::ReleaseSkill)?;
+        self.release_gate(caller, name).await?;
+        let change = ReleaseChange::Decline {
+            key: name.to_owned(),
+            version,
+            reason,
+        };
+        self.change_releases(caller, change).await
     }
 
     /// Yanks the release `version` of the item `name` for `reason`: the log entry.
@@ -184,11 +274,51 @@ impl<E: Derived> App<E> {
             tags.push((release::LATEST.to_owned(), latest.version.to_string()));
         }
         tags.sort();
+        let proposals = if caller.drafts_seen() == DraftsSeen::None {
+            Vec::new()
+        } else {
+            people.directory.proposals_of(name).to_vec()
+        };
         Ok(Releases {
             name: name.to_owned(),
             releases,
             tags,
+            proposals,
         })
+    }
+
+    /// What `caller` may do with the releases of the item `key` now (`None`: nothing but read
+    /// them): what a page offers before anything is asked.
+    pub async fn release_right(&self, caller: &crate::Caller, key: &str) -> Option<ReleaseRight> {
+        if !self.allows(caller, Operation::ReleaseSkill) {
+            return None;
+        }
+        match self.proposal_gate(caller, key).await {
+            Ok(true) => Some(ReleaseRight::Propose),
+            Ok(false) => Some(ReleaseRight::Release),
+            Err(_) => None,
+        }
+    }
+
+    /// Whether a release of the item `key` by `caller` is proposed rather than made: refused
+    /// for a caller who does not read it or is not an author of its namespace, or in a
+    /// namespace that takes no writes; proposed for an author whose namespace reviews (less than
+    /// a maintainer there); refused for any other author, since a release is a maintainer's.
+    async fn proposal_gate(&self, caller: &crate::Caller, key: &str) -> Result<bool, AppError> {
+        self.seen(caller, key).await?;
+        let drafted = self
+            .gate(
+                caller,
+                &namespace_of_key(key),
+                MemberRole::Author,
+                "releasing",
+            )
+            .await?;
+        if drafted {
+            return Ok(true);
+        }
+        self.release_gate(caller, key).await?;
+        Ok(false)
     }
 
     /// Makes `change` as `caller` (already gated) and reloads what the directory says.

@@ -46,6 +46,7 @@ pub(crate) fn key(name: &str, role: Role) -> Caller {
         revoked_at: None,
         user: name.to_owned(),
         namespaces: None,
+        channel: None,
     })
 }
 

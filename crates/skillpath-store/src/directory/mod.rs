@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 use skillpath_model::governance::Action;
-use skillpath_model::release::{Release, Tag, Version, Yanked};
+use skillpath_model::release::{Proposal, Release, Tag, Version, Yanked};
 use skillpath_model::{Access, MemberRole, Namespace, Visibility, namespace_of_key};
 
 use crate::error::{StoreError, StoreResult};
@@ -115,6 +115,9 @@ pub struct Directory {
     pub releases: BTreeMap<String, Vec<Release>>,
     /// Each item's tags set by hand, by store key, by name.
     pub tags: BTreeMap<String, Vec<Tag>>,
+    /// Each item's releases proposed by authors and waiting for a maintainer, by store key,
+    /// lowest version first.
+    pub proposals: BTreeMap<String, Vec<Proposal>>,
 }
 
 impl Directory {
@@ -168,6 +171,11 @@ impl Directory {
     /// The tags set by hand on the item kept under `key`.
     pub fn tags_of(&self, key: &str) -> &[Tag] {
         self.tags.get(key).map_or(&[], Vec::as_slice)
+    }
+
+    /// The releases proposed for the item kept under `key`, lowest version first.
+    pub fn proposals_of(&self, key: &str) -> &[Proposal] {
+        self.proposals.get(key).map_or(&[], Vec::as_slice)
     }
 
     /// How many items (live or deleted) `namespace` holds.
@@ -295,6 +303,10 @@ pub(crate) enum Row {
     PutTag(Tag),
     /// Takes a tag away: the item's key and the tag.
     DeleteTag(String, String),
+    /// Inserts a proposed release.
+    InsertProposal(Proposal),
+    /// Takes a proposal away (released or declined): the item's key and the version.
+    DeleteProposal(String, Version),
 }
 
 /// What a change writes, and the log entry's action (its actor and time filled in).

@@ -7,8 +7,8 @@
 
 use serde_json::json;
 use skillpath_model::release::{
-    self, LATEST, NotReleasable, Release, Tag, Version, Yanked, check_new_version, check_tag,
-    same_version,
+    self, LATEST, NotReleasable, Proposal, Release, Tag, Version, Yanked, check_new_version,
+    check_tag, same_version,
 };
 
 use super::{Directory, Row, full_name_of};
@@ -42,6 +42,30 @@ pub enum ReleaseChange {
         /// Why.
         reason: String,
     },
+    /// Proposes a release (an author's, where the namespace reviews): it waits for a
+    /// maintainer, whose [`ReleaseChange::Release`] of the version makes it and takes the
+    /// proposal away in the same transaction.
+    Propose {
+        /// The item's store key.
+        key: String,
+        /// The version.
+        version: Version,
+        /// The revision it names (one the item has: the caller checks it).
+        revision: u64,
+        /// What changed, for whom.
+        notes: String,
+        /// Tags to point at the release once made.
+        tags: Vec<String>,
+    },
+    /// Declines a proposed release, saying why; the version may be proposed again.
+    Decline {
+        /// The item's store key.
+        key: String,
+        /// The proposal's version.
+        version: Version,
+        /// Why.
+        reason: String,
+    },
     /// Points a tag at a release, or (`None`) takes it away; `latest` taken away follows the
     /// highest release again.
     Tag {
@@ -60,6 +84,8 @@ impl ReleaseChange {
         match self {
             ReleaseChange::Release { key, .. }
             | ReleaseChange::Yank { key, .. }
+            | ReleaseChange::Propose { key, .. }
+            | ReleaseChange::Decline { key, .. }
             | ReleaseChange::Tag { key, .. } => key,
         }
     }
@@ -112,15 +138,85 @@ pub(super) fn decide(
                     set_at: at.clone(),
                 }));
             }
-            let after = json!({
+            // A release of a proposed version is the proposal accepted: it goes with it.
+            let proposal = proposed(directory, &key, &version);
+            if proposal.is_some() {
+                rows.push(Row::DeleteProposal(key.clone(), version.clone()));
+            }
+            let mut after = json!({
                 "version": version.to_string(),
                 "revision": revision,
                 "notes": notes,
                 "tags": tags,
                 "forced": forced,
             });
+            if let Some(proposal) = proposal {
+                after["proposed_by"] = json!(proposal.author);
+            }
             let target = format!("{}@{version}", full_name_of(&key));
             Ok((rows, "release.create", target, None, Some(after)))
+        }
+        ReleaseChange::Propose {
+            key,
+            version,
+            revision,
+            notes,
+            tags,
+        } => {
+            known_item(directory, &key)?;
+            check_new_version(directory.releases_of(&key), &version, false)
+                .map_err(|refusal| refused(&key, &refusal))?;
+            if let Some(waiting) = proposed(directory, &key, &version) {
+                return Err(StoreError::Refused(format!(
+                    "{}@{version} is proposed already, by {} (revision {}): a maintainer releases or declines it",
+                    full_name_of(&key),
+                    waiting.author,
+                    waiting.revision
+                )));
+            }
+            for tag in &tags {
+                check_tag(tag).map_err(|error| StoreError::Refused(error.to_string()))?;
+            }
+            let after = json!({
+                "version": version.to_string(),
+                "revision": revision,
+                "notes": notes,
+                "tags": tags,
+            });
+            let rows = vec![Row::InsertProposal(Proposal {
+                item: key.clone(),
+                version: version.clone(),
+                revision,
+                notes,
+                tags,
+                author: actor.to_owned(),
+                created_at: now_rfc3339(),
+            })];
+            let target = format!("{}@{version}", full_name_of(&key));
+            Ok((rows, "release.propose", target, None, Some(after)))
+        }
+        ReleaseChange::Decline {
+            key,
+            version,
+            reason,
+        } => {
+            known_item(directory, &key)?;
+            let Some(waiting) = proposed(directory, &key, &version) else {
+                return Err(StoreError::Refused(format!(
+                    "no release {version} of {} is proposed",
+                    full_name_of(&key)
+                )));
+            };
+            let before = json!({"author": waiting.author, "revision": waiting.revision});
+            let rows = vec![Row::DeleteProposal(key.clone(), version.clone())];
+            let target = format!("{}@{version}", full_name_of(&key));
+            Ok((
+                rows,
+                "release.decline",
+                target,
+                Some(before),
+                Some(json!({"reason": reason})),
+            ))
         }
         ReleaseChange::Yank {
             key,
@@ -218,6 +314,14 @@ pub(super) fn decide(
             }
         }
     }
+}
+
+/// The proposal of `version` of the item `key`, if one waits.
+fn proposed<'a>(directory: &'a Directory, key: &str, version: &Version) -> Option<&'a Proposal> {
+    directory
+        .proposals_of(key)
+        .iter()
+        .find(|proposal| same_version(&proposal.version, version))
 }
 
 /// Refuses a change of an item the directory does not have.

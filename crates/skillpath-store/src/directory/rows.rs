@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use skillpath_model::governance::{Entry, GENESIS};
-use skillpath_model::release::{Release, Tag, Version, Yanked, without_build};
+use skillpath_model::release::{Proposal, Release, Tag, Version, Yanked, without_build};
 use skillpath_model::{Access, MemberRole, Namespace, Visibility};
 
 use super::{Directory, Governance, Member, NamespaceKind, NamespaceRecord, Row, User, decide};
@@ -85,6 +85,22 @@ pub(crate) const RELEASES_SCHEMA: &str = "CREATE TABLE releases (
         PRIMARY KEY (item, tag)
     );";
 
+/// Releases proposed by authors where their namespace reviews, waiting for a maintainer, and
+/// the channel a key is served by default (both additive: an older skillpath knows neither,
+/// serving each key its server's channel). A proposal's `tags` are separated by spaces.
+pub(crate) const PROPOSALS_SCHEMA: &str = "CREATE TABLE release_proposals (
+        item TEXT NOT NULL,
+        version TEXT NOT NULL,
+        precedence TEXT NOT NULL,
+        revision BIGINT NOT NULL,
+        notes TEXT NOT NULL,
+        tags TEXT NOT NULL,
+        author TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (item, precedence)
+    );
+    ALTER TABLE api_keys ADD COLUMN channel TEXT;";
+
 pub(crate) const USERS: &str =
     "SELECT handle, display_name, admin, disabled, created_at FROM users";
 pub(crate) const NAMESPACES: &str =
@@ -121,6 +137,11 @@ pub(crate) const YANK_RELEASE: &str = "UPDATE releases SET yank_reason = $3, yan
 pub(crate) const PUT_TAG: &str =
     "INSERT INTO release_tags (item, tag, version, set_by, set_at) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (item, tag) DO UPDATE SET version = excluded.version, set_by = excluded.set_by, set_at = excluded.set_at";
+pub(crate) const PROPOSALS: &str =
+    "SELECT item, version, revision, notes, tags, author, created_at FROM release_proposals";
+pub(crate) const INSERT_PROPOSAL: &str = "INSERT INTO release_proposals (item, version, precedence, revision, notes, tags, author, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+pub(crate) const DELETE_PROPOSAL: &str =
+    "DELETE FROM release_proposals WHERE item = $1 AND precedence = $2";
 pub(crate) const DELETE_TAG: &str = "DELETE FROM release_tags WHERE item = $1 AND tag = $2";
 /// The keys of a store made before people, for [`super::people_of_keys`].
 pub(crate) const KEY_ROLES: &str = "SELECT name, role FROM api_keys";
@@ -273,6 +294,23 @@ pub(crate) fn statement(row: &Row) -> (&'static str, Vec<Bound<'_>>) {
             ],
         ),
         Row::DeleteTag(item, tag) => (DELETE_TAG, vec![Text(item), Text(tag)]),
+        Row::InsertProposal(proposal) => (
+            INSERT_PROPOSAL,
+            vec![
+                Text(&proposal.item),
+                Owned(proposal.version.to_string()),
+                Owned(without_build(&proposal.version).to_string()),
+                Number(i64::try_from(proposal.revision).unwrap_or(i64::MAX)),
+                Text(&proposal.notes),
+                Owned(proposal.tags.join(" ")),
+                Text(&proposal.author),
+                Text(&proposal.created_at),
+            ],
+        ),
+        Row::DeleteProposal(item, version) => (
+            DELETE_PROPOSAL,
+            vec![Text(item), Owned(without_build(version).to_string())],
+        ),
     }
 }
 
@@ -294,6 +332,19 @@ pub(crate) fn release(row: &impl Columns) -> StoreResult<Release> {
         author: row.text(4)?,
         created_at: row.text(5)?,
         yanked,
+    })
+}
+
+/// A proposal from `SELECT` of [`PROPOSALS`].
+pub(crate) fn proposal(row: &impl Columns) -> StoreResult<Proposal> {
+    Ok(Proposal {
+        item: row.text(0)?,
+        version: stored_version(&row.text(1)?)?,
+        revision: row.revision(2)?,
+        notes: row.text(3)?,
+        tags: row.text(4)?.split_whitespace().map(str::to_owned).collect(),
+        author: row.text(5)?,
+        created_at: row.text(6)?,
     })
 }
 
@@ -400,6 +451,7 @@ pub(crate) struct Read {
     pub(crate) access: Vec<(String, Access)>,
     pub(crate) releases: Vec<Release>,
     pub(crate) tags: Vec<Tag>,
+    pub(crate) proposals: Vec<Proposal>,
 }
 
 /// The directory from its rows, each list sorted as [`Directory`] says.
@@ -411,6 +463,7 @@ pub(crate) fn directory(read: Read) -> Directory {
         access,
         releases,
         tags,
+        proposals,
     } = read;
     users.sort_by(|a, b| a.handle.cmp(&b.handle));
     namespaces.sort_by(|a, b| a.name.cmp(&b.name));
@@ -432,6 +485,16 @@ pub(crate) fn directory(read: Read) -> Directory {
     for tags in tags_by_item.values_mut() {
         tags.sort_by(|a, b| a.name.cmp(&b.name));
     }
+    let mut proposals_by_item: BTreeMap<String, Vec<Proposal>> = BTreeMap::new();
+    for proposal in proposals {
+        proposals_by_item
+            .entry(proposal.item.clone())
+            .or_default()
+            .push(proposal);
+    }
+    for proposals in proposals_by_item.values_mut() {
+        proposals.sort_by(|a, b| a.version.cmp_precedence(&b.version));
+    }
     Directory {
         users,
         namespaces,
@@ -439,6 +502,7 @@ pub(crate) fn directory(read: Read) -> Directory {
         access: access.into_iter().collect(),
         releases: by_item,
         tags: tags_by_item,
+        proposals: proposals_by_item,
     }
 }
 

@@ -45,7 +45,7 @@ impl Role {
 }
 
 /// The columns of the `api_keys` table, in the order both backends read them.
-pub(crate) const KEY_COLUMNS: &str = "id, name, role, sha256, created_at, expires_at, last_used_at, revoked_at, user_handle, namespaces";
+pub(crate) const KEY_COLUMNS: &str = "id, name, role, sha256, created_at, expires_at, last_used_at, revoked_at, user_handle, namespaces, channel";
 
 impl std::fmt::Display for Role {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -75,6 +75,9 @@ pub struct KeyInfo {
     pub user: String,
     /// The namespaces (`@name`) it is narrowed to; `None`: every namespace of its user's.
     pub namespaces: Option<Vec<String>>,
+    /// The channel its caller is served by default (`stable`, `beta`, `head`, …); `None`: the
+    /// server's (`serve --channel`).
+    pub channel: Option<String>,
 }
 
 impl KeyInfo {

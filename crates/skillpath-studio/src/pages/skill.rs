@@ -97,9 +97,14 @@ struct SkillPage {
     releases: Vec<ReleaseRow>,
     /// What this server's channel serves of it, when it serves a release.
     served: Option<String>,
-    /// Whether the visitor's role may release (their role in its namespace is checked when
-    /// they do).
+    /// Whether the visitor may release it or propose a release (the release form's button says
+    /// which).
     may_release: bool,
+    /// Whether the visitor releases (a maintainer), rather than proposes: they yank, move tags,
+    /// and release or decline proposals.
+    releases_made: bool,
+    /// The releases authors proposed, waiting for a maintainer (shown to who may release).
+    proposals: Vec<ReleaseRow>,
 }
 
 /// A release as the item's page lists it.
@@ -145,6 +150,125 @@ fn release_rows(directory: &Directory, name: &str) -> Vec<ReleaseRow> {
         .collect()
 }
 
+/// The releases proposed for the item `name` in `directory`, highest first.
+fn proposal_rows(directory: &Directory, name: &str) -> Vec<ReleaseRow> {
+    directory
+        .proposals_of(name)
+        .iter()
+        .rev()
+        .map(|proposal| ReleaseRow {
+            version: proposal.version.to_string(),
+            revision: proposal.revision,
+            author: proposal.author.clone(),
+            notes: proposal.notes.clone(),
+            tags: proposal.tags.clone(),
+            yanked: None,
+        })
+        .collect()
+}
+
+/// What the yank, tag and decline forms post: the release's version, and the reason (a yank's,
+/// a decline's) or the tag.
+#[derive(serde::Deserialize)]
+pub(crate) struct ReleaseActionForm {
+    version: String,
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    tag: String,
+}
+
+/// `POST /skills/<name>/yank`: a release hidden from resolution, with the reason.
+pub(crate) async fn yank(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Path(name): Path<String>,
+    axum::Form(form): axum::Form<ReleaseActionForm>,
+) -> Response {
+    let yanked = async {
+        let version = form_version(&form.version)?;
+        let permit = studio.permit(&visitor, Operation::ReleaseSkill)?;
+        let reason = form.reason.trim().to_owned();
+        studio
+            .server
+            .app()
+            .yank(&permit, &name, version, reason)
+            .await
+    };
+    after_release_change(&studio, &visitor, &name, yanked.await, "Not yanked")
+}
+
+/// `POST /skills/<name>/tag`: a tag pointed at a release (moving `latest` back is the rollback).
+pub(crate) async fn tag(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Path(name): Path<String>,
+    axum::Form(form): axum::Form<ReleaseActionForm>,
+) -> Response {
+    let tagged = async {
+        let version = form_version(&form.version)?;
+        let permit = studio.permit(&visitor, Operation::ReleaseSkill)?;
+        let tag = form.tag.trim();
+        studio
+            .server
+            .app()
+            .tag(&permit, &name, tag, Some(version))
+            .await
+    };
+    after_release_change(
+        &studio,
+        &visitor,
+        &name,
+        tagged.await,
+        "The tag was not moved",
+    )
+}
+
+/// `POST /skills/<name>/decline`: a proposed release declined, with the reason.
+pub(crate) async fn decline(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Path(name): Path<String>,
+    axum::Form(form): axum::Form<ReleaseActionForm>,
+) -> Response {
+    let declined = async {
+        let version = form_version(&form.version)?;
+        let permit = studio.permit(&visitor, Operation::ReleaseSkill)?;
+        let reason = form.reason.trim().to_owned();
+        studio
+            .server
+            .app()
+            .decline(&permit, &name, version, reason)
+            .await
+    };
+    after_release_change(&studio, &visitor, &name, declined.await, "Not declined")
+}
+
+/// The version a form posted, or the refusal that names the field.
+fn form_version(text: &str) -> Result<release::Version, skillpath_app::AppError> {
+    release::parse_version(text)
+        .map_err(|error| skillpath_app::AppError::Invalid(format!("- version: {error}\n")))
+}
+
+/// Back to the item's page after a change of its releases, or the refusal under `title`.
+fn after_release_change<T>(
+    studio: &Studio,
+    visitor: &Visitor,
+    name: &str,
+    result: Result<T, skillpath_app::AppError>,
+    title: &str,
+) -> Response {
+    match result {
+        Ok(_) => super::common::see_other(&format!("/skills/{}", encode_path(name))),
+        Err(error) => studio.message(
+            visitor,
+            StatusCode::CONFLICT,
+            title,
+            skillpath_server::app_error(error),
+        ),
+    }
+}
+
 /// What the release form posts: the version, notes, and tags separated by commas or spaces.
 #[derive(serde::Deserialize)]
 pub(crate) struct ReleaseForm {
@@ -164,8 +288,7 @@ pub(crate) async fn release(
     axum::Form(form): axum::Form<ReleaseForm>,
 ) -> Response {
     let released = async {
-        let version = release::parse_version(&form.version)
-            .map_err(|error| skillpath_app::AppError::Invalid(format!("- version: {error}\n")))?;
+        let version = form_version(&form.version)?;
         let request = skillpath_app::ReleaseRequest {
             name: name.clone(),
             version,
@@ -182,15 +305,7 @@ pub(crate) async fn release(
         let permit = studio.permit(&visitor, Operation::ReleaseSkill)?;
         studio.server.app().release(&permit, request).await
     };
-    match released.await {
-        Ok(_) => super::common::see_other(&format!("/skills/{}", encode_path(&name))),
-        Err(error) => studio.message(
-            &visitor,
-            StatusCode::CONFLICT,
-            "Not released",
-            skillpath_server::app_error(error),
-        ),
-    }
+    after_release_change(&studio, &visitor, &name, released.await, "Not released")
 }
 
 /// What the visibility form posts.
@@ -374,6 +489,13 @@ async fn show(
         true => ("false", "Unstar"),
         false => ("true", "Star"),
     });
+    let right = studio
+        .server
+        .app()
+        .release_right(&visitor.caller(), &name)
+        .await;
+    let may_release = right.is_some();
+    let releases_made = right == Some(skillpath_app::ReleaseRight::Release);
     let page = SkillPage {
         shell: studio.shell(&visitor, name.clone(), "catalog"),
         href: format!("/skills/{}", encode_path(&name)),
@@ -416,22 +538,25 @@ async fn show(
         stars: listed_catalog.stars_of(&name),
         star,
         releases: release_rows(&listed_catalog.people().directory, &name),
-        served: served_text(&studio, &name),
-        may_release: studio
-            .server
-            .app()
-            .allows(&visitor.caller(), Operation::ReleaseSkill),
+        served: served_text(&studio, &visitor, &name),
+        may_release,
+        releases_made,
+        proposals: if may_release {
+            proposal_rows(&listed_catalog.people().directory, &name)
+        } else {
+            Vec::new()
+        },
         name,
     };
     html(&page)
 }
 
-/// What this server's channel serves of the item `name`, when it serves one of its releases.
-fn served_text(studio: &Studio, name: &str) -> Option<String> {
-    let (channel, release) = studio.server.app().served_release(name);
+/// What the visitor's channel serves of the item `name`, when it serves one of its releases.
+fn served_text(studio: &Studio, visitor: &Visitor, name: &str) -> Option<String> {
+    let (channel, release) = studio.server.app().served_release(&visitor.caller(), name);
     release.map(|release| {
         format!(
-            "This server serves {} (revision {}), on its channel `{channel}`.",
+            "Agents on the channel `{channel}` (yours) are served {} (revision {}).",
             release.version, release.revision
         )
     })

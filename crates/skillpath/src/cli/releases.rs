@@ -36,8 +36,13 @@ pub(crate) struct ReleaseArgs {
     /// Release it though it breaks the version rules (lower than its line's highest, or
     /// arguments that break calls in a minor or patch release), for this reason, which the
     /// governance log records.
-    #[arg(long, value_name = "REASON")]
+    #[arg(long, value_name = "REASON", conflicts_with = "decline")]
     pub(crate) force: Option<String>,
+    /// Decline the release of VERSION an author proposed, for this reason (shown in the
+    /// governance log), instead of releasing it. A release of a proposed version without
+    /// `--revision`, `--notes` or `--tag` takes the proposal's.
+    #[arg(long, value_name = "REASON")]
+    pub(crate) decline: Option<String>,
     #[command(flatten)]
     pub(crate) common: FormatArgs,
 }

@@ -201,9 +201,14 @@ fn import_text(db: &str, folder: &Path, description: &str, body: &str) {
 
 /// What `deploy` renders to on `server`, and the version `get_skill` says is served.
 fn served(server: &HttpServer) -> (String, Value) {
+    served_to(server, None)
+}
+
+/// [`served`], to the caller of `key`.
+fn served_to(server: &HttpServer, key: Option<&str>) -> (String, Value) {
     let (_, _, called) = rpc(
         server,
-        None,
+        key,
         "tools/call",
         json!({"name": "deploy", "arguments": {}}),
     );
@@ -213,7 +218,7 @@ fn served(server: &HttpServer) -> (String, Value) {
         .to_owned();
     let (_, _, got) = rpc(
         server,
-        None,
+        key,
         "tools/call",
         json!({"name": "get_skill", "arguments": {"name": "deploy"}}),
     );
@@ -275,6 +280,60 @@ fn channels(db: &str) {
     let (text, version) = served(&head);
     assert!(text.contains("The third way."), "{text}");
     assert_eq!(version, Value::Null);
+    // `skills/list` and the discovery index say the version served, or nothing for `head`.
+    let listed_version = |server: &HttpServer, key: Option<&str>| {
+        let (_, _, listed) = rpc(server, key, "skills/list", json!({}));
+        listed["result"]["skills"][0]["_meta"]["io.skillpath/release"].clone()
+    };
+    assert_eq!(
+        listed_version(&stable, None),
+        json!({"version": "1.0.0", "channel": "stable"})
+    );
+    assert_eq!(listed_version(&head, None), Value::Null);
+    let index = |server: &HttpServer| {
+        let answer = server.exchange("GET", "/.well-known/agent-skills/index.json", &[], b"");
+        let body = match (answer.find('{'), answer.rfind('}')) {
+            (Some(start), Some(end)) => &answer[start..=end],
+            _ => "",
+        };
+        json(body)["skills"][0].clone()
+    };
+    assert_eq!(index(&latest)["version"], "1.1.0");
+    assert_eq!(index(&stable)["channel"], "stable");
+    // A key that follows `stable` is served it by the `latest` server, beside callers without.
+    ok(db, &["users", "create", "sam"]);
+    ok(
+        db,
+        &["members", "add", "@global", "sam", "--role", "reader"],
+    );
+    let created = ok(
+        db,
+        &[
+            "keys",
+            "create",
+            "--name",
+            "sam-stable",
+            "--user",
+            "sam",
+            "--role",
+            "reader",
+            "--channel",
+            "stable",
+            "--format",
+            "json",
+        ],
+    );
+    let key = json(&created)["key"].as_str().expect("a key").to_owned();
+    assert_eq!(json(&created)["channel"], "stable");
+    let (text, version) = served_to(&latest, Some(&key));
+    assert!(text.contains("The first way."), "{text}");
+    assert_eq!(version, "1.0.0");
+    assert_eq!(
+        listed_version(&latest, Some(&key)),
+        json!({"version": "1.0.0", "channel": "stable"})
+    );
+    let (text, _) = served(&latest);
+    assert!(text.contains("The second way."), "{text}");
 
     // A client of the `stable` server, subscribed to the skill's `SKILL.md`, hears the move.
     let session = Session::open(&watched);
@@ -319,8 +378,10 @@ fn channels_are_served_side_by_side_on_postgres() {
     channels(&schema.url());
 }
 
-/// The studio lists an item's releases with their tags and what the server serves, and its
-/// form releases the current revision; a refused release says why, and changes nothing.
+/// The studio lists an item's releases with their tags and what the visitor's channel serves;
+/// a maintainer's form releases the current revision, yanks a release and moves a tag, and an
+/// author's, where the namespace reviews, proposes a release, which the maintainer releases or
+/// declines from the page; a refused release says why, and changes nothing.
 #[test]
 fn the_studio_lists_and_makes_releases() {
     let work = tempfile::tempdir().expect("tempdir");
@@ -343,26 +404,39 @@ fn the_studio_lists_and_makes_releases() {
             .to_owned()
     };
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = HttpServer::start(dir.path(), &["--db", db, "--auth", "required"]);
-    // An author's key sees the releases and no form.
+    let server = HttpServer::start(
+        dir.path(),
+        &["--db", db, "--auth", "required", "--review", "off"],
+    );
+    // An author's key sees the releases and no form where nothing reviews.
     let authors = sign_in(&server, &key("author"));
     let first = get(&server.address, "/skills/deploy", &authors);
     assert!(first.contains("No release yet"), "{first}");
     assert!(!first.contains(">Release<"), "{first}");
+    assert!(!first.contains("Propose for review"), "{first}");
     let cookie = sign_in(&server, &key("maintainer"));
-    let release = |version: &str, tags: &str| {
-        let page = get(&server.address, "/skills/deploy", &cookie);
+    let act = |cookie: &str, action: &str, fields: &[(&str, &str)]| {
+        let page = get(&server.address, "/skills/deploy", cookie);
+        let token = token_of(&page);
+        let mut all = vec![("csrf", token.as_str())];
+        all.extend_from_slice(fields);
         post(
             &server.address,
-            "/skills/deploy/release",
-            Some(&cookie),
+            &format!("/skills/deploy/{action}"),
+            Some(cookie),
             &[],
-            &form(&[
-                ("csrf", &token_of(&page)),
+            &form(&all),
+        )
+    };
+    let release = |version: &str, tags: &str| {
+        act(
+            &cookie,
+            "release",
+            &[
                 ("version", version),
                 ("notes", "The first release."),
                 ("tags", tags),
-            ]),
+            ],
         )
     };
     let made = release("1.0.0", "stable, beta");
@@ -375,7 +449,7 @@ fn the_studio_lists_and_makes_releases() {
         ">stable<",
         ">beta<",
         "The first release.",
-        "This server serves 1.0.0 (revision 1), on its channel `latest`.",
+        "Agents on the channel `latest` (yours) are served 1.0.0 (revision 1).",
     ] {
         assert!(page.contains(shown), "{shown}: {page}");
     }
@@ -384,4 +458,88 @@ fn the_studio_lists_and_makes_releases() {
     assert!(again.contains("released already"), "{again}");
     let listed = json(&ok(db, &["releases", "deploy", "--format", "json"]));
     assert_eq!(listed["releases"].as_array().map(Vec::len), Some(1));
+
+    // A second release; `stable` moved to it from the page, then back (the rollback); the
+    // first yanked once no tag points at it.
+    import_text(db, work.path(), "Use when deploying.", "The second way.");
+    assert_eq!(status(&release("1.1.0", "")), 303);
+    let moved = act(&cookie, "tag", &[("tag", "stable"), ("version", "1.1.0")]);
+    assert_eq!(status(&moved), 303, "{moved}");
+    let tagged = |tag: &str| {
+        let listed = json(&ok(db, &["releases", "deploy", "--format", "json"]));
+        listed["tags"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|pair| pair[0] == tag)
+            .map(|pair| pair[1].clone())
+    };
+    assert_eq!(tagged("stable"), Some(json!("1.1.0")));
+    let tagged_yank = act(&cookie, "yank", &[("version", "1.0.0"), ("reason", "bad")]);
+    assert_eq!(
+        status(&tagged_yank),
+        409,
+        "`beta` points at it: {tagged_yank}"
+    );
+    assert!(tagged_yank.contains("is tagged beta"), "{tagged_yank}");
+    let moved = act(&cookie, "tag", &[("tag", "beta"), ("version", "1.1.0")]);
+    assert_eq!(status(&moved), 303, "{moved}");
+    let untagged_yank = act(&cookie, "yank", &[("version", "1.0.0"), ("reason", "bad")]);
+    assert_eq!(status(&untagged_yank), 303, "{untagged_yank}");
+    let yanked = json(&ok(db, &["releases", "deploy", "--format", "json"]));
+    assert_eq!(yanked["releases"][0]["yanked"]["reason"], "bad", "{yanked}");
+    let onto_yanked = act(&cookie, "tag", &[("tag", "stable"), ("version", "1.0.0")]);
+    assert_eq!(status(&onto_yanked), 409, "{onto_yanked}");
+    assert!(onto_yanked.contains("is yanked"), "{onto_yanked}");
+    // Where `@global` reviews, the author proposes; the maintainer declines one, releases one.
+    let hidden = act(
+        &authors,
+        "yank",
+        &[("version", "1.1.0"), ("reason", "mine")],
+    );
+    assert_eq!(status(&hidden), 409, "an author yanks nothing: {hidden}");
+    ok(db, &["namespaces", "review", "@global", "drafts"]);
+    // The server hears the command line's change at its next look at the store.
+    let start = Instant::now();
+    let page = loop {
+        let page = get(&server.address, "/skills/deploy", &authors);
+        if page.contains("Propose for review") || start.elapsed() > Duration::from_secs(10) {
+            break page;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(page.contains("Propose for review"), "{page}");
+    assert!(!page.contains(">Yank<"), "{page}");
+    let proposals = [("1.2.0", "Not this one."), ("1.3.0", "This one.")];
+    for (version, notes) in proposals {
+        let proposed = act(
+            &authors,
+            "release",
+            &[("version", version), ("notes", notes)],
+        );
+        assert_eq!(status(&proposed), 303, "{proposed}");
+    }
+    let page = get(&server.address, "/skills/deploy", &cookie);
+    assert!(
+        page.contains("proposed by mia") && page.contains("Not this one."),
+        "{page}"
+    );
+    let declined = act(
+        &cookie,
+        "decline",
+        &[("version", "1.2.0"), ("reason", "later")],
+    );
+    assert_eq!(status(&declined), 303, "{declined}");
+    let accepted = act(&cookie, "release", &[("version", "1.3.0")]);
+    assert_eq!(status(&accepted), 303, "{accepted}");
+    let listed = json(&ok(db, &["releases", "deploy", "--format", "json"]));
+    let versions: Vec<&str> = listed["releases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|release| release["version"].as_str())
+        .collect();
+    assert_eq!(versions, ["1.0.0", "1.1.0", "1.3.0"], "{listed}");
+    assert_eq!(listed["releases"][2]["notes"], "This one.");
+    assert_eq!(listed["proposals"], json!([]));
 }

@@ -39,6 +39,7 @@ pub(super) async fn read(transaction: &Transaction<'_>) -> StoreResult<Directory
         access: all(transaction, rows::ACCESS, rows::access).await?,
         releases: all(transaction, rows::RELEASES, rows::release).await?,
         tags: all(transaction, rows::TAGS, rows::tag).await?,
+        proposals: all(transaction, rows::PROPOSALS, rows::proposal).await?,
     }))
 }
 

@@ -232,6 +232,9 @@ const MIGRATIONS: &[Migration] = &[
     // Releases and tags (`crate::directory::releases`). Additive: an older skillpath serves
     // current revisions, as it did, and ignores them.
     Migration::additive(crate::directory::rows::RELEASES_SCHEMA),
+    // Release proposals and keys' channels (`crate::directory::releases`, `crate::keys`).
+    // Additive: an older skillpath ignores both.
+    Migration::additive(crate::directory::rows::PROPOSALS_SCHEMA),
 ];
 
 /// The advisory lock key that serializes migrations (any fixed number; this one spells

@@ -520,7 +520,7 @@ impl Store for PostgresStore {
             let inserted = cached_execute(
                 transaction,
                 &format!(
-                    "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                    "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                          ON CONFLICT (name) WHERE revoked_at IS NULL DO NOTHING"
                 ),
                 &[
@@ -534,6 +534,7 @@ impl Store for PostgresStore {
                     &info.revoked_at,
                     &info.user,
                     &info.stored_namespaces(),
+                    &info.channel,
                 ],
             )
             .await?;

@@ -52,6 +52,7 @@ pub(super) fn read(connection: &Connection) -> StoreResult<Directory> {
         access: all(connection, rows::ACCESS, |r| rows::access(r))?,
         releases: all(connection, rows::RELEASES, |r| rows::release(r))?,
         tags: all(connection, rows::TAGS, |r| rows::tag(r))?,
+        proposals: all(connection, rows::PROPOSALS, |r| rows::proposal(r))?,
     }))
 }
 

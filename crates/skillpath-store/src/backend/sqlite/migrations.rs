@@ -199,6 +199,9 @@ const MIGRATIONS: &[Migration] = &[
     // Releases and tags (`crate::directory::releases`). Additive: an older skillpath serves
     // current revisions, as it did, and ignores them.
     Migration::additive(crate::directory::rows::RELEASES_SCHEMA),
+    // Release proposals and keys' channels (`crate::directory::releases`, `crate::keys`).
+    // Additive: an older skillpath ignores both.
+    Migration::additive(crate::directory::rows::PROPOSALS_SCHEMA),
 ];
 
 /// What a connection sees of the skills: `visible_skills`, the skills every project shares

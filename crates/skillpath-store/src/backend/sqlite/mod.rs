@@ -592,7 +592,7 @@ impl Store for SqliteStore {
             let info = &key.info;
             transaction.execute(
                 &format!(
-                    "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+                    "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
                 ),
                 params![
                     key.id,
@@ -604,7 +604,8 @@ impl Store for SqliteStore {
                     info.last_used_at,
                     info.revoked_at,
                     info.user,
-                    info.stored_namespaces()
+                    info.stored_namespaces(),
+                    info.channel
                 ],
             )?;
             Ok(key.info)

@@ -26,6 +26,7 @@ fn create(args: KeysCreateArgs) -> anyhow::Result<ExitStatus> {
         role: args.role.map(Into::into),
         namespaces: args.namespaces,
         lifetime_secs: args.expires,
+        channel: args.channel,
     };
     let format = args.format;
     let as_owner = AsOwner {
@@ -42,10 +43,13 @@ fn create(args: KeysCreateArgs) -> anyhow::Result<ExitStatus> {
                 Some(at) => format!("until {at}"),
                 None => "until revoked".to_owned(),
             };
-            let reach = match &info.namespaces {
+            let mut reach = match &info.namespaces {
                 Some(namespaces) => format!(" in {}", namespaces.join(", ")),
                 None => String::new(),
             };
+            if let Some(channel) = &info.channel {
+                reach.push_str(&format!(", served the channel `{channel}`"));
+            }
             output::stderr(&format!(
                 "Created key `{}` for `{}` (role {}{reach}, {until}). Store it now: it is not shown again.\n",
                 info.name, info.user, info.role

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use skillpath_app::{Operation, ReleaseRequest};
+use skillpath_app::{Operation, ReleaseRequest, Released};
 
 use super::people::{key_of, print_entry};
 use super::{AsOwner, io, print, table, to_json};
@@ -16,6 +16,19 @@ pub(crate) fn release(args: ReleaseArgs) -> anyhow::Result<ExitStatus> {
         Ok(name) => name,
         Err(status) => return status,
     };
+    if let Some(reason) = args.decline {
+        let (version, format) = (args.semver, args.common.format);
+        return super::run_as_owner(
+            &args.common.db,
+            AsOwner::existing(),
+            move |owner| async move {
+                let permit = owner.may(Operation::ReleaseSkill)?;
+                let entry = owner.app.decline(&permit, &name, version, reason).await?;
+                print_entry(format, &entry)?;
+                Ok(ExitStatus::Success)
+            },
+        );
+    }
     let request = ReleaseRequest {
         name,
         version: args.semver,
@@ -31,18 +44,24 @@ pub(crate) fn release(args: ReleaseArgs) -> anyhow::Result<ExitStatus> {
         move |owner| async move {
             let permit = owner.may(Operation::ReleaseSkill)?;
             let tags = request.tags.clone();
-            let release = owner.app.release(&permit, request).await?;
-            let mut json = to_json(&release)?;
+            let released = owner.app.release(&permit, request).await?;
+            let mut json = to_json(&released)?;
             json["tags"] = serde_json::json!(tags);
-            print(format, &json, || {
-                let mut text = format!(
-                    "released {} {} (revision {})\n",
-                    release.item, release.version, release.revision
-                );
-                if !tags.is_empty() {
-                    let _ = writeln!(text, "tagged {}", tags.join(", "));
+            print(format, &json, || match &released {
+                Released::Released(release) => {
+                    let mut text = format!(
+                        "released {} {} (revision {})\n",
+                        release.item, release.version, release.revision
+                    );
+                    if !tags.is_empty() {
+                        let _ = writeln!(text, "tagged {}", tags.join(", "));
+                    }
+                    text
                 }
-                text
+                Released::Proposed(proposal) => format!(
+                    "proposed {} {} (revision {}) for a maintainer to release\n",
+                    proposal.item, proposal.version, proposal.revision
+                ),
             })
             .map_err(io)?;
             Ok(ExitStatus::Success)
@@ -63,9 +82,17 @@ pub(crate) fn releases(args: ReleasesArgs) -> anyhow::Result<ExitStatus> {
             let permit = owner.may(Operation::ListReleases)?;
             let releases = owner.app.releases(&permit, &name).await?;
             print(format, &to_json(&releases)?, || {
+                let mut proposed = String::new();
+                for proposal in &releases.proposals {
+                    let _ = writeln!(
+                        proposed,
+                        "proposed: {} (revision {}) by {}: `skillpath release {name} {}` releases it, `--decline REASON` declines it",
+                        proposal.version, proposal.revision, proposal.author, proposal.version
+                    );
+                }
                 if releases.releases.is_empty() {
                     return format!(
-                        "{name} has no release yet (`skillpath release {name} 1.0.0` makes one)\n"
+                        "{name} has no release yet (`skillpath release {name} 1.0.0` makes one)\n{proposed}"
                     );
                 }
                 let rows: Vec<Vec<String>> = releases
@@ -93,6 +120,7 @@ pub(crate) fn releases(args: ReleasesArgs) -> anyhow::Result<ExitStatus> {
                         .collect();
                     let _ = writeln!(text, "tags: {}", tags.join(", "));
                 }
+                text.push_str(&proposed);
                 text
             })
             .map_err(io)?;
