@@ -109,6 +109,9 @@ struct Catalogs<E> {
     generation: u64,
 }
 
+/// The catalogs of the channels followed besides the server's, by channel.
+type Followed<E> = Vec<(Channel, Arc<Catalog<E>>)>;
+
 struct Shared<E> {
     store: Arc<dyn Store>,
     catalog: RwLock<Catalogs<E>>,
@@ -189,18 +192,17 @@ impl<E: Derived> App<E> {
             return Ok(false);
         }
         let _reloading = self.shared.reloading.lock().await;
-        let (before, followed): (Arc<Catalog<E>>, Vec<(Channel, Arc<Catalog<E>>)>) =
-            match self.shared.catalog.read() {
-                Ok(catalogs) => (
-                    Arc::clone(&catalogs.server),
-                    catalogs
-                        .channels
-                        .iter()
-                        .map(|(channel, at)| (channel.clone(), Arc::clone(at)))
-                        .collect(),
-                ),
-                Err(_) => (Arc::default(), Vec::new()),
-            };
+        let (before, followed): (Arc<Catalog<E>>, Followed<E>) = match self.shared.catalog.read() {
+            Ok(catalogs) => (
+                Arc::clone(&catalogs.server),
+                catalogs
+                    .channels
+                    .iter()
+                    .map(|(channel, at)| (channel.clone(), Arc::clone(at)))
+                    .collect(),
+            ),
+            Err(_) => (Arc::default(), Vec::new()),
+        };
         let server = before.reloaded(self.store()).await?.map(Arc::new);
         let mut changed = server.is_some();
         let mut channels = HashMap::new();

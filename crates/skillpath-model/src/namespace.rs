@@ -187,6 +187,51 @@ impl Placement {
     }
 }
 
+/// What separates a namespace from a name in a registry's flat slug (`team--deploy`), as
+/// SkillHub writes it; neither a handle nor a skill's name holds two hyphens in a row, so a
+/// slug reads one way.
+pub const SLUG_SEPARATOR: &str = "--";
+
+/// Why a text is no slug of an item.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a skill's slug: a slug is lowercase letters, digits and single hyphens (`deploy`), `namespace--name` for a team's (`team--deploy`), at most 128 characters"
+)]
+pub struct NotASlug(pub String);
+
+impl FullName {
+    /// Its slug, as the `clawhub` CLI and SkillHub name skills: `name` for `@global`'s,
+    /// `namespace--name` for any other's.
+    pub fn slug(&self) -> String {
+        if self.namespace.is_global() {
+            self.name.clone()
+        } else {
+            format!("{}{SLUG_SEPARATOR}{}", self.namespace.as_str(), self.name)
+        }
+    }
+
+    /// The item `slug` names ([`FullName::slug`]): refused unless it is lowercase ASCII
+    /// letters, digits and hyphens with at most one `--`, each part a handle, so that a slug
+    /// can never be a path.
+    pub fn of_slug(slug: &str) -> Result<FullName, NotASlug> {
+        let refused = || NotASlug(slug.to_owned());
+        if slug.is_empty()
+            || slug.len() > 128
+            || !slug
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        {
+            return Err(refused());
+        }
+        let (namespace, name) = match slug.split_once(SLUG_SEPARATOR) {
+            Some((namespace, name)) => (Namespace::parse(namespace).map_err(|_| refused())?, name),
+            None => (Namespace::global(), slug),
+        };
+        check_handle(name).map_err(|_| refused())?;
+        Ok(FullName::new(namespace, name))
+    }
+}
+
 /// Who may see a stored item, besides its namespace's members: its visibility, and the person
 /// who created it (who sees it while it is private; `None` for items made before people were).
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
@@ -368,5 +413,22 @@ mod tests {
         assert!(MemberRole::Reader < MemberRole::Author);
         assert!(MemberRole::Maintainer < MemberRole::Owner);
         assert_eq!(MemberRole::parse("admin"), None);
+    }
+
+    #[test]
+    fn slugs_read_one_way() {
+        for (slug, key) in [
+            ("deploy", "deploy"),
+            ("team-a--deploy", "@team-a/deploy"),
+            ("a1--b-2", "@a1/b-2"),
+        ] {
+            let full = FullName::of_slug(slug).expect(slug);
+            assert_eq!((full.key(), full.slug()), (key.to_owned(), slug.to_owned()));
+        }
+        for bad in [
+            "", "Deploy", "../x", "a/b", "a--b--c", "--x", "x--", "a---b", "a b",
+        ] {
+            assert!(FullName::of_slug(bad).is_err(), "{bad}");
+        }
     }
 }

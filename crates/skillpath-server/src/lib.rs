@@ -303,6 +303,17 @@ pub struct HttpOptions {
     /// Routes served beside `/mcp` (the studio's pages), which check who is asking
     /// themselves: the API-key check of `/mcp` does not apply to them.
     pub pages: Option<axum::Router>,
+    /// The registry protocol's routes (the ClawHub HTTP API).
+    pub registry: Option<Registry>,
+}
+
+/// The routes of a registry protocol served beside `/mcp`.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    /// Those behind the API-key check of `/mcp`, each request with its [`skillpath_app::Caller`].
+    pub keyed: axum::Router,
+    /// Those anyone may ask (what a client reads before it has a key: where the API is).
+    pub open: axum::Router,
 }
 
 /// Bounds on what HTTP clients can hold, so that slow, idle or hostile clients cannot take
@@ -346,6 +357,7 @@ impl Default for HttpOptions {
             limits: HttpLimits::default(),
             drain: DEFAULT_DRAIN,
             pages: None,
+            registry: None,
         }
     }
 }
@@ -383,7 +395,13 @@ pub async fn serve_http(
     let sessions: std::sync::Arc<_> =
         sessions::BoundedSessions::new(options.limits.max_sessions, options.limits.session_idle)
             .into();
-    let mcp = axum::Router::new().merge(well_known::routes(server.clone()));
+    let (keyed, open) = match options.registry {
+        Some(Registry { keyed, open }) => (keyed, Some(open)),
+        None => (axum::Router::new(), None),
+    };
+    let mcp = axum::Router::new()
+        .merge(well_known::routes(server.clone()))
+        .merge(keyed);
     let mcp = with_mcp(mcp, server, sessions, config);
     // The studio's pages refuse an oversized form themselves, with a page that says so.
     let mcp = mcp
@@ -396,6 +414,10 @@ pub async fn serve_http(
         .layer(axum::middleware::from_fn(refuse_announced_oversize));
     let mcp = match options.pages {
         Some(pages) => mcp.merge(pages),
+        None => mcp,
+    };
+    let mcp = match open {
+        Some(open) => mcp.merge(open),
         None => mcp,
     };
     let router = mcp

@@ -60,6 +60,27 @@ pub fn tar_gz(files: &std::collections::BTreeMap<String, Vec<u8>>) -> Result<Vec
         .map_err(failed)
 }
 
+/// `files` (relative `/`-separated paths → bytes) as a `.zip` that depends on nothing but them,
+/// as [`tar_gz`] does for tar: entries at the archive's root in path order, each deflated,
+/// dated 1980-01-01 00:00 (the earliest a zip says) with mode 0644. What a registry serves as a
+/// version's download: the same bytes from every replica.
+pub fn zip(files: &std::collections::BTreeMap<String, Vec<u8>>) -> Result<Vec<u8>, SourceError> {
+    use std::io::Write as _;
+    let failed = |e: zip::result::ZipError| SourceError::new(format!("cannot write a zip: {e}"));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .last_modified_time(zip::DateTime::default())
+        .unix_permissions(0o644);
+    let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (path, bytes) in files {
+        writer.start_file(path.as_str(), options).map_err(failed)?;
+        writer
+            .write_all(bytes)
+            .map_err(|e| SourceError::new(format!("cannot write a zip: {e}")))?;
+    }
+    Ok(writer.finish().map_err(failed)?.into_inner())
+}
+
 /// The bookkeeping of one archive's reading: entries and bytes so far.
 struct Budget<'a> {
     shown: &'a str,
@@ -253,6 +274,14 @@ mod tests {
         assert_eq!(
             tree.entries.get("scripts/run.sh"),
             Some(&Entry::File(b"echo\n".to_vec()))
+        );
+        assert_eq!(tree.entries.len(), 2);
+        let zipped = zip(&files).expect("write");
+        assert_eq!(zipped, zip(&files).expect("write"));
+        let tree = read(&zipped, "a.zip").expect("read");
+        assert_eq!(
+            tree.entries.get("SKILL.md"),
+            Some(&Entry::File(b"---\nname: a\n---\n".to_vec()))
         );
         assert_eq!(tree.entries.len(), 2);
     }

@@ -21,6 +21,7 @@ pub mod index;
 pub mod lock;
 pub mod merge;
 pub mod migrate;
+pub mod registry;
 pub mod source;
 pub mod tree;
 pub mod verify;

@@ -4,7 +4,10 @@
 //! The format is TOML, sorted and without timestamps, so that two branches that each add a
 //! skill merge without a conflict: a `version`, the `agents` whose folders `sync` writes, and
 //! one `[skills.<name>]` table per skill, in name order, with its `source`, the `ref` asked
-//! for, the store `namespace` it went into (absent for `@global`), the resolved `commit` (or the `digest` of the archive or index entry), its `path` in the source, the store `revision` it was imported
+//! for (for a registry's skill, the version, range or tag), the store `namespace` it went
+//! into (absent for `@global`), the resolved `commit` (a registry's `version`, or the `digest`
+//! of the archive or index entry), its `path` in the source (a registry's slug), the store
+//! `revision` it was imported
 //! as, its `tree` digest and its `files`, one per line (path, size, SHA-256; see
 //! [`crate::digest`]).
 
@@ -50,6 +53,10 @@ pub struct LockedSkill {
     /// The `sha256:` digest of the archive, or of the discovery-index entry, it came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
+    /// The version of a registry's skill that `ref` (the version, range or tag asked for)
+    /// resolved to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
     /// The skill's folder in the source, `/`-separated (for a discovery index: the entry's
     /// name); empty: the source's root.
     #[serde(default)]
@@ -171,6 +178,9 @@ impl Lock {
             if let Some(commit) = &skill.commit {
                 let _ = writeln!(text, "commit = {}", quote(commit));
             }
+            if let Some(version) = &skill.version {
+                let _ = writeln!(text, "version = {}", quote(version));
+            }
             if let Some(digest) = &skill.digest {
                 let _ = writeln!(text, "digest = {}", quote(digest));
             }
@@ -221,6 +231,7 @@ impl LockedSkill {
         crate::source::Pin {
             commit: self.commit.as_deref(),
             digest: self.digest.as_deref(),
+            version: self.version.as_deref(),
         }
     }
 
@@ -278,6 +289,7 @@ mod tests {
             reference: Some("main".to_owned()),
             commit: Some("0123456789abcdef0123456789abcdef01234567".to_owned()),
             digest: None,
+            version: None,
             path: "skills/b".to_owned(),
             revision: 3,
             tree: tree_digest(&files),

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::SourceError;
 use crate::git::Repository;
 use crate::tree::{self, Found, Skipped, join};
-use crate::{archive, http, index};
+use crate::{archive, http, index, registry};
 
 /// Where skills come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +31,12 @@ pub enum Origin {
         /// The index's URL.
         url: String,
     },
+    /// A registry that speaks the ClawHub HTTP API ([`crate::registry`]); each skill of it is
+    /// read by its slug (the `path` a lock records) at a version.
+    Registry {
+        /// The registry's base URL.
+        url: String,
+    },
 }
 
 impl Origin {
@@ -40,12 +46,17 @@ impl Origin {
             Origin::Git { url } | Origin::Index { url } => url.clone(),
             Origin::Archive { location } => location.clone(),
             Origin::Folder { path } => path.display().to_string(),
+            Origin::Registry { url } => registry::recorded(url),
         }
     }
 
     /// The source the lock recorded as `recorded` (the inverse of [`Origin::recorded`]).
     pub fn from_recorded(recorded: &str) -> Origin {
-        if is_archive_name(recorded) {
+        if let Some(url) = registry::of_recorded(recorded) {
+            Origin::Registry {
+                url: url.to_owned(),
+            }
+        } else if is_archive_name(recorded) {
             Origin::Archive {
                 location: recorded.to_owned(),
             }
@@ -208,11 +219,14 @@ pub struct Pin<'a> {
     pub commit: Option<&'a str>,
     /// The `sha256:` digest of an archive or of an index entry.
     pub digest: Option<&'a str>,
+    /// The version of a registry's skill.
+    pub version: Option<&'a str>,
 }
 
-/// The skills of `origin` under `path`, as pinned by `pin` (a git source needs its commit;
-/// an archive or index entry whose digest differs from the pin is refused; an index read for
-/// a pinned skill reads only the entry named `path`).
+/// The skills of `origin` under `path`, as pinned by `pin` (a git source needs its commit, a
+/// registry's skill, whose slug is `path`, its version; an archive or index entry whose digest
+/// differs from the pin is refused; an index read for a pinned skill reads only the entry
+/// named `path`).
 pub fn read(origin: &Origin, pin: Pin<'_>, path: &str) -> Result<Found, SourceError> {
     let path = path.trim_matches('/');
     match origin {
@@ -270,6 +284,15 @@ pub fn read(origin: &Origin, pin: Pin<'_>, path: &str) -> Result<Found, SourceEr
             }
             Ok(found)
         }
+        Origin::Registry { url } => {
+            let version = pin.version.ok_or_else(|| {
+                SourceError::new(format!("no version of `{path}` is pinned for `{url}`"))
+            })?;
+            let version = skillpath_model::release::parse_version(version)
+                .map_err(|error| SourceError::new(error.to_string()))?;
+            let downloaded = registry::Registry::new(url).download(path, &version, true)?;
+            Ok(released(downloaded, None))
+        }
         Origin::Index { url } => {
             let entries = index::fetch(url)?
                 .ok_or_else(|| SourceError::new(format!("`{url}` is not there (404)")))?;
@@ -308,15 +331,39 @@ pub fn read(origin: &Origin, pin: Pin<'_>, path: &str) -> Result<Found, SourceEr
     }
 }
 
+/// The skills of a registry's version, with the version and the request it answered on each.
+fn released(downloaded: registry::Downloaded, request: Option<&str>) -> Found {
+    let mut found = downloaded.found;
+    for skill in &mut found.skills {
+        skill.release = Some(tree::Released {
+            request: request.map(str::to_owned),
+            version: downloaded.version.to_string(),
+            yanked: downloaded.yanked.clone(),
+        });
+    }
+    found
+}
+
 /// The skills of a source as they are now, under `path`: a git source at the newest commit of
-/// `reference` (returned), an archive as `digest` pins it (an archive has no ref to move on),
-/// a folder or a discovery index as it is published.
+/// `reference` (returned), a registry's skill `path` at the version `reference` (a version,
+/// range or tag; `None`: `latest`) resolves to now, an archive as `digest` pins it (an archive
+/// has no ref to move on), a folder or a discovery index as it is published.
 pub fn read_newest(
     origin: &Origin,
     reference: Option<&str>,
     digest: Option<&str>,
     path: &str,
 ) -> Result<(Option<String>, Found), SourceError> {
+    if let Origin::Registry { url } = origin {
+        let registry = registry::Registry::new(url);
+        let version = registry.resolve(path, reference)?;
+        let exact = matches!(
+            reference.map(skillpath_model::release::Request::parse),
+            Some(Ok(skillpath_model::release::Request::Exact(_)))
+        );
+        let downloaded = registry.download(path, &version, exact)?;
+        return Ok((None, released(downloaded, reference)));
+    }
     let commit = match origin {
         Origin::Git { url } => Some(Repository::open(url)?.resolve(reference)?),
         _ => None,
@@ -328,6 +375,7 @@ pub fn read_newest(
     let pin = Pin {
         commit: commit.as_deref(),
         digest,
+        version: None,
     };
     Ok((commit.clone(), read(origin, pin, path)?))
 }

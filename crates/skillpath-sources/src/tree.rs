@@ -70,6 +70,19 @@ pub struct SourceSkill {
     pub left_out: Vec<String>,
     /// The `sha256:` digest of the archive or discovery-index entry it came from.
     pub digest: Option<String>,
+    /// The release of a registry it is (`None` for every other source).
+    pub release: Option<Released>,
+}
+
+/// Which release of a registry's skill was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Released {
+    /// The version, range or tag asked for (`None`: `latest`, or a pinned version).
+    pub request: Option<String>,
+    /// The version it resolved to.
+    pub version: String,
+    /// Why the version was yanked, if it was (a pinned version still installs, said so).
+    pub yanked: Option<String>,
 }
 
 /// Why a skill folder of a source cannot be taken: the reason of its [`Skipped`].
@@ -243,6 +256,7 @@ impl Collected {
                     snapshot,
                     left_out,
                     digest: None,
+                    release: None,
                 });
             }
             Err(error) => self.found.skipped.push(Skipped {

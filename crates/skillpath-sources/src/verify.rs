@@ -210,19 +210,34 @@ struct SourceReads {
     read: BTreeMap<PinnedSource, Result<Found, SourceError>>,
 }
 
-/// A source as a lock pins it: the source, the commit, the digest.
-type PinnedSource = (String, Option<String>, Option<String>);
+/// A source as a lock pins it: the source, the commit, the digest, and a registry's skill's
+/// slug and version (each read on its own).
+type PinnedSource = (
+    String,
+    Option<String>,
+    Option<String>,
+    Option<(String, String)>,
+);
 
 impl SourceReads {
     /// The skill at `locked.path` of the locked skill's source, as the lock pins it.
     fn skill(&mut self, locked: &LockedSkill) -> Result<SourceSkill, SourceError> {
+        let origin = Origin::from_recorded(&locked.source);
+        // A registry is read skill by skill (by its slug); any other source whole, once.
+        let one = matches!(origin, Origin::Registry { .. });
         let key = (
             locked.source.clone(),
             locked.commit.clone(),
             locked.digest.clone(),
+            one.then(|| {
+                (
+                    locked.path.clone(),
+                    locked.version.clone().unwrap_or_default(),
+                )
+            }),
         );
         let found = self.read.entry(key).or_insert_with(|| {
-            source::read(&Origin::from_recorded(&locked.source), locked.pin(), "")
+            source::read(&origin, locked.pin(), if one { &locked.path } else { "" })
         });
         found
             .as_ref()

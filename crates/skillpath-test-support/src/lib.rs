@@ -151,6 +151,17 @@ pub mod http {
         headers: &[(&str, &str)],
         body: &[u8],
     ) -> String {
+        String::from_utf8_lossy(&exchange_bytes(address, method, path, headers, body)).into_owned()
+    }
+
+    /// [`exchange`], answering with the response's bytes as they came (a binary body whole).
+    pub fn exchange_bytes(
+        address: &str,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Vec<u8> {
         let mut stream = TcpStream::connect(address).expect("connect");
         stream
             .set_read_timeout(Some(Duration::from_secs(10)))
@@ -173,7 +184,7 @@ pub mod http {
         let _ = stream.write_all(body);
         let mut response = Vec::new();
         let _ = stream.read_to_end(&mut response);
-        String::from_utf8_lossy(&response).into_owned()
+        response
     }
 
     /// The value of the header `name` (any case) in `response`'s head.

@@ -266,7 +266,10 @@ pub(crate) struct AgentArgs {
 #[derive(Debug, Args)]
 pub(crate) struct AddArgs {
     /// Where the skills are: `owner/repo`, a git URL or local repository (`#ref` optional), an
-    /// archive, a site with a discovery index, or a folder.
+    /// archive, a site with a discovery index, a folder; or one skill of a registry, by version,
+    /// range or tag: `@namespace/name[@1.2.3|@^1.2|@stable]` of a skillpath server (with
+    /// `--registry`), `clawhub:SLUG[@…]` of any ClawHub-compatible registry (clawhub.ai unless
+    /// `--registry` names another) [default request: `latest`].
     #[arg(required_unless_present = "from_lock")]
     pub(crate) source: Option<String>,
     /// Add everything another installer installed, from its lock: the `skills` CLI's
@@ -290,6 +293,13 @@ pub(crate) struct AddArgs {
     /// Pin and import only; do not write the agents' folders (`skillpath sync` does).
     #[arg(long)]
     pub(crate) no_sync: bool,
+    /// The registry a `@namespace/name` or `clawhub:` source is read from: a skillpath server
+    /// (`serve --http`), a SkillHub, clawhub.ai [default: `$SKILLPATH_REGISTRY`, else the
+    /// registry the lock already installs from].
+    #[arg(long, value_name = "URL")]
+    pub(crate) registry: Option<String>,
+    #[command(flatten)]
+    pub(crate) token: RegistryTokenArgs,
     #[command(flatten)]
     pub(crate) placement: PlacementArgs,
     #[command(flatten)]
@@ -333,6 +343,8 @@ pub(crate) struct StatusArgs {
     #[arg(long)]
     pub(crate) offline: bool,
     #[command(flatten)]
+    pub(crate) token: RegistryTokenArgs,
+    #[command(flatten)]
     pub(crate) agents: AgentArgs,
     #[command(flatten)]
     pub(crate) scope: InstallScopeArgs,
@@ -355,6 +367,8 @@ pub(crate) struct UpdateArgs {
     /// overlap is left as it is and named with the files.
     #[arg(long)]
     pub(crate) merge: bool,
+    #[command(flatten)]
+    pub(crate) token: RegistryTokenArgs,
     #[command(flatten)]
     pub(crate) agents: AgentArgs,
     #[command(flatten)]
@@ -383,6 +397,8 @@ pub(crate) struct InstallArgs {
     /// "Order"`), for agents that read skills from folders and cannot call them over MCP.
     #[arg(long, value_name = "FILE")]
     pub(crate) values: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) token: RegistryTokenArgs,
     #[command(flatten)]
     pub(crate) agents: AgentArgs,
     #[command(flatten)]
@@ -628,6 +644,15 @@ pub(crate) enum AuditPolicyArg {
     BlockHigh,
     /// Refuse a skill with a critical finding, naming the findings.
     BlockCritical,
+}
+
+/// The key sent to registries.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct RegistryTokenArgs {
+    /// A file holding the API key sent to registries (`Authorization: Bearer`) [default:
+    /// `$SKILLPATH_TOKEN`; none for a registry anyone may read].
+    #[arg(long, value_name = "PATH")]
+    pub(crate) token_file: Option<PathBuf>,
 }
 
 /// The audit policy of a command that writes skills.

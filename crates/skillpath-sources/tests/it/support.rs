@@ -74,6 +74,7 @@ impl World {
             reference: None,
             commit: None,
             digest: None,
+            version: None,
             path: path.to_owned(),
             revision: 1,
             tree: tree_digest(&files),

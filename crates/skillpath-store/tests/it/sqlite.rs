@@ -557,6 +557,7 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
         DROP TABLE skill_usage;
         DROP TABLE releases;
         DROP TABLE release_tags;
+        DROP TABLE release_proposals;
         DROP TABLE governance_log;
         DROP TABLE stars;
         DROP TABLE members;
@@ -564,6 +565,7 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
         DROP TABLE users;
         ALTER TABLE api_keys DROP COLUMN user_handle;
         ALTER TABLE api_keys DROP COLUMN namespaces;
+        ALTER TABLE api_keys DROP COLUMN channel;
         ALTER TABLE skills DROP COLUMN visibility;
         ALTER TABLE skills DROP COLUMN owner;
         ALTER TABLE skills DROP COLUMN kind;

@@ -33,7 +33,7 @@ const BUILTINS: [(&str, &str); 27] = [
     ("fork_skill", "author"),
     ("star_skill", "reader"),
     ("unstar_skill", "reader"),
-    ("release_skill", "maintainer"),
+    ("release_skill", "author"),
     ("list_releases", "reader"),
     ("list_architectures", "reader"),
     ("get_architecture", "reader"),
@@ -228,6 +228,15 @@ fn every_role_sees_and_calls_exactly_its_tools_and_bad_keys_get_401() {
                 assert!(
                     message["result"]["isError"] == true
                         && text.starts_with(&format!("no draft of `made-by-{role}`")),
+                    "{role} {tool}: {message}"
+                );
+            } else if tool == "release_skill" && role == "author" {
+                // An author may ask; where nothing reviews, the release is a maintainer's.
+                let text = message["result"]["content"][0]["text"]
+                    .as_str()
+                    .unwrap_or_default();
+                assert!(
+                    message["result"]["isError"] == true && text.contains("maintainer"),
                     "{role} {tool}: {message}"
                 );
             } else if rank(least) <= rank(role) {

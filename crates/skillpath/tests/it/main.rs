@@ -29,6 +29,7 @@ mod namespaces;
 mod packages;
 mod postgres_support;
 mod project_scopes;
+mod registry_installs;
 mod releases;
 mod replicas;
 mod sessions;

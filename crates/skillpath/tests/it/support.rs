@@ -242,6 +242,17 @@ impl HttpServer {
     ) -> String {
         skillpath_test_support::http::exchange(&self.address, method, path, headers, body)
     }
+
+    /// [`HttpServer::exchange`], answering with the response's bytes.
+    pub(crate) fn exchange_bytes(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Vec<u8> {
+        skillpath_test_support::http::exchange_bytes(&self.address, method, path, headers, body)
+    }
 }
 
 /// One stateless MCP request (`method` with `params`, JSON-RPC id 1) to the server at

@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 use skillpath_model::Namespace;
 use skillpath_sources::SourceError;
 use skillpath_sources::migrate::{self, Request};
-use skillpath_sources::source;
 use skillpath_sources::tree;
 use skillpath_sources::write::{Edits, Outcome};
+use skillpath_sources::{registry, source};
 
 use super::Taken;
 use super::sync::ToSync;
@@ -27,7 +27,22 @@ pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
         Err(status) => return Ok(status),
     };
     let usage = |error: SourceError| Ok(super::usage(&error));
+    if let Err(status) = super::use_token(&args.token) {
+        return Ok(status);
+    }
     let cwd = std::env::current_dir()?;
+    // The registry a `@namespace/name` is read from: the flag, the environment, else the one
+    // the lock already installs from.
+    let registry = args
+        .registry
+        .clone()
+        .or_else(|| std::env::var(registry::REGISTRY_ENV).ok())
+        .filter(|url| !url.trim().is_empty())
+        .or_else(|| {
+            lock.skills
+                .values()
+                .find_map(|locked| registry::of_recorded(&locked.source).map(str::to_owned))
+        });
     let requests = match (&args.source, &args.from_lock) {
         (Some(source), _) => vec![Request {
             source: source.clone(),
@@ -73,6 +88,7 @@ pub(crate) fn run(args: AddArgs) -> anyhow::Result<ExitStatus> {
             &path,
             digest.as_deref(),
             &placement.namespace,
+            registry.as_deref(),
         ) {
             Ok(from) => {
                 skipped_any |= from.skipped_any;
@@ -200,12 +216,39 @@ fn take(
     path: &str,
     digest: Option<&str>,
     namespace: &Namespace,
+    registry: Option<&str>,
 ) -> Result<TakenFrom, SourceError> {
-    let mut source = source::parse(&request.source, cwd)?;
-    if request.reference.is_some() {
-        source.reference.clone_from(&request.reference);
-    }
-    source.origin = source::probe(source.origin)?;
+    let (source, path) = match registry::wanted(&request.source) {
+        Some(wanted) => {
+            let wanted = wanted?;
+            let url = registry.or(wanted.default_registry).ok_or_else(|| {
+                SourceError::new(format!(
+                    "`{}` is a registry's skill, and no registry is named",
+                    request.source
+                ))
+                .hint(format!(
+                    "name the skillpath server: `--registry URL` or `{}=URL`",
+                    registry::REGISTRY_ENV
+                ))
+            })?;
+            let source = source::Source {
+                origin: source::Origin::Registry {
+                    url: url.trim_end_matches('/').to_owned(),
+                },
+                reference: wanted.request,
+            };
+            (source, wanted.slug)
+        }
+        None => {
+            let mut source = source::parse(&request.source, cwd)?;
+            if request.reference.is_some() {
+                source.reference.clone_from(&request.reference);
+            }
+            source.origin = source::probe(source.origin)?;
+            (source, path.to_owned())
+        }
+    };
+    let path = path.as_str();
     let (commit, found) =
         source::read_newest(&source.origin, source.reference.as_deref(), digest, path)?;
     let recorded = source.origin.recorded();
@@ -222,6 +265,7 @@ fn take(
         for why in &skill.left_out {
             let _ = writeln!(said, "left out of `{}`: {why}", skill.name);
         }
+        said.push_str(&super::yanked_text(skill));
     }
     let _ = output::stderr(&said);
     let mut wanted = found.skills;

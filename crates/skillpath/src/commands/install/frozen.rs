@@ -33,6 +33,9 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
                 .hint("`skillpath add SOURCE` installs skills and writes the lock"),
         ));
     }
+    if let Err(status) = super::use_token(&args.token) {
+        return Ok(status);
+    }
     let values = match args.values.as_deref().map(Values::read).transpose() {
         Ok(values) => values.unwrap_or_default(),
         Err(error) => return Ok(super::usage(&error)),
@@ -79,6 +82,7 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
             output::stderr(&text).map_err(store_commands::io)?;
             return Ok(ExitStatus::Invalid);
         }
+        output::stderr(&yanked_pins(&lock)).map_err(store_commands::io)?;
         let taken: Vec<Taken> = contents
             .iter()
             .map(|(name, locked, snapshot)| Taken {
@@ -88,6 +92,7 @@ pub(crate) fn run(args: InstallArgs) -> anyhow::Result<ExitStatus> {
                     snapshot: snapshot.clone(),
                     left_out: Vec::new(),
                     digest: locked.digest.clone(),
+                    release: None,
                 },
                 source: locked.source.clone(),
                 reference: locked.reference.clone(),
@@ -284,4 +289,35 @@ fn check(
     } else {
         ExitStatus::Invalid
     })
+}
+
+/// What to say of the lock's registry skills whose pinned version the registry no longer
+/// lists (yanked): they are restored as pinned, and said so. A registry that cannot be asked
+/// now says nothing: the restore needs only what the lock pins.
+fn yanked_pins(lock: &Lock) -> String {
+    let mut said = String::new();
+    for (name, locked) in &lock.skills {
+        let (Some(url), Some(version)) = (
+            skillpath_sources::registry::of_recorded(&locked.source),
+            locked.version.as_deref(),
+        ) else {
+            continue;
+        };
+        let Ok(listed) = skillpath_sources::registry::Registry::new(url).versions(&locked.path)
+        else {
+            continue;
+        };
+        if !listed
+            .releases
+            .iter()
+            .any(|release| release.version.to_string() == version)
+        {
+            let _ = writeln!(
+                said,
+                "warning: `{name}` {version} is yanked at `{url}`; it is restored as the lock pins it: `skillpath update {name}` moves to a release in `{}`",
+                locked.reference.as_deref().unwrap_or("latest")
+            );
+        }
+    }
+    said
 }

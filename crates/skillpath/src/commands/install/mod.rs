@@ -46,6 +46,44 @@ pub(crate) struct Setup {
     pub(crate) agents: Vec<&'static Agent>,
 }
 
+/// What to say of a registry's skill read at a yanked version (a pinned one installs).
+pub(crate) fn yanked_text(skill: &SourceSkill) -> String {
+    match skill.release.as_ref().and_then(|release| {
+        release
+            .yanked
+            .as_ref()
+            .map(|why| (release.version.as_str(), why))
+    }) {
+        Some((version, why)) => format!(
+            "warning: `{}` {version} was yanked ({why}); it is installed because it was asked for exactly: `skillpath update {}` with a range moves on\n",
+            skill.name, skill.name
+        ),
+        None => String::new(),
+    }
+}
+
+/// Sends the key in `args.token_file` to registries (else `$SKILLPATH_TOKEN` is sent); `Err`:
+/// the exit status, the error said.
+pub(crate) fn use_token(args: &crate::cli::RegistryTokenArgs) -> Result<(), ExitStatus> {
+    let Some(path) = &args.token_file else {
+        return Ok(());
+    };
+    let token = std::fs::read_to_string(path)
+        .map_err(|error| usage(&SourceError::io("read", path, &error)))?;
+    let token = token.trim();
+    if token.is_empty() || token.contains(char::is_whitespace) {
+        return Err(usage(
+            &SourceError::new(format!(
+                "`{}` holds no API key (one line, `sp_…`)",
+                path.display()
+            ))
+            .hint("write the key `skillpath keys create` printed into it, alone"),
+        ));
+    }
+    skillpath_sources::registry::use_token(token.to_owned());
+    Ok(())
+}
+
 /// The [`Setup`] the arguments name; `Err`: the exit status, the error said.
 pub(crate) fn setup(
     scope_args: &InstallScopeArgs,
@@ -264,6 +302,7 @@ pub(crate) async fn import(
                 reference: taken.reference,
                 commit: taken.commit,
                 digest: taken.skill.digest,
+                version: taken.skill.release.map(|release| release.version),
                 path: taken.skill.path,
                 revision: stored.revision,
                 tree: tree_digest(&files),

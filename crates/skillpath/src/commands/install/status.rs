@@ -9,6 +9,7 @@ use skillpath_sources::digest::{files_of, tree_digest};
 use skillpath_sources::folders::{self, FileChange, State};
 use skillpath_sources::git::Repository;
 use skillpath_sources::lock::LockedSkill;
+use skillpath_sources::registry::Registry;
 use skillpath_sources::source::{self, Origin};
 use skillpath_sources::verify;
 
@@ -50,6 +51,9 @@ pub(crate) fn run(args: StatusArgs) -> anyhow::Result<ExitStatus> {
         Ok(setup) => setup,
         Err(status) => return Ok(status),
     };
+    if let Err(status) = super::use_token(&args.token) {
+        return Ok(status);
+    }
     let targets = folders::targets(&scope, &agents);
     let mut newest: BTreeMap<(String, Option<String>), Result<String, SourceError>> =
         BTreeMap::new();
@@ -179,6 +183,7 @@ fn outdated(
                 )
             }))
         }
+        Origin::Registry { url } => newer_release(&url, locked),
         origin => {
             let (_, found) =
                 source::read_newest(&origin, None, locked.digest.as_deref(), &locked.path)?;
@@ -189,6 +194,60 @@ fn outdated(
                 });
             Ok(changed.then(|| "the source publishes other content now".to_owned()))
         }
+    }
+}
+
+/// What a registry has that is newer than the locked version of its skill: a version its
+/// request (`ref`) resolves to now, a newer major version outside the request, and whether
+/// the locked version was yanked since.
+fn newer_release(url: &str, locked: &LockedSkill) -> Result<Option<String>, SourceError> {
+    use skillpath_model::release::{self, Version};
+    let registry = Registry::new(url);
+    let versions = registry.versions(&locked.path)?;
+    let pinned = locked
+        .version
+        .as_deref()
+        .and_then(|version| Version::parse(version).ok());
+    let mut said = Vec::new();
+    let request = locked.reference.as_deref().unwrap_or(release::LATEST);
+    if let Ok(request) = release::Request::parse(request)
+        && let Ok(resolved) = release::resolve(&versions.releases, &versions.tags, &request)
+        && pinned
+            .as_ref()
+            .is_none_or(|pinned| !release::same_version(pinned, &resolved.version))
+    {
+        said.push(format!("{} is out (in `{request}`)", resolved.version));
+    }
+    if let Some(pinned) = &pinned {
+        let newest_major = versions
+            .releases
+            .iter()
+            .filter(|r| r.version.pre.is_empty() && r.version.major > pinned.major)
+            .max_by(|a, b| a.version.cmp_precedence(&b.version));
+        if let Some(major) = newest_major {
+            said.push(format!(
+                "{} is a newer major (`skillpath add {}@^{}` moves to it)",
+                major.version,
+                shown_item(url, &locked.path),
+                major.version.major
+            ));
+        }
+        if !versions
+            .releases
+            .iter()
+            .any(|r| release::same_version(&r.version, pinned))
+        {
+            said.push(format!("{pinned} is yanked"));
+        }
+    }
+    Ok((!said.is_empty()).then(|| said.join("; ")))
+}
+
+/// How `skillpath add` names the registry's skill `slug`.
+fn shown_item(url: &str, slug: &str) -> String {
+    match skillpath_model::FullName::of_slug(slug) {
+        Ok(full) if url != skillpath_sources::registry::DEFAULT_REGISTRY => full.to_string(),
+        _ => format!("clawhub:{slug}"),
     }
 }
 

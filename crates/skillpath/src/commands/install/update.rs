@@ -39,6 +39,9 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
         Err(status) => return Ok(status),
     };
     let usage = |error: SourceError| Ok(super::usage(&error));
+    if let Err(status) = super::use_token(&args.token) {
+        return Ok(status);
+    }
     if let Some(name) = args
         .names
         .iter()
@@ -71,8 +74,13 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
             }
         };
         let (commit, skill) = upstream;
+        let _ = write!(said, "{}", super::yanked_text(&skill));
         let new_files = files_of(&skill.snapshot);
-        if tree_digest(&new_files) == old.tree && commit == old.commit {
+        let version = skill.release.as_ref().map(|release| &release.version);
+        if tree_digest(&new_files) == old.tree
+            && commit == old.commit
+            && version == old.version.as_ref()
+        {
             current.push(name.clone());
             continue;
         }
@@ -180,7 +188,8 @@ pub(crate) fn run(args: UpdateArgs) -> anyhow::Result<ExitStatus> {
     })
 }
 
-/// The newest commit of the skill's locked ref and the skill there.
+/// The newest commit of the skill's locked ref and the skill there (for a registry's skill,
+/// the version its locked request resolves to now).
 fn newest(old: &LockedSkill) -> Result<(Option<String>, SourceSkill), SourceError> {
     let origin = Origin::from_recorded(&old.source);
     let (commit, found) = source::read_newest(

@@ -170,6 +170,14 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
                     tracing::info!("what author keys write waits for a maintainer to publish it (`skillpath review`)");
                 }
                 let local = listener.local_addr()?;
+                options.registry = Some(skillpath_server::Registry {
+                    keyed: skillpath_registry::api(server.app().clone()),
+                    open: skillpath_registry::discovery(),
+                });
+                tracing::info!(
+                    "the `clawhub` CLI reaches its registry at http://{}/ (`CLAWHUB_REGISTRY`)",
+                    browsable(local)
+                );
                 if !args.no_studio {
                     options.pages = Some(skillpath_studio::routes(
                         server.clone(),

@@ -57,6 +57,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("skillpath-sources", 3),
     ("skillpath-app", 4),
     ("skillpath-server", 5),
+    // The registry protocol is a front end beside the MCP server, over the application alone.
+    ("skillpath-registry", 5),
     ("skillpath-studio", 6),
     ("skillpath", 7),
 ];
@@ -102,6 +104,7 @@ fn the_application_layer_depends_on_no_front_end_or_protocol() {
         "skillpath",
         "skillpath-server",
         "skillpath-studio",
+        "skillpath-registry",
         "rmcp",
         "axum",
         "hyper",
@@ -123,6 +126,20 @@ fn the_studio_does_not_depend_on_the_store() {
         !dependencies.iter().any(|d| d == "skillpath-store"),
         "skillpath-studio must reach the store through skillpath-app"
     );
+}
+
+/// The registry protocol is served through the application layer alone: it names neither the
+/// store nor the MCP server.
+#[test]
+fn the_registry_protocol_reaches_only_the_application() {
+    let dependencies = all_dependencies(&crates()["skillpath-registry"]);
+    assert!(dependencies.iter().any(|d| d == "skillpath-app"));
+    for forbidden in ["skillpath-store", "skillpath-server", "rmcp"] {
+        assert!(
+            !dependencies.iter().any(|d| d == forbidden),
+            "skillpath-registry must not depend on `{forbidden}`"
+        );
+    }
 }
 
 /// No module of a crate imports one that imports it back, directly or around a loop.
