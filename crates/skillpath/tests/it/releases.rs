@@ -378,6 +378,72 @@ fn channels_are_served_side_by_side_on_postgres() {
     channels(&schema.url());
 }
 
+/// Agents calling a skill while its tag moves back and forth on the command line, on another
+/// process: every answer is one release's whole rendering, never a mix or a failure.
+fn tag_moved_mid_call(db: &str) {
+    let work = tempfile::tempdir().expect("tempdir");
+    import_text(db, work.path(), "Use when deploying, the first way.", "The first way.");
+    ok(db, &["release", "deploy", "1.0.0", "--tag", "stable"]);
+    import_text(db, work.path(), "Use when deploying, the second way.", "The second way.");
+    ok(db, &["release", "deploy", "1.1.0"]);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = HttpServer::start(
+        dir.path(),
+        &["--db", db, "--stateless", "--channel", "stable"],
+    );
+    let (first, _) = served(&server);
+    assert!(first.contains("The first way."), "{first}");
+    ok(db, &["tag", "deploy", "stable", "1.1.0"]);
+    let second = loop {
+        let (text, _) = served(&server);
+        if text.contains("The second way.") {
+            break text;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let answers = std::thread::scope(|scope| {
+        let callers: Vec<_> = (0..3)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut seen = Vec::new();
+                    while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                        seen.push(served(&server).0);
+                    }
+                    seen
+                })
+            })
+            .collect();
+        for version in ["1.0.0", "1.1.0", "1.0.0", "1.1.0", "1.0.0", "1.1.0"] {
+            ok(db, &["tag", "deploy", "stable", version]);
+            std::thread::sleep(Duration::from_millis(150));
+        }
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        callers
+            .into_iter()
+            .flat_map(|caller| caller.join().expect("a caller"))
+            .collect::<Vec<String>>()
+    });
+    assert!(answers.len() > 10, "{} answers", answers.len());
+    for answer in &answers {
+        assert!(*answer == first || *answer == second, "a mixed answer: {answer}");
+    }
+    assert!(answers.contains(&first) && answers.contains(&second));
+}
+
+#[test]
+fn a_tag_moved_mid_call_gives_whole_answers_on_sqlite() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("store.db");
+    tag_moved_mid_call(db.to_str().expect("utf-8"));
+}
+
+#[test]
+fn a_tag_moved_mid_call_gives_whole_answers_on_postgres() {
+    let schema = Schema::create("tag_mid_call");
+    tag_moved_mid_call(&schema.url());
+}
+
 /// The studio lists an item's releases with their tags and what the visitor's channel serves;
 /// a maintainer's form releases the current revision, yanks a release and moves a tag, and an
 /// author's, where the namespace reviews, proposes a release, which the maintainer releases or
