@@ -203,14 +203,13 @@ impl<E: Derived> App<E> {
         version: Version,
         reason: String,
     ) -> Result<Entry, AppError> {
-        let caller = self.permitted(permit, Operation::ReleaseSkill)?;
-        self.release_gate(caller, name).await?;
+        let key = name.to_owned();
         let change = ReleaseChange::Decline {
-            key: name.to_owned(),
+            key,
             version,
             reason,
         };
-        self.change_releases(caller, change).await
+        self.maintainers_change(permit, change).await
     }
 
     /// Yanks the release `version` of the item `name` for `reason`: the log entry.
@@ -221,14 +220,13 @@ impl<E: Derived> App<E> {
         version: Version,
         reason: String,
     ) -> Result<Entry, AppError> {
-        let caller = self.permitted(permit, Operation::ReleaseSkill)?;
-        self.release_gate(caller, name).await?;
+        let key = name.to_owned();
         let change = ReleaseChange::Yank {
-            key: name.to_owned(),
+            key,
             version,
             reason,
         };
-        self.change_releases(caller, change).await
+        self.maintainers_change(permit, change).await
     }
 
     /// Points the tag `tag` of the item `name` at the release `version`, or (`None`) takes it
@@ -240,13 +238,20 @@ impl<E: Derived> App<E> {
         tag: &str,
         version: Option<Version>,
     ) -> Result<Entry, AppError> {
+        let (key, tag) = (name.to_owned(), tag.to_owned());
+        self.maintainers_change(permit, ReleaseChange::Tag { key, tag, version })
+            .await
+    }
+
+    /// Makes `change`, which only a maintainer of the item's namespace may (a yank, a tag, a
+    /// decline), as the permit's caller: the log entry.
+    async fn maintainers_change(
+        &self,
+        permit: &Permit,
+        change: ReleaseChange,
+    ) -> Result<Entry, AppError> {
         let caller = self.permitted(permit, Operation::ReleaseSkill)?;
-        self.release_gate(caller, name).await?;
-        let change = ReleaseChange::Tag {
-            key: name.to_owned(),
-            tag: tag.to_owned(),
-            version,
-        };
+        self.release_gate(caller, change.key()).await?;
         self.change_releases(caller, change).await
     }
 

@@ -16,6 +16,18 @@ use axum::routing::{get, post};
 
 use common::Studio;
 
+/// The route of `action` on an item's releases ([`skill::release_action`]).
+fn release_action(action: skill::ReleaseAction) -> axum::routing::MethodRouter<Studio> {
+    post(
+        move |axum::extract::State(studio): axum::extract::State<Studio>,
+              axum::Extension(visitor): axum::Extension<crate::visitor::Visitor>,
+              axum::extract::Path(name): axum::extract::Path<String>,
+              axum::Form(form): axum::Form<skill::ReleaseActionForm>| {
+            skill::release_action(studio, visitor, name, form, action)
+        },
+    )
+}
+
 pub(crate) fn router(studio: Studio) -> axum::Router {
     axum::Router::new()
         .route("/", get(catalog::page))
@@ -25,9 +37,18 @@ pub(crate) fn router(studio: Studio) -> axum::Router {
         .route("/skills/{name}/star", post(skill::star))
         .route("/skills/{name}/visibility", post(skill::visibility))
         .route("/skills/{name}/release", post(skill::release))
-        .route("/skills/{name}/yank", post(skill::yank))
-        .route("/skills/{name}/tag", post(skill::tag))
-        .route("/skills/{name}/decline", post(skill::decline))
+        .route(
+            "/skills/{name}/yank",
+            release_action(skill::ReleaseAction::Yank),
+        )
+        .route(
+            "/skills/{name}/tag",
+            release_action(skill::ReleaseAction::Tag),
+        )
+        .route(
+            "/skills/{name}/decline",
+            release_action(skill::ReleaseAction::Decline),
+        )
         .route("/skills/{name}/edit", get(edit::page).post(edit::save))
         .route("/skills/{name}/check", post(edit::check))
         .route("/skills/{name}/history", get(history::page))

@@ -178,70 +178,47 @@ pub(crate) struct ReleaseActionForm {
     tag: String,
 }
 
-/// `POST /skills/<name>/yank`: a release hidden from resolution, with the reason.
-pub(crate) async fn yank(
-    State(studio): State<Studio>,
-    Extension(visitor): Extension<Visitor>,
-    Path(name): Path<String>,
-    axum::Form(form): axum::Form<ReleaseActionForm>,
-) -> Response {
-    let yanked = async {
-        let version = form_version(&form.version)?;
-        let permit = studio.permit(&visitor, Operation::ReleaseSkill)?;
-        let reason = form.reason.trim().to_owned();
-        studio
-            .server
-            .app()
-            .yank(&permit, &name, version, reason)
-            .await
-    };
-    after_release_change(&studio, &visitor, &name, yanked.await, "Not yanked")
+/// What a maintainer does to a release from the item's page.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum ReleaseAction {
+    /// `POST /skills/<name>/yank`: a release hidden from resolution, with the reason.
+    Yank,
+    /// `POST /skills/<name>/tag`: a tag pointed at a release (moving `latest` back is the
+    /// rollback).
+    Tag,
+    /// `POST /skills/<name>/decline`: a proposed release declined, with the reason.
+    Decline,
 }
 
-/// `POST /skills/<name>/tag`: a tag pointed at a release (moving `latest` back is the rollback).
-pub(crate) async fn tag(
-    State(studio): State<Studio>,
-    Extension(visitor): Extension<Visitor>,
-    Path(name): Path<String>,
-    axum::Form(form): axum::Form<ReleaseActionForm>,
+/// The [`ReleaseAction`] `action` on the item `name`, as the form asks; back to its page, or
+/// the refusal.
+pub(crate) async fn release_action(
+    studio: Studio,
+    visitor: Visitor,
+    name: String,
+    form: ReleaseActionForm,
+    action: ReleaseAction,
 ) -> Response {
-    let tagged = async {
+    let changed = async {
         let version = form_version(&form.version)?;
         let permit = studio.permit(&visitor, Operation::ReleaseSkill)?;
-        let tag = form.tag.trim();
-        studio
-            .server
-            .app()
-            .tag(&permit, &name, tag, Some(version))
-            .await
-    };
-    after_release_change(
-        &studio,
-        &visitor,
-        &name,
-        tagged.await,
-        "The tag was not moved",
-    )
-}
-
-/// `POST /skills/<name>/decline`: a proposed release declined, with the reason.
-pub(crate) async fn decline(
-    State(studio): State<Studio>,
-    Extension(visitor): Extension<Visitor>,
-    Path(name): Path<String>,
-    axum::Form(form): axum::Form<ReleaseActionForm>,
-) -> Response {
-    let declined = async {
-        let version = form_version(&form.version)?;
-        let permit = studio.permit(&visitor, Operation::ReleaseSkill)?;
+        let app = studio.server.app();
         let reason = form.reason.trim().to_owned();
-        studio
-            .server
-            .app()
-            .decline(&permit, &name, version, reason)
-            .await
+        match action {
+            ReleaseAction::Yank => app.yank(&permit, &name, version, reason).await,
+            ReleaseAction::Decline => app.decline(&permit, &name, version, reason).await,
+            ReleaseAction::Tag => {
+                app.tag(&permit, &name, form.tag.trim(), Some(version))
+                    .await
+            }
+        }
     };
-    after_release_change(&studio, &visitor, &name, declined.await, "Not declined")
+    let title = match action {
+        ReleaseAction::Yank => "Not yanked",
+        ReleaseAction::Tag => "The tag was not moved",
+        ReleaseAction::Decline => "Not declined",
+    };
+    after_release_change(&studio, &visitor, &name, changed.await, title)
 }
 
 /// The version a form posted, or the refusal that names the field.

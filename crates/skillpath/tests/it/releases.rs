@@ -382,9 +382,19 @@ fn channels_are_served_side_by_side_on_postgres() {
 /// process: every answer is one release's whole rendering, never a mix or a failure.
 fn tag_moved_mid_call(db: &str) {
     let work = tempfile::tempdir().expect("tempdir");
-    import_text(db, work.path(), "Use when deploying, the first way.", "The first way.");
+    import_text(
+        db,
+        work.path(),
+        "Use when deploying, the first way.",
+        "The first way.",
+    );
     ok(db, &["release", "deploy", "1.0.0", "--tag", "stable"]);
-    import_text(db, work.path(), "Use when deploying, the second way.", "The second way.");
+    import_text(
+        db,
+        work.path(),
+        "Use when deploying, the second way.",
+        "The second way.",
+    );
     ok(db, &["release", "deploy", "1.1.0"]);
     let dir = tempfile::tempdir().expect("tempdir");
     let server = HttpServer::start(
@@ -426,7 +436,10 @@ fn tag_moved_mid_call(db: &str) {
     });
     assert!(answers.len() > 10, "{} answers", answers.len());
     for answer in &answers {
-        assert!(*answer == first || *answer == second, "a mixed answer: {answer}");
+        assert!(
+            *answer == first || *answer == second,
+            "a mixed answer: {answer}"
+        );
     }
     assert!(answers.contains(&first) && answers.contains(&second));
 }
