@@ -588,6 +588,13 @@ impl SkillServer {
                 let Some(inner) = inner.upgrade() else {
                     return;
                 };
+                // While the first sync loads a store that lacked the folders' skills, its own
+                // reload reads everything the store holds (this change too) and announces it
+                // once loaded: a reload here would tell clients of a change while the catalog
+                // still says it is loading.
+                if inner.first_sync.borrow().loading() {
+                    continue;
+                }
                 let server = SkillServer {
                     inner,
                     subscriptions: Arc::default(),
