@@ -85,6 +85,8 @@ pub struct CatalogSkill<E = ()> {
     pub content_hash: String,
     /// Where it came from.
     pub provenance: Provenance,
+    /// When its revision was written (RFC 3339).
+    pub updated_at: String,
     /// The tool name it asks for: `tool_name`, else `name`.
     pub tool_name: String,
     /// Its arguments, which make its tool's input schema and its prompt's arguments; a member
@@ -135,6 +137,7 @@ impl<E: Derived> CatalogSkill<E> {
             revision,
             content_hash,
             provenance,
+            updated_at,
             skill_md,
             frontmatter,
             files,
@@ -158,6 +161,7 @@ impl<E: Derived> CatalogSkill<E> {
             revision,
             content_hash,
             provenance,
+            updated_at,
             tool_name,
             args,
             package: None,
@@ -181,6 +185,7 @@ impl<E: Derived> CatalogSkill<E> {
             revision,
             content_hash,
             provenance,
+            updated_at,
             skill_md,
             frontmatter,
             files,
@@ -198,6 +203,7 @@ impl<E: Derived> CatalogSkill<E> {
             revision,
             content_hash,
             provenance,
+            updated_at,
             args: Vec::new(),
             package: None,
             manifest: manifest.map(Arc::new),

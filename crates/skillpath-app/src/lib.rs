@@ -28,8 +28,8 @@ pub use content::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 pub use error::AppError;
 pub use meaning::Meaning;
 pub use ops::{
-    Checked, Created, Imported, KeyRequest, LISTED_OVERLAPS, PackageFit, ReleaseRequest,
-    ReleaseRight, Released, Releases, Unused, Written, read_spec,
+    Checked, Created, Imported, KeyRequest, LISTED_OVERLAPS, PackageFit, Published, ReleaseRequest,
+    ReleaseRight, Released, Releases, Unused, VersionUpload, Written, read_spec,
 };
 pub use rules::{Operation, Permit};
 pub use sight::Sight;

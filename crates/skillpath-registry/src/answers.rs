@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
-use skillpath_app::Releases;
+use skillpath_app::{CatalogSkill, Releases};
 use skillpath_model::FullName;
 use skillpath_model::release::Release;
 
@@ -14,14 +14,14 @@ pub(crate) fn millis(rfc3339: &str) -> i64 {
     chrono::DateTime::parse_from_rfc3339(rfc3339).map_or(0, |at| at.timestamp_millis())
 }
 
-/// `GET /api/v1/skills/{slug}`: the item, its tags (each tag's version), its latest release,
-/// its namespace as the owner, and no moderation verdict (skillpath audits on ingest; a
-/// refused skill is never served).
-pub(crate) fn skill(
+/// An item as the skill answer and the listing carry it: its slug, name, description, tags
+/// (each tag's version), counts, when it was first released (else written) and last written;
+/// and its latest release, where it has one (left out where not: the listing's schema does
+/// not take `null`).
+pub(crate) fn skill_summary<E>(
     full: &FullName,
-    description: &str,
+    listed: &CatalogSkill<E>,
     releases: &Releases,
-    latest: Option<&Release>,
     stars: usize,
 ) -> Value {
     let tags: BTreeMap<&str, &str> = releases
@@ -29,38 +29,59 @@ pub(crate) fn skill(
         .iter()
         .map(|(tag, version)| (tag.as_str(), version.as_str()))
         .collect();
-    let first = releases
+    let updated = millis(&listed.updated_at);
+    let created = releases
         .releases
         .iter()
-        .map(|r| millis(&r.created_at))
-        .min();
-    let last = releases
-        .releases
-        .iter()
-        .map(|r| millis(&r.created_at))
-        .max();
-    json!({
-        "skill": {
-            "slug": full.slug(),
-            "displayName": full.name,
-            "summary": description,
-            "tags": tags,
-            "stats": {
-                "stars": stars,
-                "versions": releases.releases.iter().filter(|r| r.yanked.is_none()).count(),
-            },
-            "createdAt": first.unwrap_or(0),
-            "updatedAt": last.unwrap_or(0),
+        .map(|release| millis(&release.created_at))
+        .min()
+        .unwrap_or(updated);
+    let mut summary = json!({
+        "slug": full.slug(),
+        "displayName": full.name,
+        "summary": listed.description,
+        "tags": tags,
+        "stats": {
+            "stars": stars,
+            "versions": releases.releases.iter().filter(|r| r.yanked.is_none()).count(),
         },
-        "latestVersion": latest.map(|release| json!({
-            "version": release.version.to_string(),
-            "createdAt": millis(&release.created_at),
-            "changelog": release.notes,
-            "license": null,
-        })),
-        "owner": {"handle": full.namespace.as_str(), "displayName": full.namespace.to_string()},
+        "createdAt": created,
+        "updatedAt": updated.max(created),
+    });
+    if let Some(latest) = crate::latest_of(releases) {
+        summary["latestVersion"] = latest_version(latest);
+    }
+    summary
+}
+
+/// A release as `latestVersion`.
+fn latest_version(release: &Release) -> Value {
+    json!({
+        "version": release.version.to_string(),
+        "createdAt": millis(&release.created_at),
+        "changelog": release.notes,
+        "license": null,
+    })
+}
+
+/// `GET /api/v1/skills/{slug}`: the item, its latest release, its namespace as the owner, and
+/// no moderation verdict (skillpath audits on ingest; a skill its policy refuses is never
+/// stored).
+pub(crate) fn skill(full: &FullName, mut summary: Value, latest: Option<&Release>) -> Value {
+    if let Some(object) = summary.as_object_mut() {
+        object.remove("latestVersion");
+    }
+    json!({
+        "skill": summary,
+        "latestVersion": latest.map(latest_version),
+        "owner": owner(full),
         "moderation": null,
     })
+}
+
+/// The owner the protocol names: the item's namespace.
+pub(crate) fn owner(full: &FullName) -> Value {
+    json!({"handle": full.namespace.as_str(), "displayName": full.namespace.to_string()})
 }
 
 /// One release in `GET …/versions`.
@@ -99,15 +120,15 @@ pub(crate) fn version(
     })
 }
 
-/// The content type a file's name says, for the listing (the CLI shows it, never acts on it).
-fn content_type(path: &str) -> &'static str {
+/// The content type a file's name says (what the listing shows and a file is served as).
+pub(crate) fn content_type(path: &str) -> &'static str {
     match path.rsplit_once('.').map(|(_, ext)| ext) {
-        Some("md") => "text/markdown",
+        Some("md") => "text/markdown; charset=utf-8",
         Some("json") => "application/json",
-        Some("sh") => "text/x-shellscript",
-        Some("py") => "text/x-python",
-        Some("txt") => "text/plain",
-        Some("yaml" | "yml") => "application/yaml",
+        Some("sh") => "application/x-sh",
+        Some("txt") => "text/plain; charset=utf-8",
+        Some("yaml" | "yml") => "text/yaml",
+        Some("toml") => "application/toml",
         _ => "application/octet-stream",
     }
 }

@@ -1,9 +1,10 @@
 //! The registry protocol the `clawhub` CLI speaks (the ClawHub HTTP API under `/api/v1/`),
 //! served by `skillpath serve --http` beside `/mcp` and the studio, so that a team's skillpath
-//! is a registry its people's `clawhub` and `skillpath add` install from by version, range or
-//! tag. A thin front end: every answer is an application operation's, read as the request's
-//! caller (the API-key layer's, else the local user), so visibility and namespaces decide what
-//! each caller finds exactly as on MCP, and a hidden item answers as a missing one.
+//! is a registry its people's `clawhub` and `skillpath add` search, install (by version,
+//! range or tag), star and publish to. A thin front end: every answer is an application
+//! operation's, asked as the request's caller (the API-key layer's, else the local user), so
+//! visibility and namespaces decide what each caller finds exactly as on MCP, and a hidden item
+//! answers as a missing one.
 //!
 //! Items are named by slug as SkillHub names them ([`FullName::slug`]: `deploy` for
 //! `@global/deploy`, `team--deploy` for `@team/deploy`); versions are the item's releases
@@ -11,29 +12,31 @@
 //! is a ZIP of exactly the released revision's files at the archive's root, written the same
 //! byte for byte on every replica ([`skillpath_sources::archive::zip`]). Errors are plain text
 //! with the protocol's statuses (404 `Skill not found`, 410 for a yanked version), which the
-//! CLI prints as they are.
+//! CLI prints as they are ([`refusal`]); the JSON is in the shapes the CLI checks ([`answers`]).
 //!
 //! The routes: [`discovery`] (`/.well-known/clawhub.json`, open to anyone, since the CLI asks
-//! without a key) and [`api`] (behind the server's API-key check).
+//! without a key) and [`api`] (behind the server's API-key check): [`read`] (an item, its
+//! versions, a file, a download), [`find`] (search, listing, which version a fingerprint is),
+//! [`write`] (stars, delete and undelete), [`publish`] (uploads and the version they make).
 
 mod answers;
+mod find;
+mod publish;
+mod read;
 mod refusal;
+mod write;
 
 use std::collections::BTreeMap;
 
 use axum::Extension;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use skillpath_app::{App, Caller, Derived, Operation, Releases};
 use skillpath_model::FullName;
 use skillpath_model::release::{self, Release};
 
+pub use publish::{MOST_FILE_BYTES, MOST_VERSION_BYTES, MOST_WAITING_BYTES, UPLOAD_LIFETIME};
 use refusal::Refusal;
-use skillpath_sources::registry::YANKED_HEADER;
-
-/// The most versions one page of `GET /api/v1/skills/{slug}/versions` lists.
-pub const MOST_VERSIONS_LISTED: usize = 200;
 
 /// The open routes: `GET /.well-known/clawhub.json`, which tells the CLI where the API is (an
 /// absolute URL: the CLI 0.23.3 fails on SkillHub's relative `"/api/v1"`, and adds `/api/v1`
@@ -44,22 +47,54 @@ pub fn discovery() -> axum::Router {
 
 /// The API's routes, for the router whose layers check API keys.
 pub fn api<E: Derived>(app: App<E>) -> axum::Router {
+    use axum::routing::{get, post};
     axum::Router::new()
-        .route("/api/v1/whoami", axum::routing::get(whoami::<E>))
-        .route("/api/v1/skills/{slug}", axum::routing::get(skill::<E>))
+        .route("/api/v1/whoami", get(whoami::<E>))
+        .route("/api/v1/search", get(find::search::<E>))
         .route(
-            "/api/v1/skills/{slug}/versions",
-            axum::routing::get(versions::<E>),
+            "/api/v1/skills",
+            get(find::list::<E>).post(publish::publish::<E>),
         )
+        .route(
+            "/api/v1/skills/-/upload-url",
+            post(publish::upload_url::<E>),
+        )
+        .route(
+            "/api/v1/skills/-/upload/{ticket}",
+            post(publish::upload).layer(axum::extract::DefaultBodyLimit::max(
+                publish::MOST_FILE_BYTES as usize,
+            )),
+        )
+        .route("/api/v1/resolve", get(find::resolve::<E>))
+        .route(
+            "/api/v1/skills/{slug}",
+            get(read::skill::<E>).delete(write::delete::<E>),
+        )
+        .route("/api/v1/skills/{slug}/undelete", post(write::undelete::<E>))
+        .route("/api/v1/skills/{slug}/versions", get(read::versions::<E>))
         .route(
             "/api/v1/skills/{slug}/versions/{version}",
-            axum::routing::get(version::<E>),
+            get(read::version::<E>),
         )
-        .route("/api/v1/download", axum::routing::get(download::<E>))
+        .route("/api/v1/skills/{slug}/file", get(read::file::<E>))
+        .route("/api/v1/skills/{slug}/install", get(read::install::<E>))
+        .route("/api/v1/download", get(read::download::<E>))
+        .route(
+            "/api/v1/stars/{slug}",
+            post(write::star::<E>).delete(write::unstar::<E>),
+        )
+        .layer(Extension(publish::Uploads::default()))
         .with_state(app)
 }
 
 async fn well_known(headers: HeaderMap) -> Response {
+    let base = base_url(&headers);
+    axum::Json(serde_json::json!({"apiBase": base, "registry": base})).into_response()
+}
+
+/// The server's own address as the request reached it (`scheme://host`): what the CLI is told
+/// to call, so it is absolute.
+fn base_url(headers: &HeaderMap) -> String {
     let host = headers
         .get(header::HOST)
         .and_then(|host| host.to_str().ok())
@@ -70,8 +105,7 @@ async fn well_known(headers: HeaderMap) -> Response {
         .and_then(|value| value.to_str().ok())
         .filter(|scheme| matches!(*scheme, "http" | "https"))
         .unwrap_or("http");
-    let base = format!("{scheme}://{host}");
-    axum::Json(serde_json::json!({"apiBase": base, "registry": base})).into_response()
+    format!("{scheme}://{host}")
 }
 
 /// The request's caller: the one the API-key layer accepted, else the local user.
@@ -80,19 +114,19 @@ fn caller_of(caller: Option<Extension<Caller>>) -> Caller {
 }
 
 async fn whoami<E: Derived>(
-    State(app): State<App<E>>,
+    axum::extract::State(app): axum::extract::State<App<E>>,
     caller: Option<Extension<Caller>>,
 ) -> Response {
     let caller = caller_of(caller);
     let Some(handle) = caller.user.clone() else {
         return Refusal::new(
-            StatusCode::UNAUTHORIZED,
+            axum::http::StatusCode::UNAUTHORIZED,
             "this registry knows you by an API key: `clawhub login --token sp_…` with a key `skillpath keys create` made",
         )
         .into_response();
     };
-    let people = app.catalog();
-    let person = people.people().directory.user(&handle);
+    let catalog = app.catalog();
+    let person = catalog.people().directory.user(&handle);
     let role = if person.is_some_and(|person| person.admin) {
         "admin"
     } else {
@@ -108,13 +142,13 @@ async fn whoami<E: Derived>(
 }
 
 /// The item `slug` names and its releases, as `caller` reads them: 404 `Skill not found` for
-/// a slug that names nothing they may read (or is no slug).
+/// a slug that names nothing they may read (or is no slug at all).
 async fn item<E: Derived>(
     app: &App<E>,
     caller: &Caller,
     slug: &str,
 ) -> Result<(FullName, Releases), Refusal> {
-    let full = FullName::of_slug(slug).map_err(|_| Refusal::not_found())?;
+    let full = FullName::of_slug(slug.trim()).map_err(|_| Refusal::not_found())?;
     let permit = app
         .may(caller, Operation::ListReleases)
         .map_err(Refusal::of)?;
@@ -125,96 +159,23 @@ async fn item<E: Derived>(
     Ok((full, releases))
 }
 
-async fn skill<E: Derived>(
-    State(app): State<App<E>>,
-    caller: Option<Extension<Caller>>,
-    Path(slug): Path<String>,
-) -> Result<Response, Refusal> {
-    let caller = caller_of(caller);
-    let (full, releases) = item(&app, &caller, &slug).await?;
-    let catalog = app.view_for(&caller, skillpath_app::View::Listed);
-    let listed = catalog.item(&full.key()).ok_or_else(Refusal::not_found)?;
-    let latest = latest_of(&releases);
-    Ok(axum::Json(answers::skill(
-        &full,
-        &listed.description,
-        &releases,
-        latest,
-        catalog.stars_of(&full.key()),
-    ))
-    .into_response())
-}
-
 /// The release `latest` points at (the highest that is neither a pre-release nor yanked,
 /// unless set by hand).
 fn latest_of(releases: &Releases) -> Option<&Release> {
+    tagged(releases, release::LATEST)
+}
+
+/// The release `tag` points at.
+fn tagged<'a>(releases: &'a Releases, tag: &str) -> Option<&'a Release> {
     let version = releases
         .tags
         .iter()
-        .find(|(tag, _)| tag == release::LATEST)
+        .find(|(name, _)| name == tag)
         .map(|(_, version)| version.as_str())?;
     releases
         .releases
         .iter()
         .find(|release| release.version.to_string() == version)
-}
-
-/// What `GET …/versions` takes: a page's size and where it starts.
-#[derive(serde::Deserialize)]
-struct Page {
-    limit: Option<usize>,
-    cursor: Option<String>,
-}
-
-async fn versions<E: Derived>(
-    State(app): State<App<E>>,
-    caller: Option<Extension<Caller>>,
-    Path(slug): Path<String>,
-    Query(page): Query<Page>,
-) -> Result<Response, Refusal> {
-    let caller = caller_of(caller);
-    let (_, releases) = item(&app, &caller, &slug).await?;
-    let limit = page.limit.unwrap_or(25).clamp(1, MOST_VERSIONS_LISTED);
-    let start = match page.cursor.as_deref() {
-        None | Some("") => 0,
-        Some(cursor) => cursor.parse::<usize>().map_err(|_| {
-            Refusal::new(
-                StatusCode::BAD_REQUEST,
-                format!("`{cursor}` is no cursor of this listing: ask again without one"),
-            )
-        })?,
-    };
-    // Yanked releases are hidden from resolution, so from the listing a client resolves by;
-    // highest first.
-    let listed: Vec<&Release> = releases
-        .releases
-        .iter()
-        .rev()
-        .filter(|release| release.yanked.is_none())
-        .collect();
-    let items: Vec<serde_json::Value> = listed
-        .iter()
-        .skip(start)
-        .take(limit)
-        .map(|release| answers::version_item(release))
-        .collect();
-    let next = (start + limit < listed.len()).then(|| (start + limit).to_string());
-    Ok(axum::Json(serde_json::json!({"items": items, "nextCursor": next})).into_response())
-}
-
-async fn version<E: Derived>(
-    State(app): State<App<E>>,
-    caller: Option<Extension<Caller>>,
-    Path((slug, version)): Path<(String, String)>,
-) -> Result<Response, Refusal> {
-    let caller = caller_of(caller);
-    let (full, releases) = item(&app, &caller, &slug).await?;
-    let found = release_named(&releases, &version)?;
-    if let Some(yanked) = &found.yanked {
-        return Err(Refusal::yanked(&found.version, &slug, &yanked.reason));
-    }
-    let files = files_of(&app, &caller, &full, found).await?;
-    Ok(axum::Json(answers::version(&full, found, &files)).into_response())
 }
 
 /// The release `text` names among `releases`, or 404 `Version not found`.
@@ -252,68 +213,39 @@ async fn files_of<E: Derived>(
     )
 }
 
-/// What `GET /api/v1/download` takes: the slug, and a version or a tag (else `latest`);
-/// `pinned=true` (a lock that pinned the version) downloads a yanked version too.
+/// A page's size and where it starts, as the listings take them (`limit` 1 to 200, `cursor`
+/// an offset this server gave).
 #[derive(serde::Deserialize)]
-struct DownloadQuery {
-    slug: String,
-    version: Option<String>,
-    tag: Option<String>,
-    #[serde(default)]
-    pinned: bool,
+struct Page {
+    limit: Option<usize>,
+    cursor: Option<String>,
 }
 
-async fn download<E: Derived>(
-    State(app): State<App<E>>,
-    caller: Option<Extension<Caller>>,
-    Query(query): Query<DownloadQuery>,
-) -> Result<Response, Refusal> {
-    let caller = caller_of(caller);
-    let (full, releases) = item(&app, &caller, &query.slug).await?;
-    let found = match (&query.version, &query.tag) {
-        (Some(version), _) => release_named(&releases, version)?,
-        (None, tag) => {
-            let tag = tag.as_deref().unwrap_or(release::LATEST);
-            let version = releases
-                .tags
-                .iter()
-                .find(|(name, _)| name == tag)
-                .map(|(_, version)| version.as_str())
-                .ok_or_else(|| Refusal::no_tag(&query.slug, tag, releases.releases.is_empty()))?;
-            release_named(&releases, version)?
-        }
-    };
-    if let Some(yanked) = &found.yanked
-        && !query.pinned
-    {
-        return Err(Refusal::yanked(&found.version, &query.slug, &yanked.reason));
-    }
-    let files = files_of(&app, &caller, &full, found).await?;
-    let bytes = skillpath_sources::archive::zip(&files)
-        .map_err(|error| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, error.to_string()))?;
-    let disposition = format!(
-        "attachment; filename=\"{}-{}.zip\"",
-        query.slug, found.version
-    );
-    let mut response = (
-        [
-            (header::CONTENT_TYPE, "application/zip".to_owned()),
-            (header::CONTENT_DISPOSITION, disposition),
-        ],
-        bytes,
-    )
-        .into_response();
-    if let Some(yanked) = &found.yanked
-        && let Ok(value) = header::HeaderValue::from_str(&one_line(&yanked.reason))
-    {
-        response.headers_mut().insert(YANKED_HEADER, value);
-    }
-    Ok(response)
-}
+impl Page {
+    /// The most items a page lists.
+    const MOST: usize = 200;
 
-/// `text` on one line of visible ASCII, as a header holds it.
-fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_ascii_graphic() { c } else { ' ' })
-        .collect()
+    /// The page's size and its first item's offset; a cursor this server did not give is
+    /// refused.
+    fn bounds(&self) -> Result<(usize, usize), Refusal> {
+        let limit = self.limit.unwrap_or(25).clamp(1, Page::MOST);
+        let start = match self.cursor.as_deref() {
+            None | Some("") => 0,
+            Some(cursor) => cursor.parse::<usize>().map_err(|_| {
+                Refusal::bad_request(format!(
+                    "`{cursor}` is no cursor of this listing: ask again without one"
+                ))
+            })?,
+        };
+        Ok((limit, start))
+    }
+
+    /// The page of `items` these bounds cut, and the cursor of the next (`None`: the last).
+    fn cut<T>(&self, items: Vec<T>) -> Result<(Vec<T>, Option<String>), Refusal> {
+        let (limit, start) = self.bounds()?;
+        let total = items.len();
+        let page = items.into_iter().skip(start).take(limit).collect();
+        let next = (start + limit < total).then(|| (start + limit).to_string());
+        Ok((page, next))
+    }
 }

@@ -22,6 +22,11 @@ impl Refusal {
         }
     }
 
+    /// A request whose parameters are wrong, saying which and how.
+    pub(crate) fn bad_request(text: impl Into<String>) -> Refusal {
+        Refusal::new(StatusCode::BAD_REQUEST, text)
+    }
+
     /// An item that is not there for the caller (missing, hidden, or no slug at all).
     pub(crate) fn not_found() -> Refusal {
         Refusal::new(StatusCode::NOT_FOUND, "Skill not found")

@@ -12,6 +12,7 @@
 
 pub mod archive;
 pub mod cache;
+pub mod collation;
 pub mod digest;
 pub mod error;
 pub mod folders;

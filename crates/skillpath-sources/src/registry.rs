@@ -346,6 +346,27 @@ impl Registry {
 /// `pinned=true`), with the reason it was yanked.
 pub const YANKED_HEADER: &str = "x-skillpath-yanked";
 
+/// The fingerprint the ClawHub protocol names a skill's files by (`/api/v1/resolve?hash=`):
+/// the SHA-256 of one line `path:sha256` per file, in the order `localeCompare` sorts the
+/// paths ([`crate::collation`]), joined by newlines; lowercase hex.
+pub fn fingerprint<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> String {
+    let mut lines: Vec<(&str, String)> = files
+        .into_iter()
+        .map(|(path, bytes)| {
+            let digest = skillpath_model::sha256_hex(bytes);
+            (path, digest.trim_start_matches("sha256:").to_owned())
+        })
+        .collect();
+    lines.sort_by(|a, b| crate::collation::locale_compare(a.0, b.0));
+    let payload: Vec<String> = lines
+        .iter()
+        .map(|(path, digest)| format!("{path}:{digest}"))
+        .collect();
+    skillpath_model::sha256_hex(payload.join("\n").as_bytes())
+        .trim_start_matches("sha256:")
+        .to_owned()
+}
+
 /// `text` as one part of a URL's path or query.
 fn encode(text: &str) -> String {
     percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC).to_string()
@@ -354,6 +375,16 @@ fn encode(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The CLI's own value for these files (its `buildSkillFingerprint`).
+    #[test]
+    fn the_fingerprint_is_the_clis() {
+        let files: [(&str, &[u8]); 2] = [("SKILL.md", b"# hi\n"), ("scripts/run.sh", b"echo\n")];
+        assert_eq!(
+            fingerprint(files),
+            "f72d3aa4e503070a3f90f00d9e0b639fdc25217398bcf8637fa715562c3fa0b3"
+        );
+    }
 
     #[test]
     fn what_names_a_registry_item() {

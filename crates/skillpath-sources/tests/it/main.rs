@@ -9,6 +9,7 @@
 //! folder on the way, a name that is a path), and one that cannot be written is skipped and
 //! named while the others are written whole.
 
+mod collation;
 mod support;
 mod verify;
 mod write;

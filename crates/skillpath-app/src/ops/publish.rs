@@ -1,0 +1,157 @@
+//! Publishing a version from files, as a registry client publishes (`clawhub publish`): the
+//! files become the item's next revision (or its first) and that revision is released as the
+//! version, in one operation, so that the rule of who may do it is decided once, before
+//! anything is written: a maintainer of the namespace writes and releases; an author where the
+//! namespace reviews saves a draft, released once a maintainer publishes it; anyone else is
+//! refused.
+
+use skillpath_model::release::{self, Version};
+use skillpath_model::{
+    Change, FullName, MemberRole, Placement, Provenance, SkillSnapshot, Visibility,
+};
+use skillpath_store::StoreError;
+
+use crate::app::App;
+use crate::catalog::Derived;
+use crate::error::AppError;
+use crate::ops::releases::{ReleaseRequest, Released};
+use crate::rules::{Operation, Permit};
+
+/// A version to publish from files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionUpload {
+    /// The item.
+    pub item: FullName,
+    /// Its files, `SKILL.md` among them.
+    pub snapshot: SkillSnapshot,
+    /// The version.
+    pub version: Version,
+    /// What changed, for whom.
+    pub notes: String,
+    /// Tags to point at the release (`latest` follows the highest release by itself, so it is
+    /// not set by hand here).
+    pub tags: Vec<String>,
+}
+
+/// What a publish made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Published {
+    /// The version, released (or released already with exactly these files: a retry).
+    Released {
+        /// The revision the files are.
+        revision: u64,
+        /// Whether this request made it (`false`: it was there).
+        made: bool,
+    },
+    /// Saved as the caller's draft, for a maintainer to publish and release.
+    Pending,
+}
+
+impl<E: Derived> App<E> {
+    /// Publishes `upload`: refused unless the caller may release in the item's namespace (a
+    /// maintainer) or propose there (an author where it reviews: the files are then their
+    /// draft), before anything is written; a version released before with other files is
+    /// refused, with these files it is the same publish again.
+    pub async fn publish_version(
+        &self,
+        permit: &Permit,
+        upload: VersionUpload,
+    ) -> Result<Published, AppError> {
+        let caller = self.permitted(permit, Operation::SaveFiles)?;
+        self.permitted(permit, Operation::ReleaseSkill)?;
+        let key = upload.item.key();
+        let namespace = upload.item.namespace.clone();
+        let current = match self.store().get(&key, None).await {
+            Ok(current) => {
+                self.seen(caller, &key).await?;
+                Some(current)
+            }
+            Err(StoreError::NotFound { .. }) => None,
+            Err(error) => return Err(error.into()),
+        };
+        let drafted = self
+            .gate(caller, &namespace, MemberRole::Author, "publishing")
+            .await?;
+        if !drafted {
+            self.gate(caller, &namespace, MemberRole::Maintainer, "releasing")
+                .await?;
+        }
+        let people = self.people().await?;
+        if let Some(released) = people
+            .directory
+            .releases_of(&key)
+            .iter()
+            .find(|r| release::same_version(&r.version, &upload.version))
+        {
+            let same = self.store().get(&key, Some(released.revision)).await?;
+            if same.snapshot.content_hash() == upload.snapshot.content_hash() {
+                return Ok(Published::Released {
+                    revision: released.revision,
+                    made: false,
+                });
+            }
+        }
+        let message = format!("publish {} {}", upload.item, upload.version);
+        let change = Change {
+            author: caller.author(),
+            message: message.clone(),
+        };
+        let revision = match current {
+            Some(current) if current.deleted => {
+                return Err(AppError::Store(StoreError::Refused(format!(
+                    "{} is deleted: bring it back (`undelete`) before publishing a version of it",
+                    upload.item
+                ))));
+            }
+            _ if drafted => {
+                let base = self
+                    .store()
+                    .get(&key, None)
+                    .await
+                    .map_or(0, |current| current.revision);
+                let draft = (upload.snapshot, base, None);
+                self.save_draft(caller, draft, namespace, message).await?;
+                return Ok(Published::Pending);
+            }
+            Some(current) if current.snapshot.content_hash() == upload.snapshot.content_hash() => {
+                current.revision
+            }
+            Some(current) => {
+                self.store()
+                    .update(&key, current.revision, upload.snapshot, change)
+                    .await?
+                    .revision
+            }
+            None => {
+                let placement = Placement {
+                    namespace,
+                    visibility: Visibility::default(),
+                };
+                self.store()
+                    .create_in(placement, upload.snapshot, Provenance::Api, change)
+                    .await?
+                    .revision
+            }
+        };
+        self.refresh().await?;
+        let request = ReleaseRequest {
+            name: key,
+            version: upload.version,
+            revision: Some(revision),
+            notes: upload.notes,
+            tags: upload
+                .tags
+                .into_iter()
+                .filter(|tag| tag != release::LATEST)
+                .collect(),
+            forced: None,
+        };
+        match self.release(permit, request).await? {
+            Released::Released(_) => Ok(Published::Released {
+                revision,
+                made: true,
+            }),
+            Released::Proposed(_) => Ok(Published::Pending),
+        }
+    }
+}

@@ -1,0 +1,311 @@
+//! Publishing as the `clawhub` CLI 0.23.3 does it: for each file, `POST
+//! /api/v1/skills/-/upload-url` (its path, size and SHA-256) answers where to upload it and a
+//! ticket, the bytes go to that URL, and `POST /api/v1/skills` names the version and its files
+//! by ticket. The application then publishes the version ([`App::publish_version`]): a
+//! maintainer's is released, an author's where the namespace reviews waits as a draft.
+//!
+//! Uploads wait in this server's memory until the publish that names them, bounded: a file at
+//! most [`MOST_FILE_BYTES`], a version at most [`MOST_VERSION_BYTES`] (the CLI's own limits),
+//! [`MOST_WAITING_BYTES`] waiting on the whole server, each for [`UPLOAD_LIFETIME`]. A ticket
+//! is its key's: another key can neither upload to it nor publish it. A publish goes to the
+//! replica its uploads went to (behind a load balancer: sticky by client), since the tickets
+//! are one server's.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Extension;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+use skillpath_app::{App, Caller, Derived, Operation, Published, VersionUpload};
+use skillpath_model::{FullName, SkillFile, SkillSnapshot, release};
+
+use crate::caller_of;
+use crate::refusal::Refusal;
+
+/// The largest file of a version.
+pub const MOST_FILE_BYTES: u64 = 10 * 1024 * 1024;
+
+/// The most bytes of one version's files.
+pub const MOST_VERSION_BYTES: u64 = 50 * 1024 * 1024;
+
+/// The most bytes waiting to be published on one server, everyone's together.
+pub const MOST_WAITING_BYTES: u64 = 512 * 1024 * 1024;
+
+/// How long an upload waits for the publish that names it.
+pub const UPLOAD_LIFETIME: Duration = Duration::from_secs(30 * 60);
+
+/// One file announced (and perhaps uploaded) for a publish.
+struct Upload {
+    /// The key that announced it (its public part).
+    key: String,
+    path: String,
+    size: u64,
+    sha256: String,
+    bytes: Option<Vec<u8>>,
+    at: Instant,
+}
+
+/// The uploads waiting on this server, by ticket.
+#[derive(Clone, Default)]
+pub(crate) struct Uploads(Arc<Mutex<HashMap<String, Upload>>>);
+
+impl Uploads {
+    /// The uploads, those past their lifetime dropped.
+    fn held(&self) -> Result<std::sync::MutexGuard<'_, HashMap<String, Upload>>, Refusal> {
+        let mut held = self.0.lock().map_err(|_| {
+            Refusal::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the uploads are unavailable",
+            )
+        })?;
+        held.retain(|_, upload| upload.at.elapsed() < UPLOAD_LIFETIME);
+        Ok(held)
+    }
+}
+
+/// The key a publishing caller acts through; a caller without one is refused.
+fn key_of(caller: &Caller) -> Result<String, Refusal> {
+    caller.key_id.clone().ok_or_else(|| {
+        Refusal::new(
+            StatusCode::UNAUTHORIZED,
+            "publishing needs an API key: `clawhub login --token sp_…`",
+        )
+    })
+}
+
+/// What `POST /api/v1/skills/-/upload-url` takes.
+#[derive(serde::Deserialize)]
+pub(crate) struct Announced {
+    path: String,
+    size: u64,
+    sha256: String,
+}
+
+/// `POST /api/v1/skills/-/upload-url`: a ticket for one file, and the absolute URL to upload
+/// it to (the CLI takes it as it is).
+pub(crate) async fn upload_url<E: Derived>(
+    State(app): State<App<E>>,
+    Extension(uploads): Extension<Uploads>,
+    caller: Option<Extension<Caller>>,
+    headers: HeaderMap,
+    axum::Json(announced): axum::Json<Announced>,
+) -> Result<Response, Refusal> {
+    let caller = caller_of(caller);
+    let key = key_of(&caller)?;
+    app.may(&caller, Operation::SaveFiles)
+        .map_err(Refusal::of)?;
+    // `SKILL.md` is stored apart from the other files, which follow the skill-file rules.
+    if !announced.path.eq_ignore_ascii_case("SKILL.md") {
+        skillpath_model::path::check_relative_path(&announced.path)
+            .map_err(|why| Refusal::bad_request(why.to_string()))?;
+    }
+    if announced.size > MOST_FILE_BYTES {
+        return Err(Refusal::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("File \"{}\" exceeds 10MB limit", announced.path),
+        ));
+    }
+    let sha256 = announced.sha256.to_ascii_lowercase();
+    if sha256.len() != 64 || !sha256.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(Refusal::bad_request("`sha256` is 64 hex digits"));
+    }
+    let mut held = uploads.held()?;
+    let waiting: u64 = held.values().map(|upload| upload.size).sum();
+    let theirs: u64 = held
+        .values()
+        .filter(|upload| upload.key == key)
+        .map(|upload| upload.size)
+        .sum();
+    if theirs + announced.size > MOST_VERSION_BYTES {
+        return Err(Refusal::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "Skill bundle exceeds 50MB limit",
+        ));
+    }
+    if waiting + announced.size > MOST_WAITING_BYTES {
+        return Err(Refusal::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "this registry holds as many uploads as it may: publish again in a few minutes",
+        ));
+    }
+    let ticket = new_ticket()?;
+    held.insert(
+        ticket.clone(),
+        Upload {
+            key,
+            path: announced.path,
+            size: announced.size,
+            sha256,
+            bytes: None,
+            at: Instant::now(),
+        },
+    );
+    let base = crate::base_url(&headers);
+    Ok(axum::Json(json!({
+        "uploadUrl": format!("{base}/api/v1/skills/-/upload/{ticket}"),
+        "uploadTicket": ticket,
+    }))
+    .into_response())
+}
+
+/// 128 random bits as hex.
+fn new_ticket() -> Result<String, Refusal> {
+    let mut random = [0u8; 16];
+    getrandom::fill(&mut random).map_err(|error| {
+        Refusal::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("no randomness: {error}"),
+        )
+    })?;
+    Ok(skillpath_model::hex::encode(&random))
+}
+
+/// `POST /api/v1/skills/-/upload/{ticket}`: the file's bytes, held once they are what was
+/// announced (its size and SHA-256).
+pub(crate) async fn upload(
+    Extension(uploads): Extension<Uploads>,
+    caller: Option<Extension<Caller>>,
+    Path(ticket): Path<String>,
+    body: Bytes,
+) -> Result<Response, Refusal> {
+    let key = key_of(&caller_of(caller))?;
+    let mut held = uploads.held()?;
+    let upload = held
+        .get_mut(&ticket)
+        .filter(|upload| upload.key == key)
+        .ok_or_else(|| {
+            Refusal::new(
+                StatusCode::NOT_FOUND,
+                "no such upload ticket (or it expired): ask for another",
+            )
+        })?;
+    if body.len() as u64 != upload.size {
+        return Err(Refusal::bad_request(format!(
+            "`{}` is {} bytes, not the {} announced",
+            upload.path,
+            body.len(),
+            upload.size
+        )));
+    }
+    let digest = skillpath_model::sha256_hex(&body);
+    if digest.trim_start_matches("sha256:") != upload.sha256 {
+        return Err(Refusal::bad_request(format!(
+            "`{}` does not have the SHA-256 announced",
+            upload.path
+        )));
+    }
+    upload.bytes = Some(body.to_vec());
+    Ok(axum::Json(json!({"storageId": ticket})).into_response())
+}
+
+/// One file of `POST /api/v1/skills`.
+#[derive(serde::Deserialize)]
+pub(crate) struct NamedFile {
+    path: String,
+    #[serde(rename = "storageId")]
+    storage_id: String,
+    #[serde(rename = "uploadTicket")]
+    upload_ticket: Option<String>,
+}
+
+/// What `POST /api/v1/skills` takes.
+#[derive(serde::Deserialize)]
+pub(crate) struct Publish {
+    slug: String,
+    version: String,
+    #[serde(default)]
+    changelog: String,
+    #[serde(default)]
+    tags: Vec<String>,
+    files: Vec<NamedFile>,
+}
+
+/// `POST /api/v1/skills`: the version published from the files uploaded for it.
+pub(crate) async fn publish<E: Derived>(
+    State(app): State<App<E>>,
+    Extension(uploads): Extension<Uploads>,
+    caller: Option<Extension<Caller>>,
+    axum::Json(asked): axum::Json<Publish>,
+) -> Result<Response, Refusal> {
+    let caller = caller_of(caller);
+    let key = key_of(&caller)?;
+    let item = FullName::of_slug(asked.slug.trim())
+        .map_err(|error| Refusal::bad_request(error.to_string()))?;
+    let version = release::parse_version(&asked.version)
+        .map_err(|error| Refusal::bad_request(error.to_string()))?;
+    if asked.files.is_empty() {
+        return Err(Refusal::bad_request(
+            "a version has files: `files` is empty",
+        ));
+    }
+    let snapshot = {
+        let held = uploads.held()?;
+        let mut skill_md = None;
+        let mut files = Vec::new();
+        for named in &asked.files {
+            let ticket = named.upload_ticket.as_deref().unwrap_or(&named.storage_id);
+            let bytes = held
+                .get(ticket)
+                .filter(|upload| upload.key == key && upload.path == named.path)
+                .and_then(|upload| upload.bytes.clone())
+                .ok_or_else(|| {
+                    Refusal::bad_request(format!(
+                        "`{}` was not uploaded with this key (or its ticket expired): publish again",
+                        named.path
+                    ))
+                })?;
+            if named.path.eq_ignore_ascii_case("SKILL.md") {
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| Refusal::bad_request("`SKILL.md` is not UTF-8"))?;
+                skill_md = Some(text);
+            } else {
+                files.push(SkillFile {
+                    path: named.path.clone(),
+                    bytes,
+                });
+            }
+        }
+        let skill_md = skill_md.ok_or_else(|| Refusal::bad_request("SKILL.md required"))?;
+        SkillSnapshot::new(skill_md, files)
+            .map_err(|error| Refusal::bad_request(error.to_string()))?
+    };
+    let permit = app
+        .may(&caller, Operation::SaveFiles)
+        .map_err(Refusal::of)?;
+    let upload = VersionUpload {
+        item: item.clone(),
+        snapshot,
+        version: version.clone(),
+        notes: asked.changelog,
+        tags: asked.tags,
+    };
+    let published = app
+        .publish_version(&permit, upload)
+        .await
+        .map_err(Refusal::of)?;
+    if let Ok(mut held) = uploads.0.lock() {
+        for named in &asked.files {
+            held.remove(named.upload_ticket.as_deref().unwrap_or(&named.storage_id));
+        }
+    }
+    let (status, revision) = match published {
+        Published::Released { revision, .. } => ("published", Some(revision)),
+        Published::Pending => ("pending", None),
+    };
+    Ok(axum::Json(json!({
+        "ok": true,
+        "skillId": item.key(),
+        "versionId": format!("{}@{version}", item.key()),
+        "status": status,
+        "publicationStatus": status,
+        "slug": item.slug(),
+        "version": version.to_string(),
+        "revision": revision,
+    }))
+    .into_response())
+}
