@@ -7,6 +7,7 @@ mod backup_restore;
 mod bounded;
 mod broken_folders;
 mod catalog_answers;
+mod clawhub_cli;
 mod cli;
 mod cold_start;
 mod crash_consistency;

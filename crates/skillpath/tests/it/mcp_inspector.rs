@@ -23,7 +23,7 @@ const TYPESCRIPT_SDK: &str = "2.4.0";
 
 /// The `node_modules` folder `scripts/test` installs Node 22, the Inspector and the TypeScript
 /// SDK into, and Node in it.
-fn conformance_modules() -> (PathBuf, PathBuf) {
+pub(crate) fn conformance_modules() -> (PathBuf, PathBuf) {
     let Some(dir) = std::env::var_os(CONFORMANCE_VAR).map(PathBuf::from) else {
         panic!(
             "{CONFORMANCE_VAR} is not set: run the tests with `scripts/test`, which installs the \

@@ -14,7 +14,7 @@ use serde_json::Value;
 use skillpath_test_support::{RunExt, json};
 
 use crate::postgres_support::Schema;
-use crate::support::{HttpServer, skillpath, skillpath_bin};
+use crate::support::{HttpServer, eventually, skillpath, skillpath_bin};
 
 /// The server's side: its database and the folder skills are imported from.
 struct Registry {
@@ -158,21 +158,6 @@ fn get_bytes(server: &HttpServer, path: &str, key: &str) -> (u16, Vec<u8>) {
         .and_then(|code| code.parse().ok())
         .expect("a status");
     (status, answer[head_end + 4..].to_vec())
-}
-
-/// What `check` gives once it gives something, asked every 100 ms for up to 10 s.
-fn eventually<T>(mut check: impl FnMut() -> Option<T>) -> T {
-    let start = std::time::Instant::now();
-    loop {
-        if let Some(found) = check() {
-            return found;
-        }
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(10),
-            "not within 10 s"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
 }
 
 fn scenario(db: &str) {

@@ -460,3 +460,19 @@ pub(crate) fn sign_in(server: &HttpServer, key: &str) -> String {
     assert_eq!(status(&signed_in), 303, "{signed_in}");
     set_cookie(&signed_in).expect("a session")
 }
+
+/// What `check` gives once it gives something, asked every 100 ms for up to 10 s: for what
+/// another process changes and a server hears at its next look at the store.
+pub(crate) fn eventually<T>(mut check: impl FnMut() -> Option<T>) -> T {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(found) = check() {
+            return found;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "not within 10 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
