@@ -21,6 +21,7 @@
 
 mod answers;
 mod find;
+mod limits;
 mod publish;
 mod read;
 mod refusal;
@@ -35,6 +36,7 @@ use skillpath_app::{App, Caller, Derived, Operation, Releases};
 use skillpath_model::FullName;
 use skillpath_model::release::{self, Release};
 
+pub use limits::{FORGET_EVERY, RateLimits};
 pub use publish::{MOST_FILE_BYTES, MOST_VERSION_BYTES, MOST_WAITING_BYTES, UPLOAD_LIFETIME};
 use refusal::Refusal;
 
@@ -45,8 +47,9 @@ pub fn discovery() -> axum::Router {
     axum::Router::new().route("/.well-known/clawhub.json", axum::routing::get(well_known))
 }
 
-/// The API's routes, for the router whose layers check API keys.
-pub fn api<E: Derived>(app: App<E>) -> axum::Router {
+/// The API's routes, for the router whose layers check API keys (which run first: each request
+/// carries its caller when `limits` count it).
+pub fn api<E: Derived>(app: App<E>, limits: RateLimits) -> axum::Router {
     use axum::routing::{get, post};
     axum::Router::new()
         .route("/api/v1/whoami", get(whoami::<E>))
@@ -84,6 +87,10 @@ pub fn api<E: Derived>(app: App<E>) -> axum::Router {
             post(write::star::<E>).delete(write::unstar::<E>),
         )
         .layer(Extension(publish::Uploads::default()))
+        .layer(axum::middleware::from_fn_with_state(
+            limits::Buckets::new(limits),
+            limits::limit,
+        ))
         .with_state(app)
 }
 

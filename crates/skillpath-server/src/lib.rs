@@ -566,10 +566,22 @@ async fn accept(
         // with the result) waits for the client's delayed ACK of the first: about 40 ms per
         // request on a kept-alive connection.
         let _ = stream.set_nodelay(true);
-        let connection = builder.serve_connection(
-            TokioIo::new(stream),
-            TowerToHyperService::new(router.clone()),
+        // Each request carries the client's address (`ConnectInfo`), which the registry's
+        // rate limits count anonymous requests by.
+        let peer = stream.peer_addr().ok();
+        let service = tower::ServiceExt::map_request(
+            router.clone(),
+            move |mut request: hyper::Request<hyper::body::Incoming>| {
+                if let Some(peer) = peer {
+                    request
+                        .extensions_mut()
+                        .insert(axum::extract::ConnectInfo(peer));
+                }
+                request
+            },
         );
+        let connection =
+            builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             let _ = connection.await;

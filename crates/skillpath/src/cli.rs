@@ -1185,6 +1185,19 @@ pub(crate) struct ServeArgs {
     /// a key.
     #[arg(long)]
     pub(crate) public_read: bool,
+    /// With `--http`: the requests a minute one API key may make of the registry protocol
+    /// (`/api/v1/…`, what the `clawhub` CLI calls); past it, `429` with `Retry-After`; 0: no
+    /// limit.
+    #[arg(long, value_name = "PER_MINUTE", default_value_t = skillpath_registry::RateLimits::default().per_key)]
+    pub(crate) registry_rate_limit: u32,
+    /// With `--http`: the requests a minute one client address may make of the registry
+    /// protocol without a key; 0: no limit.
+    #[arg(long, value_name = "PER_MINUTE", default_value_t = skillpath_registry::RateLimits::default().per_address)]
+    pub(crate) registry_anonymous_rate_limit: u32,
+    /// With `--http`: limit loopback clients too (by default a client on this machine is not
+    /// limited; behind a proxy on this machine, set it).
+    #[arg(long)]
+    pub(crate) registry_rate_limit_loopback: bool,
     /// Serve only these namespaces (repeat for more): every caller is served, finds and writes
     /// the items of these alone, within what they may see [default: every namespace].
     #[arg(long = "namespace", value_name = "@NAMESPACE", value_parser = namespace)]

@@ -31,6 +31,7 @@ mod packages;
 mod postgres_support;
 mod project_scopes;
 mod registry_installs;
+mod registry_protocol;
 mod releases;
 mod replicas;
 mod sessions;

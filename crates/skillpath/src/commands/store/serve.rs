@@ -147,6 +147,11 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
                 options.keys = key_policy(args.auth, address);
                 options.public_read = args.public_read;
                 options.drain = drain;
+                let registry_limits = skillpath_registry::RateLimits {
+                    per_key: args.registry_rate_limit,
+                    per_address: args.registry_anonymous_rate_limit,
+                    loopback: args.registry_rate_limit_loopback,
+                };
                 options.limits = HttpLimits {
                     header_timeout: std::time::Duration::from_secs(args.header_timeout.max(1)),
                     max_connections: args.max_connections,
@@ -171,7 +176,7 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
                 }
                 let local = listener.local_addr()?;
                 options.registry = Some(skillpath_server::Registry {
-                    keyed: skillpath_registry::api(server.app().clone()),
+                    keyed: skillpath_registry::api(server.app().clone(), registry_limits),
                     open: skillpath_registry::discovery(),
                 });
                 tracing::info!(
