@@ -209,6 +209,31 @@ impl Registry {
         }
     }
 
+    /// The slugs of every skill the registry lists to the key sent, a page at a time.
+    pub fn slugs(&self) -> Result<Vec<String>, SourceError> {
+        let mut slugs = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..MOST_PAGES {
+            let mut path = "/api/v1/skills?limit=200&sort=name".to_owned();
+            if let Some(cursor) = &cursor {
+                path.push_str(&format!("&cursor={}", encode(cursor)));
+            }
+            let page = self.json(&path, "the listing")?;
+            slugs.extend(
+                page["items"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|item| item["slug"].as_str().map(str::to_owned)),
+            );
+            cursor = page["nextCursor"].as_str().map(str::to_owned);
+            if cursor.is_none() {
+                break;
+            }
+        }
+        Ok(slugs)
+    }
+
     /// The versions and tags of the item `slug`.
     pub fn versions(&self, slug: &str) -> Result<Versions, SourceError> {
         let quoted = encode(slug);
@@ -322,6 +347,10 @@ impl Registry {
         }
         let shown = format!("{}/{slug}@{version}", self.url);
         let archive = crate::archive::read(&fetched.body, &shown)?;
+        let yanked = fetched.header(YANKED_HEADER).map(str::to_owned);
+        if yanked.is_none() {
+            self.verify(slug, version, &archive, &shown)?;
+        }
         let mut found = tree::find_skills(&archive, "");
         // The skill is the archive's root; what a registry adds beside it (ClawHub's
         // `_meta.json`) is one of its files, as the CLI keeps it.
@@ -337,8 +366,69 @@ impl Registry {
         Ok(Downloaded {
             version: version.clone(),
             found,
-            yanked: fetched.header(YANKED_HEADER).map(str::to_owned),
+            yanked,
         })
+    }
+
+    /// Refuses a version's ZIP `archive` whose files are not the ones the registry lists for it
+    /// (`GET …/versions/{version}`: each path with its SHA-256), so that what is installed is
+    /// what the registry says the version is, whatever served the download. A registry's own
+    /// `_meta.json` beside them (ClawHub adds one) is the registry's, and kept.
+    fn verify(
+        &self,
+        slug: &str,
+        version: &Version,
+        archive: &tree::SourceTree,
+        shown: &str,
+    ) -> Result<(), SourceError> {
+        use std::collections::{BTreeMap, BTreeSet};
+        let path = format!(
+            "/api/v1/skills/{}/versions/{}",
+            encode(slug),
+            encode(&version.to_string())
+        );
+        let listed = self.json(&path, slug)?;
+        let mut expected: BTreeMap<String, String> = BTreeMap::new();
+        for file in listed["version"]["files"].as_array().into_iter().flatten() {
+            if let (Some(path), Some(sha)) = (file["path"].as_str(), file["sha256"].as_str()) {
+                expected.insert(
+                    path.to_owned(),
+                    sha.trim_start_matches("sha256:").to_owned(),
+                );
+            }
+        }
+        if expected.is_empty() {
+            return Err(SourceError::new(format!(
+                "`{}` lists no files for `{slug}` {version}, so its download cannot be checked: nothing was installed",
+                self.url
+            )));
+        }
+        let mut found: BTreeMap<String, String> = BTreeMap::new();
+        for (path, entry) in &archive.entries {
+            if let tree::Entry::File(bytes) = entry {
+                let digest = skillpath_model::sha256_hex(bytes);
+                found.insert(
+                    path.clone(),
+                    digest.trim_start_matches("sha256:").to_owned(),
+                );
+            }
+        }
+        found.retain(|path, _| path != "_meta.json" || expected.contains_key(path));
+        if found == expected {
+            return Ok(());
+        }
+        let differ: BTreeSet<&String> = expected
+            .keys()
+            .chain(found.keys())
+            .filter(|path| expected.get(*path) != found.get(*path))
+            .collect();
+        let named: Vec<String> = differ.iter().map(|path| format!("`{path}`")).collect();
+        Err(SourceError::new(format!(
+            "`{shown}` is not the version `{}` lists: {} differ (by SHA-256, or missing on one side): nothing was installed",
+            self.url,
+            named.join(", ")
+        ))
+        .hint("the download was changed between the registry and here: do not install it"))
     }
 }
 

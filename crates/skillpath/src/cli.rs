@@ -156,6 +156,11 @@ pub(crate) enum Command {
     Release(ReleaseArgs),
     /// List an item's releases (version, revision, author, yanked) and where its tags point.
     Releases(ReleasesArgs),
+    /// Copy a registry's skills (a skillpath server, a SkillHub, clawhub.ai) into a namespace
+    /// of this store, each version downloaded, checked against the registry's file digests,
+    /// audited and released here as it is there, so a team vets public skills once and serves
+    /// them itself. Exit status: 0 all copied, 1 some skipped (named), 2 usage or database.
+    Mirror(MirrorArgs),
     /// Yank a release: hidden from ranges and tags, kept for the locks that pin it (installs
     /// say it was yanked, and why).
     Yank(YankArgs),
@@ -644,6 +649,32 @@ pub(crate) enum AuditPolicyArg {
     BlockHigh,
     /// Refuse a skill with a critical finding, naming the findings.
     BlockCritical,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MirrorArgs {
+    /// The registry to copy from (its base URL).
+    #[arg(long, value_name = "URL")]
+    pub(crate) registry: String,
+    /// The namespace of this store the copies go into (it must exist).
+    #[arg(long, value_name = "@NAMESPACE", value_parser = namespace)]
+    pub(crate) namespace: skillpath_model::Namespace,
+    /// The skills to copy, by slug (`deploy`, `team--deploy`) [default: every skill the
+    /// registry lists to the key].
+    #[arg(value_name = "SLUG")]
+    pub(crate) slugs: Vec<String>,
+    /// Copy every version, not only the latest.
+    #[arg(long)]
+    pub(crate) all_versions: bool,
+    #[command(flatten)]
+    pub(crate) token: RegistryTokenArgs,
+    #[command(flatten)]
+    pub(crate) audit: AuditPolicyArgs,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
 }
 
 /// The key sent to registries.

@@ -51,6 +51,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Log(args) => store::people::log(args),
         Command::Release(args) => store::releases::release(args),
         Command::Releases(args) => store::releases::releases(args),
+        Command::Mirror(args) => store::mirror::run(args),
         Command::Yank(args) => store::releases::yank(args),
         Command::Tag(args) => store::releases::tag(args),
         Command::Upgrade(args) => store::upgrade::run(args),

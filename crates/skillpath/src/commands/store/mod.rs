@@ -9,6 +9,7 @@ pub(crate) mod export;
 pub(crate) mod import;
 pub(crate) mod inspect;
 pub(crate) mod keys;
+pub(crate) mod mirror;
 pub(crate) mod people;
 pub(crate) mod releases;
 pub(crate) mod review;
