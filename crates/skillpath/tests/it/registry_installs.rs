@@ -565,6 +565,7 @@ fn mirrored_and_installed_with_clawhub_round_trip() {
         )
         .run();
     let _ = proxy.kill();
+    let _ = proxy.wait();
     refused.exited(2);
     assert!(
         refused.stderr.contains("is not the version") && refused.stderr.contains("scripts/run.sh"),
