@@ -37,7 +37,9 @@ use skillpath_model::FullName;
 use skillpath_model::release::{self, Release};
 
 pub use limits::{FORGET_EVERY, RateLimits};
-pub use publish::{MOST_FILE_BYTES, MOST_VERSION_BYTES, MOST_WAITING_BYTES, UPLOAD_LIFETIME};
+pub use publish::{
+    LARGE_BODIES, MOST_FILE_BYTES, MOST_VERSION_BYTES, MOST_WAITING_BYTES, UPLOAD_LIFETIME,
+};
 use refusal::Refusal;
 
 /// The open routes: `GET /.well-known/clawhub.json`, which tells the CLI where the API is (an
@@ -56,7 +58,11 @@ pub fn api<E: Derived>(app: App<E>, limits: RateLimits) -> axum::Router {
         .route("/api/v1/search", get(find::search::<E>))
         .route(
             "/api/v1/skills",
-            get(find::list::<E>).post(publish::publish::<E>),
+            get(find::list::<E>).post(publish::publish::<E>).layer(
+                axum::extract::DefaultBodyLimit::max(
+                    (publish::MOST_VERSION_BYTES + 1024 * 1024) as usize,
+                ),
+            ),
         )
         .route(
             "/api/v1/skills/-/upload-url",

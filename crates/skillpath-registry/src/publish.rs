@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use axum::Extension;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{FromRequest, Multipart, Path, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use skillpath_app::{App, Caller, Derived, Operation, Published, VersionUpload};
@@ -203,7 +203,7 @@ pub(crate) async fn upload(
     Ok(axum::Json(json!({"storageId": ticket})).into_response())
 }
 
-/// One file of `POST /api/v1/skills`.
+/// One file of `POST /api/v1/skills` (JSON), named by its upload's ticket.
 #[derive(serde::Deserialize)]
 pub(crate) struct NamedFile {
     path: String,
@@ -213,7 +213,14 @@ pub(crate) struct NamedFile {
     upload_ticket: Option<String>,
 }
 
-/// What `POST /api/v1/skills` takes.
+impl NamedFile {
+    fn ticket(&self) -> &str {
+        self.upload_ticket.as_deref().unwrap_or(&self.storage_id)
+    }
+}
+
+/// What `POST /api/v1/skills` takes: the JSON body (the CLI's), or the multipart form's
+/// `payload` part (whose files are parts of their own, `files`, each named by its path).
 #[derive(serde::Deserialize)]
 pub(crate) struct Publish {
     slug: String,
@@ -222,58 +229,46 @@ pub(crate) struct Publish {
     changelog: String,
     #[serde(default)]
     tags: Vec<String>,
+    #[serde(default)]
     files: Vec<NamedFile>,
 }
 
-/// `POST /api/v1/skills`: the version published from the files uploaded for it.
+/// The most files one version holds.
+const MOST_FILES: usize = 10_000;
+
+/// The paths of the routes that bound their bodies themselves: a version published in one
+/// multipart request, up to [`MOST_VERSION_BYTES`].
+pub const LARGE_BODIES: &[&str] = &["/api/v1/skills"];
+
+/// `POST /api/v1/skills`: the version published from the files uploaded for it (JSON), or
+/// from the files of the form (multipart).
 pub(crate) async fn publish<E: Derived>(
     State(app): State<App<E>>,
     Extension(uploads): Extension<Uploads>,
     caller: Option<Extension<Caller>>,
-    axum::Json(asked): axum::Json<Publish>,
+    request: Request,
 ) -> Result<Response, Refusal> {
     let caller = caller_of(caller);
     let key = key_of(&caller)?;
+    let form = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|kind| kind.starts_with("multipart/form-data"));
+    let (asked, files) = if form {
+        from_form(request).await?
+    } else {
+        let axum::Json(asked) = axum::Json::<Publish>::from_request(request, &())
+            .await
+            .map_err(|error| Refusal::bad_request(error.body_text()))?;
+        let files = from_uploads(&uploads, &key, &asked)?;
+        (asked, files)
+    };
     let item = FullName::of_slug(asked.slug.trim())
         .map_err(|error| Refusal::bad_request(error.to_string()))?;
     let version = release::parse_version(&asked.version)
         .map_err(|error| Refusal::bad_request(error.to_string()))?;
-    if asked.files.is_empty() {
-        return Err(Refusal::bad_request(
-            "a version has files: `files` is empty",
-        ));
-    }
-    let snapshot = {
-        let held = uploads.held()?;
-        let mut skill_md = None;
-        let mut files = Vec::new();
-        for named in &asked.files {
-            let ticket = named.upload_ticket.as_deref().unwrap_or(&named.storage_id);
-            let bytes = held
-                .get(ticket)
-                .filter(|upload| upload.key == key && upload.path == named.path)
-                .and_then(|upload| upload.bytes.clone())
-                .ok_or_else(|| {
-                    Refusal::bad_request(format!(
-                        "`{}` was not uploaded with this key (or its ticket expired): publish again",
-                        named.path
-                    ))
-                })?;
-            if named.path.eq_ignore_ascii_case("SKILL.md") {
-                let text = String::from_utf8(bytes)
-                    .map_err(|_| Refusal::bad_request("`SKILL.md` is not UTF-8"))?;
-                skill_md = Some(text);
-            } else {
-                files.push(SkillFile {
-                    path: named.path.clone(),
-                    bytes,
-                });
-            }
-        }
-        let skill_md = skill_md.ok_or_else(|| Refusal::bad_request("SKILL.md required"))?;
-        SkillSnapshot::new(skill_md, files)
-            .map_err(|error| Refusal::bad_request(error.to_string()))?
-    };
+    let snapshot = snapshot_of(files)?;
     let permit = app
         .may(&caller, Operation::SaveFiles)
         .map_err(Refusal::of)?;
@@ -290,7 +285,7 @@ pub(crate) async fn publish<E: Derived>(
         .map_err(Refusal::of)?;
     if let Ok(mut held) = uploads.0.lock() {
         for named in &asked.files {
-            held.remove(named.upload_ticket.as_deref().unwrap_or(&named.storage_id));
+            held.remove(named.ticket());
         }
     }
     let (status, revision) = match published {
@@ -308,4 +303,101 @@ pub(crate) async fn publish<E: Derived>(
         "revision": revision,
     }))
     .into_response())
+}
+
+/// The files the JSON publish names, as their uploads hold them (each this key's).
+fn from_uploads(
+    uploads: &Uploads,
+    key: &str,
+    asked: &Publish,
+) -> Result<Vec<(String, Vec<u8>)>, Refusal> {
+    let held = uploads.held()?;
+    asked
+        .files
+        .iter()
+        .map(|named| {
+            held.get(named.ticket())
+                .filter(|upload| upload.key == key && upload.path == named.path)
+                .and_then(|upload| upload.bytes.clone())
+                .map(|bytes| (named.path.clone(), bytes))
+                .ok_or_else(|| {
+                    Refusal::bad_request(format!(
+                        "`{}` was not uploaded with this key (or its ticket expired): publish again",
+                        named.path
+                    ))
+                })
+        })
+        .collect()
+}
+
+/// The `payload` and the `files` of a multipart publish, within the limits of a version.
+async fn from_form(request: Request) -> Result<(Publish, Vec<(String, Vec<u8>)>), Refusal> {
+    let mut form = Multipart::from_request(request, &())
+        .await
+        .map_err(|error| Refusal::bad_request(error.body_text()))?;
+    let broken = |error: axum::extract::multipart::MultipartError| {
+        Refusal::bad_request(format!("the form cannot be read: {}", error.body_text()))
+    };
+    let mut payload = None;
+    let mut files = Vec::new();
+    let mut total: u64 = 0;
+    while let Some(field) = form.next_field().await.map_err(broken)? {
+        match field.name() {
+            Some("payload") => {
+                let text = field.text().await.map_err(broken)?;
+                let asked: Publish = serde_json::from_str(&text).map_err(|error| {
+                    Refusal::bad_request(format!("`payload` is not the publish's JSON: {error}"))
+                })?;
+                payload = Some(asked);
+            }
+            Some("files" | "files[]") => {
+                let path = field
+                    .file_name()
+                    .map(|name| name.trim_start_matches("./").to_owned())
+                    .ok_or_else(|| {
+                        Refusal::bad_request("each `files` part is named by its path (`filename`)")
+                    })?;
+                let bytes = field.bytes().await.map_err(broken)?;
+                if bytes.len() as u64 > MOST_FILE_BYTES {
+                    return Err(Refusal::new(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        format!("File \"{path}\" exceeds 10MB limit"),
+                    ));
+                }
+                total += bytes.len() as u64;
+                if total > MOST_VERSION_BYTES || files.len() >= MOST_FILES {
+                    return Err(Refusal::new(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        "Skill bundle exceeds 50MB limit",
+                    ));
+                }
+                files.push((path, bytes.to_vec()));
+            }
+            _ => {}
+        }
+    }
+    let payload = payload.ok_or_else(|| Refusal::bad_request("the form has no `payload` part"))?;
+    Ok((payload, files))
+}
+
+/// A version's files as a skill: `SKILL.md` apart, every other path by the skill-file rules.
+fn snapshot_of(files: Vec<(String, Vec<u8>)>) -> Result<SkillSnapshot, Refusal> {
+    if files.is_empty() {
+        return Err(Refusal::bad_request("a version has files: there are none"));
+    }
+    let mut skill_md = None;
+    let mut rest = Vec::new();
+    for (path, bytes) in files {
+        if path.eq_ignore_ascii_case("SKILL.md") {
+            let text = String::from_utf8(bytes)
+                .map_err(|_| Refusal::bad_request("`SKILL.md` is not UTF-8"))?;
+            skill_md = Some(text);
+        } else {
+            skillpath_model::path::check_relative_path(&path)
+                .map_err(|why| Refusal::bad_request(why.to_string()))?;
+            rest.push(SkillFile { path, bytes });
+        }
+    }
+    let skill_md = skill_md.ok_or_else(|| Refusal::bad_request("SKILL.md required"))?;
+    SkillSnapshot::new(skill_md, rest).map_err(|error| Refusal::bad_request(error.to_string()))
 }

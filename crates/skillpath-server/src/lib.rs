@@ -183,12 +183,18 @@ pub const MAX_REQUEST_BODY: usize = 16 * 1024 * 1024;
 /// before reading any of it. rmcp counts a body's bytes as they arrive, so without this a client
 /// that announces a huge body and then sends nothing (or sends it slowly) keeps the request open
 /// until it gives up.
+/// The routes whose bodies bound themselves (`Registry::large_bodies`) are let through to their
+/// own limits.
 async fn refuse_announced_oversize(
+    axum::extract::State(large_bodies): axum::extract::State<std::sync::Arc<Vec<String>>>,
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
     let announced = announced_body_length(request.headers());
-    if announced.is_some_and(|length| length > MAX_REQUEST_BODY as u64) {
+    let bounded_by_route = large_bodies
+        .iter()
+        .any(|path| request.uri().path() == path.as_str());
+    if !bounded_by_route && announced.is_some_and(|length| length > MAX_REQUEST_BODY as u64) {
         return payload_too_large();
     }
     next.run(request).await
@@ -222,7 +228,8 @@ async fn parse_errors_are_json_rpc(
             let essence = value.split(';').next().unwrap_or_default();
             essence.trim().eq_ignore_ascii_case("application/json")
         });
-    if request.method() != axum::http::Method::POST || !json {
+    // Only MCP speaks JSON-RPC; the registry protocol answers its own bodies.
+    if request.method() != axum::http::Method::POST || !json || request.uri().path() != "/mcp" {
         return next.run(request).await;
     }
     let (parts, body) = request.into_parts();
@@ -314,6 +321,9 @@ pub struct Registry {
     pub keyed: axum::Router,
     /// Those anyone may ask (what a client reads before it has a key: where the API is).
     pub open: axum::Router,
+    /// The paths of routes that bound their bodies themselves, above [`MAX_REQUEST_BODY`] (a
+    /// version published in one request).
+    pub large_bodies: Vec<String>,
 }
 
 /// Bounds on what HTTP clients can hold, so that slow, idle or hostile clients cannot take
@@ -395,9 +405,13 @@ pub async fn serve_http(
     let sessions: std::sync::Arc<_> =
         sessions::BoundedSessions::new(options.limits.max_sessions, options.limits.session_idle)
             .into();
-    let (keyed, open) = match options.registry {
-        Some(Registry { keyed, open }) => (keyed, Some(open)),
-        None => (axum::Router::new(), None),
+    let (keyed, open, large_bodies) = match options.registry {
+        Some(Registry {
+            keyed,
+            open,
+            large_bodies,
+        }) => (keyed, Some(open), large_bodies),
+        None => (axum::Router::new(), None, Vec::new()),
     };
     let mcp = axum::Router::new()
         .merge(well_known::routes(server.clone()))
@@ -411,7 +425,10 @@ pub async fn serve_http(
             gate,
             auth::authenticate,
         ))
-        .layer(axum::middleware::from_fn(refuse_announced_oversize));
+        .layer(axum::middleware::from_fn_with_state(
+            std::sync::Arc::new(large_bodies),
+            refuse_announced_oversize,
+        ));
     let mcp = match options.pages {
         Some(pages) => mcp.merge(pages),
         None => mcp,

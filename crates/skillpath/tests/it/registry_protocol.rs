@@ -85,3 +85,134 @@ fn rate_limits_answer_429_with_when_to_come_back() {
         );
     }
 }
+
+/// A `multipart/form-data` body of `payload` and `files` parts, as the API documents the
+/// publish for scripts.
+fn form(boundary: &str, payload: &str, files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"payload\"\r\n\r\n{payload}\r\n"
+    )
+    .into_bytes();
+    for (path, bytes) in files {
+        body.extend_from_slice(
+            format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"files\"; filename=\"{path}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    body
+}
+
+/// Publishing in one multipart request: the version released with exactly its files; a file
+/// over 10 MiB, a form without `payload`, a path that leaves the skill and a malformed JSON
+/// body refused with what is wrong, nothing written.
+#[test]
+fn a_version_published_by_form() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("store.db");
+    let db = db.to_str().expect("utf-8");
+    let made = skillpath(&[
+        "keys",
+        "create",
+        "--name",
+        "ci",
+        "--role",
+        "maintainer",
+        "--format",
+        "json",
+    ])
+    .args(["--db", db])
+    .output()
+    .expect("runs");
+    let key = json(&String::from_utf8_lossy(&made.stdout))["key"]
+        .as_str()
+        .expect("a key")
+        .to_owned();
+    let server = HttpServer::start(work.path(), &["--db", db]);
+    let bearer = format!("Bearer {key}");
+    let boundary = "skillpath-test-boundary";
+    let content_type = format!("multipart/form-data; boundary={boundary}");
+    let post = |body: &[u8], kind: &str| {
+        server.exchange(
+            "POST",
+            "/api/v1/skills",
+            &[("Authorization", &bearer), ("Content-Type", kind)],
+            body,
+        )
+    };
+    let skill_md =
+        b"---\nname: formed\ndescription: Use when publishing by form.\n---\n\nFormed.\n";
+    let payload = r#"{"slug":"formed","version":"1.0.0","changelog":"By form."}"#;
+    let answer = post(
+        &form(
+            boundary,
+            payload,
+            &[("SKILL.md", skill_md), ("scripts/run.sh", b"echo formed\n")],
+        ),
+        &content_type,
+    );
+    assert_eq!(status(&answer), 200, "{answer}");
+    assert!(
+        answer.contains(r#""publicationStatus":"published""#),
+        "{answer}"
+    );
+    let shown = json(
+        &skillpath(&["show", "formed", "--format", "json", "--db", db])
+            .output()
+            .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
+            .expect("runs"),
+    );
+    assert_eq!(
+        shown["skill_md"].as_str().map(str::as_bytes),
+        Some(&skill_md[..])
+    );
+    assert_eq!(shown["files"][0]["path"], "scripts/run.sh");
+
+    let big = vec![0u8; 11 * 1024 * 1024];
+    let payload = r#"{"slug":"formed","version":"1.1.0"}"#;
+    for (body, said) in [
+        (
+            form(
+                boundary,
+                payload,
+                &[("SKILL.md", skill_md), ("assets/big.bin", &big)],
+            ),
+            "exceeds 10MB limit",
+        ),
+        (
+            form(boundary, "{}", &[("SKILL.md", skill_md)]),
+            "missing field",
+        ),
+        (
+            form(
+                boundary,
+                payload,
+                &[("SKILL.md", skill_md), ("../escape.sh", b"x")],
+            ),
+            "must not contain",
+        ),
+    ] {
+        let answer = post(&body, &content_type);
+        assert!(matches!(status(&answer), 400 | 413), "{answer}");
+        assert!(answer.contains(said), "{said}: {answer}");
+    }
+    let answer = post(b"{not json", "application/json");
+    assert_eq!(status(&answer), 400, "{answer}");
+    assert!(
+        !answer.contains("jsonrpc"),
+        "the registry's own refusal: {answer}"
+    );
+    let releases = skillpath(&["releases", "formed", "--format", "json", "--db", db])
+        .output()
+        .expect("runs");
+    let releases = json(&String::from_utf8_lossy(&releases.stdout));
+    assert_eq!(
+        releases["releases"].as_array().map(Vec::len),
+        Some(1),
+        "{releases}"
+    );
+}

@@ -178,6 +178,10 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
                 options.registry = Some(skillpath_server::Registry {
                     keyed: skillpath_registry::api(server.app().clone(), registry_limits),
                     open: skillpath_registry::discovery(),
+                    large_bodies: skillpath_registry::LARGE_BODIES
+                        .iter()
+                        .map(|path| (*path).to_owned())
+                        .collect(),
                 });
                 tracing::info!(
                     "the `clawhub` CLI reaches its registry at http://{}/ (`CLAWHUB_REGISTRY`)",
