@@ -12,12 +12,12 @@
 //! is a ZIP of exactly the released revision's files at the archive's root, written the same
 //! byte for byte on every replica ([`skillpath_sources::archive::zip`]). Errors are plain text
 //! with the protocol's statuses (404 `Skill not found`, 410 for a yanked version), which the
-//! CLI prints as they are ([`refusal`]); the JSON is in the shapes the CLI checks ([`answers`]).
+//! CLI prints as they are (`refusal`); the JSON is in the shapes the CLI checks (`answers`).
 //!
 //! The routes: [`discovery`] (`/.well-known/clawhub.json`, open to anyone, since the CLI asks
-//! without a key) and [`api`] (behind the server's API-key check): [`read`] (an item, its
-//! versions, a file, a download), [`find`] (search, listing, which version a fingerprint is),
-//! [`write`] (stars, delete and undelete), [`publish`] (uploads and the version they make).
+//! without a key) and [`api`] (behind the server's API-key check): `read` (an item, its
+//! versions, a file, a download), `find` (search, listing, which version a fingerprint is),
+//! `write` (stars, delete and undelete), `publish` (uploads and the version they make).
 
 mod answers;
 mod find;
