@@ -83,7 +83,11 @@ pub fn api<E: Derived>(app: App<E>, limits: RateLimits) -> axum::Router {
         .route("/api/v1/skills/{slug}/versions", get(read::versions::<E>))
         .route(
             "/api/v1/skills/{slug}/versions/{version}",
-            get(read::version::<E>),
+            get(read::version::<E>).delete(write::yank::<E>),
+        )
+        .route(
+            "/api/v1/skills/{slug}/versions/{version}/restore",
+            post(write::unyank),
         )
         .route("/api/v1/skills/{slug}/file", get(read::file::<E>))
         .route("/api/v1/skills/{slug}/install", get(read::install::<E>))

@@ -74,6 +74,47 @@ pub(crate) async fn undelete<E: Derived>(
     Ok(axum::Json(json!({"ok": true})).into_response())
 }
 
+/// What `DELETE …/versions/{version}` may carry: why.
+#[derive(serde::Deserialize, Default)]
+pub(crate) struct Why {
+    reason: Option<String>,
+}
+
+/// `DELETE /api/v1/skills/{slug}/versions/{version}` (`clawhub delete SLUG --version V`): the
+/// release yanked, for the reason given (a maintainer's), hidden from resolution and kept for
+/// the locks that pin it.
+pub(crate) async fn yank<E: Derived>(
+    State(app): State<App<E>>,
+    caller: Option<Extension<Caller>>,
+    Path((slug, version)): Path<(String, String)>,
+    body: Option<axum::Json<Why>>,
+) -> Result<Response, Refusal> {
+    let caller = caller_of(caller);
+    let full = FullName::of_slug(slug.trim()).map_err(|_| Refusal::not_found())?;
+    let version =
+        skillpath_model::release::parse_version(&version).map_err(|_| Refusal::no_version())?;
+    let reason = body
+        .and_then(|axum::Json(why)| why.reason)
+        .filter(|reason| !reason.trim().is_empty())
+        .unwrap_or_else(|| "withdrawn through the registry protocol".to_owned());
+    let permit = app
+        .may(&caller, Operation::ReleaseSkill)
+        .map_err(Refusal::of)?;
+    app.yank(&permit, &full.key(), version, reason)
+        .await
+        .map_err(Refusal::of)?;
+    Ok(axum::Json(json!({"ok": true})).into_response())
+}
+
+/// `POST /api/v1/skills/{slug}/versions/{version}/restore`: refused, since a yanked release
+/// stays yanked (a version is never reused either): the fix is a new release.
+pub(crate) async fn unyank() -> Refusal {
+    Refusal::new(
+        axum::http::StatusCode::CONFLICT,
+        "a yanked version stays yanked: release a new version (`skillpath release`, or `clawhub publish --version`)",
+    )
+}
+
 /// Deletes or restores (`operation`) the item `slug` at its current revision.
 async fn change<E: Derived>(
     app: &App<E>,

@@ -338,6 +338,15 @@ fn scenario(db: &str) {
     assert!(code != 0 && gone.contains("Skill not found"), "{gone}");
     ann.ok(&["undelete", "team--fresh", "--yes"]);
     ann.ok(&["inspect", "team--fresh"]);
+    // A version withdrawn is a yank (the CLI gives no reason for one); it stays yanked.
+    ann.ok(&["delete", "team--deploy", "--version", "1.0.0", "--yes"]);
+    let releases = json(&registry.ok(&["releases", "@team/deploy", "--format", "json"]));
+    assert_eq!(
+        releases["releases"][0]["yanked"]["reason"], "withdrawn through the registry protocol",
+        "{releases}"
+    );
+    let (code, _, refused) = ann.run(&["undelete", "team--deploy", "--version", "1.0.0", "--yes"]);
+    assert!(code != 0 && refused.contains("stays yanked"), "{refused}");
 
     // Another namespace's person: its private item is not found, the public one is; nothing
     // of @team is theirs to install or publish to.
