@@ -235,6 +235,21 @@ fn scenario(db: &str) {
     for shown in ["1.1.0", "1.0.0", "SKILL.md", "scripts/run.sh"] {
         assert!(inspected.contains(shown), "{shown}: {inspected}");
     }
+    // A tag (the CLI resolves it from the item's tags; 0.23.3 installs by version only).
+    registry.ok(&["tag", "@team/deploy", "stable", "1.0.0"]);
+    let stable = eventually(|| {
+        let shown = ann.ok(&[
+            "inspect",
+            "team--deploy",
+            "--tag",
+            "stable",
+            "--file",
+            "SKILL.md",
+        ]);
+        shown.contains("the first way").then_some(shown)
+    });
+    assert!(stable.contains("Deploy the first way."), "{stable}");
+    registry.ok(&["tag", "@team/deploy", "stable", "--remove"]);
 
     // Install the latest, and a version; the files are the store's, byte for byte.
     let said = ann.ok(&["install", "team--deploy"]);
