@@ -46,5 +46,6 @@ pub use skillpath_store::directory::{Directory, Governance, LogFilter};
 pub use skillpath_store::drafts::{Draft, DraftSummary};
 pub use skillpath_store::forks::ForkRequest;
 pub use skillpath_store::keys::{AuthError, CreatedKey, KeyInfo, Role};
+pub use skillpath_store::uploads::{StagedUpload, Staging, Unstaged};
 pub use skillpath_store::usage::{UsageGroup, UsageQuery, UsageRow};
 pub use skillpath_store::{ListFilter, Page, SkillSummary, StoreError, StoredSkill};

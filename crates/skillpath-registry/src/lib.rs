@@ -96,7 +96,6 @@ pub fn api<E: Derived>(app: App<E>, limits: RateLimits) -> axum::Router {
             "/api/v1/stars/{slug}",
             post(write::star::<E>).delete(write::unstar::<E>),
         )
-        .layer(Extension(publish::Uploads::default()))
         .layer(axum::middleware::from_fn_with_state(
             limits::Buckets::new(limits),
             limits::limit,

@@ -4,16 +4,13 @@
 //! by ticket. The application then publishes the version ([`App::publish_version`]): a
 //! maintainer's is released, an author's where the namespace reviews waits as a draft.
 //!
-//! Uploads wait in this server's memory until the publish that names them, bounded: a file at
-//! most [`MOST_FILE_BYTES`], a version at most [`MOST_VERSION_BYTES`] (the CLI's own limits),
-//! [`MOST_WAITING_BYTES`] waiting on the whole server, each for [`UPLOAD_LIFETIME`]. A ticket
-//! is its key's: another key can neither upload to it nor publish it. A publish goes to the
-//! replica its uploads went to (behind a load balancer: sticky by client), since the tickets
-//! are one server's.
+//! Uploads wait in the store until the publish that names them (so a publish may reach another
+//! replica than its uploads did), bounded: a file at most [`MOST_FILE_BYTES`], a key's waiting
+//! files at most [`MOST_VERSION_BYTES`] (the CLI's own limits), [`MOST_WAITING_BYTES`] waiting
+//! on the whole store, each for [`UPLOAD_LIFETIME`]. A ticket is its key's: another key can
+//! neither upload to it nor publish it.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::{Duration, SystemTime};
 
 use axum::Extension;
 use axum::body::Bytes;
@@ -21,7 +18,9 @@ use axum::extract::{FromRequest, Multipart, Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use skillpath_app::{App, Caller, Derived, Operation, Published, VersionUpload};
+use skillpath_app::{
+    App, Caller, Derived, Operation, Published, StagedUpload, Staging, Unstaged, VersionUpload,
+};
 use skillpath_model::{FullName, SkillFile, SkillSnapshot, release};
 
 use crate::caller_of;
@@ -33,49 +32,26 @@ pub const MOST_FILE_BYTES: u64 = 10 * 1024 * 1024;
 /// The most bytes of one version's files.
 pub const MOST_VERSION_BYTES: u64 = 50 * 1024 * 1024;
 
-/// The most bytes waiting to be published on one server, everyone's together.
+/// The most bytes waiting to be published on one store, everyone's together.
 pub const MOST_WAITING_BYTES: u64 = 512 * 1024 * 1024;
 
 /// How long an upload waits for the publish that names it.
 pub const UPLOAD_LIFETIME: Duration = Duration::from_secs(30 * 60);
 
-/// One file announced (and perhaps uploaded) for a publish.
-struct Upload {
-    /// The key that announced it (its public part).
-    key: String,
-    path: String,
-    size: u64,
-    sha256: String,
-    bytes: Option<Vec<u8>>,
-    at: Instant,
-}
-
-/// The uploads waiting on this server, by ticket.
-#[derive(Clone, Default)]
-pub(crate) struct Uploads(Arc<Mutex<HashMap<String, Upload>>>);
-
-impl Uploads {
-    /// The uploads, those past their lifetime dropped.
-    fn held(&self) -> Result<std::sync::MutexGuard<'_, HashMap<String, Upload>>, Refusal> {
-        let mut held = self.0.lock().map_err(|_| {
-            Refusal::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the uploads are unavailable",
-            )
-        })?;
-        held.retain(|_, upload| upload.at.elapsed() < UPLOAD_LIFETIME);
-        Ok(held)
+/// Refuses a publishing caller without a key: uploads are a key's.
+fn with_key(caller: &Caller) -> Result<(), Refusal> {
+    match caller.key_id {
+        Some(_) => Ok(()),
+        None => Err(Refusal::new(
+            StatusCode::UNAUTHORIZED,
+            "publishing needs an API key: `clawhub login --token sp_…`",
+        )),
     }
 }
 
-/// The key a publishing caller acts through; a caller without one is refused.
-fn key_of(caller: &Caller) -> Result<String, Refusal> {
-    caller.key_id.clone().ok_or_else(|| {
-        Refusal::new(
-            StatusCode::UNAUTHORIZED,
-            "publishing needs an API key: `clawhub login --token sp_…`",
-        )
-    })
+/// `at` as the store's RFC 3339 text (milliseconds, UTC).
+fn rfc3339(at: SystemTime) -> String {
+    chrono::DateTime::<chrono::Utc>::from(at).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 /// What `POST /api/v1/skills/-/upload-url` takes.
@@ -90,14 +66,14 @@ pub(crate) struct Announced {
 /// it to (the CLI takes it as it is).
 pub(crate) async fn upload_url<E: Derived>(
     State(app): State<App<E>>,
-    Extension(uploads): Extension<Uploads>,
     caller: Option<Extension<Caller>>,
     headers: HeaderMap,
     axum::Json(announced): axum::Json<Announced>,
 ) -> Result<Response, Refusal> {
     let caller = caller_of(caller);
-    let key = key_of(&caller)?;
-    app.may(&caller, Operation::SaveFiles)
+    with_key(&caller)?;
+    let permit = app
+        .may(&caller, Operation::SaveFiles)
         .map_err(Refusal::of)?;
     // `SKILL.md` is stored apart from the other files, which follow the skill-file rules.
     if !announced.path.eq_ignore_ascii_case("SKILL.md") {
@@ -114,37 +90,41 @@ pub(crate) async fn upload_url<E: Derived>(
     if sha256.len() != 64 || !sha256.chars().all(|c| c.is_ascii_hexdigit()) {
         return Err(Refusal::bad_request("`sha256` is 64 hex digits"));
     }
-    let mut held = uploads.held()?;
-    let waiting: u64 = held.values().map(|upload| upload.size).sum();
-    let theirs: u64 = held
-        .values()
-        .filter(|upload| upload.key == key)
-        .map(|upload| upload.size)
-        .sum();
-    if theirs + announced.size > MOST_VERSION_BYTES {
-        return Err(Refusal::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "Skill bundle exceeds 50MB limit",
-        ));
-    }
-    if waiting + announced.size > MOST_WAITING_BYTES {
-        return Err(Refusal::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "this registry holds as many uploads as it may: publish again in a few minutes",
-        ));
-    }
     let ticket = new_ticket()?;
-    held.insert(
-        ticket.clone(),
-        Upload {
-            key,
-            path: announced.path,
-            size: announced.size,
-            sha256,
-            bytes: None,
-            at: Instant::now(),
-        },
-    );
+    let now = SystemTime::now();
+    let upload = StagedUpload {
+        ticket: ticket.clone(),
+        key: String::new(),
+        path: announced.path,
+        size: announced.size,
+        sha256,
+        bytes: None,
+        created_at: rfc3339(now),
+    };
+    let staging = Staging {
+        per_key: MOST_VERSION_BYTES,
+        total: MOST_WAITING_BYTES,
+        since: rfc3339(now.checked_sub(UPLOAD_LIFETIME).unwrap_or(now)),
+    };
+    match app
+        .stage_upload(&permit, upload, staging)
+        .await
+        .map_err(Refusal::of)?
+    {
+        Ok(()) => {}
+        Err(Unstaged::PerKey) => {
+            return Err(Refusal::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "Skill bundle exceeds 50MB limit",
+            ));
+        }
+        Err(Unstaged::Total) => {
+            return Err(Refusal::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "this registry holds as many uploads as it may: publish again in a few minutes",
+            ));
+        }
+    }
     let base = crate::base_url(&headers);
     Ok(axum::Json(json!({
         "uploadUrl": format!("{base}/api/v1/skills/-/upload/{ticket}"),
@@ -165,41 +145,47 @@ fn new_ticket() -> Result<String, Refusal> {
     Ok(skillpath_model::hex::encode(&random))
 }
 
-/// `POST /api/v1/skills/-/upload/{ticket}`: the file's bytes, held once they are what was
+/// `POST /api/v1/skills/-/upload/{ticket}`: the file's bytes, kept once they are what was
 /// announced (its size and SHA-256).
-pub(crate) async fn upload(
-    Extension(uploads): Extension<Uploads>,
+pub(crate) async fn upload<E: Derived>(
+    State(app): State<App<E>>,
     caller: Option<Extension<Caller>>,
     Path(ticket): Path<String>,
     body: Bytes,
 ) -> Result<Response, Refusal> {
-    let key = key_of(&caller_of(caller))?;
-    let mut held = uploads.held()?;
-    let upload = held
-        .get_mut(&ticket)
-        .filter(|upload| upload.key == key)
+    let caller = caller_of(caller);
+    with_key(&caller)?;
+    let permit = app
+        .may(&caller, Operation::SaveFiles)
+        .map_err(Refusal::of)?;
+    let announced = app
+        .staged_upload(&permit, &ticket)
+        .await
+        .map_err(Refusal::of)?
         .ok_or_else(|| {
             Refusal::new(
                 StatusCode::NOT_FOUND,
                 "no such upload ticket (or it expired): ask for another",
             )
         })?;
-    if body.len() as u64 != upload.size {
+    if body.len() as u64 != announced.size {
         return Err(Refusal::bad_request(format!(
             "`{}` is {} bytes, not the {} announced",
-            upload.path,
+            announced.path,
             body.len(),
-            upload.size
+            announced.size
         )));
     }
     let digest = skillpath_model::sha256_hex(&body);
-    if digest.trim_start_matches("sha256:") != upload.sha256 {
+    if digest.trim_start_matches("sha256:") != announced.sha256 {
         return Err(Refusal::bad_request(format!(
             "`{}` does not have the SHA-256 announced",
-            upload.path
+            announced.path
         )));
     }
-    upload.bytes = Some(body.to_vec());
+    app.fill_upload(&permit, &ticket, body.to_vec())
+        .await
+        .map_err(Refusal::of)?;
     Ok(axum::Json(json!({"storageId": ticket})).into_response())
 }
 
@@ -244,12 +230,14 @@ pub const LARGE_BODIES: &[&str] = &["/api/v1/skills"];
 /// from the files of the form (multipart).
 pub(crate) async fn publish<E: Derived>(
     State(app): State<App<E>>,
-    Extension(uploads): Extension<Uploads>,
     caller: Option<Extension<Caller>>,
     request: Request,
 ) -> Result<Response, Refusal> {
     let caller = caller_of(caller);
-    let key = key_of(&caller)?;
+    with_key(&caller)?;
+    let permit = app
+        .may(&caller, Operation::SaveFiles)
+        .map_err(Refusal::of)?;
     let form = request
         .headers()
         .get(header::CONTENT_TYPE)
@@ -261,7 +249,7 @@ pub(crate) async fn publish<E: Derived>(
         let axum::Json(asked) = axum::Json::<Publish>::from_request(request, &())
             .await
             .map_err(|error| Refusal::bad_request(error.body_text()))?;
-        let files = from_uploads(&uploads, &key, &asked)?;
+        let files = from_uploads(&app, &permit, &asked).await?;
         (asked, files)
     };
     let item = FullName::of_slug(asked.slug.trim())
@@ -269,9 +257,6 @@ pub(crate) async fn publish<E: Derived>(
     let version = release::parse_version(&asked.version)
         .map_err(|error| Refusal::bad_request(error.to_string()))?;
     let snapshot = snapshot_of(files)?;
-    let permit = app
-        .may(&caller, Operation::SaveFiles)
-        .map_err(Refusal::of)?;
     let upload = VersionUpload {
         item: item.clone(),
         snapshot,
@@ -283,11 +268,14 @@ pub(crate) async fn publish<E: Derived>(
         .publish_version(&permit, upload)
         .await
         .map_err(Refusal::of)?;
-    if let Ok(mut held) = uploads.0.lock() {
-        for named in &asked.files {
-            held.remove(named.ticket());
-        }
-    }
+    let tickets = asked
+        .files
+        .iter()
+        .map(|named| named.ticket().to_owned())
+        .collect();
+    app.drop_uploads(&permit, tickets)
+        .await
+        .map_err(Refusal::of)?;
     let (status, revision) = match published {
         Published::Released { revision, .. } => ("published", Some(revision)),
         Published::Pending => ("pending", None),
@@ -305,29 +293,29 @@ pub(crate) async fn publish<E: Derived>(
     .into_response())
 }
 
-/// The files the JSON publish names, as their uploads hold them (each this key's).
-fn from_uploads(
-    uploads: &Uploads,
-    key: &str,
+/// The files the JSON publish names, as their uploads hold them (each the caller's).
+async fn from_uploads<E: Derived>(
+    app: &App<E>,
+    permit: &skillpath_app::Permit,
     asked: &Publish,
 ) -> Result<Vec<(String, Vec<u8>)>, Refusal> {
-    let held = uploads.held()?;
-    asked
-        .files
-        .iter()
-        .map(|named| {
-            held.get(named.ticket())
-                .filter(|upload| upload.key == key && upload.path == named.path)
-                .and_then(|upload| upload.bytes.clone())
-                .map(|bytes| (named.path.clone(), bytes))
-                .ok_or_else(|| {
-                    Refusal::bad_request(format!(
-                        "`{}` was not uploaded with this key (or its ticket expired): publish again",
-                        named.path
-                    ))
-                })
-        })
-        .collect()
+    let mut files = Vec::new();
+    for named in &asked.files {
+        let bytes = app
+            .staged_upload(permit, named.ticket())
+            .await
+            .map_err(Refusal::of)?
+            .filter(|upload| upload.path == named.path)
+            .and_then(|upload| upload.bytes)
+            .ok_or_else(|| {
+                Refusal::bad_request(format!(
+                    "`{}` was not uploaded with this key (or its ticket expired): publish again",
+                    named.path
+                ))
+            })?;
+        files.push((named.path.clone(), bytes));
+    }
+    Ok(files)
 }
 
 /// The `payload` and the `files` of a multipart publish, within the limits of a version.

@@ -30,6 +30,7 @@ pub mod scopes;
 pub mod search;
 pub mod store;
 pub mod time;
+pub mod uploads;
 pub mod usage;
 mod writes;
 

@@ -453,6 +453,26 @@ pub trait Store: Send + Sync {
     /// Records that the key `id` was used at `at`.
     async fn record_key_use(&self, id: &str, at: &str) -> StoreResult<()>;
 
+    /// Stages `upload` (without its bytes) within `staging`, one staging at a time: the uploads
+    /// past their lifetime dropped first; `Ok(Err(_))` names the bound it would pass.
+    async fn stage_upload(
+        &self,
+        upload: crate::uploads::StagedUpload,
+        staging: crate::uploads::Staging,
+    ) -> StoreResult<Result<(), crate::uploads::Unstaged>>;
+
+    /// The staged upload `ticket`, with its bytes once uploaded.
+    async fn staged_upload(
+        &self,
+        ticket: &str,
+    ) -> StoreResult<Option<crate::uploads::StagedUpload>>;
+
+    /// The bytes of the staged upload `ticket` (checked against it by the caller).
+    async fn fill_upload(&self, ticket: &str, bytes: Vec<u8>) -> StoreResult<()>;
+
+    /// Drops those of the staged uploads `tickets` that are the key `key`'s (published).
+    async fn drop_uploads(&self, key: &str, tickets: Vec<String>) -> StoreResult<()>;
+
     /// The directory, read in one transaction: people, namespaces, members, and who may see
     /// each item ([`crate::directory`]).
     async fn directory(&self) -> StoreResult<Directory>;

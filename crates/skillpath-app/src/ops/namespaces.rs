@@ -100,6 +100,8 @@ impl<E: Derived> App<E> {
         match &change {
             Governance::CreateUser { .. } => admin(&sight, "add people")?,
             Governance::SetDisabled { .. } => admin(&sight, "disable or enable people")?,
+            Governance::SetAdmin { .. } => admin(&sight, "make or unmake administrators")?,
+            Governance::LinkIdentity { .. } => admin(&sight, "link accounts to people")?,
             Governance::CreateNamespace { .. } => admin(&sight, "make namespaces")?,
             Governance::DeleteNamespace(_) => admin(&sight, "delete namespaces")?,
             Governance::SetFrozen(namespace, _)

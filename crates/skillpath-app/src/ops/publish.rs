@@ -3,13 +3,15 @@
 //! version, in one operation, so that the rule of who may do it is decided once, before
 //! anything is written: a maintainer of the namespace writes and releases; an author where the
 //! namespace reviews saves a draft, released once a maintainer publishes it; anyone else is
-//! refused.
+//! refused. The files a registry client uploads before it publishes wait in the store
+//! (`skillpath_store::uploads`), so that any replica finds them.
 
 use skillpath_model::release::{self, Version};
 use skillpath_model::{
     Change, FullName, MemberRole, Placement, Provenance, SkillSnapshot, Visibility,
 };
 use skillpath_store::StoreError;
+use skillpath_store::uploads::{StagedUpload, Staging, Unstaged};
 
 use crate::app::App;
 use crate::catalog::Derived;
@@ -154,4 +156,68 @@ impl<E: Derived> App<E> {
             Released::Proposed(_) => Ok(Published::Pending),
         }
     }
+}
+
+impl<E> App<E> {
+    /// Stages `upload` for a publish to come, as the permit's caller's (their key's, which
+    /// `upload.key` is set to), within `staging`: `Ok(Err(_))` names the bound it would pass.
+    /// Refused for a caller without a key, or who may not write files.
+    pub async fn stage_upload(
+        &self,
+        permit: &Permit,
+        mut upload: StagedUpload,
+        staging: Staging,
+    ) -> Result<Result<(), Unstaged>, AppError> {
+        let caller = self.permitted(permit, Operation::SaveFiles)?;
+        upload.key = uploader(caller)?;
+        Ok(self.store().stage_upload(upload, staging).await?)
+    }
+
+    /// The staged upload `ticket`, when it is the permit's caller's (else none: another key's
+    /// ticket is nobody's to see).
+    pub async fn staged_upload(
+        &self,
+        permit: &Permit,
+        ticket: &str,
+    ) -> Result<Option<StagedUpload>, AppError> {
+        let caller = self.permitted(permit, Operation::SaveFiles)?;
+        let key = uploader(caller)?;
+        Ok(self
+            .store()
+            .staged_upload(ticket)
+            .await?
+            .filter(|upload| upload.key == key))
+    }
+
+    /// The bytes of the permit's caller's staged upload `ticket` (checked by the caller against
+    /// what was announced).
+    pub async fn fill_upload(
+        &self,
+        permit: &Permit,
+        ticket: &str,
+        bytes: Vec<u8>,
+    ) -> Result<(), AppError> {
+        if self.staged_upload(permit, ticket).await?.is_none() {
+            return Err(AppError::Invalid(format!(
+                "no upload has the ticket `{ticket}` (or it expired): ask for another\n"
+            )));
+        }
+        Ok(self.store().fill_upload(ticket, bytes).await?)
+    }
+
+    /// Drops the permit's caller's staged uploads `tickets` (published).
+    pub async fn drop_uploads(
+        &self,
+        permit: &Permit,
+        tickets: Vec<String>,
+    ) -> Result<(), AppError> {
+        let caller = self.permitted(permit, Operation::SaveFiles)?;
+        let key = uploader(caller)?;
+        Ok(self.store().drop_uploads(&key, tickets).await?)
+    }
+}
+
+/// The key an upload is its caller's by: its public part.
+fn uploader(caller: &crate::Caller) -> Result<String, AppError> {
+    caller.key_id.clone().ok_or(AppError::NoPerson)
 }

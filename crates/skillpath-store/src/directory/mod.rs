@@ -38,6 +38,20 @@ pub struct User {
     pub created_at: String,
 }
 
+/// A person's account at an identity provider, linked to them at their first sign-in: their
+/// later sign-ins find them by it, whatever their name there has become.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct LinkedIdentity {
+    /// The provider's issuer (its `iss`).
+    pub issuer: String,
+    /// The account's subject there (its `sub`).
+    pub subject: String,
+    /// The person's handle.
+    pub handle: String,
+    /// When it was linked (RFC 3339).
+    pub linked_at: String,
+}
+
 /// What a namespace is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -118,12 +132,22 @@ pub struct Directory {
     /// Each item's releases proposed by authors and waiting for a maintainer, by store key,
     /// lowest version first.
     pub proposals: BTreeMap<String, Vec<Proposal>>,
+    /// The identity providers' accounts linked to people, by issuer then subject.
+    pub identities: Vec<LinkedIdentity>,
 }
 
 impl Directory {
     /// The person `handle`.
     pub fn user(&self, handle: &str) -> Option<&User> {
         self.users.iter().find(|user| user.handle == handle)
+    }
+
+    /// The handle of the person the account `subject` of `issuer` is linked to.
+    pub fn person_of(&self, issuer: &str, subject: &str) -> Option<&str> {
+        self.identities
+            .iter()
+            .find(|linked| linked.issuer == issuer && linked.subject == subject)
+            .map(|linked| linked.handle.as_str())
     }
 
     /// The namespace `name`.
@@ -206,6 +230,22 @@ pub enum Governance {
         /// Disabled or not.
         disabled: bool,
     },
+    /// Makes a person an administrator of the instance, or no longer one.
+    SetAdmin {
+        /// Their handle.
+        handle: String,
+        /// Whether they administer the instance.
+        admin: bool,
+    },
+    /// Links an identity provider's account to a person (their first sign-in with it).
+    LinkIdentity {
+        /// The person's handle.
+        handle: String,
+        /// The provider's issuer.
+        issuer: String,
+        /// The account's subject there.
+        subject: String,
+    },
     /// Makes a team's namespace, owned by `owner`.
     CreateNamespace {
         /// Its name.
@@ -276,6 +316,10 @@ pub(crate) enum Row {
     InsertUser(User),
     /// Sets a person's disabled flag.
     UserDisabled(String, bool),
+    /// Sets a person's admin flag.
+    UserAdmin(String, bool),
+    /// Inserts a linked identity.
+    InsertIdentity(LinkedIdentity),
     /// Inserts a namespace.
     InsertNamespace(NamespaceRecord),
     /// Replaces a namespace's settings.
@@ -388,6 +432,39 @@ pub(crate) fn decide(
                 handle,
                 Some(before),
                 Some(json!({"disabled": disabled})),
+            )
+        }
+        Governance::SetAdmin { handle, admin } => {
+            let user = known_user(directory, &handle)?;
+            let before = json!({"admin": user.admin});
+            let rows = vec![Row::UserAdmin(handle.clone(), admin)];
+            let after = Some(json!({"admin": admin}));
+            (rows, "user.admin", handle, Some(before), after)
+        }
+        Governance::LinkIdentity {
+            handle,
+            issuer,
+            subject,
+        } => {
+            known_user(directory, &handle)?;
+            if let Some(linked) = directory.person_of(&issuer, &subject) {
+                return refused(format!(
+                    "the account `{subject}` of `{issuer}` is linked to `{linked}` already"
+                ));
+            }
+            let linked = LinkedIdentity {
+                issuer,
+                subject,
+                handle: handle.clone(),
+                linked_at: now_rfc3339(),
+            };
+            let after = json!(linked);
+            (
+                vec![Row::InsertIdentity(linked)],
+                "user.link",
+                handle,
+                None,
+                Some(after),
             )
         }
         Governance::CreateNamespace { name, owner } => {
@@ -721,6 +798,13 @@ pub fn member_role_of_key(role: Role) -> (MemberRole, bool) {
 /// handle's length; `key` when nothing of it is left. Two names that give one handle share it
 /// (one person with both keys); [`crate::directory`]'s migration never refuses a store.
 pub fn handle_of_key_name(name: &str) -> String {
+    handle_of(name).unwrap_or_else(|| "key".to_owned())
+}
+
+/// The handle a name makes by the name rule (lowercase letters and digits, runs of anything
+/// else one `-`, at most 64 characters): a key's name, an account's username or an email's
+/// local part. `None` where nothing of it makes a handle.
+pub fn handle_of(name: &str) -> Option<String> {
     let mut handle = String::new();
     for c in name.chars() {
         if c.is_ascii_alphanumeric() {
@@ -733,11 +817,9 @@ pub fn handle_of_key_name(name: &str) -> String {
     while handle.ends_with('-') {
         handle.pop();
     }
-    if skillpath_core::validate::check_handle(&handle).is_ok() {
-        handle
-    } else {
-        "key".to_owned()
-    }
+    skillpath_core::validate::check_handle(&handle)
+        .is_ok()
+        .then_some(handle)
 }
 
 /// The users and memberships a store's existing keys become ([`handle_of_key_name`],

@@ -8,7 +8,10 @@ use skillpath_model::governance::{Entry, GENESIS};
 use skillpath_model::release::{Proposal, Release, Tag, Version, Yanked, without_build};
 use skillpath_model::{Access, MemberRole, Namespace, Visibility};
 
-use super::{Directory, Governance, Member, NamespaceKind, NamespaceRecord, Row, User, decide};
+use super::{
+    Directory, Governance, LinkedIdentity, Member, NamespaceKind, NamespaceRecord, Row, User,
+    decide,
+};
 use crate::columns::Columns;
 use crate::error::{StoreError, StoreResult};
 use crate::keys::Role;
@@ -101,6 +104,16 @@ pub(crate) const PROPOSALS_SCHEMA: &str = "CREATE TABLE release_proposals (
     );
     ALTER TABLE api_keys ADD COLUMN channel TEXT;";
 
+/// The identity providers' accounts linked to people (additive: an older skillpath has no
+/// sign-in with a provider, and ignores them).
+pub(crate) const IDENTITIES_SCHEMA: &str = "CREATE TABLE user_identities (
+        issuer TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        handle TEXT NOT NULL REFERENCES users(handle),
+        linked_at TEXT NOT NULL,
+        PRIMARY KEY (issuer, subject)
+    );";
+
 pub(crate) const USERS: &str =
     "SELECT handle, display_name, admin, disabled, created_at FROM users";
 pub(crate) const NAMESPACES: &str =
@@ -116,6 +129,11 @@ pub(crate) const APPEND: &str =
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 pub(crate) const INSERT_USER: &str = "INSERT INTO users (handle, display_name, admin, disabled, created_at) VALUES ($1, $2, $3, $4, $5)";
 pub(crate) const USER_DISABLED: &str = "UPDATE users SET disabled = $2 WHERE handle = $1";
+pub(crate) const USER_ADMIN: &str = "UPDATE users SET admin = $2 WHERE handle = $1";
+pub(crate) const IDENTITIES: &str =
+    "SELECT issuer, subject, handle, linked_at FROM user_identities";
+pub(crate) const INSERT_IDENTITY: &str =
+    "INSERT INTO user_identities (issuer, subject, handle, linked_at) VALUES ($1, $2, $3, $4)";
 pub(crate) const INSERT_NAMESPACE: &str = "INSERT INTO namespaces (name, kind, review, frozen, archived, created_at) VALUES ($1, $2, $3, $4, $5, $6)";
 pub(crate) const UPDATE_NAMESPACE: &str =
     "UPDATE namespaces SET review = $2, frozen = $3, archived = $4 WHERE name = $1";
@@ -221,6 +239,16 @@ pub(crate) fn statement(row: &Row) -> (&'static str, Vec<Bound<'_>>) {
             ],
         ),
         Row::UserDisabled(handle, disabled) => (USER_DISABLED, vec![Text(handle), Flag(*disabled)]),
+        Row::UserAdmin(handle, admin) => (USER_ADMIN, vec![Text(handle), Flag(*admin)]),
+        Row::InsertIdentity(linked) => (
+            INSERT_IDENTITY,
+            vec![
+                Text(&linked.issuer),
+                Text(&linked.subject),
+                Text(&linked.handle),
+                Text(&linked.linked_at),
+            ],
+        ),
         Row::InsertNamespace(record) => (
             INSERT_NAMESPACE,
             vec![
@@ -378,6 +406,16 @@ pub(crate) fn user(row: &impl Columns) -> StoreResult<User> {
     })
 }
 
+/// A linked identity from `SELECT` of [`IDENTITIES`].
+pub(crate) fn identity(row: &impl Columns) -> StoreResult<LinkedIdentity> {
+    Ok(LinkedIdentity {
+        issuer: row.text(0)?,
+        subject: row.text(1)?,
+        handle: row.text(2)?,
+        linked_at: row.text(3)?,
+    })
+}
+
 /// A namespace from `SELECT` of [`NAMESPACES`].
 pub(crate) fn namespace(row: &impl Columns) -> StoreResult<NamespaceRecord> {
     Ok(NamespaceRecord {
@@ -452,6 +490,7 @@ pub(crate) struct Read {
     pub(crate) releases: Vec<Release>,
     pub(crate) tags: Vec<Tag>,
     pub(crate) proposals: Vec<Proposal>,
+    pub(crate) identities: Vec<LinkedIdentity>,
 }
 
 /// The directory from its rows, each list sorted as [`Directory`] says.
@@ -464,7 +503,9 @@ pub(crate) fn directory(read: Read) -> Directory {
         releases,
         tags,
         proposals,
+        mut identities,
     } = read;
+    identities.sort_by(|a, b| (&a.issuer, &a.subject).cmp(&(&b.issuer, &b.subject)));
     users.sort_by(|a, b| a.handle.cmp(&b.handle));
     namespaces.sort_by(|a, b| a.name.cmp(&b.name));
     members.sort_by(|a, b| (&a.namespace, &a.handle).cmp(&(&b.namespace, &b.handle)));
@@ -503,6 +544,7 @@ pub(crate) fn directory(read: Read) -> Directory {
         releases: by_item,
         tags: tags_by_item,
         proposals: proposals_by_item,
+        identities,
     }
 }
 

@@ -401,3 +401,99 @@ pub(crate) async fn a_store_upgraded_into_a_namespace_keeps_everything_there(sto
         .expect("the name is free in @global");
     assert_eq!(made.name, "add-caching");
 }
+
+/// An identity provider's account is linked to one person, once; a person is made an
+/// administrator and unmade one; each is logged, and a refused link writes nothing.
+pub(crate) async fn accounts_link_once_and_administrators_change(store: &dyn Store) {
+    store.govern(person("alice"), "admin").await.expect("alice");
+    store.govern(person("bob"), "admin").await.expect("bob");
+    let link = |handle: &str| Governance::LinkIdentity {
+        handle: handle.to_owned(),
+        issuer: "https://id.example".to_owned(),
+        subject: "a1b2".to_owned(),
+    };
+    let linked = store
+        .govern(link("alice"), "oidc:company")
+        .await
+        .expect("linked");
+    assert_eq!(linked.action.action, "user.link");
+    assert_eq!(linked.action.actor, "oidc:company");
+    let refused = store.govern(link("bob"), "oidc:company").await;
+    assert!(
+        matches!(&refused, Err(StoreError::Refused(why)) if why.contains("linked to `alice`")),
+        "{refused:?}"
+    );
+    let missing = store
+        .govern(
+            Governance::LinkIdentity {
+                handle: "carol".to_owned(),
+                issuer: "https://id.example".to_owned(),
+                subject: "c3".to_owned(),
+            },
+            "oidc:company",
+        )
+        .await;
+    assert!(
+        matches!(missing, Err(StoreError::Refused(_))),
+        "{missing:?}"
+    );
+    let directory = store.directory().await.expect("the directory");
+    assert_eq!(
+        directory.person_of("https://id.example", "a1b2"),
+        Some("alice")
+    );
+    assert_eq!(directory.person_of("https://id.example", "c3"), None);
+    assert_eq!(directory.person_of("https://other.example", "a1b2"), None);
+    assert_eq!(directory.identities.len(), 1);
+
+    let admin = |admin: bool| Governance::SetAdmin {
+        handle: "bob".to_owned(),
+        admin,
+    };
+    let made = store
+        .govern(admin(true), "oidc:company")
+        .await
+        .expect("admin");
+    assert_eq!(made.action.action, "user.admin");
+    assert_eq!(made.action.before.as_deref(), Some(r#"{"admin":false}"#));
+    assert!(
+        store
+            .directory()
+            .await
+            .expect("read")
+            .user("bob")
+            .expect("bob")
+            .admin
+    );
+    store
+        .govern(admin(false), "oidc:company")
+        .await
+        .expect("unmade");
+    assert!(
+        !store
+            .directory()
+            .await
+            .expect("read")
+            .user("bob")
+            .expect("bob")
+            .admin
+    );
+    let log = store
+        .governance_log(LogFilter::default())
+        .await
+        .expect("the log");
+    let actions: Vec<&str> = log
+        .iter()
+        .map(|entry| entry.action.action.as_str())
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            "user.create",
+            "user.create",
+            "user.link",
+            "user.admin",
+            "user.admin"
+        ]
+    );
+}

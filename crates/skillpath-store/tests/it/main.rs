@@ -14,6 +14,8 @@
 //!
 //! `packages` holds the tests of architecture packages in the store (both backends).
 //!
+//! `uploads` holds the tests of uploads staged for a publish (both backends).
+//!
 //! `modules` checks that no module of the store imports one that imports it back.
 //!
 //! `scopes` opens stores with the views of several projects on one database (both backends).
@@ -36,4 +38,5 @@ mod postgres;
 mod releases;
 mod scopes;
 mod sqlite;
+mod uploads;
 mod usage;

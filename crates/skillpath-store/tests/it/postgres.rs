@@ -572,7 +572,7 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
              DROP TABLE drafts;
              DROP TABLE skill_usage;
              DROP TABLE releases, release_tags, release_proposals;
-             DROP TABLE governance_log, stars, members, namespaces, users;
+             DROP TABLE governance_log, stars, members, namespaces, user_identities, users, registry_uploads;
              ALTER TABLE api_keys DROP COLUMN user_handle, DROP COLUMN namespaces, DROP COLUMN channel;
              ALTER TABLE skills DROP COLUMN visibility, DROP COLUMN owner;
              ALTER TABLE skills DROP COLUMN kind;

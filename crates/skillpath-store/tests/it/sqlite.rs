@@ -563,6 +563,8 @@ async fn revisions_written_before_their_heads_were_kept_are_listed_alike() {
         DROP TABLE members;
         DROP TABLE namespaces;
         DROP TABLE users;
+        DROP TABLE registry_uploads;
+        DROP TABLE user_identities;
         ALTER TABLE api_keys DROP COLUMN user_handle;
         ALTER TABLE api_keys DROP COLUMN namespaces;
         ALTER TABLE api_keys DROP COLUMN channel;

@@ -118,6 +118,7 @@ macro_rules! store_suite {
             changes_of_the_directory_are_kept_and_logged,
             items_of_one_name_live_in_each_namespace,
             stars_are_kept_per_person_and_item,
+            accounts_link_once_and_administrators_change,
         );
         $crate::suite::store_suite!(@directory_backend $open;
             concurrent_changes_from_two_stores_keep_one_chain,
@@ -127,6 +128,12 @@ macro_rules! store_suite {
         );
         $crate::suite::store_suite!(@releases_backend $open;
             one_version_released_from_two_stores_at_once_is_one_release,
+        );
+        $crate::suite::store_suite!(@uploads $open;
+            uploads_wait_within_their_bounds_until_published,
+        );
+        $crate::suite::store_suite!(@uploads_backend $open;
+            concurrent_uploads_from_two_stores_stay_within_the_bound,
         );
         $crate::suite::store_suite!(@scopes $open;
             each_project_sees_its_own_skills_and_the_shared_ones,
@@ -230,6 +237,24 @@ macro_rules! store_suite {
             async fn $test() {
                 let backend: $crate::support::Backend = $open().await;
                 $crate::releases::$test(&backend).await;
+            }
+        )*
+    };
+    (@uploads $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::uploads::$test(backend.store()).await;
+            }
+        )*
+    };
+    (@uploads_backend $open:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $test() {
+                let backend: $crate::support::Backend = $open().await;
+                $crate::uploads::$test(&backend).await;
             }
         )*
     };

@@ -216,3 +216,109 @@ fn a_version_published_by_form() {
         "{releases}"
     );
 }
+
+/// The body of an HTTP answer (after its headers).
+fn body_of(answer: &str) -> serde_json::Value {
+    json(answer.split_once("\r\n\r\n").map_or("", |(_, body)| body))
+}
+
+/// The CLI's publish with each step on another replica of one store: the file announced to
+/// the first, uploaded to the second, the version published on the first. The upload waits in
+/// the store, so no replica needs to have seen the others' steps; another key can neither
+/// upload to the ticket nor publish it.
+#[test]
+fn a_publish_may_reach_another_replica_than_its_uploads() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let db = work.path().join("store.db");
+    let db = db.to_str().expect("utf-8");
+    let key = |name: &str| {
+        let made = skillpath(&[
+            "keys",
+            "create",
+            "--name",
+            name,
+            "--role",
+            "maintainer",
+            "--format",
+            "json",
+        ])
+        .args(["--db", db])
+        .output()
+        .expect("runs");
+        json(&String::from_utf8_lossy(&made.stdout))["key"]
+            .as_str()
+            .expect("a key")
+            .to_owned()
+    };
+    let (ours, theirs) = (
+        format!("Bearer {}", key("ci")),
+        format!("Bearer {}", key("other")),
+    );
+    let first = HttpServer::start(work.path(), &["--db", db]);
+    let second = HttpServer::start(work.path(), &["--db", db]);
+    let skill_md = b"---\nname: replicated\ndescription: Use when publishing across replicas.\n---\n\nAcross.\n";
+    let digest = skillpath_model::sha256_hex(skill_md);
+    let announce = format!(
+        r#"{{"path":"SKILL.md","size":{},"sha256":"{}"}}"#,
+        skill_md.len(),
+        digest.trim_start_matches("sha256:")
+    );
+    let json_type = ("Content-Type", "application/json");
+    let ticketed = first.exchange(
+        "POST",
+        "/api/v1/skills/-/upload-url",
+        &[("Authorization", &ours), json_type],
+        announce.as_bytes(),
+    );
+    assert_eq!(status(&ticketed), 200, "{ticketed}");
+    let ticket = body_of(&ticketed)["uploadTicket"]
+        .as_str()
+        .expect("a ticket")
+        .to_owned();
+    let upload = format!("/api/v1/skills/-/upload/{ticket}");
+    let stranger = second.status("POST", &upload, &[("Authorization", &theirs)], skill_md);
+    assert_eq!(
+        stranger, 404,
+        "another key's upload to the ticket is refused"
+    );
+    let uploaded = second.status("POST", &upload, &[("Authorization", &ours)], skill_md);
+    assert_eq!(uploaded, 200, "the second replica takes the upload");
+    let publish = format!(
+        r#"{{"slug":"replicated","version":"1.0.0","files":[{{"path":"SKILL.md","storageId":"{ticket}"}}]}}"#
+    );
+    let refused = first.exchange(
+        "POST",
+        "/api/v1/skills",
+        &[("Authorization", &theirs), json_type],
+        publish.as_bytes(),
+    );
+    assert_eq!(
+        status(&refused),
+        400,
+        "another key cannot publish it: {refused}"
+    );
+    let published = first.exchange(
+        "POST",
+        "/api/v1/skills",
+        &[("Authorization", &ours), json_type],
+        publish.as_bytes(),
+    );
+    assert_eq!(status(&published), 200, "{published}");
+    assert_eq!(body_of(&published)["publicationStatus"], "published");
+    let shown = skillpath(&["show", "replicated", "--format", "json", "--db", db])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        json(&String::from_utf8_lossy(&shown.stdout))["skill_md"]
+            .as_str()
+            .map(str::as_bytes),
+        Some(&skill_md[..])
+    );
+    let again = first.exchange(
+        "POST",
+        "/api/v1/skills",
+        &[("Authorization", &ours), json_type],
+        publish.replace("1.0.0", "1.0.1").as_bytes(),
+    );
+    assert_eq!(status(&again), 400, "a published upload is gone: {again}");
+}

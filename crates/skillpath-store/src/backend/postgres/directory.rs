@@ -40,6 +40,7 @@ pub(super) async fn read(transaction: &Transaction<'_>) -> StoreResult<Directory
         releases: all(transaction, rows::RELEASES, rows::release).await?,
         tags: all(transaction, rows::TAGS, rows::tag).await?,
         proposals: all(transaction, rows::PROPOSALS, rows::proposal).await?,
+        identities: all(transaction, rows::IDENTITIES, rows::identity).await?,
     }))
 }
 

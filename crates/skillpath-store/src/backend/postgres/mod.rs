@@ -56,6 +56,7 @@ use crate::scopes::ProjectView;
 use crate::search::{self, Scope};
 use crate::store::{ImportPlan, Listing, Store};
 use crate::time::now_rfc3339;
+use crate::uploads::{StagedUpload, Staging, Unstaged};
 use crate::usage::{self, UsageCount, UsageQuery, UsageRow};
 use crate::writes::{self, SkillWrite};
 use skillpath_model::governance::Entry;
@@ -333,6 +334,10 @@ fn tsquery(words: &[String]) -> Option<String> {
     });
     Some(terms.join(" | "))
 }
+
+/// The advisory lock key that serializes the staging of uploads (any fixed number; this one
+/// spells `skillupl`).
+const UPLOADS_LOCK: i64 = 0x736b_696c_6c75_706c;
 
 impl PostgresStore {
     /// Runs a write: `work` in a `READ COMMITTED` transaction (row locks do the serializing),
@@ -645,6 +650,109 @@ impl Store for PostgresStore {
     async fn stars(&self, handle: Option<&str>) -> StoreResult<Vec<Star>> {
         self.read(async |transaction| directory::stars(transaction, handle).await)
             .await
+    }
+
+    async fn stage_upload(
+        &self,
+        upload: StagedUpload,
+        staging: Staging,
+    ) -> StoreResult<Result<(), Unstaged>> {
+        self.write_quiet(async |transaction| {
+            // One staging at a time, so that two replicas cannot both pass a bound.
+            transaction
+                .execute("SELECT pg_advisory_xact_lock($1)", &[&UPLOADS_LOCK])
+                .await?;
+            transaction
+                .execute(
+                    "DELETE FROM registry_uploads WHERE created_at < $1",
+                    &[&staging.since],
+                )
+                .await?;
+            let theirs: i64 = transaction
+                .query_one(
+                    "SELECT COALESCE(SUM(size), 0)::BIGINT FROM registry_uploads WHERE key_id = $1",
+                    &[&upload.key],
+                )
+                .await?
+                .get(0);
+            let size = i64::try_from(upload.size).unwrap_or(i64::MAX);
+            if u64::try_from(theirs).unwrap_or(0) + upload.size > staging.per_key {
+                return Ok(Err(Unstaged::PerKey));
+            }
+            let all: i64 = transaction
+                .query_one("SELECT COALESCE(SUM(size), 0)::BIGINT FROM registry_uploads", &[])
+                .await?
+                .get(0);
+            if u64::try_from(all).unwrap_or(0) + upload.size > staging.total {
+                return Ok(Err(Unstaged::Total));
+            }
+            transaction
+                .execute(
+                    "INSERT INTO registry_uploads (ticket, key_id, path, size, sha256, bytes, created_at)
+                     VALUES ($1, $2, $3, $4, $5, NULL, $6)",
+                    &[
+                        &upload.ticket,
+                        &upload.key,
+                        &upload.path,
+                        &size,
+                        &upload.sha256,
+                        &upload.created_at,
+                    ],
+                )
+                .await?;
+            Ok(Ok(()))
+        })
+        .await
+    }
+
+    async fn staged_upload(&self, ticket: &str) -> StoreResult<Option<StagedUpload>> {
+        self.bounded(async {
+            let client = self.client().await?;
+            let row = client
+                .query_opt(
+                    "SELECT ticket, key_id, path, size, sha256, bytes, created_at FROM registry_uploads WHERE ticket = $1",
+                    &[&ticket],
+                )
+                .await?;
+            Ok(row.map(|row| StagedUpload {
+                ticket: row.get(0),
+                key: row.get(1),
+                path: row.get(2),
+                size: u64::try_from(row.get::<_, i64>(3)).unwrap_or(0),
+                sha256: row.get(4),
+                bytes: row.get(5),
+                created_at: row.get(6),
+            }))
+        })
+        .await
+    }
+
+    async fn fill_upload(&self, ticket: &str, bytes: Vec<u8>) -> StoreResult<()> {
+        self.bounded(async {
+            let client = self.client().await?;
+            client
+                .execute(
+                    "UPDATE registry_uploads SET bytes = $2 WHERE ticket = $1",
+                    &[&ticket, &bytes],
+                )
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn drop_uploads(&self, key: &str, tickets: Vec<String>) -> StoreResult<()> {
+        self.bounded(async {
+            let client = self.client().await?;
+            client
+                .execute(
+                    "DELETE FROM registry_uploads WHERE key_id = $1 AND ticket = ANY($2)",
+                    &[&key, &tickets],
+                )
+                .await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn record_key_use(&self, id: &str, at: &str) -> StoreResult<()> {

@@ -53,6 +53,7 @@ pub(super) fn read(connection: &Connection) -> StoreResult<Directory> {
         releases: all(connection, rows::RELEASES, |r| rows::release(r))?,
         tags: all(connection, rows::TAGS, |r| rows::tag(r))?,
         proposals: all(connection, rows::PROPOSALS, |r| rows::proposal(r))?,
+        identities: all(connection, rows::IDENTITIES, |r| rows::identity(r))?,
     }))
 }
 

@@ -202,6 +202,20 @@ const MIGRATIONS: &[Migration] = &[
     // Release proposals and keys' channels (`crate::directory::releases`, `crate::keys`).
     // Additive: an older skillpath ignores both.
     Migration::additive(crate::directory::rows::PROPOSALS_SCHEMA),
+    // Uploads waiting for their publish (`crate::uploads`). Additive: an older skillpath
+    // ignores them.
+    Migration::additive("CREATE TABLE registry_uploads (
+        ticket TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL,
+        path TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        bytes BLOB,
+        created_at TEXT NOT NULL
+    );"),
+    // The identity providers' accounts linked to people (`crate::directory`). Additive: an
+    // older skillpath ignores them.
+    Migration::additive(crate::directory::rows::IDENTITIES_SCHEMA),
 ];
 
 /// What a connection sees of the skills: `visible_skills`, the skills every project shares

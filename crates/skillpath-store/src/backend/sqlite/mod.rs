@@ -27,6 +27,7 @@ use crate::scopes::ProjectView;
 use crate::search::{self, Scope};
 use crate::store::{ImportPlan, Listing, Store};
 use crate::time::now_rfc3339;
+use crate::uploads::{StagedUpload, Staging, Unstaged};
 use crate::usage::{self, UsageCount, UsageQuery, UsageRow};
 use crate::writes::{self, SkillWrite};
 use skillpath_model::governance::Entry;
@@ -664,6 +665,98 @@ impl Store for SqliteStore {
                 "UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2",
                 params![at, id],
             )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn stage_upload(
+        &self,
+        upload: StagedUpload,
+        staging: Staging,
+    ) -> StoreResult<Result<(), Unstaged>> {
+        self.write(move |transaction| {
+            transaction.execute(
+                "DELETE FROM registry_uploads WHERE created_at < ?1",
+                params![staging.since],
+            )?;
+            let waiting = |sql: &str, key: Option<&str>| -> StoreResult<u64> {
+                let total: i64 = match key {
+                    Some(key) => transaction.query_row(sql, params![key], |r| r.get(0))?,
+                    None => transaction.query_row(sql, [], |r| r.get(0))?,
+                };
+                Ok(u64::try_from(total).unwrap_or(0))
+            };
+            let theirs = waiting(
+                "SELECT COALESCE(SUM(size), 0) FROM registry_uploads WHERE key_id = ?1",
+                Some(&upload.key),
+            )?;
+            if theirs + upload.size > staging.per_key {
+                return Ok(Err(Unstaged::PerKey));
+            }
+            let all = waiting("SELECT COALESCE(SUM(size), 0) FROM registry_uploads", None)?;
+            if all + upload.size > staging.total {
+                return Ok(Err(Unstaged::Total));
+            }
+            transaction.execute(
+                "INSERT INTO registry_uploads (ticket, key_id, path, size, sha256, bytes, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6)",
+                params![
+                    upload.ticket,
+                    upload.key,
+                    upload.path,
+                    i64::try_from(upload.size).unwrap_or(i64::MAX),
+                    upload.sha256,
+                    upload.created_at
+                ],
+            )?;
+            Ok(Ok(()))
+        })
+        .await
+    }
+
+    async fn staged_upload(&self, ticket: &str) -> StoreResult<Option<StagedUpload>> {
+        let ticket = ticket.to_owned();
+        self.with(move |connection| {
+            let statement = connection.prepare_cached(
+                "SELECT ticket, key_id, path, size, sha256, bytes, created_at FROM registry_uploads WHERE ticket = ?1",
+            )?;
+            first(statement, params![ticket], |r| {
+                Ok(StagedUpload {
+                    ticket: r.get(0)?,
+                    key: r.get(1)?,
+                    path: r.get(2)?,
+                    size: u64::try_from(r.get::<_, i64>(3)?).unwrap_or(0),
+                    sha256: r.get(4)?,
+                    bytes: r.get(5)?,
+                    created_at: r.get(6)?,
+                })
+            })
+        })
+        .await
+    }
+
+    async fn fill_upload(&self, ticket: &str, bytes: Vec<u8>) -> StoreResult<()> {
+        let ticket = ticket.to_owned();
+        self.write(move |transaction| {
+            transaction.execute(
+                "UPDATE registry_uploads SET bytes = ?2 WHERE ticket = ?1",
+                params![ticket, bytes],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn drop_uploads(&self, key: &str, tickets: Vec<String>) -> StoreResult<()> {
+        let key = key.to_owned();
+        self.write(move |transaction| {
+            for ticket in &tickets {
+                transaction.execute(
+                    "DELETE FROM registry_uploads WHERE key_id = ?1 AND ticket = ?2",
+                    params![key, ticket],
+                )?;
+            }
             Ok(())
         })
         .await
