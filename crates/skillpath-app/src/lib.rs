@@ -28,8 +28,9 @@ pub use content::{DEFAULT_CONTENT_CACHE_BYTES, SkillContent};
 pub use error::AppError;
 pub use meaning::Meaning;
 pub use ops::{
-    Checked, Created, Imported, KeyRequest, LISTED_OVERLAPS, PackageFit, Published, ReleaseRequest,
-    ReleaseRight, Released, Releases, Unused, VersionUpload, Written, read_spec,
+    Account, Checked, Created, GroupGrant, GroupRule, Imported, KeyRequest, KeyUse,
+    LISTED_OVERLAPS, PackageFit, Published, ReleaseRequest, ReleaseRight, Released, Releases,
+    SignedIn, Unused, VersionUpload, Written, read_spec,
 };
 pub use rules::{Operation, Permit};
 pub use sight::Sight;

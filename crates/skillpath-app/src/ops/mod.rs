@@ -13,6 +13,7 @@ mod namespaces;
 mod publish;
 mod releases;
 mod render;
+mod sign_in;
 mod update;
 mod usage;
 
@@ -23,4 +24,5 @@ pub use import::{Imported, LISTED_OVERLAPS};
 pub use keys::KeyRequest;
 pub use publish::{Published, VersionUpload};
 pub use releases::{ReleaseRequest, ReleaseRight, Released, Releases};
+pub use sign_in::{Account, GroupGrant, GroupRule, KeyUse, SignedIn};
 pub use usage::Unused;
