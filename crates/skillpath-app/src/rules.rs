@@ -62,6 +62,9 @@ pub enum Operation {
     CreateApiKey,
     /// Revoke an API key.
     RevokeApiKey,
+    /// List, create and revoke one's own keys (a person signed in; the studio's key page,
+    /// `skillpath logout`).
+    ManageOwnKeys,
     /// Save a skill's files as they were edited (the studio's editor).
     SaveFiles,
     /// Read how the skills are used, by skill, revision, day or the key that used them
@@ -113,6 +116,7 @@ impl Operation {
             Operation::ListApiKeys => "list_api_keys",
             Operation::CreateApiKey => "create_api_key",
             Operation::RevokeApiKey => "revoke_api_key",
+            Operation::ManageOwnKeys => "manage_own_keys",
             Operation::SaveFiles => "save_files",
             Operation::ReadUsage => "read_usage",
             Operation::ReadDirectory => "read_directory",
@@ -145,7 +149,9 @@ impl Operation {
             | Operation::StarSkill
             | Operation::UnstarSkill
             | Operation::ReadLog
-            | Operation::ListReleases => Role::Reader,
+            | Operation::ListReleases
+            // A person's own keys: decided against the key's person (`ops::keys`).
+            | Operation::ManageOwnKeys => Role::Reader,
             Operation::CreateSkill
             | Operation::UpdateSkill
             | Operation::DeleteSkill
@@ -187,6 +193,7 @@ impl Operation {
                 | Operation::RejectSkill
                 | Operation::CreateApiKey
                 | Operation::RevokeApiKey
+                | Operation::ManageOwnKeys
                 | Operation::SaveFiles
                 | Operation::Govern
                 | Operation::StarSkill

@@ -509,21 +509,25 @@ impl Provider {
         }))
     }
 
-    /// Polls the device sign-in `device` for at most `wait` (polling the provider at its
-    /// interval): approved, still pending, or refused (denied, expired).
+    /// Polls the device sign-in of `device_code` for at most `wait`, asking the provider every
+    /// `interval` (its own, from [`DeviceLogin::interval`]; slower when it says so): approved,
+    /// still pending, or refused (denied, expired).
     pub async fn poll_device(
         &self,
-        device: &DeviceLogin,
+        device_code: &str,
+        interval: Duration,
         wait: Duration,
     ) -> Result<DevicePoll, IdentityError> {
         let metadata = self.metadata().await?;
         let client = self.client(metadata);
+        // What the grant's request is made from; only the device code and the interval are
+        // sent or used (the wait is bounded below, not by this lifetime).
         let answer = serde_json::json!({
-            "device_code": device.device_code,
-            "user_code": device.user_code,
-            "verification_uri": device.verification_uri,
-            "expires_in": device.expires_in.max(1),
-            "interval": device.interval.max(1),
+            "device_code": device_code,
+            "user_code": "",
+            "verification_uri": "https://verification.invalid/",
+            "expires_in": wait.as_secs().max(1),
+            "interval": interval.as_secs().max(1),
         });
         let details: CoreDeviceAuthorizationResponse =
             serde_json::from_value(answer).map_err(|error| {

@@ -66,10 +66,15 @@ async fn answer(studio: Studio, request: Request, next: Next) -> Response {
         signed_in: None,
         notice: None,
     };
-    if let Some(key) = studio.sessions.key_of(&cookie) {
+    if let Some((key, with_provider)) = studio.sessions.key_of(&cookie) {
         match studio.server.app().authenticate(&key).await {
             Ok(caller) => {
-                visitor.signed_in = caller.key.clone();
+                // A person signed in with their provider is shown by their handle; a key by
+                // its name.
+                visitor.signed_in = match with_provider {
+                    true => caller.user.clone(),
+                    false => caller.key.clone(),
+                };
                 visitor.caller = Some(caller);
             }
             Err(AuthError::Store(error)) => {
@@ -89,7 +94,8 @@ async fn answer(studio: Studio, request: Request, next: Next) -> Response {
     }
     let writes = !matches!(*request.method(), Method::GET | Method::HEAD);
     let path = request.uri().path().to_owned();
-    let public = path == "/login" || path.starts_with("/assets/");
+    let public =
+        path == "/login" || path.starts_with("/login/oidc/") || path.starts_with("/assets/");
     let request = if writes {
         match checked_write(&studio, &visitor, fresh, request).await {
             Ok(request) => request,
@@ -128,14 +134,7 @@ fn must_sign_in(request: &Request, writes: bool) -> Response {
         .get("sec-fetch-site")
         .is_some_and(|site| site == "cross-site");
     if cross_site {
-        let mut response = Response::new(Body::from(
-            "<!doctype html><meta http-equiv=\"refresh\" content=\"0\"><title>skillpath</title>",
-        ));
-        response.headers_mut().insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("text/html; charset=utf-8"),
-        );
-        return response;
+        return reload_here();
     }
     let back = request
         .uri()
@@ -144,6 +143,20 @@ fn must_sign_in(request: &Request, writes: bool) -> Response {
     let mut url = String::from("/login?next=");
     url.push_str(&encode_query(back));
     Redirect::to(&url).into_response()
+}
+
+/// A page that loads itself again from this site: a navigation from another site (a link in a
+/// chat, an identity provider's redirect) comes without the SameSite=Strict cookie, which the
+/// same URL loaded from here brings.
+pub(crate) fn reload_here() -> Response {
+    let mut response = Response::new(Body::from(
+        "<!doctype html><meta http-equiv=\"refresh\" content=\"0\"><title>skillpath</title>",
+    ));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    response
 }
 
 /// The request of a write, once it is known to come from a page of this studio: from this

@@ -19,12 +19,14 @@ mod encode;
 mod gate;
 mod markdown;
 mod pages;
+mod signin;
 mod visitor;
 
 use std::sync::Arc;
 
 use skillpath_server::{KeyPolicy, SkillServer};
 
+pub use signin::{DEVICE_POLL_WAIT, MAX_WAITING, SignInOptions, WAITING_LIFETIME};
 pub use visitor::{MAX_SESSIONS, SESSION_IDLE, SESSION_LIFETIME};
 
 /// How the studio is served.
@@ -35,16 +37,23 @@ pub struct StudioOptions {
     /// The `Host` header values accepted (host names, with or without a port): the same as
     /// MCP's, so a page on another site cannot reach a loopback studio through DNS rebinding.
     pub allowed_hosts: Vec<String>,
+    /// Signing in with identity providers (OpenID Connect), besides API keys.
+    pub sign_in: Option<SignInOptions>,
 }
 
 /// The studio's routes, to merge beside `/mcp`: `/` (the catalog), `/skills/<name>` and the
-/// pages under it, `/review`, `/new`, `/settings/keys`, `/connect`, `/login`, and `/assets/`.
+/// pages under it, `/review`, `/new`, `/settings/keys`, `/connect`, `/login` (and
+/// `/login/oidc/…` with a provider), and `/assets/`; and the device login's JSON API for
+/// `skillpath login` (`/login/device`, `/login/device/token`, `/logout/key`).
 pub fn routes(server: SkillServer, options: StudioOptions) -> axum::Router {
     let state = pages::common::Studio {
         server,
         sessions: Arc::new(visitor::Sessions::new()),
         keys: options.keys,
         allowed_hosts: Arc::new(options.allowed_hosts),
+        sign_ins: options
+            .sign_in
+            .map(|options| Arc::new(signin::SignIns::new(options))),
     };
-    pages::router(state)
+    pages::router(state.clone()).merge(signin::api(state))
 }

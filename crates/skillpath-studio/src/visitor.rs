@@ -34,10 +34,22 @@ pub(crate) struct Sessions {
 }
 
 struct Session {
-    /// The API key presented at sign-in (never logged, never sent back).
+    /// The API key presented at sign-in, or made for it (never logged, never sent back).
     key: String,
+    /// The identity provider it signed in with, if one.
+    origin: Option<Origin>,
     created: Instant,
     seen: Instant,
+}
+
+/// How a session signed in with an identity provider: which, and the ID token it gave (the
+/// end-session endpoint's `id_token_hint`).
+#[derive(Debug, Clone)]
+pub(crate) struct Origin {
+    /// The provider's place in the server's list.
+    pub(crate) provider: usize,
+    /// The ID token.
+    pub(crate) id_token: String,
 }
 
 impl Sessions {
@@ -64,8 +76,9 @@ impl Sessions {
                 == 0
     }
 
-    /// A new session for `key`: the cookie value that names it.
-    pub(crate) fn sign_in(&self, key: String) -> String {
+    /// A new session for `key` (made by a sign-in with a provider: `origin`), the cookie
+    /// value that names it.
+    pub(crate) fn sign_in(&self, key: String, origin: Option<Origin>) -> String {
         let cookie = new_cookie();
         let now = Instant::now();
         if let Ok(mut sessions) = self.signed_in.lock() {
@@ -82,6 +95,7 @@ impl Sessions {
                 cookie.clone(),
                 Session {
                     key,
+                    origin,
                     created: now,
                     seen: now,
                 },
@@ -90,15 +104,15 @@ impl Sessions {
         cookie
     }
 
-    /// Ends the session of `cookie`, if it has one.
-    pub(crate) fn sign_out(&self, cookie: &str) {
-        if let Ok(mut sessions) = self.signed_in.lock() {
-            sessions.remove(cookie);
-        }
+    /// Ends the session of `cookie`, if it has one: how it signed in, when with a provider.
+    pub(crate) fn sign_out(&self, cookie: &str) -> Option<Origin> {
+        let mut sessions = self.signed_in.lock().ok()?;
+        sessions.remove(cookie)?.origin
     }
 
-    /// The key the session of `cookie` signed in with, while it lasts.
-    pub(crate) fn key_of(&self, cookie: &str) -> Option<String> {
+    /// The key the session of `cookie` signed in with, while it lasts, and whether an identity
+    /// provider's sign-in made it.
+    pub(crate) fn key_of(&self, cookie: &str) -> Option<(String, bool)> {
         let now = Instant::now();
         let mut sessions = self.signed_in.lock().ok()?;
         let session = sessions.get_mut(cookie)?;
@@ -107,7 +121,7 @@ impl Sessions {
             return None;
         }
         session.seen = now;
-        Some(session.key.clone())
+        Some((session.key.clone(), session.origin.is_some()))
     }
 }
 

@@ -1199,6 +1199,55 @@ pub(crate) enum ToolsArg {
     Auto,
 }
 
+/// Signing people in with the organisation's identity provider (OpenID Connect).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Signing in with an identity provider")]
+pub(crate) struct OidcArgs {
+    /// With `--http`: the OpenID provider people sign in to the studio with (its issuer URL:
+    /// the discovery document is at `<URL>/.well-known/openid-configuration` and must name
+    /// it). Needs `--oidc-client-id` and `--oidc-client-secret-file`.
+    #[arg(long, value_name = "URL")]
+    pub(crate) oidc_issuer: Option<String>,
+    /// The client ID the provider knows this server by.
+    #[arg(long, value_name = "ID", requires = "oidc_issuer")]
+    pub(crate) oidc_client_id: Option<String>,
+    /// A file holding the client's secret (its first line).
+    #[arg(long, value_name = "PATH", requires = "oidc_issuer")]
+    pub(crate) oidc_client_secret_file: Option<PathBuf>,
+    /// The name the sign-in button shows ("Sign in with NAME").
+    #[arg(long, value_name = "NAME", default_value = "your organisation")]
+    pub(crate) oidc_name: String,
+    /// The scopes asked for, space-separated or repeated.
+    #[arg(
+        long = "oidc-scope",
+        value_name = "SCOPE",
+        default_value = "openid profile email groups"
+    )]
+    pub(crate) oidc_scopes: Vec<String>,
+    /// The ID token claim that lists a person's groups (a JSON list).
+    #[arg(long, value_name = "CLAIM", default_value = "groups")]
+    pub(crate) oidc_groups_claim: String,
+    /// A group's members get a role in a namespace, made when missing
+    /// (`platform=@platform:maintainer`), or administer the instance (`admins=admin`); set
+    /// again at every sign-in (repeatable).
+    #[arg(long = "oidc-group", value_name = "GROUP=@NS:ROLE|admin")]
+    pub(crate) oidc_groups: Vec<String>,
+    /// A TOML file of providers (several, each with its name) and group rules; see
+    /// `docs/operations.md`, "Signing in with your identity provider".
+    #[arg(long, value_name = "FILE")]
+    pub(crate) oidc_config: Option<PathBuf>,
+    /// The longest a provider may take to answer, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = skillpath_identity::DEFAULT_TIMEOUT.as_secs())]
+    pub(crate) oidc_timeout: u64,
+    /// How long a key `skillpath login` makes lives (`30d`, `12h`, …).
+    #[arg(long, value_name = "DURATION", default_value = "90d")]
+    pub(crate) login_key_lifetime: String,
+    /// The studio's address as its users reach it (behind a proxy), which the sign-in's
+    /// callback `/login/oidc/callback` is under [default: the address a request came to].
+    #[arg(long, value_name = "URL")]
+    pub(crate) public_url: Option<String>,
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct ServeArgs {
     /// Serve Streamable HTTP at `http://ADDR/mcp` (and `/healthz`) instead of stdio
@@ -1336,6 +1385,8 @@ pub(crate) struct ServeArgs {
     /// checks).
     #[arg(long)]
     pub(crate) no_studio: bool,
+    #[command(flatten)]
+    pub(crate) oidc: OidcArgs,
     /// For the MCP conformance suite only: also serve the test tools, resources and prompts its
     /// scenarios call (`test_simple_text`, `test://static-text`, ...), next to the skills.
     // Only in a build with the `conformance-fixtures` feature (`scripts/test`'s).

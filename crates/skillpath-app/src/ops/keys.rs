@@ -167,6 +167,111 @@ impl<E> App<E> {
     }
 }
 
+impl<E> App<E> {
+    /// The person the permit's caller is, through a key: whose own keys they manage.
+    fn own_person<'p>(&self, permit: &'p Permit) -> Result<(&'p Caller, String), AppError> {
+        let caller = self.permitted(permit, Operation::ManageOwnKeys)?;
+        match (&caller.key, &caller.user) {
+            (Some(_), Some(user)) => Ok((caller, user.clone())),
+            _ => Err(AppError::NoPerson),
+        }
+    }
+
+    /// The keys of the permit's caller's person, never the keys themselves.
+    pub async fn own_keys(&self, permit: &Permit) -> Result<Vec<KeyInfo>, AppError> {
+        let (_, user) = self.own_person(permit)?;
+        let mut keys = self.store().list_keys().await?;
+        keys.retain(|key| key.user == user);
+        Ok(keys)
+    }
+
+    /// A new key named `name` for the permit's caller's person, as much as the caller's own
+    /// key may at most, narrowed to `namespaces` (each one of theirs; empty: all of theirs),
+    /// for `lifetime_secs`. Logged.
+    pub async fn create_own_key(
+        &self,
+        permit: &Permit,
+        name: &str,
+        namespaces: Vec<Namespace>,
+        lifetime_secs: Option<u64>,
+    ) -> Result<CreatedKey, AppError> {
+        let (caller, user) = self.own_person(permit)?;
+        let people = self.people().await?;
+        for namespace in &namespaces {
+            let theirs = people.directory.role(&user, namespace).is_some()
+                && caller
+                    .namespaces
+                    .as_ref()
+                    .is_none_or(|narrowed| narrowed.contains(&namespace.to_string()));
+            if !theirs {
+                return Err(AppError::NotInNamespace {
+                    what: "a key narrowed to a namespace",
+                    namespace: namespace.to_string(),
+                    needed: skillpath_model::MemberRole::Reader,
+                    held: None,
+                });
+            }
+        }
+        let namespaces = if namespaces.is_empty() {
+            caller.namespaces.clone()
+        } else {
+            Some(namespaces.iter().map(ToString::to_string).collect())
+        };
+        let grant = Grant {
+            user: user.clone(),
+            role: caller.role,
+            namespaces,
+            expires_in_secs: lifetime_secs,
+            channel: None,
+        };
+        let created = keys::create(self.store(), name, grant).await?;
+        let record = Governance::Record {
+            action: "key.create".to_owned(),
+            target: user,
+            before: None,
+            after: Some(serde_json::json!({
+                "key": created.info.name,
+                "role": created.info.role,
+                "namespaces": created.info.namespaces,
+                "expires_at": created.info.expires_at,
+            })),
+        };
+        self.store().govern(record, &caller.author()).await?;
+        Ok(created)
+    }
+
+    /// Revokes the permit's caller's person's key `name` (`None`: the key the caller presents,
+    /// as a sign-out does). Another person's key is refused as unknown. Logged.
+    pub async fn revoke_own_key(
+        &self,
+        permit: &Permit,
+        name: Option<&str>,
+    ) -> Result<KeyInfo, AppError> {
+        let (caller, user) = self.own_person(permit)?;
+        let name = name.or(caller.key.as_deref()).unwrap_or_default();
+        let theirs = self
+            .store()
+            .list_keys()
+            .await?
+            .into_iter()
+            .any(|key| key.name == name && key.user == user);
+        if !theirs {
+            return Err(AppError::Invalid(format!(
+                "you have no key named `{name}`: `skillpath keys` or the studio's key page lists yours"
+            )));
+        }
+        let revoked = self.store().revoke_key(name).await?;
+        let record = Governance::Record {
+            action: "key.revoke".to_owned(),
+            target: user,
+            before: Some(serde_json::json!({"key": revoked.name})),
+            after: None,
+        };
+        self.store().govern(record, &caller.author()).await?;
+        Ok(revoked)
+    }
+}
+
 impl<E: Derived> App<E> {
     /// The caller who presents the key `presented`: checked against the store, its use
     /// recorded, refused when its person is disabled. What a sign-in and every HTTP request

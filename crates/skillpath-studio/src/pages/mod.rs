@@ -16,6 +16,8 @@ use axum::routing::{get, post};
 
 use common::Studio;
 
+pub(crate) use settings::local_path;
+
 /// The route of `action` on an item's releases ([`skill::release_action`]).
 fn release_action(action: skill::ReleaseAction) -> axum::routing::MethodRouter<Studio> {
     post(
@@ -70,6 +72,8 @@ pub(crate) fn router(studio: Studio) -> axum::Router {
         .route("/settings/keys/revoke", post(settings::revoke_key))
         .route("/connect", get(settings::connect))
         .route("/login", get(settings::login_page).post(settings::login))
+        .route("/login/oidc/callback", get(crate::signin::callback))
+        .route("/login/oidc/{provider}", get(crate::signin::begin))
         .route("/logout", post(settings::logout))
         .route("/assets/{name}", get(crate::assets::serve))
         // axum's extractors take 2 MiB unless told; a write's body was already read within

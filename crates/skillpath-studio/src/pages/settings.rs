@@ -211,6 +211,23 @@ struct LoginPage {
     shell: Shell,
     next: String,
     error: Option<String>,
+    /// The identity providers' buttons: (short name, display name).
+    providers: Vec<(String, String)>,
+}
+
+impl LoginPage {
+    fn new(studio: &Studio, visitor: &Visitor, next: &str, error: Option<String>) -> LoginPage {
+        LoginPage {
+            shell: studio.shell(visitor, "Sign in".to_owned(), ""),
+            next: local_path(next),
+            error,
+            providers: studio
+                .sign_ins
+                .as_ref()
+                .map(|sign_ins| sign_ins.buttons())
+                .unwrap_or_default(),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -225,7 +242,7 @@ pub(crate) struct NextQuery {
 /// reads `\` as `/`, so `/<tab>/host` and `/\host` lead to another site; those are refused
 /// outright, with every control character, and so is anything that resolves to another origin
 /// or to a path that starts with `//` (`/.//host`), which a `Location` would send off-site.
-fn local_path(next: &str) -> String {
+pub(crate) fn local_path(next: &str) -> String {
     const HOME: &str = "/";
     let plain = next.starts_with('/') && !next.chars().any(|c| c.is_control() || c == '\\');
     if !plain {
@@ -251,12 +268,7 @@ pub(crate) async fn login_page(
     Extension(visitor): Extension<Visitor>,
     Query(query): Query<NextQuery>,
 ) -> Response {
-    let page = LoginPage {
-        shell: studio.shell(&visitor, "Sign in".to_owned(), ""),
-        next: local_path(&query.next),
-        error: None,
-    };
-    html(&page)
+    html(&LoginPage::new(&studio, &visitor, &query.next, None))
 }
 
 #[derive(Deserialize)]
@@ -276,7 +288,7 @@ pub(crate) async fn login(
     match studio.server.app().authenticate(&key).await {
         Ok(_) => {
             studio.sessions.sign_out(&visitor.cookie);
-            let cookie = studio.sessions.sign_in(key);
+            let cookie = studio.sessions.sign_in(key, None);
             let mut response = see_other(&local_path(&form.next));
             gate::set_cookie(
                 &mut response,
@@ -286,23 +298,40 @@ pub(crate) async fn login(
             response
         }
         Err(error) => {
-            let page = LoginPage {
-                shell: studio.shell(&visitor, "Sign in".to_owned(), ""),
-                next: local_path(&form.next),
-                error: Some(format!("That key does not work: {error}.")),
-            };
+            let error = Some(format!("That key does not work: {error}."));
+            let page = LoginPage::new(&studio, &visitor, &form.next, error);
             html_status(StatusCode::UNAUTHORIZED, &page)
         }
     }
 }
 
-/// `POST /logout`: the session ended, and a new cookie that names none.
+/// `POST /logout`: the session ended, and a new cookie that names none. A session an identity
+/// provider's sign-in made has its key revoked, and the provider's own sign-out is offered
+/// where it has one.
 pub(crate) async fn logout(
     State(studio): State<Studio>,
     Extension(visitor): Extension<Visitor>,
+    headers: axum::http::HeaderMap,
 ) -> Response {
-    studio.sessions.sign_out(&visitor.cookie);
-    let mut response = see_other("/login");
+    let origin = studio.sessions.sign_out(&visitor.cookie);
+    let provider_sign_out = crate::signin::signed_out(&studio, &visitor, origin, &headers).await;
+    let mut response = match provider_sign_out {
+        Some(link) => {
+            let signed_out = Visitor {
+                caller: None,
+                signed_in: None,
+                ..visitor.clone()
+            };
+            let page = crate::pages::common::MessagePage {
+                shell: studio.shell(&signed_out, "Signed out".to_owned(), ""),
+                heading: "You are signed out".to_owned(),
+                text: "Your session here has ended and its key is revoked. Your identity provider may still remember you in this browser.".to_owned(),
+                links: vec![link, ("Sign in again".to_owned(), "/login".to_owned())],
+            };
+            html(&page)
+        }
+        None => see_other("/login"),
+    };
     gate::set_cookie(&mut response, &visitor::new_cookie(), None);
     response
 }

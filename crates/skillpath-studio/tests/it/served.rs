@@ -79,6 +79,7 @@ impl Studio {
                 StudioOptions {
                     keys: policy,
                     allowed_hosts: http.allowed_hosts.clone(),
+                    sign_in: None,
                 },
             ));
             tokio::spawn(skillpath_server::serve_http(

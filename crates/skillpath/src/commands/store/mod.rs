@@ -16,6 +16,7 @@ pub(crate) mod review;
 pub(crate) mod revise;
 pub(crate) mod scan;
 pub(crate) mod serve;
+pub(crate) mod sign_in;
 pub(crate) mod upgrade;
 pub(crate) mod usage;
 

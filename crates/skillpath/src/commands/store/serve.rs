@@ -43,6 +43,13 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
         output::stderr(ON_A_TERMINAL)?;
     }
     inputs::require_existing(&args.skills)?;
+    let sign_in = match super::sign_in::options(&args.oidc) {
+        Ok(sign_in) => sign_in,
+        Err(why) => {
+            output::stderr(&format!("error: {why}\n"))?;
+            return Ok(ExitStatus::UsageOrInternal);
+        }
+    };
     let project = std::env::current_dir()?;
     // The server shows its own project's skills (and the shared ones), never another's.
     let view = ProjectView::of(&project);
@@ -193,6 +200,7 @@ fn serve(args: ServeArgs, open_browser: bool) -> anyhow::Result<ExitStatus> {
                         skillpath_studio::StudioOptions {
                             keys: options.keys,
                             allowed_hosts: options.allowed_hosts.clone(),
+                            sign_in: sign_in.clone(),
                         },
                     ));
                     let url = format!("http://{}/", browsable(local));

@@ -1,0 +1,530 @@
+//! Signing in with the organisation's identity providers (OpenID Connect, through
+//! [`skillpath_identity`]): the studio's sign-in (`/login/oidc/<provider>`, then the provider's
+//! own page, then `/login/oidc/callback`), and the device login a command line runs
+//! (`skillpath login`: `/login/device`, `/login/device/token`) and its sign-out
+//! (`/logout/key`).
+//!
+//! A sign-in the studio began is kept in this process until its callback, at most
+//! [`MAX_WAITING`] at once for [`WAITING_LIFETIME`] each, bound to the browser's cookie: its
+//! `state` is used once (a callback replayed, or forged, finds nothing), and a callback in
+//! another browser than the one that began it is refused. What the provider proves becomes a
+//! person and a key through the application ([`skillpath_app::App::sign_in`]); the session
+//! holds the key as a sign-in with a key does, so every request checks it again. The device
+//! login keeps nothing here: the command line polls with the provider's device code, which only
+//! this server's client secret can exchange.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use serde::Deserialize;
+use serde_json::json;
+use skillpath_app::{Account, GroupRule, KeyUse, Operation};
+use skillpath_identity::{DevicePoll, Identity, PendingLogin, Provider};
+
+use crate::gate;
+use crate::pages::common::{MessagePage, Studio, html_status, see_other};
+use crate::visitor::{Origin, SESSION_LIFETIME, Visitor};
+
+/// The most sign-ins waiting for their callback at once; past it the oldest is dropped.
+pub const MAX_WAITING: usize = 10_000;
+
+/// How long a sign-in waits for its callback (the person types their password meanwhile).
+pub const WAITING_LIFETIME: Duration = Duration::from_secs(10 * 60);
+
+/// How long one poll of a device login waits for the person's approval before it answers
+/// `authorization_pending` (the command line polls again).
+pub const DEVICE_POLL_WAIT: Duration = Duration::from_secs(20);
+
+/// How the studio signs people in with identity providers.
+#[derive(Debug, Clone)]
+pub struct SignInOptions {
+    /// The providers, in the order their buttons are shown.
+    pub providers: Vec<skillpath_identity::ProviderConfig>,
+    /// How their groups map to namespaces and administration.
+    pub rules: Vec<GroupRule>,
+    /// The studio's address as its users reach it (`https://skills.example.com`), which the
+    /// callback is under; `None`: the address the request came to.
+    pub public_url: Option<String>,
+    /// How long a key made by `skillpath login` lives.
+    pub cli_key_lifetime: Duration,
+}
+
+/// The providers, the mapping, and the sign-ins waiting for their callback.
+pub(crate) struct SignIns {
+    providers: Vec<Provider>,
+    rules: Vec<GroupRule>,
+    public_url: Option<String>,
+    cli_key_lifetime: Duration,
+    waiting: Mutex<HashMap<String, Waiting>>,
+}
+
+/// A sign-in begun, until its callback.
+struct Waiting {
+    provider: usize,
+    login: PendingLogin,
+    cookie: String,
+    next: String,
+    began: Instant,
+}
+
+impl SignIns {
+    pub(crate) fn new(options: SignInOptions) -> SignIns {
+        SignIns {
+            providers: options.providers.into_iter().map(Provider::new).collect(),
+            rules: options.rules,
+            public_url: options
+                .public_url
+                .map(|url| url.trim_end_matches('/').to_owned()),
+            cli_key_lifetime: options.cli_key_lifetime,
+            waiting: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Each provider's short name and display name, for the sign-in page's buttons.
+    pub(crate) fn buttons(&self) -> Vec<(String, String)> {
+        self.providers
+            .iter()
+            .map(|provider| {
+                let config = provider.config();
+                (config.id.clone(), config.display_name.clone())
+            })
+            .collect()
+    }
+
+    /// The studio's address as the browser reached it (`--public-url`, else its `Host`, which
+    /// the gate allowed).
+    fn base(&self, headers: &HeaderMap) -> String {
+        if let Some(url) = &self.public_url {
+            return url.clone();
+        }
+        let host = headers
+            .get(header::HOST)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or("127.0.0.1");
+        format!("http://{host}")
+    }
+
+    fn callback(&self, headers: &HeaderMap) -> String {
+        format!("{}/login/oidc/callback", self.base(headers))
+    }
+
+    fn keep(&self, state: String, waiting: Waiting) {
+        if let Ok(mut all) = self.waiting.lock() {
+            all.retain(|_, kept| kept.began.elapsed() < WAITING_LIFETIME);
+            if all.len() >= MAX_WAITING
+                && let Some(oldest) = all
+                    .iter()
+                    .min_by_key(|(_, kept)| kept.began)
+                    .map(|(state, _)| state.clone())
+            {
+                all.remove(&oldest);
+            }
+            all.insert(state, waiting);
+        }
+    }
+
+    /// The sign-in `state` began, taken (used once), while it lives.
+    fn take(&self, state: &str) -> Option<Waiting> {
+        let mut all = self.waiting.lock().ok()?;
+        let waiting = all.remove(state)?;
+        (waiting.began.elapsed() < WAITING_LIFETIME && waiting.login.state_matches(state))
+            .then_some(waiting)
+    }
+
+    fn provider(&self, id: &str) -> Option<(usize, &Provider)> {
+        self.providers
+            .iter()
+            .enumerate()
+            .find(|(_, provider)| provider.config().id == id)
+    }
+}
+
+/// What an identity proves, as the application takes it.
+fn account(provider: &Provider, identity: Identity) -> Account {
+    Account {
+        provider: provider.config().id.clone(),
+        issuer: identity.issuer,
+        subject: identity.subject,
+        username: identity.username,
+        email: identity.email,
+        name: identity.name,
+        groups: identity.groups,
+    }
+}
+
+/// The page saying why a sign-in did not happen, with the way back to `/login`.
+fn refused(studio: &Studio, visitor: &Visitor, status: StatusCode, text: String) -> Response {
+    let page = MessagePage {
+        shell: studio.shell(visitor, "Sign-in refused".to_owned(), ""),
+        heading: "You were not signed in".to_owned(),
+        text,
+        links: vec![("Sign in again".to_owned(), "/login".to_owned())],
+    };
+    html_status(status, &page)
+}
+
+#[derive(Deserialize)]
+pub(crate) struct BeginQuery {
+    #[serde(default)]
+    next: String,
+}
+
+/// `GET /login/oidc/{provider}`: the browser sent to the provider's sign-in page.
+pub(crate) async fn begin(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Path(id): Path<String>,
+    Query(query): Query<BeginQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(sign_ins) = studio.sign_ins.clone() else {
+        return studio.message(
+            &visitor,
+            StatusCode::NOT_FOUND,
+            "No identity provider",
+            "This server signs in with API keys only (`serve --oidc-issuer` adds a provider)."
+                .to_owned(),
+        );
+    };
+    let Some((index, provider)) = sign_ins.provider(&id) else {
+        return refused(
+            &studio,
+            &visitor,
+            StatusCode::NOT_FOUND,
+            format!("This server has no identity provider named `{id}`."),
+        );
+    };
+    match provider.login(&sign_ins.callback(&headers)).await {
+        Ok(login) => {
+            let url = login.url.clone();
+            let waiting = Waiting {
+                provider: index,
+                cookie: visitor.cookie.clone(),
+                next: crate::pages::local_path(&query.next),
+                began: Instant::now(),
+                login: login.pending,
+            };
+            sign_ins.keep(waiting.login.state.clone(), waiting);
+            see_other(&url)
+        }
+        Err(error) => refused(
+            &studio,
+            &visitor,
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("{error}. You can still sign in with an API key."),
+        ),
+    }
+}
+
+#[derive(Deserialize)]
+pub(crate) struct CallbackQuery {
+    #[serde(default)]
+    state: String,
+    code: Option<String>,
+    error: Option<String>,
+    error_description: Option<String>,
+}
+
+/// `GET /login/oidc/callback`: the provider's answer, checked, and the person signed in.
+pub(crate) async fn callback(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Query(query): Query<CallbackQuery>,
+    headers: HeaderMap,
+) -> Response {
+    // The provider's redirect is a navigation from another site, which brings no
+    // SameSite=Strict cookie: the page reloads itself from this site, where it does.
+    let cross_site = headers
+        .get("sec-fetch-site")
+        .is_some_and(|site| site == "cross-site");
+    if cross_site {
+        return gate::reload_here();
+    }
+    let Some(sign_ins) = studio.sign_ins.clone() else {
+        return refused(
+            &studio,
+            &visitor,
+            StatusCode::NOT_FOUND,
+            "This server has no identity provider.".to_owned(),
+        );
+    };
+    let Some(waiting) = sign_ins.take(&query.state) else {
+        return refused(
+            &studio,
+            &visitor,
+            StatusCode::BAD_REQUEST,
+            "This sign-in is not one this server began, or it was finished already (its link was used twice) or took longer than ten minutes.".to_owned(),
+        );
+    };
+    if waiting.cookie != visitor.cookie {
+        return refused(
+            &studio,
+            &visitor,
+            StatusCode::BAD_REQUEST,
+            "This sign-in was begun in another browser: sign in from this one.".to_owned(),
+        );
+    }
+    let provider = &sign_ins.providers[waiting.provider];
+    if let Some(error) = query.error {
+        let said = query.error_description.unwrap_or_default();
+        return refused(
+            &studio,
+            &visitor,
+            StatusCode::FORBIDDEN,
+            format!(
+                "{} answered `{error}`: {said}",
+                provider.config().display_name
+            ),
+        );
+    }
+    let Some(code) = query.code else {
+        return refused(
+            &studio,
+            &visitor,
+            StatusCode::BAD_REQUEST,
+            "The provider's answer has no code.".to_owned(),
+        );
+    };
+    let identity = match provider
+        .complete(&sign_ins.callback(&headers), &code, waiting.login)
+        .await
+    {
+        Ok(identity) => identity,
+        Err(error) => {
+            return refused(
+                &studio,
+                &visitor,
+                StatusCode::FORBIDDEN,
+                format!("{error}."),
+            );
+        }
+    };
+    let id_token = identity.id_token.clone();
+    let key_use = KeyUse::Studio {
+        lifetime_secs: SESSION_LIFETIME.as_secs(),
+    };
+    let app = studio.server.app();
+    let signed_in = match app
+        .sign_in(account(provider, identity), &sign_ins.rules, key_use)
+        .await
+    {
+        Ok(signed_in) => signed_in,
+        Err(error) => return refused(&studio, &visitor, StatusCode::FORBIDDEN, format!("{error}")),
+    };
+    for skipped in &signed_in.skipped {
+        tracing::warn!("signing in `{}`: left out {skipped}", signed_in.handle);
+    }
+    studio.sessions.sign_out(&visitor.cookie);
+    let origin = Origin {
+        provider: waiting.provider,
+        id_token,
+    };
+    let cookie = studio.sessions.sign_in(signed_in.key.key, Some(origin));
+    let mut response = see_other(&waiting.next);
+    gate::set_cookie(&mut response, &cookie, Some(SESSION_LIFETIME.as_secs()));
+    response
+}
+
+/// After the studio's session ended: the key a provider's sign-in made revoked, and the
+/// provider's own sign-out offered where it has one.
+pub(crate) async fn signed_out(
+    studio: &Studio,
+    visitor: &Visitor,
+    origin: Option<Origin>,
+    headers: &HeaderMap,
+) -> Option<(String, String)> {
+    let origin = origin?;
+    let app = studio.server.app();
+    if let Some(caller) = &visitor.caller
+        && let Ok(permit) = app.may(caller, Operation::ManageOwnKeys)
+        && let Err(error) = app.revoke_own_key(&permit, None).await
+    {
+        tracing::warn!("a signed-out session's key is still valid until it expires: {error}");
+    }
+    let sign_ins = studio.sign_ins.as_ref()?;
+    let provider = sign_ins.providers.get(origin.provider)?;
+    let after = format!("{}/login", sign_ins.base(headers));
+    let url = provider.end_session_url(&origin.id_token, &after).await?;
+    Some((
+        format!("Sign out of {} too", provider.config().display_name),
+        url,
+    ))
+}
+
+/// A refusal of the device login's JSON API: `error` as OAuth names it, and what to do.
+fn device_error(status: StatusCode, error: &str, message: String) -> Response {
+    (status, Json(json!({"error": error, "message": message}))).into_response()
+}
+
+#[derive(Deserialize)]
+pub(crate) struct DeviceStart {
+    provider: Option<String>,
+}
+
+/// `POST /login/device`: a device login begun with the first provider that has the grant (or
+/// the one named): the code the person types, and where.
+pub(crate) async fn device_begin(
+    State(studio): State<Studio>,
+    headers: HeaderMap,
+    body: Option<Json<DeviceStart>>,
+) -> Response {
+    let Some(sign_ins) = studio.sign_ins.clone() else {
+        return device_error(
+            StatusCode::NOT_FOUND,
+            "no_provider",
+            "this server signs in with API keys only: ask its administrator for one, and store it with `skillpath login --token-file`".to_owned(),
+        );
+    };
+    let asked = body.and_then(|Json(start)| start.provider);
+    let keys_page = format!("{}/settings/keys", sign_ins.base(&headers));
+    for provider in &sign_ins.providers {
+        if asked.as_ref().is_some_and(|id| id != &provider.config().id) {
+            continue;
+        }
+        match provider.device_login().await {
+            Ok(Some(device)) => {
+                return Json(json!({
+                    "provider": provider.config().id,
+                    "provider_name": provider.config().display_name,
+                    "device_code": device.device_code,
+                    "user_code": device.user_code,
+                    "verification_uri": device.verification_uri,
+                    "verification_uri_complete": device.verification_uri_complete,
+                    "expires_in": device.expires_in,
+                    "interval": device.interval,
+                }))
+                .into_response();
+            }
+            Ok(None) => {}
+            Err(error) => {
+                return device_error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "provider_unavailable",
+                    error.to_string(),
+                );
+            }
+        }
+    }
+    device_error(
+        StatusCode::NOT_FOUND,
+        "no_device_grant",
+        format!(
+            "this server's identity provider has no device login: sign in at {keys_page}, create a key there, and store it with `skillpath login --token-file`"
+        ),
+    )
+}
+
+#[derive(Deserialize)]
+pub(crate) struct DeviceToken {
+    provider: String,
+    device_code: String,
+    #[serde(default)]
+    interval: u64,
+}
+
+/// `POST /login/device/token`: waits up to [`DEVICE_POLL_WAIT`] for the person's approval;
+/// then a new key of theirs (`400 authorization_pending` meanwhile).
+pub(crate) async fn device_token(
+    State(studio): State<Studio>,
+    Json(asked): Json<DeviceToken>,
+) -> Response {
+    let Some(sign_ins) = studio.sign_ins.clone() else {
+        return device_error(
+            StatusCode::NOT_FOUND,
+            "no_provider",
+            "this server has no identity provider".to_owned(),
+        );
+    };
+    let Some((_, provider)) = sign_ins.provider(&asked.provider) else {
+        return device_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            format!(
+                "this server has no identity provider named `{}`",
+                asked.provider
+            ),
+        );
+    };
+    let interval = Duration::from_secs(asked.interval.clamp(1, 60));
+    let polled = provider
+        .poll_device(&asked.device_code, interval, DEVICE_POLL_WAIT)
+        .await;
+    let identity = match polled {
+        Ok(DevicePoll::Pending) => {
+            return device_error(
+                StatusCode::BAD_REQUEST,
+                "authorization_pending",
+                "not approved yet".to_owned(),
+            );
+        }
+        Ok(DevicePoll::Approved(identity)) => identity,
+        Err(error) => {
+            return device_error(StatusCode::FORBIDDEN, "access_denied", error.to_string());
+        }
+    };
+    let key_use = KeyUse::Cli {
+        lifetime_secs: sign_ins.cli_key_lifetime.as_secs(),
+    };
+    match studio
+        .server
+        .app()
+        .sign_in(account(provider, identity), &sign_ins.rules, key_use)
+        .await
+    {
+        Ok(signed_in) => Json(json!({
+            "key": signed_in.key.key,
+            "name": signed_in.key.info.name,
+            "user": signed_in.handle,
+            "expires_at": signed_in.key.info.expires_at,
+        }))
+        .into_response(),
+        Err(error) => device_error(StatusCode::FORBIDDEN, "access_denied", error.to_string()),
+    }
+}
+
+/// `POST /logout/key`: the key presented (`Authorization: Bearer`) revoked, for `skillpath
+/// logout`.
+pub(crate) async fn revoke_presented(State(studio): State<Studio>, headers: HeaderMap) -> Response {
+    let presented = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
+        .unwrap_or_default()
+        .trim()
+        .to_owned();
+    let app = studio.server.app();
+    let caller = match app.authenticate(&presented).await {
+        Ok(caller) => caller,
+        Err(error) => {
+            return device_error(StatusCode::UNAUTHORIZED, "invalid_token", error.to_string());
+        }
+    };
+    let revoked = match app.may(&caller, Operation::ManageOwnKeys) {
+        Ok(permit) => app.revoke_own_key(&permit, None).await,
+        Err(error) => Err(error),
+    };
+    match revoked {
+        Ok(key) => Json(json!({"revoked": key.name})).into_response(),
+        Err(error) => device_error(StatusCode::FORBIDDEN, "access_denied", error.to_string()),
+    }
+}
+
+/// The routes of the device login and of `skillpath logout`: JSON for a command line, outside
+/// the pages' gate (no cookie, no CSRF token: nothing here acts on a browser's session).
+pub(crate) fn api(studio: Studio) -> axum::Router {
+    use axum::routing::post;
+    axum::Router::new()
+        .route("/login/device", post(device_begin))
+        .route("/login/device/token", post(device_token))
+        .route("/logout/key", post(revoke_presented))
+        .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
+        .with_state(studio)
+}
+
+/// Kept for the sign-in page.
+pub(crate) type Shared = Arc<SignIns>;
