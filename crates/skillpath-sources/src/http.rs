@@ -52,19 +52,49 @@ impl Fetched {
 /// `GET url` with `bearer` as its `Authorization`, whatever the status; the body at most
 /// `limit` bytes.
 pub fn fetch(url: &str, bearer: Option<&str>, limit: u64) -> Result<Fetched, SourceError> {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
+    let mut request = agent().get(url);
+    if let Some(token) = bearer {
+        request = request.header("Authorization", &format!("Bearer {token}"));
+    }
+    answered(url, request.call(), limit)
+}
+
+/// `POST url` of the JSON `body`, with `bearer` as its `Authorization`, whatever the status;
+/// the answer's body at most `limit` bytes.
+pub fn post_json(
+    url: &str,
+    bearer: Option<&str>,
+    body: &serde_json::Value,
+    limit: u64,
+) -> Result<Fetched, SourceError> {
+    let mut request = agent()
+        .post(url)
+        .header("Content-Type", "application/json");
+    if let Some(token) = bearer {
+        request = request.header("Authorization", &format!("Bearer {token}"));
+    }
+    answered(url, request.send(body.to_string().as_bytes()), limit)
+}
+
+/// The client every request goes through: bounded by [`TIMEOUT`], statuses answered rather
+/// than errors.
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
         .timeout_global(Some(TIMEOUT))
         .http_status_as_error(false)
         .user_agent(concat!("skillpath/", env!("CARGO_PKG_VERSION")))
         .build()
-        .into();
-    let mut request = agent.get(url);
-    if let Some(token) = bearer {
-        request = request.header("Authorization", &format!("Bearer {token}"));
-    }
-    let mut response = request
-        .call()
-        .map_err(|e| SourceError::new(format!("cannot fetch `{url}`: {e}")))?;
+        .into()
+}
+
+/// What `response` answered `url`, its body at most `limit` bytes.
+fn answered(
+    url: &str,
+    response: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+    limit: u64,
+) -> Result<Fetched, SourceError> {
+    let mut response =
+        response.map_err(|e| SourceError::new(format!("cannot fetch `{url}`: {e}")))?;
     let status = response.status().as_u16();
     let headers = response
         .headers()

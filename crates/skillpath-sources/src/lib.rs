@@ -13,6 +13,7 @@
 pub mod archive;
 pub mod cache;
 pub mod collation;
+pub mod credentials;
 pub mod digest;
 pub mod error;
 pub mod folders;

@@ -11,7 +11,8 @@
 //! said to be yanked) and `update` resolves the request anew.
 //!
 //! The key sent (`Authorization: Bearer`) is the one [`use_token`] was given, else
-//! `$SKILLPATH_TOKEN`; none for a registry that lets anyone read.
+//! `$SKILLPATH_TOKEN`, else the one `skillpath login` stored for the registry; none for a registry
+//! that lets anyone read.
 
 use std::sync::OnceLock;
 
@@ -52,14 +53,16 @@ pub fn use_token(token: String) {
     let _ = TOKEN.set(token);
 }
 
-/// The key sent to registries, if any.
-fn token() -> Option<String> {
+/// The key sent to the registry at `url`, if any: `--token-file`'s, else `$SKILLPATH_TOKEN`,
+/// else the one `skillpath login` stored for it ([`crate::credentials`]).
+fn token(url: &str) -> Option<String> {
     TOKEN
         .get()
         .cloned()
         .or_else(|| std::env::var(TOKEN_ENV).ok())
         .map(|token| token.trim().to_owned())
         .filter(|token| !token.is_empty())
+        .or_else(|| crate::credentials::stored_key(url))
 }
 
 /// What `skillpath add` was asked for in a registry: the item's slug and the request.
@@ -170,7 +173,7 @@ impl Registry {
 
     /// `GET` of `path` (with its query), whatever the status.
     fn get(&self, path: &str, limit: u64) -> Result<http::Fetched, SourceError> {
-        http::fetch(&format!("{}{path}", self.url), token().as_deref(), limit)
+        http::fetch(&format!("{}{path}", self.url), token(&self.url).as_deref(), limit)
     }
 
     /// The JSON `path` answers, or the registry's refusal said with the slug.

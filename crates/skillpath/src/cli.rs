@@ -126,6 +126,17 @@ pub(crate) enum Command {
     /// Keys live in the store, so every server on the database knows them at once. A key is
     /// shown once, when it is created; only its SHA-256 is kept.
     Keys(KeysArgs),
+    /// Sign in to a skillpath server with your organisation's identity provider (the device
+    /// login: open the address it prints, enter the code), and keep the key it makes in
+    /// `$XDG_CONFIG_HOME/skillpath/credentials.toml` (mode 0600), which `add --registry` and
+    /// `mirror` then send to that server. `--token-file` keeps a key you have instead.
+    ///
+    /// Exit status: 0 signed in, 1 refused or expired, 2 usage or the server unreachable.
+    Login(LoginArgs),
+    /// Revoke the key `skillpath login` stored for a server, and forget it.
+    ///
+    /// Exit status: 0 signed out (or nothing stored), 1 the server refused, 2 unreachable.
+    Logout(LogoutArgs),
     /// Manage the people of the instance: each has a handle, their own namespace `@HANDLE`,
     /// and API keys that act for them (`keys create --user`).
     Users(UsersArgs),
@@ -1246,6 +1257,31 @@ pub(crate) struct OidcArgs {
     /// callback `/login/oidc/callback` is under [default: the address a request came to].
     #[arg(long, value_name = "URL")]
     pub(crate) public_url: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct LoginArgs {
+    /// The server's address (`https://skills.example.com`, `http://127.0.0.1:8808`).
+    #[arg(long, value_name = "URL")]
+    pub(crate) server: String,
+    /// Keep the key in this file (one line, `sp_…`: from the studio's key page or `skillpath
+    /// keys create`) instead of signing in, once the server takes it.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) token_file: Option<PathBuf>,
+    /// The server's identity provider to sign in with, where it has several [default: the
+    /// first with a device login].
+    #[arg(long, value_name = "ID")]
+    pub(crate) provider: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub(crate) format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct LogoutArgs {
+    /// The server to sign out of [default: the only one a key is stored for].
+    #[arg(long, value_name = "URL")]
+    pub(crate) server: Option<String>,
 }
 
 #[derive(Debug, Args)]

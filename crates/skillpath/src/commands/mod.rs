@@ -4,6 +4,7 @@ mod audit;
 mod catalog;
 mod completions;
 mod install;
+mod login;
 mod new;
 mod read_properties;
 mod render;
@@ -42,6 +43,8 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Serve(args) => store::serve::run(args),
         Command::Studio(args) => store::serve::studio(args),
         Command::Keys(args) => store::keys::run(args),
+        Command::Login(args) => login::login(args),
+        Command::Logout(args) => login::logout(args),
         Command::Users(args) => store::people::users(args),
         Command::Namespaces(args) => store::people::namespaces(args),
         Command::Members(args) => store::people::members(args),
