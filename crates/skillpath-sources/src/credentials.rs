@@ -64,8 +64,11 @@ impl Credentials {
     pub fn read(path: &Path) -> Result<Credentials, SourceError> {
         match std::fs::read_to_string(path) {
             Ok(text) => toml::from_str(&text).map_err(|error| {
-                SourceError::new(format!("`{}` is not a credentials file: {error}", path.display()))
-                    .hint("fix it, or remove it and `skillpath login` again")
+                SourceError::new(format!(
+                    "`{}` is not a credentials file: {error}",
+                    path.display()
+                ))
+                .hint("fix it, or remove it and `skillpath login` again")
             }),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
                 Ok(Credentials::default())
@@ -79,7 +82,8 @@ impl Credentials {
         let folder = path
             .parent()
             .ok_or_else(|| SourceError::new(format!("`{}` has no folder", path.display())))?;
-        std::fs::create_dir_all(folder).map_err(|error| SourceError::io("create", folder, &error))?;
+        std::fs::create_dir_all(folder)
+            .map_err(|error| SourceError::io("create", folder, &error))?;
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -108,9 +112,7 @@ impl Credentials {
         let url = server_key(url);
         self.servers
             .iter()
-            .filter(|(server, _)| {
-                url == **server || url.starts_with(&format!("{server}/"))
-            })
+            .filter(|(server, _)| url == **server || url.starts_with(&format!("{server}/")))
             .max_by_key(|(server, _)| server.len())
             .map(|(_, credential)| credential)
     }
@@ -120,7 +122,9 @@ impl Credentials {
 /// is none: the request goes without, and the server says what it needs).
 pub fn stored_key(url: &str) -> Option<String> {
     let credentials = Credentials::read(&path()?).ok()?;
-    credentials.key_for(url).map(|credential| credential.key.clone())
+    credentials
+        .key_for(url)
+        .map(|credential| credential.key.clone())
 }
 
 #[cfg(test)]
@@ -136,15 +140,20 @@ mod tests {
             user: "alice".to_owned(),
             expires_at: None,
         };
-        credentials
-            .servers
-            .insert(server_key("https://skills.example.com/"), credential("sp_a"));
-        credentials
-            .servers
-            .insert("https://skills.example.com/team".to_owned(), credential("sp_b"));
+        credentials.servers.insert(
+            server_key("https://skills.example.com/"),
+            credential("sp_a"),
+        );
+        credentials.servers.insert(
+            "https://skills.example.com/team".to_owned(),
+            credential("sp_b"),
+        );
         let key = |url: &str| credentials.key_for(url).map(|c| c.key.as_str());
         assert_eq!(key("https://skills.example.com"), Some("sp_a"));
-        assert_eq!(key("https://skills.example.com/api/v1/skills"), Some("sp_a"));
+        assert_eq!(
+            key("https://skills.example.com/api/v1/skills"),
+            Some("sp_a")
+        );
         assert_eq!(key("https://skills.example.com/team/api"), Some("sp_b"));
         assert_eq!(key("https://skills.example.com.evil.test/"), None);
         assert_eq!(key("http://skills.example.com"), None);
@@ -175,6 +184,9 @@ mod tests {
         }
         std::fs::write(&path, "servers = 3").expect("broken");
         let broken = Credentials::read(&path).expect_err("not a credentials file");
-        assert!(broken.to_string().contains("not a credentials file"), "{broken}");
+        assert!(
+            broken.to_string().contains("not a credentials file"),
+            "{broken}"
+        );
     }
 }

@@ -67,9 +67,7 @@ pub fn post_json(
     body: &serde_json::Value,
     limit: u64,
 ) -> Result<Fetched, SourceError> {
-    let mut request = agent()
-        .post(url)
-        .header("Content-Type", "application/json");
+    let mut request = agent().post(url).header("Content-Type", "application/json");
     if let Some(token) = bearer {
         request = request.header("Authorization", &format!("Bearer {token}"));
     }

@@ -173,7 +173,11 @@ impl Registry {
 
     /// `GET` of `path` (with its query), whatever the status.
     fn get(&self, path: &str, limit: u64) -> Result<http::Fetched, SourceError> {
-        http::fetch(&format!("{}{path}", self.url), token(&self.url).as_deref(), limit)
+        http::fetch(
+            &format!("{}{path}", self.url),
+            token(&self.url).as_deref(),
+            limit,
+        )
     }
 
     /// The JSON `path` answers, or the registry's refusal said with the slug.

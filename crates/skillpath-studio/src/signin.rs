@@ -212,11 +212,12 @@ pub(crate) async fn begin(
             sign_ins.keep(waiting.login.state.clone(), waiting);
             see_other(&url)
         }
-        Err(error) => refused(
+        Err(error) => crate::pages::login_refused(
             &studio,
             &visitor,
-            StatusCode::SERVICE_UNAVAILABLE,
+            &query.next,
             format!("{error}. You can still sign in with an API key."),
+            StatusCode::SERVICE_UNAVAILABLE,
         ),
     }
 }

@@ -16,7 +16,7 @@ use axum::routing::{get, post};
 
 use common::Studio;
 
-pub(crate) use settings::local_path;
+pub(crate) use settings::{local_path, login_refused};
 
 /// The route of `action` on an item's releases ([`skill::release_action`]).
 fn release_action(action: skill::ReleaseAction) -> axum::routing::MethodRouter<Studio> {

@@ -263,6 +263,18 @@ pub(crate) fn local_path(next: &str) -> String {
     }
 }
 
+/// The sign-in page saying `error` (a provider that did not answer), with `status`: the
+/// other ways to sign in stay on it.
+pub(crate) fn login_refused(
+    studio: &Studio,
+    visitor: &Visitor,
+    next: &str,
+    error: String,
+    status: StatusCode,
+) -> Response {
+    html_status(status, &LoginPage::new(studio, visitor, next, Some(error)))
+}
+
 pub(crate) async fn login_page(
     State(studio): State<Studio>,
     Extension(visitor): Extension<Visitor>,

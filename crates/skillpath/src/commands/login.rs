@@ -48,7 +48,9 @@ pub(crate) fn login(args: LoginArgs) -> anyhow::Result<ExitStatus> {
     let server = credentials::server_key(&args.server);
     let Some(path) = credentials::path() else {
         return fail(
-            &SourceError::new("neither $XDG_CONFIG_HOME nor $HOME is set: there is nowhere to keep the key"),
+            &SourceError::new(
+                "neither $XDG_CONFIG_HOME nor $HOME is set: there is nowhere to keep the key",
+            ),
             ExitStatus::UsageOrInternal,
         );
     };
@@ -108,7 +110,10 @@ fn given_key(server: &str, file: &std::path::Path) -> Result<Credential, Refusal
     let key = key.trim().to_owned();
     if key.is_empty() || key.contains(char::is_whitespace) {
         return Err((
-            SourceError::new(format!("`{}` holds no API key (one line, `sp_…`)", file.display())),
+            SourceError::new(format!(
+                "`{}` holds no API key (one line, `sp_…`)",
+                file.display()
+            )),
             ExitStatus::UsageOrInternal,
         ));
     }
@@ -128,11 +133,7 @@ fn given_key(server: &str, file: &std::path::Path) -> Result<Credential, Refusal
         .as_str()
         .unwrap_or_default()
         .to_owned();
-    let name = key
-        .split('_')
-        .take(2)
-        .collect::<Vec<_>>()
-        .join("_");
+    let name = key.split('_').take(2).collect::<Vec<_>>().join("_");
     Ok(Credential {
         key,
         name,
@@ -156,7 +157,10 @@ fn device_login(server: &str, provider: Option<&str>) -> Result<Credential, Refu
             404 => ExitStatus::Invalid,
             _ => ExitStatus::UsageOrInternal,
         };
-        return Err((SourceError::new(format!("{server}: {}", said(&begun))), status));
+        return Err((
+            SourceError::new(format!("{server}: {}", said(&begun))),
+            status,
+        ));
     }
     let text = |name: &str| device[name].as_str().unwrap_or_default().to_owned();
     let (user_code, verification) = (text("user_code"), text("verification_uri"));
@@ -245,7 +249,9 @@ pub(crate) fn logout(args: LogoutArgs) -> anyhow::Result<ExitStatus> {
         },
     };
     let Some(credential) = stored.servers.remove(&server) else {
-        output::stdout(&format!("No key is stored for {server}: nothing to sign out of.\n"))?;
+        output::stdout(&format!(
+            "No key is stored for {server}: nothing to sign out of.\n"
+        ))?;
         return Ok(ExitStatus::Success);
     };
     let revoked = http::post_json(

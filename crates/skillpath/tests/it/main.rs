@@ -27,6 +27,7 @@ mod mcp_watch;
 mod mcp_wire;
 mod meaning;
 mod namespaces;
+mod oidc;
 mod packages;
 mod postgres_support;
 mod project_scopes;
