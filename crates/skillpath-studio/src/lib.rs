@@ -17,16 +17,16 @@ mod assets;
 mod diff_view;
 mod encode;
 mod gate;
+mod identities;
 mod markdown;
 mod pages;
-mod signin;
 mod visitor;
 
 use std::sync::Arc;
 
 use skillpath_server::{KeyPolicy, SkillServer};
 
-pub use signin::{DEVICE_POLL_WAIT, MAX_WAITING, SignInOptions, WAITING_LIFETIME};
+pub use identities::{DEVICE_POLL_WAIT, MAX_WAITING, SignInOptions, WAITING_LIFETIME};
 pub use visitor::{MAX_SESSIONS, SESSION_IDLE, SESSION_LIFETIME};
 
 /// How the studio is served.
@@ -53,7 +53,7 @@ pub fn routes(server: SkillServer, options: StudioOptions) -> axum::Router {
         allowed_hosts: Arc::new(options.allowed_hosts),
         sign_ins: options
             .sign_in
-            .map(|options| Arc::new(signin::SignIns::new(options))),
+            .map(|options| Arc::new(identities::SignIns::new(options))),
     };
-    pages::router(state.clone()).merge(signin::api(state))
+    pages::router(state.clone()).merge(pages::sign_in::api(state))
 }

@@ -24,7 +24,7 @@ pub(crate) struct Studio {
     pub(crate) keys: KeyPolicy,
     pub(crate) allowed_hosts: Arc<Vec<String>>,
     /// The identity providers people sign in with, if any.
-    pub(crate) sign_ins: Option<crate::signin::Shared>,
+    pub(crate) sign_ins: Option<crate::identities::Shared>,
 }
 
 /// What the frame of every page shows: the title, who is signed in, what they may reach, the

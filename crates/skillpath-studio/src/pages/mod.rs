@@ -10,13 +10,12 @@ mod log;
 mod namespace;
 mod review;
 mod settings;
+pub(crate) mod sign_in;
 mod skill;
 
 use axum::routing::{get, post};
 
 use common::Studio;
-
-pub(crate) use settings::{local_path, login_refused};
 
 /// The route of `action` on an item's releases ([`skill::release_action`]).
 fn release_action(action: skill::ReleaseAction) -> axum::routing::MethodRouter<Studio> {
@@ -71,10 +70,10 @@ pub(crate) fn router(studio: Studio) -> axum::Router {
         )
         .route("/settings/keys/revoke", post(settings::revoke_key))
         .route("/connect", get(settings::connect))
-        .route("/login", get(settings::login_page).post(settings::login))
-        .route("/login/oidc/callback", get(crate::signin::callback))
-        .route("/login/oidc/{provider}", get(crate::signin::begin))
-        .route("/logout", post(settings::logout))
+        .route("/login", get(sign_in::login_page).post(sign_in::login))
+        .route("/login/oidc/callback", get(sign_in::callback))
+        .route("/login/oidc/{provider}", get(sign_in::begin))
+        .route("/logout", post(sign_in::logout))
         .route("/assets/{name}", get(crate::assets::serve))
         // axum's extractors take 2 MiB unless told; a write's body was already read within
         // the studio's own limit, as it passed the visitor's checks.

@@ -3,7 +3,7 @@
 //! Code, filled in with its address. `/login` and `/logout`: a session from an API key.
 
 use askama::Template;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use axum::{Extension, Form};
@@ -12,8 +12,7 @@ use skillpath_app::{AppError, KeyInfo, Operation, Role};
 use skillpath_server::app_error;
 
 use super::common::{Shell, Studio, html, html_status, see_other};
-use crate::gate;
-use crate::visitor::{self, Visitor};
+use crate::visitor::Visitor;
 
 #[derive(Template)]
 #[template(path = "keys.html")]
@@ -203,147 +202,4 @@ pub(crate) async fn connect(
         keys_required,
     };
     html(&page)
-}
-
-#[derive(Template)]
-#[template(path = "login.html")]
-struct LoginPage {
-    shell: Shell,
-    next: String,
-    error: Option<String>,
-    /// The identity providers' buttons: (short name, display name).
-    providers: Vec<(String, String)>,
-}
-
-impl LoginPage {
-    fn new(studio: &Studio, visitor: &Visitor, next: &str, error: Option<String>) -> LoginPage {
-        LoginPage {
-            shell: studio.shell(visitor, "Sign in".to_owned(), ""),
-            next: local_path(next),
-            error,
-            providers: studio
-                .sign_ins
-                .as_ref()
-                .map(|sign_ins| sign_ins.buttons())
-                .unwrap_or_default(),
-        }
-    }
-}
-
-#[derive(Deserialize)]
-pub(crate) struct NextQuery {
-    #[serde(default)]
-    next: String,
-}
-
-/// Where to go after signing in: `next` when it is a path of this site as a browser resolves
-/// it, normalised (its path, query and fragment), else the catalog. Judged by the URL parser
-/// browsers follow rather than by its first characters: a browser strips tabs and newlines and
-/// reads `\` as `/`, so `/<tab>/host` and `/\host` lead to another site; those are refused
-/// outright, with every control character, and so is anything that resolves to another origin
-/// or to a path that starts with `//` (`/.//host`), which a `Location` would send off-site.
-pub(crate) fn local_path(next: &str) -> String {
-    const HOME: &str = "/";
-    let plain = next.starts_with('/') && !next.chars().any(|c| c.is_control() || c == '\\');
-    if !plain {
-        return HOME.to_owned();
-    }
-    let Ok(site) = url::Url::parse("http://studio.invalid/") else {
-        return HOME.to_owned();
-    };
-    match site.join(next) {
-        Ok(resolved) if resolved.origin() == site.origin() => {
-            let path = &resolved[url::Position::BeforePath..];
-            match path.starts_with("//") {
-                true => HOME.to_owned(),
-                false => path.to_owned(),
-            }
-        }
-        _ => HOME.to_owned(),
-    }
-}
-
-/// The sign-in page saying `error` (a provider that did not answer), with `status`: the
-/// other ways to sign in stay on it.
-pub(crate) fn login_refused(
-    studio: &Studio,
-    visitor: &Visitor,
-    next: &str,
-    error: String,
-    status: StatusCode,
-) -> Response {
-    html_status(status, &LoginPage::new(studio, visitor, next, Some(error)))
-}
-
-pub(crate) async fn login_page(
-    State(studio): State<Studio>,
-    Extension(visitor): Extension<Visitor>,
-    Query(query): Query<NextQuery>,
-) -> Response {
-    html(&LoginPage::new(&studio, &visitor, &query.next, None))
-}
-
-#[derive(Deserialize)]
-pub(crate) struct LoginForm {
-    key: String,
-    #[serde(default)]
-    next: String,
-}
-
-/// `POST /login`: the key checked like an MCP request's; a session with a new cookie.
-pub(crate) async fn login(
-    State(studio): State<Studio>,
-    Extension(visitor): Extension<Visitor>,
-    Form(form): Form<LoginForm>,
-) -> Response {
-    let key = form.key.trim().to_owned();
-    match studio.server.app().authenticate(&key).await {
-        Ok(_) => {
-            studio.sessions.sign_out(&visitor.cookie);
-            let cookie = studio.sessions.sign_in(key, None);
-            let mut response = see_other(&local_path(&form.next));
-            gate::set_cookie(
-                &mut response,
-                &cookie,
-                Some(crate::visitor::SESSION_LIFETIME.as_secs()),
-            );
-            response
-        }
-        Err(error) => {
-            let error = Some(format!("That key does not work: {error}."));
-            let page = LoginPage::new(&studio, &visitor, &form.next, error);
-            html_status(StatusCode::UNAUTHORIZED, &page)
-        }
-    }
-}
-
-/// `POST /logout`: the session ended, and a new cookie that names none. A session an identity
-/// provider's sign-in made has its key revoked, and the provider's own sign-out is offered
-/// where it has one.
-pub(crate) async fn logout(
-    State(studio): State<Studio>,
-    Extension(visitor): Extension<Visitor>,
-    headers: axum::http::HeaderMap,
-) -> Response {
-    let origin = studio.sessions.sign_out(&visitor.cookie);
-    let provider_sign_out = crate::signin::signed_out(&studio, &visitor, origin, &headers).await;
-    let mut response = match provider_sign_out {
-        Some(link) => {
-            let signed_out = Visitor {
-                caller: None,
-                signed_in: None,
-                ..visitor.clone()
-            };
-            let page = crate::pages::common::MessagePage {
-                shell: studio.shell(&signed_out, "Signed out".to_owned(), ""),
-                heading: "You are signed out".to_owned(),
-                text: "Your session here has ended and its key is revoked. Your identity provider may still remember you in this browser.".to_owned(),
-                links: vec![link, ("Sign in again".to_owned(), "/login".to_owned())],
-            };
-            html(&page)
-        }
-        None => see_other("/login"),
-    };
-    gate::set_cookie(&mut response, &visitor::new_cookie(), None);
-    response
 }

@@ -55,6 +55,8 @@ const LAYERS: &[(&str, u8)] = &[
     // never links the store (nor, with it, a database and a runtime).
     ("skillpath-store", 3),
     ("skillpath-sources", 3),
+    // Outside too: an identity provider's protocol, knowing nothing of skills.
+    ("skillpath-identity", 3),
     ("skillpath-app", 4),
     ("skillpath-server", 5),
     // The registry protocol is a front end beside the MCP server, over the application alone.
@@ -105,6 +107,7 @@ fn the_application_layer_depends_on_no_front_end_or_protocol() {
         "skillpath-server",
         "skillpath-studio",
         "skillpath-registry",
+        "skillpath-identity",
         "rmcp",
         "axum",
         "hyper",
@@ -140,6 +143,14 @@ fn the_registry_protocol_reaches_only_the_application() {
             "skillpath-registry must not depend on `{forbidden}`"
         );
     }
+}
+
+/// The identity providers' protocol knows nothing of skills: no skillpath crate below it, so
+/// what it proves reaches the application only through a front end (`Account`).
+#[test]
+fn the_identity_protocol_knows_nothing_of_skills() {
+    let dependencies = workspace_dependencies(&crates()["skillpath-identity"]);
+    assert!(dependencies.is_empty(), "{dependencies:?}");
 }
 
 /// No module of a crate imports one that imports it back, directly or around a loop.

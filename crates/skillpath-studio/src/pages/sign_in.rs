@@ -1,147 +1,172 @@
-//! Signing in with the organisation's identity providers (OpenID Connect, through
-//! [`skillpath_identity`]): the studio's sign-in (`/login/oidc/<provider>`, then the provider's
-//! own page, then `/login/oidc/callback`), and the device login a command line runs
-//! (`skillpath login`: `/login/device`, `/login/device/token`) and its sign-out
-//! (`/logout/key`).
+//! Signing in and out: the sign-in page (an API key, or a button per identity provider), the
+//! provider's round trip (`/login/oidc/<provider>`, its own page, `/login/oidc/callback`),
+//! sign-out, and the device login a command line runs (`skillpath login`: `/login/device`,
+//! `/login/device/token`) and its sign-out (`/logout/key`).
 //!
-//! A sign-in the studio began is kept in this process until its callback, at most
-//! [`MAX_WAITING`] at once for [`WAITING_LIFETIME`] each, bound to the browser's cookie: its
-//! `state` is used once (a callback replayed, or forged, finds nothing), and a callback in
-//! another browser than the one that began it is refused. What the provider proves becomes a
-//! person and a key through the application ([`skillpath_app::App::sign_in`]); the session
-//! holds the key as a sign-in with a key does, so every request checks it again. The device
-//! login keeps nothing here: the command line polls with the provider's device code, which only
-//! this server's client secret can exchange.
+//! What a provider proves becomes a person and a key through the application
+//! ([`skillpath_app::App::sign_in`]); the session holds the key as a sign-in with a key does, so
+//! every request checks it again (a person disabled, a key revoked: signed out at once). The
+//! device login keeps nothing here: the command line polls with the provider's device code,
+//! which only this server's client secret can exchange.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::{Extension, Json};
+use axum::{Extension, Form, Json};
 use serde::Deserialize;
 use serde_json::json;
-use skillpath_app::{Account, GroupRule, KeyUse, Operation};
-use skillpath_identity::{DevicePoll, Identity, PendingLogin, Provider};
+use skillpath_app::{Account, KeyUse, Operation};
+use skillpath_identity::{DevicePoll, Identity, Provider};
 
+use super::common::{MessagePage, Shell, Studio, html, html_status, see_other};
 use crate::gate;
-use crate::pages::common::{MessagePage, Studio, html_status, see_other};
-use crate::visitor::{Origin, SESSION_LIFETIME, Visitor};
+use crate::identities::{DEVICE_POLL_WAIT, Waiting};
+use crate::visitor::{self, Origin, SESSION_LIFETIME, Visitor};
 
-/// The most sign-ins waiting for their callback at once; past it the oldest is dropped.
-pub const MAX_WAITING: usize = 10_000;
-
-/// How long a sign-in waits for its callback (the person types their password meanwhile).
-pub const WAITING_LIFETIME: Duration = Duration::from_secs(10 * 60);
-
-/// How long one poll of a device login waits for the person's approval before it answers
-/// `authorization_pending` (the command line polls again).
-pub const DEVICE_POLL_WAIT: Duration = Duration::from_secs(20);
-
-/// How the studio signs people in with identity providers.
-#[derive(Debug, Clone)]
-pub struct SignInOptions {
-    /// The providers, in the order their buttons are shown.
-    pub providers: Vec<skillpath_identity::ProviderConfig>,
-    /// How their groups map to namespaces and administration.
-    pub rules: Vec<GroupRule>,
-    /// The studio's address as its users reach it (`https://skills.example.com`), which the
-    /// callback is under; `None`: the address the request came to.
-    pub public_url: Option<String>,
-    /// How long a key made by `skillpath login` lives.
-    pub cli_key_lifetime: Duration,
-}
-
-/// The providers, the mapping, and the sign-ins waiting for their callback.
-pub(crate) struct SignIns {
-    providers: Vec<Provider>,
-    rules: Vec<GroupRule>,
-    public_url: Option<String>,
-    cli_key_lifetime: Duration,
-    waiting: Mutex<HashMap<String, Waiting>>,
-}
-
-/// A sign-in begun, until its callback.
-struct Waiting {
-    provider: usize,
-    login: PendingLogin,
-    cookie: String,
+#[derive(Template)]
+#[template(path = "login.html")]
+struct LoginPage {
+    shell: Shell,
     next: String,
-    began: Instant,
+    error: Option<String>,
+    /// The identity providers' buttons: (short name, display name).
+    providers: Vec<(String, String)>,
 }
 
-impl SignIns {
-    pub(crate) fn new(options: SignInOptions) -> SignIns {
-        SignIns {
-            providers: options.providers.into_iter().map(Provider::new).collect(),
-            rules: options.rules,
-            public_url: options
-                .public_url
-                .map(|url| url.trim_end_matches('/').to_owned()),
-            cli_key_lifetime: options.cli_key_lifetime,
-            waiting: Mutex::new(HashMap::new()),
+impl LoginPage {
+    fn new(studio: &Studio, visitor: &Visitor, next: &str, error: Option<String>) -> LoginPage {
+        LoginPage {
+            shell: studio.shell(visitor, "Sign in".to_owned(), ""),
+            next: local_path(next),
+            error,
+            providers: studio
+                .sign_ins
+                .as_ref()
+                .map(|sign_ins| sign_ins.buttons())
+                .unwrap_or_default(),
         }
     }
+}
 
-    /// Each provider's short name and display name, for the sign-in page's buttons.
-    pub(crate) fn buttons(&self) -> Vec<(String, String)> {
-        self.providers
-            .iter()
-            .map(|provider| {
-                let config = provider.config();
-                (config.id.clone(), config.display_name.clone())
-            })
-            .collect()
+#[derive(Deserialize)]
+pub(crate) struct NextQuery {
+    #[serde(default)]
+    next: String,
+}
+
+/// Where to go after signing in: `next` when it is a path of this site as a browser resolves
+/// it, normalised (its path, query and fragment), else the catalog. Judged by the URL parser
+/// browsers follow rather than by its first characters: a browser strips tabs and newlines and
+/// reads `\` as `/`, so `/<tab>/host` and `/\host` lead to another site; those are refused
+/// outright, with every control character, and so is anything that resolves to another origin
+/// or to a path that starts with `//` (`/.//host`), which a `Location` would send off-site.
+pub(crate) fn local_path(next: &str) -> String {
+    const HOME: &str = "/";
+    let plain = next.starts_with('/') && !next.chars().any(|c| c.is_control() || c == '\\');
+    if !plain {
+        return HOME.to_owned();
     }
-
-    /// The studio's address as the browser reached it (`--public-url`, else its `Host`, which
-    /// the gate allowed).
-    fn base(&self, headers: &HeaderMap) -> String {
-        if let Some(url) = &self.public_url {
-            return url.clone();
-        }
-        let host = headers
-            .get(header::HOST)
-            .and_then(|value| value.to_str().ok())
-            .unwrap_or("127.0.0.1");
-        format!("http://{host}")
-    }
-
-    fn callback(&self, headers: &HeaderMap) -> String {
-        format!("{}/login/oidc/callback", self.base(headers))
-    }
-
-    fn keep(&self, state: String, waiting: Waiting) {
-        if let Ok(mut all) = self.waiting.lock() {
-            all.retain(|_, kept| kept.began.elapsed() < WAITING_LIFETIME);
-            if all.len() >= MAX_WAITING
-                && let Some(oldest) = all
-                    .iter()
-                    .min_by_key(|(_, kept)| kept.began)
-                    .map(|(state, _)| state.clone())
-            {
-                all.remove(&oldest);
+    let Ok(site) = url::Url::parse("http://studio.invalid/") else {
+        return HOME.to_owned();
+    };
+    match site.join(next) {
+        Ok(resolved) if resolved.origin() == site.origin() => {
+            let path = &resolved[url::Position::BeforePath..];
+            match path.starts_with("//") {
+                true => HOME.to_owned(),
+                false => path.to_owned(),
             }
-            all.insert(state, waiting);
+        }
+        _ => HOME.to_owned(),
+    }
+}
+
+/// The sign-in page saying `error` (a provider that did not answer), with `status`: the
+/// other ways to sign in stay on it.
+pub(crate) fn login_refused(
+    studio: &Studio,
+    visitor: &Visitor,
+    next: &str,
+    error: String,
+    status: StatusCode,
+) -> Response {
+    html_status(status, &LoginPage::new(studio, visitor, next, Some(error)))
+}
+
+pub(crate) async fn login_page(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Query(query): Query<NextQuery>,
+) -> Response {
+    html(&LoginPage::new(&studio, &visitor, &query.next, None))
+}
+
+#[derive(Deserialize)]
+pub(crate) struct LoginForm {
+    key: String,
+    #[serde(default)]
+    next: String,
+}
+
+/// `POST /login`: the key checked like an MCP request's; a session with a new cookie.
+pub(crate) async fn login(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    Form(form): Form<LoginForm>,
+) -> Response {
+    let key = form.key.trim().to_owned();
+    match studio.server.app().authenticate(&key).await {
+        Ok(_) => {
+            studio.sessions.sign_out(&visitor.cookie);
+            let cookie = studio.sessions.sign_in(key, None);
+            let mut response = see_other(&local_path(&form.next));
+            gate::set_cookie(
+                &mut response,
+                &cookie,
+                Some(crate::visitor::SESSION_LIFETIME.as_secs()),
+            );
+            response
+        }
+        Err(error) => {
+            let error = Some(format!("That key does not work: {error}."));
+            let page = LoginPage::new(&studio, &visitor, &form.next, error);
+            html_status(StatusCode::UNAUTHORIZED, &page)
         }
     }
+}
 
-    /// The sign-in `state` began, taken (used once), while it lives.
-    fn take(&self, state: &str) -> Option<Waiting> {
-        let mut all = self.waiting.lock().ok()?;
-        let waiting = all.remove(state)?;
-        (waiting.began.elapsed() < WAITING_LIFETIME && waiting.login.state_matches(state))
-            .then_some(waiting)
-    }
-
-    fn provider(&self, id: &str) -> Option<(usize, &Provider)> {
-        self.providers
-            .iter()
-            .enumerate()
-            .find(|(_, provider)| provider.config().id == id)
-    }
+/// `POST /logout`: the session ended, and a new cookie that names none. A session an identity
+/// provider's sign-in made has its key revoked, and the provider's own sign-out is offered
+/// where it has one.
+pub(crate) async fn logout(
+    State(studio): State<Studio>,
+    Extension(visitor): Extension<Visitor>,
+    headers: axum::http::HeaderMap,
+) -> Response {
+    let origin = studio.sessions.sign_out(&visitor.cookie);
+    let provider_sign_out = signed_out(&studio, &visitor, origin, &headers).await;
+    let mut response = match provider_sign_out {
+        Some(link) => {
+            let signed_out = Visitor {
+                caller: None,
+                signed_in: None,
+                ..visitor.clone()
+            };
+            let page = MessagePage {
+                shell: studio.shell(&signed_out, "Signed out".to_owned(), ""),
+                heading: "You are signed out".to_owned(),
+                text: "Your session here has ended and its key is revoked. Your identity provider may still remember you in this browser.".to_owned(),
+                links: vec![link, ("Sign in again".to_owned(), "/login".to_owned())],
+            };
+            html(&page)
+        }
+        None => see_other("/login"),
+    };
+    gate::set_cookie(&mut response, &visitor::new_cookie(), None);
+    response
 }
 
 /// What an identity proves, as the application takes it.
@@ -205,14 +230,14 @@ pub(crate) async fn begin(
             let waiting = Waiting {
                 provider: index,
                 cookie: visitor.cookie.clone(),
-                next: crate::pages::local_path(&query.next),
+                next: local_path(&query.next),
                 began: Instant::now(),
                 login: login.pending,
             };
             sign_ins.keep(waiting.login.state.clone(), waiting);
             see_other(&url)
         }
-        Err(error) => crate::pages::login_refused(
+        Err(error) => login_refused(
             &studio,
             &visitor,
             &query.next,
@@ -526,6 +551,3 @@ pub(crate) fn api(studio: Studio) -> axum::Router {
         .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
         .with_state(studio)
 }
-
-/// Kept for the sign-in page.
-pub(crate) type Shared = Arc<SignIns>;
