@@ -29,8 +29,8 @@ pub use error::AppError;
 pub use meaning::Meaning;
 pub use ops::{
     Account, Checked, Created, GroupGrant, GroupRule, Imported, KeyRequest, KeyUse,
-    LISTED_OVERLAPS, PackageFit, Published, ReleaseRequest, ReleaseRight, Released, Releases,
-    SignedIn, Unused, VersionUpload, Written, read_spec,
+    LISTED_OVERLAPS, OWN_KEY_LIFETIME, PackageFit, Published, ReleaseRequest, ReleaseRight,
+    Released, Releases, SignedIn, Unused, VersionUpload, Written, read_spec,
 };
 pub use rules::{Operation, Permit};
 pub use sight::Sight;

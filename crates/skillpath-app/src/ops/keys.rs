@@ -12,6 +12,9 @@ use crate::channel::Channel;
 use crate::error::AppError;
 use crate::rules::{Operation, Permit};
 
+/// How long a key a person makes for themselves lives when they do not say.
+pub const OWN_KEY_LIFETIME: &str = "90d";
+
 /// What a new key is to be: who it acts for, as what, where, and for how long.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KeyRequest {
@@ -187,15 +190,18 @@ impl<E> App<E> {
 
     /// A new key named `name` for the permit's caller's person, as much as the caller's own
     /// key may at most, narrowed to `namespaces` (each one of theirs; empty: all of theirs),
-    /// for `lifetime_secs`. Logged.
+    /// valid for `expires` (`90m`, `12h`, `30d`; `None`: [`OWN_KEY_LIFETIME`], since a
+    /// person's keys always expire). Logged.
     pub async fn create_own_key(
         &self,
         permit: &Permit,
         name: &str,
         namespaces: Vec<Namespace>,
-        lifetime_secs: Option<u64>,
+        expires: Option<&str>,
     ) -> Result<CreatedKey, AppError> {
         let (caller, user) = self.own_person(permit)?;
+        let lifetime_secs = keys::parse_lifetime(expires.unwrap_or(OWN_KEY_LIFETIME))
+            .map_err(AppError::Lifetime)?;
         let people = self.people().await?;
         for namespace in &namespaces {
             let theirs = people.directory.role(&user, namespace).is_some()
@@ -221,7 +227,7 @@ impl<E> App<E> {
             user: user.clone(),
             role: caller.role,
             namespaces,
-            expires_in_secs: lifetime_secs,
+            expires_in_secs: Some(lifetime_secs),
             channel: None,
         };
         let created = keys::create(self.store(), name, grant).await?;

@@ -21,7 +21,7 @@ pub use architectures::PackageFit;
 pub use authoring::{Checked, Created, read_spec};
 pub use history::Written;
 pub use import::{Imported, LISTED_OVERLAPS};
-pub use keys::KeyRequest;
+pub use keys::{KeyRequest, OWN_KEY_LIFETIME};
 pub use publish::{Published, VersionUpload};
 pub use releases::{ReleaseRequest, ReleaseRight, Released, Releases};
 pub use sign_in::{Account, GroupGrant, GroupRule, KeyUse, SignedIn};

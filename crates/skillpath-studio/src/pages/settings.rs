@@ -1,5 +1,6 @@
-//! `/settings/keys`: API keys for admins (create, shown once; list; revoke), through the
-//! application's key operations, as MCP's tools. `/connect`: how to register this server in Claude Code, Codex, Cursor and VS
+//! `/settings/keys`: API keys (create, shown once; list; revoke), through the application's
+//! key operations: every key for admins, as MCP's tools; a person's own keys for anyone else
+//! signed in (narrowed to one of their namespaces or not, always with an expiry). `/connect`: how to register this server in Claude Code, Codex, Cursor and VS
 //! Code, filled in with its address. `/login` and `/logout`: a session from an API key.
 
 use askama::Template;
@@ -8,7 +9,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use axum::{Extension, Form};
 use serde::Deserialize;
-use skillpath_app::{AppError, KeyInfo, Operation, Role};
+use skillpath_app::{AppError, KeyInfo, Namespace, Operation, Role};
 use skillpath_server::app_error;
 
 use super::common::{Shell, Studio, html, html_status, see_other};
@@ -19,7 +20,12 @@ use crate::visitor::Visitor;
 struct KeysPage {
     shell: Shell,
     keys: Vec<KeyInfo>,
+    /// The roles a new key may have (an admin's page); empty on a person's own page.
     roles: Vec<&'static str>,
+    /// The person's namespaces a new key of theirs may be narrowed to (their own page).
+    namespaces: Vec<String>,
+    /// The lifetime a person's key gets when they give none.
+    default_lifetime: &'static str,
     /// The key just created, shown once.
     created: Option<(String, String)>,
     error: Option<String>,
@@ -35,18 +41,25 @@ async fn keys_page(
     created: Option<(String, String)>,
     error: Option<String>,
 ) -> Response {
+    let app = studio.server.app();
+    let admin = app.allows(&visitor.caller(), Operation::ListApiKeys);
     let keys = async {
-        let permit = studio.permit(visitor, Operation::ListApiKeys)?;
-        studio.server.app().list_keys(&permit).await
+        if admin {
+            let permit = studio.permit(visitor, Operation::ListApiKeys)?;
+            app.list_keys(&permit).await
+        } else {
+            let permit = studio.permit(visitor, Operation::ManageOwnKeys)?;
+            app.own_keys(&permit).await
+        }
     };
     let keys = match keys.await {
         Ok(keys) => keys,
-        Err(AppError::Forbidden { .. }) => {
+        Err(AppError::Forbidden { .. } | AppError::NoPerson) => {
             return studio.message(
                 visitor,
                 StatusCode::FORBIDDEN,
-                "API keys are for admins",
-                "Managing API keys needs an API key with the `admin` role: sign in with one (`skillpath keys create --role admin` makes one).".to_owned(),
+                "API keys are for people signed in",
+                "Sign in (with your identity provider, or a key) to make keys of your own; managing everyone's keys needs the `admin` role.".to_owned(),
             );
         }
         Err(error) => {
@@ -62,10 +75,23 @@ async fn keys_page(
         (_, Some(_)) => StatusCode::UNPROCESSABLE_ENTITY,
         _ => StatusCode::OK,
     };
+    let namespaces = match (&visitor.caller().user, admin) {
+        (Some(user), false) => match app.people().await {
+            Ok(people) => people
+                .directory
+                .memberships(user)
+                .map(|member| member.namespace.to_string())
+                .collect(),
+            Err(_) => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
     let page = KeysPage {
         shell: studio.shell(visitor, "API keys".to_owned(), "keys"),
         keys,
-        roles: roles(),
+        roles: if admin { roles() } else { Vec::new() },
+        namespaces,
+        default_lifetime: skillpath_app::OWN_KEY_LIFETIME,
         created,
         error,
     };
@@ -82,7 +108,12 @@ pub(crate) async fn keys(
 #[derive(Deserialize)]
 pub(crate) struct NewKey {
     name: String,
+    /// An admin's form: the key's role.
+    #[serde(default)]
     role: String,
+    /// A person's own form: the one namespace it is narrowed to (empty: all of theirs).
+    #[serde(default)]
+    namespace: String,
     #[serde(default)]
     expires: String,
 }
@@ -94,10 +125,23 @@ pub(crate) async fn create_key(
     Form(form): Form<NewKey>,
 ) -> Response {
     let expires = Some(form.expires.trim()).filter(|expires| !expires.is_empty());
+    let app = studio.server.app();
     let created = async {
-        let permit = studio.permit(&visitor, Operation::CreateApiKey)?;
-        let app = studio.server.app();
-        app.create_key(&permit, form.name.trim(), &form.role, expires)
+        if app.allows(&visitor.caller(), Operation::CreateApiKey) {
+            let permit = studio.permit(&visitor, Operation::CreateApiKey)?;
+            return app
+                .create_key(&permit, form.name.trim(), &form.role, expires)
+                .await;
+        }
+        let permit = studio.permit(&visitor, Operation::ManageOwnKeys)?;
+        let narrowed = match form.namespace.trim() {
+            "" => Vec::new(),
+            namespace => vec![
+                Namespace::parse(namespace)
+                    .map_err(|error| AppError::Invalid(error.to_string()))?,
+            ],
+        };
+        app.create_own_key(&permit, form.name.trim(), narrowed, expires)
             .await
     };
     let created = created.await;
@@ -121,9 +165,14 @@ pub(crate) async fn revoke_key(
     Extension(visitor): Extension<Visitor>,
     Form(form): Form<RevokeForm>,
 ) -> Response {
+    let app = studio.server.app();
     let revoked = async {
-        let permit = studio.permit(&visitor, Operation::RevokeApiKey)?;
-        studio.server.app().revoke_key(&permit, &form.name).await
+        if app.allows(&visitor.caller(), Operation::RevokeApiKey) {
+            let permit = studio.permit(&visitor, Operation::RevokeApiKey)?;
+            return app.revoke_key(&permit, &form.name).await;
+        }
+        let permit = studio.permit(&visitor, Operation::ManageOwnKeys)?;
+        app.revoke_own_key(&permit, Some(&form.name)).await
     };
     let revoked = revoked.await;
     match revoked {

@@ -101,8 +101,15 @@ fn a_team_studio_signs_visitors_in_with_keys_and_keeps_to_their_roles() {
         refused.contains("needs an API key with the `author` role"),
         "{refused}"
     );
+    // A reader manages their own keys alone: no role to choose, no one else's key listed.
     let keys = get(&server.address, "/settings/keys", &session);
-    assert_eq!(status(&keys), 403, "{keys}");
+    assert_eq!(status(&keys), 200, "{keys}");
+    assert!(keys.contains("Your API keys"), "{keys}");
+    assert!(!keys.contains("name=\"role\""), "{keys}");
+    assert!(
+        !keys.contains(">ann<") && !keys.contains(">root<"),
+        "{keys}"
+    );
     // An author's save under review is a draft; made on a revision that moved on, it is
     // refused as stale, with the merge, and no draft is kept of it.
     let author = create_key(work.path(), "ann", "author");

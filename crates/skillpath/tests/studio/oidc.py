@@ -3,9 +3,10 @@ studio driven by Chromium (Debian's `chromium`) with Playwright through the prov
 login page, and the command line's device login.
 
 - alice signs in: her person, personal namespace, the namespaces and roles her groups give
-  (`platform` a maintainer's and the administration, `team-a` an author's), every change in the
+  (`platform` a maintainer's, `team-a` an author's and the administration), every change in the
   governance log with the provider as its actor; a forged and a replayed callback are refused.
-- alice leaves `team-a` at the provider: at her next sign-in the membership is gone (logged).
+- alice leaves `team-a` at the provider: at her next sign-in the membership and the
+  administration are gone (logged); she makes a key of her own, narrowed to `@platform`.
 - alice is disabled: her studio session stops at its next page.
 - bob signs in with `skillpath login` (the device grant, approved in Chromium): the key lands in
   the credentials file (0600) and works; `skillpath logout` revokes it.
@@ -127,7 +128,7 @@ def scenarios(info, studio_port, collide_port, down_port):
     secret.write_text(info["client_secret"] + "\n")
     oidc = ["--oidc-issuer", info["issuer"], "--oidc-client-id", info["client_id"],
             "--oidc-client-secret-file", str(secret), "--oidc-name", "Example SSO",
-            "--oidc-group", "platform=@platform:maintainer", "--oidc-group", "platform=admin",
+            "--oidc-group", "platform=@platform:maintainer", "--oidc-group", "team-a=admin",
             "--oidc-group", "team-a=@team-a:author", "--oidc-group", "team-b=@team-b:reader"]
     server, url = serve(home, studio_port, *oidc)
     servers = [server]
@@ -182,11 +183,27 @@ def scenarios(info, studio_port, collide_port, down_port):
             page.wait_for_url(url + "/", timeout=TIMEOUT_MS)
             expect(page.locator(".who")).to_contain_text("alice")
             assert members(home, "@team-a") == {}, members(home, "@team-a")
-            assert ("oidc:oidc", "member.remove", "@team-a:alice") in [
-                (e["actor"], e["action"], e["target"]) for e in log_entries(home)]
+            expect(page.locator(".who")).to_contain_text("maintainer")
+            logged = [(e["actor"], e["action"], e["target"]) for e in log_entries(home)]
+            assert ("oidc:oidc", "member.remove", "@team-a:alice") in logged, logged
+            assert logged.count(("oidc:oidc", "user.admin", "alice")) == 2, logged
+
+            # Her own key, narrowed to one of her namespaces, shown once.
+            page.get_by_role("link", name="API keys").click()
+            expect(page.get_by_role("heading", name="Your API keys")).to_be_visible()
+            page.fill("input[name=name]", "alice-laptop")
+            page.select_option("select[name=namespace]", "@platform")
+            page.fill("input[name=expires]", "30d")
+            page.get_by_role("button", name="Create a key").click()
+            own_key = page.locator("[data-created-key]").inner_text().strip()
+            page.screenshot(path=str(SHOTS / "oidc-own-key.png"))
+            mine = page.request.get(url + "/api/v1/whoami", headers={"Authorization": f"Bearer {own_key}"})
+            assert mine.status == 200 and mine.json()["user"]["handle"] == "alice", mine.text()
             _, keys_out, _ = run(home, "keys", "list", "--db", str(home / "store.db"), "--format", "json")
             studio_keys = [k for k in json.loads(keys_out) if k["name"].startswith("studio-alice-")]
             assert len(studio_keys) == 2 and sum(1 for k in studio_keys if k.get("revoked_at")) == 1, studio_keys
+            laptop = [k for k in json.loads(keys_out) if k["name"] == "alice-laptop"]
+            assert laptop and laptop[0]["namespaces"] == ["@platform"] and laptop[0]["expires_at"], laptop
 
             # alice disabled: her session stops at its next page.
             run(home, "users", "disable", "alice", "--db", str(home / "store.db"))
