@@ -250,6 +250,61 @@ async fn real_tokens_are_checked_and_tampered_ones_refused() {
     assert!(said.contains("not a list of groups"), "{said}");
 }
 
+/// The provider's signing key rotated: its new tokens name a key the key set read before lacks,
+/// so the key set is read again (once the refetch interval has passed) and they verify; a token
+/// of the retired key no longer does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rotated_signing_key_is_fetched_again() {
+    let running = Running::start();
+    let provider = Provider::new(running.config());
+    let old = running.token("before");
+    provider
+        .verify_id_token(&old, Some("before"), Utc::now())
+        .await
+        .expect("the first key's token");
+    let python = std::env::var_os("SKILLPATH_TEST_PYTHON").unwrap_or_else(|| "python3".into());
+    let rotated = Command::new(python)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rotate_key.py"))
+        .arg(tool())
+        .arg(running.state.path().join("provider/fixture.json"))
+        .arg(running.state.path())
+        .output()
+        .expect("rotate the key");
+    assert!(
+        rotated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rotated.stderr)
+    );
+    let new = running.token("after");
+    assert_ne!(
+        parts(&new).0["kid"],
+        parts(&old).0["kid"],
+        "a new key signs"
+    );
+    // Within the refetch interval the cached key set stands: the new key is not trusted yet.
+    let early = refused(
+        provider
+            .verify_id_token(&new, Some("after"), Utc::now())
+            .await,
+    );
+    assert!(early.to_lowercase().contains("key"), "{early}");
+    tokio::time::sleep(skillpath_identity::JWKS_REFETCH_INTERVAL).await;
+    let identity = provider
+        .verify_id_token(&new, Some("after"), Utc::now())
+        .await
+        .expect("the rotated key, fetched again");
+    assert_eq!(identity.username.as_deref(), Some("alice"));
+    let retired = refused(
+        provider
+            .verify_id_token(&old, Some("before"), Utc::now())
+            .await,
+    );
+    assert!(
+        retired.to_lowercase().contains("key") || retired.contains("signature"),
+        "{retired}"
+    );
+}
+
 /// Serves `body` as the answer to every request on a loopback port, on a thread: its URL.
 fn serve_forever(body: String) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");

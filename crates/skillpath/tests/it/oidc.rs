@@ -45,3 +45,83 @@ fn people_sign_in_with_their_identity_provider() {
         "the sign-in tests failed:\n{stdout}\n{stderr}"
     );
 }
+
+/// `--oidc-config`: several providers, each with its button (none is asked before its first
+/// sign-in, so a server starts while they are down); a file with a mistake stops the start,
+/// naming the file and the fix, as does a group rule without a provider.
+#[test]
+fn providers_come_from_a_file_and_its_mistakes_stop_the_start() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let secret = work.path().join("secret");
+    std::fs::write(&secret, "s3cret\n").expect("written");
+    let file = work.path().join("sign-in.toml");
+    let config = format!(
+        r#"groups = ["platform=@platform:maintainer", "admins=admin"]
+
+[[provider]]
+id = "company"
+name = "Company SSO"
+issuer = "http://127.0.0.1:9/realms/company"
+client_id = "skillpath"
+client_secret_file = "{secret}"
+
+[[provider]]
+id = "contractors"
+name = "Contractor login"
+issuer = "http://127.0.0.1:9/realms/contractors"
+client_id = "skillpath"
+client_secret_file = "{secret}"
+groups_claim = "roles"
+"#,
+        secret = secret.display()
+    );
+    std::fs::write(&file, &config).expect("written");
+    let file_arg = file.to_str().expect("utf-8");
+    let server = crate::support::HttpServer::start(work.path(), &["--oidc-config", file_arg]);
+    let login = server.exchange("GET", "/login", &[], b"");
+    for button in [
+        r#"href="/login/oidc/company?next=/">Sign in with Company SSO"#,
+        r#"href="/login/oidc/contractors?next=/">Sign in with Contractor login"#,
+    ] {
+        assert!(login.contains(button), "{login}");
+    }
+    drop(server);
+
+    let refused = |args: &[&str], said: &str| {
+        let out = crate::support::skillpath(&["serve", "--no-discover", "--http", "127.0.0.1:0"])
+            .args(args)
+            .env("HOME", work.path())
+            .env("SKILLPATH_DB", work.path().join("store.db"))
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(said), "{said}: {stderr}");
+    };
+    std::fs::write(&file, config.replace("groups_claim", "group_claim")).expect("written");
+    refused(&["--oidc-config", file_arg], "unknown field `group_claim`");
+    std::fs::write(&file, config.replace("admins=admin", "admins=@admins")).expect("written");
+    refused(&["--oidc-config", file_arg], "names no role");
+    std::fs::write(
+        &file,
+        config.replace(&secret.display().to_string(), "/nonexistent/secret"),
+    )
+    .expect("written");
+    refused(
+        &["--oidc-config", file_arg],
+        "cannot read the client secret `/nonexistent/secret`",
+    );
+    refused(
+        &["--oidc-group", "platform=@platform:author"],
+        "add the provider",
+    );
+    refused(
+        &[
+            "--oidc-issuer",
+            "http://127.0.0.1:9/x",
+            "--oidc-client-id",
+            "c",
+        ],
+        "`--oidc-issuer` needs `--oidc-client-secret-file PATH`",
+    );
+}

@@ -7,7 +7,8 @@ login page, and the command line's device login.
   governance log with the provider as its actor; a forged and a replayed callback are refused.
 - alice leaves `team-a` at the provider: at her next sign-in the membership and the
   administration are gone (logged); she makes a key of her own, narrowed to `@platform`.
-- alice is disabled: her studio session stops at its next page.
+- alice is disabled: her studio session stops at its next page, and her own key stops on a
+  second replica of the same database.
 - bob signs in with `skillpath login` (the device grant, approved in Chromium): the key lands in
   the credentials file (0600) and works; `skillpath logout` revokes it.
 - a person whose username makes a handle that is taken already is refused, nothing created.
@@ -107,7 +108,7 @@ def set_groups(info, user, groups):
 
 
 def main():
-    studio_port, collide_port, down_port = free_port(), free_port(), free_port()
+    studio_port, collide_port, down_port, replica_port = free_port(), free_port(), free_port(), free_port()
     redirects = ",".join(f"http://127.0.0.1:{p}/login/oidc/callback" for p in (studio_port, collide_port))
     state = WORK / "provider"
     started = subprocess.run([str(TOOL / "start"), str(state)], env=dict(os.environ, REDIRECT_URI=redirects),
@@ -115,13 +116,13 @@ def main():
     assert started.returncode == 0, started.stderr
     info = json.loads(started.stdout.splitlines()[0])
     try:
-        scenarios(info, studio_port, collide_port, down_port)
+        scenarios(info, studio_port, collide_port, down_port, replica_port)
     finally:
         subprocess.run([str(TOOL / "stop"), str(state)], capture_output=True, timeout=60)
     print("ok")
 
 
-def scenarios(info, studio_port, collide_port, down_port):
+def scenarios(info, studio_port, collide_port, down_port, replica_port):
     home = WORK / "team"
     home.mkdir()
     secret = WORK / "client-secret"
@@ -205,9 +206,17 @@ def scenarios(info, studio_port, collide_port, down_port):
             laptop = [k for k in json.loads(keys_out) if k["name"] == "alice-laptop"]
             assert laptop and laptop[0]["namespaces"] == ["@platform"] and laptop[0]["expires_at"], laptop
 
-            # alice disabled: her session stops at its next page.
+            # alice disabled: her session stops at its next page, her key on every replica.
+            replica, replica_url = serve(home, replica_port, *oidc)
+            servers.append(replica)
+            on_replica = lambda: page.request.get(replica_url + "/api/v1/whoami",
+                                                  headers={"Authorization": f"Bearer {own_key}"}).status
+            assert on_replica() == 200
             run(home, "users", "disable", "alice", "--db", str(home / "store.db"))
-            time.sleep(1.5)
+            deadline = time.monotonic() + 5
+            while on_replica() != 401 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert on_replica() == 401, "the replica refuses a disabled person's key"
             page.goto(url + "/")
             expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
             page.screenshot(path=str(SHOTS / "oidc-disabled.png"))
