@@ -56,6 +56,14 @@ async fn answer(studio: Studio, request: Request, next: Next) -> Response {
                 .into_response(),
         );
     }
+    // A page opened from another site (a link in a chat, an identity provider's redirect)
+    // comes without the SameSite=Strict cookie the browser may hold: it gets a page that loads
+    // itself again from here, where the cookie comes along, and no cookie of its own (which
+    // would replace that one).
+    let reads = matches!(*request.method(), Method::GET | Method::HEAD);
+    if reads && cross_site_navigation(request.headers()) {
+        return secured(reload_here());
+    }
     let cookie = cookie_of(request.headers());
     let fresh = cookie.is_none();
     let cookie = cookie.unwrap_or_else(new_cookie);
@@ -126,16 +134,6 @@ fn must_sign_in(request: &Request, writes: bool) -> Response {
         )
             .into_response();
     }
-    // A link followed from another site (a chat) comes without the SameSite=Strict cookie:
-    // the page reloads itself from this site, where the cookie is sent, before asking anyone
-    // to sign in again.
-    let cross_site = request
-        .headers()
-        .get("sec-fetch-site")
-        .is_some_and(|site| site == "cross-site");
-    if cross_site {
-        return reload_here();
-    }
     let back = request
         .uri()
         .path_and_query()
@@ -145,10 +143,18 @@ fn must_sign_in(request: &Request, writes: bool) -> Response {
     Redirect::to(&url).into_response()
 }
 
+/// Whether `headers` are those of a page opened from another site: a `GET` or `HEAD` whose
+/// `Sec-Fetch-Site` is `cross-site`, a navigation (`Sec-Fetch-Mode`) where the browser says.
+fn cross_site_navigation(headers: &HeaderMap) -> bool {
+    let said = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
+    said("sec-fetch-site") == Some("cross-site")
+        && said("sec-fetch-mode").is_none_or(|mode| mode == "navigate")
+}
+
 /// A page that loads itself again from this site: a navigation from another site (a link in a
 /// chat, an identity provider's redirect) comes without the SameSite=Strict cookie, which the
 /// same URL loaded from here brings.
-pub(crate) fn reload_here() -> Response {
+fn reload_here() -> Response {
     let mut response = Response::new(Body::from(
         "<!doctype html><meta http-equiv=\"refresh\" content=\"0\"><title>skillpath</title>",
     ));

@@ -263,14 +263,6 @@ pub(crate) async fn callback(
     Query(query): Query<CallbackQuery>,
     headers: HeaderMap,
 ) -> Response {
-    // The provider's redirect is a navigation from another site, which brings no
-    // SameSite=Strict cookie: the page reloads itself from this site, where it does.
-    let cross_site = headers
-        .get("sec-fetch-site")
-        .is_some_and(|site| site == "cross-site");
-    if cross_site {
-        return gate::reload_here();
-    }
     let Some(sign_ins) = studio.sign_ins.clone() else {
         return refused(
             &studio,
