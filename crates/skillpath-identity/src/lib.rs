@@ -29,8 +29,8 @@ use openidconnect::core::{
 };
 use openidconnect::{
     AdditionalProviderMetadata, AuthorizationCode, ClientId, ClientSecret, CsrfToken,
-    DeviceAuthorizationUrl, IssuerUrl, Nonce, PkceCodeChallenge, PkceCodeVerifier,
-    ProviderMetadata, RedirectUrl, RequestTokenError, Scope, TokenResponse,
+    DeviceAuthorizationUrl, DeviceCodeErrorResponseType, IssuerUrl, Nonce, PkceCodeChallenge,
+    PkceCodeVerifier, ProviderMetadata, RedirectUrl, RequestTokenError, Scope, TokenResponse,
 };
 
 pub use http::{HttpError, MAX_ANSWER};
@@ -114,6 +114,9 @@ pub enum IdentityError {
     /// device code).
     #[error("the identity provider refused the sign-in: {0}")]
     Refused(String),
+    /// A device login's code expired before the person approved it.
+    #[error("the code expired before it was approved")]
+    Expired,
     /// The ID token failed a check.
     #[error("the ID token was refused: {0}")]
     Token(String),
@@ -543,6 +546,11 @@ impl Provider {
                 .await;
         let tokens = match polled {
             Err(_) => return Ok(DevicePoll::Pending),
+            Ok(Err(RequestTokenError::ServerResponse(refusal)))
+                if *refusal.error() == DeviceCodeErrorResponseType::ExpiredToken =>
+            {
+                return Err(IdentityError::Expired);
+            }
             Ok(answer) => answer.map_err(|error| self.token_error(error))?,
         };
         let id_token = tokens.id_token().ok_or_else(|| {

@@ -1,7 +1,8 @@
 //! Signing in and out: the sign-in page (an API key, or a button per identity provider), the
 //! provider's round trip (`/login/oidc/<provider>`, its own page, `/login/oidc/callback`),
 //! sign-out, and the device login a command line runs (`skillpath login`: `/login/device`,
-//! `/login/device/token`) and its sign-out (`/logout/key`).
+//! `/login/device/token`; the `clawhub` CLI's `clawhub login`: `/api/cli/device/code`,
+//! `/api/cli/device/token`) and `skillpath logout`'s sign-out (`/logout/key`).
 //!
 //! What a provider proves becomes a person and a key through the application
 //! ([`skillpath_app::App::sign_in`]); the session holds the key as a sign-in with a key does, so
@@ -18,8 +19,8 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form, Json};
 use serde::Deserialize;
 use serde_json::json;
-use skillpath_app::{Account, KeyUse, Operation};
-use skillpath_identity::{DevicePoll, Identity, Provider};
+use skillpath_app::{Account, KeyUse, Operation, SignedIn};
+use skillpath_identity::{DeviceLogin, DevicePoll, Identity, IdentityError, Provider};
 
 use super::common::{MessagePage, Shell, Studio, html, html_status, see_other};
 use crate::gate;
@@ -384,6 +385,111 @@ pub(crate) struct DeviceStart {
     provider: Option<String>,
 }
 
+/// A device login begun with the first provider that has the grant (or the one `asked`),
+/// with that provider's short name; else the refusal, as an answer.
+async fn begin_device(
+    studio: &Studio,
+    headers: &HeaderMap,
+    asked: Option<&str>,
+) -> Result<(String, String, DeviceLogin), Response> {
+    let Some(sign_ins) = studio.sign_ins.clone() else {
+        return Err(device_error(
+            StatusCode::NOT_FOUND,
+            "no_provider",
+            "this server signs in with API keys only: ask its administrator for one, and store it with `skillpath login --token-file`".to_owned(),
+        ));
+    };
+    let keys_page = format!("{}/settings/keys", sign_ins.base(headers));
+    for provider in &sign_ins.providers {
+        let config = provider.config();
+        if asked.is_some_and(|id| id != config.id) {
+            continue;
+        }
+        match provider.device_login().await {
+            Ok(Some(device)) => {
+                return Ok((config.id.clone(), config.display_name.clone(), device));
+            }
+            Ok(None) => {}
+            Err(error) => {
+                return Err(device_error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "provider_unavailable",
+                    error.to_string(),
+                ));
+            }
+        }
+    }
+    Err(device_error(
+        StatusCode::NOT_FOUND,
+        "no_device_grant",
+        format!(
+            "this server's identity provider has no device login: sign in at {keys_page}, create a key there, and store it with `skillpath login --token-file`"
+        ),
+    ))
+}
+
+/// Polls the device login of `device_code` at `provider` for up to [`DEVICE_POLL_WAIT`]: once
+/// approved, the person signed in with a new key of theirs; else the refusal, as an answer
+/// (`400 authorization_pending` while not approved, `400 expired_token`, `403 access_denied`).
+async fn poll_device(
+    studio: &Studio,
+    provider: &str,
+    device_code: &str,
+    interval: u64,
+) -> Result<SignedIn, Response> {
+    let Some(sign_ins) = studio.sign_ins.clone() else {
+        return Err(device_error(
+            StatusCode::NOT_FOUND,
+            "no_provider",
+            "this server has no identity provider".to_owned(),
+        ));
+    };
+    let Some((_, provider)) = sign_ins.provider(provider) else {
+        return Err(device_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            format!("this server has no identity provider named `{provider}`"),
+        ));
+    };
+    let interval = Duration::from_secs(interval.clamp(1, 60));
+    let identity = match provider
+        .poll_device(device_code, interval, DEVICE_POLL_WAIT)
+        .await
+    {
+        Ok(DevicePoll::Approved(identity)) => identity,
+        Ok(DevicePoll::Pending) => {
+            return Err(device_error(
+                StatusCode::BAD_REQUEST,
+                "authorization_pending",
+                "not approved yet".to_owned(),
+            ));
+        }
+        Err(IdentityError::Expired) => {
+            return Err(device_error(
+                StatusCode::BAD_REQUEST,
+                "expired_token",
+                "the code expired before it was approved: sign in again".to_owned(),
+            ));
+        }
+        Err(error) => {
+            return Err(device_error(
+                StatusCode::FORBIDDEN,
+                "access_denied",
+                error.to_string(),
+            ));
+        }
+    };
+    let key_use = KeyUse::Cli {
+        lifetime_secs: sign_ins.cli_key_lifetime.as_secs(),
+    };
+    studio
+        .server
+        .app()
+        .sign_in(account(provider, identity), &sign_ins.rules, key_use)
+        .await
+        .map_err(|error| device_error(StatusCode::FORBIDDEN, "access_denied", error.to_string()))
+}
+
 /// `POST /login/device`: a device login begun with the first provider that has the grant (or
 /// the one named): the code the person types, and where.
 pub(crate) async fn device_begin(
@@ -391,50 +497,21 @@ pub(crate) async fn device_begin(
     headers: HeaderMap,
     body: Option<Json<DeviceStart>>,
 ) -> Response {
-    let Some(sign_ins) = studio.sign_ins.clone() else {
-        return device_error(
-            StatusCode::NOT_FOUND,
-            "no_provider",
-            "this server signs in with API keys only: ask its administrator for one, and store it with `skillpath login --token-file`".to_owned(),
-        );
-    };
     let asked = body.and_then(|Json(start)| start.provider);
-    let keys_page = format!("{}/settings/keys", sign_ins.base(&headers));
-    for provider in &sign_ins.providers {
-        if asked.as_ref().is_some_and(|id| id != &provider.config().id) {
-            continue;
-        }
-        match provider.device_login().await {
-            Ok(Some(device)) => {
-                return Json(json!({
-                    "provider": provider.config().id,
-                    "provider_name": provider.config().display_name,
-                    "device_code": device.device_code,
-                    "user_code": device.user_code,
-                    "verification_uri": device.verification_uri,
-                    "verification_uri_complete": device.verification_uri_complete,
-                    "expires_in": device.expires_in,
-                    "interval": device.interval,
-                }))
-                .into_response();
-            }
-            Ok(None) => {}
-            Err(error) => {
-                return device_error(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "provider_unavailable",
-                    error.to_string(),
-                );
-            }
-        }
+    match begin_device(&studio, &headers, asked.as_deref()).await {
+        Ok((provider, provider_name, device)) => Json(json!({
+            "provider": provider,
+            "provider_name": provider_name,
+            "device_code": device.device_code,
+            "user_code": device.user_code,
+            "verification_uri": device.verification_uri,
+            "verification_uri_complete": device.verification_uri_complete,
+            "expires_in": device.expires_in,
+            "interval": device.interval,
+        }))
+        .into_response(),
+        Err(refused) => refused,
     }
-    device_error(
-        StatusCode::NOT_FOUND,
-        "no_device_grant",
-        format!(
-            "this server's identity provider has no device login: sign in at {keys_page}, create a key there, and store it with `skillpath login --token-file`"
-        ),
-    )
 }
 
 #[derive(Deserialize)]
@@ -451,49 +528,7 @@ pub(crate) async fn device_token(
     State(studio): State<Studio>,
     Json(asked): Json<DeviceToken>,
 ) -> Response {
-    let Some(sign_ins) = studio.sign_ins.clone() else {
-        return device_error(
-            StatusCode::NOT_FOUND,
-            "no_provider",
-            "this server has no identity provider".to_owned(),
-        );
-    };
-    let Some((_, provider)) = sign_ins.provider(&asked.provider) else {
-        return device_error(
-            StatusCode::BAD_REQUEST,
-            "invalid_request",
-            format!(
-                "this server has no identity provider named `{}`",
-                asked.provider
-            ),
-        );
-    };
-    let interval = Duration::from_secs(asked.interval.clamp(1, 60));
-    let polled = provider
-        .poll_device(&asked.device_code, interval, DEVICE_POLL_WAIT)
-        .await;
-    let identity = match polled {
-        Ok(DevicePoll::Pending) => {
-            return device_error(
-                StatusCode::BAD_REQUEST,
-                "authorization_pending",
-                "not approved yet".to_owned(),
-            );
-        }
-        Ok(DevicePoll::Approved(identity)) => identity,
-        Err(error) => {
-            return device_error(StatusCode::FORBIDDEN, "access_denied", error.to_string());
-        }
-    };
-    let key_use = KeyUse::Cli {
-        lifetime_secs: sign_ins.cli_key_lifetime.as_secs(),
-    };
-    match studio
-        .server
-        .app()
-        .sign_in(account(provider, identity), &sign_ins.rules, key_use)
-        .await
-    {
+    match poll_device(&studio, &asked.provider, &asked.device_code, asked.interval).await {
         Ok(signed_in) => Json(json!({
             "key": signed_in.key.key,
             "name": signed_in.key.info.name,
@@ -501,7 +536,62 @@ pub(crate) async fn device_token(
             "expires_at": signed_in.key.info.expires_at,
         }))
         .into_response(),
-        Err(error) => device_error(StatusCode::FORBIDDEN, "access_denied", error.to_string()),
+        Err(refused) => refused,
+    }
+}
+
+/// `POST /api/cli/device/code`: the device login of the `clawhub` CLI (`clawhub login`), in
+/// its shapes. Its device code carries the provider and its interval (`<provider>:<interval>:
+/// <code>`), since the CLI sends back the code alone; its `verification_uri` is the address
+/// that holds the code where the provider gives one, since the CLI prints only that.
+pub(crate) async fn clawhub_device_begin(
+    State(studio): State<Studio>,
+    headers: HeaderMap,
+) -> Response {
+    match begin_device(&studio, &headers, None).await {
+        Ok((provider, _, device)) => Json(json!({
+            "device_code": format!("{provider}:{}:{}", device.interval, device.device_code),
+            "user_code": device.user_code,
+            "verification_uri": device
+                .verification_uri_complete
+                .unwrap_or(device.verification_uri),
+            "expires_in": device.expires_in,
+            "interval": device.interval,
+        }))
+        .into_response(),
+        Err(refused) => refused,
+    }
+}
+
+#[derive(Deserialize)]
+pub(crate) struct ClawhubDeviceToken {
+    device_code: String,
+}
+
+/// `POST /api/cli/device/token`: [`device_token`] for the `clawhub` CLI: the key as its
+/// `access_token`.
+pub(crate) async fn clawhub_device_token(
+    State(studio): State<Studio>,
+    Json(asked): Json<ClawhubDeviceToken>,
+) -> Response {
+    let mut parts = asked.device_code.splitn(3, ':');
+    let (Some(provider), Some(interval), Some(code)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return device_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            "this is not a device code this server gave".to_owned(),
+        );
+    };
+    let interval = interval.parse().unwrap_or(5);
+    match poll_device(&studio, provider, code, interval).await {
+        Ok(signed_in) => Json(json!({
+            "access_token": signed_in.key.key,
+            "token_type": "Bearer",
+            "scope": "read write",
+        }))
+        .into_response(),
+        Err(refused) => refused,
     }
 }
 
@@ -540,6 +630,8 @@ pub(crate) fn api(studio: Studio) -> axum::Router {
         .route("/login/device", post(device_begin))
         .route("/login/device/token", post(device_token))
         .route("/logout/key", post(revoke_presented))
+        .route("/api/cli/device/code", post(clawhub_device_begin))
+        .route("/api/cli/device/token", post(clawhub_device_token))
         .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
         .with_state(studio)
 }

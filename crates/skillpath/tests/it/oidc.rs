@@ -3,7 +3,8 @@
 //! next to the workspace), serves the studio with it, and drives the sign-in in Chromium with
 //! Playwright through the provider's own login page: the person and namespaces made from the
 //! groups, a group left and the membership gone at the next sign-in, a disabled person's session
-//! ended, the command line's device login and logout, a forged and a replayed callback, a taken
+//! ended, the command line's device login and logout (`skillpath login`, and the `clawhub`
+//! CLI's own `clawhub login`), a forged and a replayed callback, a taken
 //! handle, and a provider that does not answer. The script asserts; this test runs it.
 
 use std::path::{Path, PathBuf};
@@ -30,12 +31,15 @@ fn people_sign_in_with_their_identity_provider() {
         "the OpenID provider tool is not at {} (set SKILLPATH_OIDC_PROVIDER)",
         tool.display()
     );
+    let (modules, node) = crate::mcp_inspector::conformance_modules();
     let output = Command::new(test_python())
         .arg(root.join("tests/studio/oidc.py"))
         .arg(skillpath_bin())
         .arg(&tool)
         .arg(work.path())
         .arg(&shots)
+        .arg(node)
+        .arg(modules.join("clawhub/bin/clawdhub.js"))
         .output()
         .expect("run the sign-in tests");
     let stdout = String::from_utf8_lossy(&output.stdout);

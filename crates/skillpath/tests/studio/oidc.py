@@ -15,7 +15,10 @@ login page, and the command line's device login.
 - a provider that does not answer: the studio says so within its time-out, and a key still
   signs in.
 
-Usage: oidc.py SKILLPATH_BIN PROVIDER_TOOL_DIR WORK_DIR SCREENSHOT_DIR
+- bob signs in with the `clawhub` CLI's own device login (`clawhub login`), and `clawhub whoami`
+  names him.
+
+Usage: oidc.py SKILLPATH_BIN PROVIDER_TOOL_DIR WORK_DIR SCREENSHOT_DIR NODE CLAWHUB_JS
 """
 
 import json
@@ -32,7 +35,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
 
-BIN, TOOL, WORK, SHOTS = (Path(arg) for arg in sys.argv[1:5])
+BIN, TOOL, WORK, SHOTS, NODE, CLAWHUB = (Path(arg) for arg in sys.argv[1:7])
 CHROMIUM = os.environ.get("SKILLPATH_CHROMIUM", "/usr/bin/chromium")
 SHOTS.mkdir(parents=True, exist_ok=True)
 TIMEOUT_MS = 20_000
@@ -253,6 +256,29 @@ def scenarios(info, studio_port, collide_port, down_port, replica_port):
             after = page.request.get(url + "/api/v1/whoami", headers={"Authorization": f"Bearer {key}"})
             assert after.status == 401, after.status
             assert "servers" in credentials.read_text() and key not in credentials.read_text()
+
+            # The clawhub CLI's own device login, against the same server.
+            claw = WORK / "claw"
+            claw.mkdir()
+            claw_env = dict(os.environ, CLAWHUB_REGISTRY=url, CLAWHUB_CONFIG_PATH=str(claw / "config.json"),
+                            CLAWHUB_WORKDIR=str(claw), CLAWHUB_DISABLE_TELEMETRY="1", HOME=str(claw))
+            claw_env.pop("CLAWHUB_SITE", None)
+            clawhub = subprocess.Popen([str(NODE), str(CLAWHUB), "login", "--no-browser"], env=claw_env,
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            printed = ""
+            for line in clawhub.stdout:
+                printed += line
+                if "code=" in line:
+                    break
+            shown = re.search(r"(http\S+code=\S+)", printed)
+            assert shown, printed
+            approve = browser.new_context().new_page()
+            approve.goto(shown.group(1))
+            provider_login(approve, "bob", info["users"]["bob"]["password"])
+            rest, _ = clawhub.communicate(timeout=120)
+            assert clawhub.returncode == 0 and "Logged in as @bob" in printed + rest, printed + rest
+            whoami = subprocess.run([str(NODE), str(CLAWHUB), "whoami"], env=claw_env, capture_output=True, text=True, timeout=60)
+            assert whoami.returncode == 0 and "bob" in whoami.stdout + whoami.stderr, whoami
 
             # A username whose handle is taken: refused, nothing created.
             taken = WORK / "taken"
