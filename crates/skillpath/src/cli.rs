@@ -1421,8 +1421,6 @@ pub(crate) struct ServeArgs {
     /// checks).
     #[arg(long)]
     pub(crate) no_studio: bool,
-    #[command(flatten)]
-    pub(crate) oidc: OidcArgs,
     /// For the MCP conformance suite only: also serve the test tools, resources and prompts its
     /// scenarios call (`test_simple_text`, `test://static-text`, ...), next to the skills.
     // Only in a build with the `conformance-fixtures` feature (`scripts/test`'s).
@@ -1433,6 +1431,9 @@ pub(crate) struct ServeArgs {
     pub(crate) audit: AuditPolicyArgs,
     #[command(flatten)]
     pub(crate) db: DbArgs,
+    // Last: its heading names every option after it in `--help`.
+    #[command(flatten)]
+    pub(crate) oidc: OidcArgs,
 }
 
 #[derive(Debug, Args)]
