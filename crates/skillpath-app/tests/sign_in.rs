@@ -229,3 +229,32 @@ async fn taken_names_nameless_accounts_and_disabled_people_are_refused() {
         "the key stopped"
     );
 }
+
+/// Two first sign-ins of one account at once (two tabs): one person, both signed in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_first_sign_ins_at_once_make_one_person() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let app = app(&dir).await;
+    let rules = rules();
+    let (first, second) = tokio::join!(
+        app.sign_in(account(Some("erin"), None, &["devs"]), &rules, KEY),
+        app.sign_in(account(Some("erin"), None, &["devs"]), &rules, KEY),
+    );
+    let (first, second) = (first.expect("one"), second.expect("the other"));
+    assert_eq!(
+        (first.handle.as_str(), second.handle.as_str()),
+        ("erin", "erin")
+    );
+    assert_eq!(
+        [first.created, second.created]
+            .iter()
+            .filter(|made| **made)
+            .count(),
+        1,
+        "one of them made the person"
+    );
+    assert_ne!(
+        first.key.info.name, second.key.info.name,
+        "each its own key"
+    );
+}

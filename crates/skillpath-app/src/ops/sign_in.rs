@@ -25,6 +25,11 @@ use crate::app::App;
 use crate::catalog::Derived;
 use crate::error::AppError;
 
+/// How often, and how far apart, a first sign-in refused looks for the person a concurrent
+/// one of the same account made.
+const MEANWHILE_TRIES: usize = 5;
+const MEANWHILE_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// An account an identity provider proved, as the application needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Account {
@@ -143,22 +148,13 @@ impl<E: Derived> App<E> {
         let directory = self.store().directory().await?;
         let (handle, created) = match directory.person_of(&account.issuer, &account.subject) {
             Some(handle) => (handle.to_owned(), false),
-            None => {
-                let handle = new_handle(&account, &directory)?;
-                let person = Governance::CreateUser {
-                    handle: handle.clone(),
-                    display_name: account.name.clone().unwrap_or_default(),
-                    admin: false,
-                };
-                changes.push(self.store().govern(person, &actor).await?.action.action);
-                let link = Governance::LinkIdentity {
-                    handle: handle.clone(),
-                    issuer: account.issuer.clone(),
-                    subject: account.subject.clone(),
-                };
-                changes.push(self.store().govern(link, &actor).await?.action.action);
-                (handle, true)
-            }
+            None => match self
+                .new_person(&account, &directory, &actor, &mut changes)
+                .await
+            {
+                Ok(handle) => (handle, true),
+                Err(refused) => (self.made_meanwhile(&account, refused).await?, false),
+            },
         };
         let mut skipped = Vec::new();
         let directory = self.store().directory().await?;
@@ -184,6 +180,48 @@ impl<E: Derived> App<E> {
             changes,
             skipped,
         })
+    }
+
+    /// The person `account` becomes at its first sign-in, linked to it: their handle.
+    async fn new_person(
+        &self,
+        account: &Account,
+        directory: &Directory,
+        actor: &str,
+        changes: &mut Vec<String>,
+    ) -> Result<String, AppError> {
+        let handle = new_handle(account, directory)?;
+        let person = Governance::CreateUser {
+            handle: handle.clone(),
+            display_name: account.name.clone().unwrap_or_default(),
+            admin: false,
+        };
+        changes.push(self.store().govern(person, actor).await?.action.action);
+        let link = Governance::LinkIdentity {
+            handle: handle.clone(),
+            issuer: account.issuer.clone(),
+            subject: account.subject.clone(),
+        };
+        changes.push(self.store().govern(link, actor).await?.action.action);
+        Ok(handle)
+    }
+
+    /// The person another sign-in of `account` made while this one tried to (a second tab,
+    /// another replica): found by the link it wrote, waited for a moment; else `refused`, why
+    /// this one could not.
+    async fn made_meanwhile(
+        &self,
+        account: &Account,
+        refused: AppError,
+    ) -> Result<String, AppError> {
+        for _ in 0..MEANWHILE_TRIES {
+            let directory = self.store().directory().await?;
+            if let Some(handle) = directory.person_of(&account.issuer, &account.subject) {
+                return Ok(handle.to_owned());
+            }
+            tokio::time::sleep(MEANWHILE_PAUSE).await;
+        }
+        Err(refused)
     }
 
     /// A new key of `handle`'s own, as much as they may (an administrator's, else a
