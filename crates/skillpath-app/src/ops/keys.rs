@@ -112,21 +112,7 @@ impl<E> App<E> {
             expires_in_secs: request.lifetime_secs,
             channel: request.channel.as_ref().map(ToString::to_string),
         };
-        let created = keys::create(self.store(), name, grant).await?;
-        let record = Governance::Record {
-            action: "key.create".to_owned(),
-            target: created.info.user.clone(),
-            before: None,
-            after: Some(serde_json::json!({
-                "key": created.info.name,
-                "role": created.info.role,
-                "namespaces": created.info.namespaces,
-                "expires_at": created.info.expires_at,
-                "channel": created.info.channel,
-            })),
-        };
-        self.store().govern(record, &caller.author()).await?;
-        Ok(created)
+        self.create_logged(name, grant, &caller.author()).await
     }
 
     /// The person `handle` a key named `name` made, as keys were before people: a member of
@@ -158,6 +144,37 @@ impl<E> App<E> {
     /// The active key named `name`, refused from now on. Logged.
     pub async fn revoke_key(&self, permit: &Permit, name: &str) -> Result<KeyInfo, AppError> {
         let caller = self.permitted(permit, Operation::RevokeApiKey)?;
+        self.revoke_logged(name, &caller.author()).await
+    }
+
+    /// A new key named `name` as `grant` says, its making logged as `actor`'s: every key is
+    /// made through here.
+    pub(crate) async fn create_logged(
+        &self,
+        name: &str,
+        grant: Grant,
+        actor: &str,
+    ) -> Result<CreatedKey, AppError> {
+        let created = keys::create(self.store(), name, grant).await?;
+        let record = Governance::Record {
+            action: "key.create".to_owned(),
+            target: created.info.user.clone(),
+            before: None,
+            after: Some(serde_json::json!({
+                "key": created.info.name,
+                "role": created.info.role,
+                "namespaces": created.info.namespaces,
+                "expires_at": created.info.expires_at,
+                "channel": created.info.channel,
+            })),
+        };
+        self.store().govern(record, actor).await?;
+        Ok(created)
+    }
+
+    /// The active key named `name` revoked, logged as `actor`'s: every key is revoked through
+    /// here.
+    async fn revoke_logged(&self, name: &str, actor: &str) -> Result<KeyInfo, AppError> {
         let revoked = self.store().revoke_key(name).await?;
         let record = Governance::Record {
             action: "key.revoke".to_owned(),
@@ -165,7 +182,7 @@ impl<E> App<E> {
             before: Some(serde_json::json!({"key": revoked.name})),
             after: None,
         };
-        self.store().govern(record, &caller.author()).await?;
+        self.store().govern(record, actor).await?;
         Ok(revoked)
     }
 }
@@ -230,20 +247,7 @@ impl<E> App<E> {
             expires_in_secs: Some(lifetime_secs),
             channel: None,
         };
-        let created = keys::create(self.store(), name, grant).await?;
-        let record = Governance::Record {
-            action: "key.create".to_owned(),
-            target: user,
-            before: None,
-            after: Some(serde_json::json!({
-                "key": created.info.name,
-                "role": created.info.role,
-                "namespaces": created.info.namespaces,
-                "expires_at": created.info.expires_at,
-            })),
-        };
-        self.store().govern(record, &caller.author()).await?;
-        Ok(created)
+        self.create_logged(name, grant, &caller.author()).await
     }
 
     /// Revokes the permit's caller's person's key `name` (`None`: the key the caller presents,
@@ -266,15 +270,7 @@ impl<E> App<E> {
                 "you have no key named `{name}`: `skillpath keys` or the studio's key page lists yours"
             )));
         }
-        let revoked = self.store().revoke_key(name).await?;
-        let record = Governance::Record {
-            action: "key.revoke".to_owned(),
-            target: user,
-            before: Some(serde_json::json!({"key": revoked.name})),
-            after: None,
-        };
-        self.store().govern(record, &caller.author()).await?;
-        Ok(revoked)
+        self.revoke_logged(name, &caller.author()).await
     }
 }
 

@@ -19,7 +19,7 @@
 use skillpath_model::{MemberRole, Namespace};
 use skillpath_store::StoreError;
 use skillpath_store::directory::{Directory, Governance, handle_of};
-use skillpath_store::keys::{self, CreatedKey, Grant, Role};
+use skillpath_store::keys::{CreatedKey, Grant, Role};
 
 use crate::app::App;
 use crate::catalog::Derived;
@@ -251,19 +251,7 @@ impl<E: Derived> App<E> {
             expires_in_secs: Some(lifetime_secs),
             channel: None,
         };
-        let created = keys::create(self.store(), &name, grant).await?;
-        let record = Governance::Record {
-            action: "key.create".to_owned(),
-            target: handle.to_owned(),
-            before: None,
-            after: Some(serde_json::json!({
-                "key": created.info.name,
-                "role": created.info.role,
-                "expires_at": created.info.expires_at,
-            })),
-        };
-        self.store().govern(record, actor).await?;
-        Ok(created)
+        self.create_logged(&name, grant, actor).await
     }
 }
 

@@ -39,9 +39,9 @@ fn said(fetched: &http::Fetched) -> String {
         .map_or_else(|| fetched.text(), str::to_owned)
 }
 
+/// `error` said with its hint, as every install command says it; then `status`.
 fn fail(error: &SourceError, status: ExitStatus) -> anyhow::Result<ExitStatus> {
-    output::stderr(&format!("error: {error}\n"))?;
-    Ok(status)
+    Ok(super::install::fail(error, status)?)
 }
 
 pub(crate) fn login(args: LoginArgs) -> anyhow::Result<ExitStatus> {
