@@ -581,19 +581,6 @@ impl Provider {
     }
 }
 
-impl PendingLogin {
-    /// Whether `state` is this sign-in's (compared in constant time).
-    pub fn state_matches(&self, state: &str) -> bool {
-        self.state.len() == state.len()
-            && self
-                .state
-                .bytes()
-                .zip(state.bytes())
-                .fold(0u8, |diff, (a, b)| diff | (a ^ b))
-                == 0
-    }
-}
-
 fn redirect_url(redirect: &str) -> Result<RedirectUrl, IdentityError> {
     RedirectUrl::new(redirect.to_owned()).map_err(|error| IdentityError::Discovery {
         provider: "this server".to_owned(),
